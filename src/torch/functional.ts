@@ -1,0 +1,187 @@
+// Free functions over tensors: factories, joins, and the network ops (linear, embedding,
+// layer_norm, cross_entropy, dropout) as single libtorch calls (DESIGN.md §3), plus grad mode.
+import { type Handle, native } from './native.js';
+import type { Generator } from './random.js';
+import { type DType, type Operand, type Reduction, Tensor, type TypedArray } from './tensor.js';
+
+const h = (x: Operand): Handle | number | boolean => (x instanceof Tensor ? x.handle : x);
+
+function typedFor(data: number[], dtype: DType): TypedArray {
+  switch (dtype) {
+    case 'float64':
+      return Float64Array.from(data);
+    case 'int64':
+      return BigInt64Array.from(data, (v) => BigInt(Math.trunc(v)));
+    case 'int32':
+      return Int32Array.from(data);
+    case 'bool':
+    case 'uint8':
+      return Uint8Array.from(data, (v) => (dtype === 'bool' ? (v ? 1 : 0) : v));
+    default:
+      return Float32Array.from(data);
+  }
+}
+
+/**
+ * A tensor from a typed array (copied) or a number array; shape defaults to 1-D.
+ * Number arrays default to float32; typed arrays keep their element type unless dtype says.
+ */
+export function tensor(data: TypedArray | number[], shape?: number[], dtype?: DType): Tensor {
+  const typed = Array.isArray(data) ? typedFor(data, dtype ?? 'float32') : data;
+  return new Tensor(native.fromTyped(typed, shape ?? [typed.length], dtype));
+}
+
+/** A tensor from raw little-endian bytes (any dtype, including float16/bfloat16). */
+export function fromBytes(bytes: Uint8Array, dtype: DType, shape: number[]): Tensor {
+  return new Tensor(native.fromBytes(bytes, dtype, shape));
+}
+
+/** A 0-dim tensor. */
+export function scalar(value: number, dtype: DType = 'float32'): Tensor {
+  return full([], value, dtype);
+}
+
+export function zeros(shape: number[], dtype: DType = 'float32', device?: string): Tensor {
+  return new Tensor(native.zeros(shape, dtype, device));
+}
+export function ones(shape: number[], dtype: DType = 'float32', device?: string): Tensor {
+  return new Tensor(native.ones(shape, dtype, device));
+}
+export function full(
+  shape: number[],
+  value: number,
+  dtype: DType = 'float32',
+  device?: string,
+): Tensor {
+  return new Tensor(native.full(shape, value, dtype, device));
+}
+/** [start, end) in steps; int64 unless dtype says. */
+export function arange(
+  start: number,
+  end: number,
+  step = 1,
+  dtype: DType = 'int64',
+  device?: string,
+): Tensor {
+  return new Tensor(native.arange(start, end, step, dtype, device));
+}
+export function linspace(
+  start: number,
+  end: number,
+  steps: number,
+  dtype: DType = 'float32',
+  device?: string,
+): Tensor {
+  return new Tensor(native.linspace(start, end, steps, dtype, device));
+}
+export function eye(n: number, dtype: DType = 'float32', device?: string): Tensor {
+  return new Tensor(native.eye(n, dtype, device));
+}
+export function zerosLike(t: Tensor): Tensor {
+  return zeros(t.shape, t.dtype, t.device);
+}
+export function onesLike(t: Tensor): Tensor {
+  return ones(t.shape, t.dtype, t.device);
+}
+
+export function cat(ts: Tensor[], dim = 0): Tensor {
+  return new Tensor(
+    native.cat(
+      ts.map((t) => t.handle),
+      dim,
+    ),
+  );
+}
+export function stack(ts: Tensor[], dim = 0): Tensor {
+  return new Tensor(
+    native.stack(
+      ts.map((t) => t.handle),
+      dim,
+    ),
+  );
+}
+/** cond ? a : b, elementwise with broadcasting. */
+export function where(cond: Tensor, a: Operand, b: Operand): Tensor {
+  return new Tensor(native.where(cond.handle, h(a), h(b)));
+}
+export function einsum(equation: string, ts: Tensor[]): Tensor {
+  return new Tensor(
+    native.einsum(
+      equation,
+      ts.map((t) => t.handle),
+    ),
+  );
+}
+
+/** x [..., in] W^T [in, out] + b: weight [out, in], bias [out]. */
+export function linear(x: Tensor, weight: Tensor, bias?: Tensor | null): Tensor {
+  return new Tensor(native.linear(x.handle, weight.handle, bias?.handle));
+}
+/** weight [K, d] looked up at int64 indices [...] -> [..., d]. */
+export function embedding(weight: Tensor, indices: Tensor): Tensor {
+  return new Tensor(native.embedding(weight.handle, indices.handle));
+}
+export function layerNorm(
+  x: Tensor,
+  normalizedShape: number[],
+  weight?: Tensor | null,
+  bias?: Tensor | null,
+  eps = 1e-5,
+): Tensor {
+  return new Tensor(
+    native.layer_norm(x.handle, normalizedShape, weight?.handle, bias?.handle, eps),
+  );
+}
+
+export interface CrossEntropyOptions {
+  weight?: Tensor;
+  reduction?: Reduction;
+  ignoreIndex?: number;
+  labelSmoothing?: number;
+}
+/** Cross-entropy of logits [N, K, ...] against int64 targets [N, ...] (libtorch's, fused with log_softmax). */
+export function crossEntropy(
+  logits: Tensor,
+  target: Tensor,
+  opts: CrossEntropyOptions = {},
+): Tensor {
+  return new Tensor(
+    native.cross_entropy(
+      logits.handle,
+      target.handle,
+      opts.weight?.handle,
+      opts.reduction ?? 'mean',
+      opts.ignoreIndex ?? -100,
+      opts.labelSmoothing ?? 0,
+    ),
+  );
+}
+
+/** Inverted dropout with an explicit generator; identity when not training or p = 0. */
+export function dropout(x: Tensor, p: number, training: boolean, gen: Generator): Tensor {
+  if (!training || p === 0) return x;
+  return new Tensor(native.dropout(x.handle, p, training, gen.handle));
+}
+
+/** Global-norm gradient clipping (libtorch's clip_grad_norm_); returns the norm before clipping. */
+export function clipGradNorm(params: Tensor[], maxNorm: number): number {
+  return native.clipGradNorm(
+    params.map((p) => p.handle),
+    maxNorm,
+  );
+}
+
+/** Runs fn with autograd recording off (restored afterwards). */
+export function noGrad<T>(fn: () => T): T {
+  const prev = native.isGradEnabled() as boolean;
+  native.setGradEnabled(false);
+  try {
+    return fn();
+  } finally {
+    native.setGradEnabled(prev);
+  }
+}
+
+export function isGradEnabled(): boolean {
+  return native.isGradEnabled();
+}

@@ -1,0 +1,14 @@
+// The tensor layer of sjd: libtorch through our addon (DESIGN.md §3).
+export * from './functional.js';
+export { getNumThreads, memoryStats, setNumThreads, torchVersion } from './native.js';
+export * as nn from './nn/index.js';
+export { AdamW, Optimizer, type ParamGroup, type ParamState, SGD } from './optim.js';
+export { defaultGenerator, Generator, manualSeed } from './random.js';
+export {
+  decodeSafetensors,
+  encodeSafetensors,
+  loadSafetensors,
+  saveSafetensors,
+} from './safetensors.js';
+export { keep, scopeDepth, tidy } from './scope.js';
+export { type DType, type Operand, type Reduction, Tensor, type TypedArray } from './tensor.js';

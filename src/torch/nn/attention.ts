@@ -1,0 +1,51 @@
+// Non-causal multi-head self-attention, written out (libtorch 1.13 has no fused attention,
+// DESIGN.md §3): softmax(Q K^T / sqrt(d_h) + mask) V over all positions.
+import { dropout } from '../functional.js';
+import { defaultGenerator, type Generator } from '../random.js';
+import type { Tensor } from '../tensor.js';
+import { Linear } from './linear.js';
+import { Module } from './module.js';
+
+export class MultiHeadSelfAttention extends Module {
+  readonly qkv: Linear;
+  readonly proj: Linear;
+  readonly headDim: number;
+  readonly gen: Generator;
+
+  constructor(
+    readonly dim: number,
+    readonly heads: number,
+    readonly dropoutP = 0,
+    gen?: Generator,
+  ) {
+    super();
+    if (dim % heads !== 0)
+      throw new Error(`attention: width ${dim} is not divisible by ${heads} heads`);
+    this.headDim = dim / heads;
+    this.gen = gen ?? defaultGenerator();
+    this.qkv = this.child('qkv', new Linear(dim, 3 * dim, { gen: this.gen }));
+    this.proj = this.child('proj', new Linear(dim, dim, { gen: this.gen }));
+  }
+
+  /**
+   * x [B, L, d] -> [B, L, d]. mask, optional: bool [B, L] (true = key may be attended) or
+   * bool [B, L, L] (true = query i may attend key j).
+   */
+  forward(x: Tensor, mask?: Tensor): Tensor {
+    const [B, L] = x.shape as [number, number, number];
+    const H = this.heads;
+    const Dh = this.headDim;
+    const qkv = this.qkv.forward(x).view([B, L, 3, H, Dh]).permute([2, 0, 3, 1, 4]); // [3, B, H, L, Dh]
+    const [q, k, v] = qkv.chunk(3, 0).map((t) => t.squeeze(0)) as [Tensor, Tensor, Tensor]; // [B, H, L, Dh]
+    let scores = q.matmul(k.transpose(-2, -1)).mul(1 / Math.sqrt(Dh)); // [B, H, L, L]
+    if (mask) {
+      if (mask.ndim !== 2 && mask.ndim !== 3)
+        throw new Error(`attention: mask must be [B, L] or [B, L, L], got [${mask.shape}]`);
+      const m = mask.ndim === 2 ? mask.view([B, 1, 1, L]) : mask.unsqueeze(1); // broadcast over heads
+      scores = scores.maskedFill(m.logicalNot(), Number.NEGATIVE_INFINITY);
+    }
+    const attn = dropout(scores.softmax(-1), this.dropoutP, this.training, this.gen); // [B, H, L, L]
+    const out = attn.matmul(v).transpose(1, 2).reshape([B, L, this.dim]); // [B, L, d]
+    return dropout(this.proj.forward(out), this.dropoutP, this.training, this.gen);
+  }
+}

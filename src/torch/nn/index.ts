@@ -1,0 +1,8 @@
+// nn: modules built on the tensor API.
+export { MultiHeadSelfAttention } from './attention.js';
+export { Embedding } from './embedding.js';
+export { LayerNorm } from './layer-norm.js';
+export { Linear, type LinearOptions } from './linear.js';
+export { MLP } from './mlp.js';
+export { Module } from './module.js';
+export { type BlockOptions, TransformerBlock } from './transformer-block.js';

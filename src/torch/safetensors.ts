@@ -1,0 +1,113 @@
+// Named tensors to and from safetensors files (the format Python's `safetensors` reads):
+// u64 little-endian header length, a JSON header {name: {dtype, shape, data_offsets}},
+// then the raw little-endian bytes. Writes go to a temporary file renamed into place.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { fromBytes } from './functional.js';
+import type { DType, Tensor } from './tensor.js';
+
+const CODE: Record<string, string> = {
+  float32: 'F32',
+  float64: 'F64',
+  int64: 'I64',
+  int32: 'I32',
+  bool: 'BOOL',
+  uint8: 'U8',
+  float16: 'F16',
+  bfloat16: 'BF16',
+};
+const DTYPE: Record<string, DType> = Object.fromEntries(
+  Object.entries(CODE).map(([k, v]) => [v, k as DType]),
+);
+
+interface Entry {
+  dtype: string;
+  shape: number[];
+  data_offsets: [number, number];
+}
+
+/** Encodes named tensors (with optional string metadata) as safetensors bytes. */
+export function encodeSafetensors(
+  tensors: Record<string, Tensor>,
+  metadata?: Record<string, string>,
+): Buffer {
+  const header: Record<string, Entry | Record<string, string>> = {};
+  if (metadata) header.__metadata__ = metadata;
+  const chunks: Uint8Array[] = [];
+  let offset = 0;
+  for (const name of Object.keys(tensors).sort()) {
+    const t = tensors[name]!;
+    const code = CODE[t.dtype];
+    if (!code) throw new Error(`safetensors: unsupported dtype ${t.dtype} for '${name}'`);
+    const bytes = t.bytes();
+    header[name] = {
+      dtype: code,
+      shape: t.shape,
+      data_offsets: [offset, offset + bytes.byteLength],
+    };
+    chunks.push(bytes);
+    offset += bytes.byteLength;
+  }
+  let json = JSON.stringify(header);
+  json += ' '.repeat((8 - (Buffer.byteLength(json) % 8)) % 8);
+  const head = Buffer.alloc(8);
+  head.writeBigUInt64LE(BigInt(Buffer.byteLength(json)));
+  return Buffer.concat([head, Buffer.from(json), ...chunks]);
+}
+
+/** Writes named tensors atomically (temporary file, then rename). */
+export function saveSafetensors(
+  path: string,
+  tensors: Record<string, Tensor>,
+  metadata?: Record<string, string>,
+): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, encodeSafetensors(tensors, metadata));
+  renameSync(tmp, path);
+}
+
+/** Decodes safetensors bytes; throws a one-line error naming what is wrong. */
+export function decodeSafetensors(
+  buf: Buffer,
+  source = 'safetensors',
+): {
+  tensors: Record<string, Tensor>;
+  metadata: Record<string, string>;
+} {
+  if (buf.byteLength < 8) throw new Error(`${source}: file too short for a safetensors header`);
+  const n = Number(buf.readBigUInt64LE(0));
+  if (n > buf.byteLength - 8) throw new Error(`${source}: header length ${n} exceeds the file`);
+  let header: Record<string, unknown>;
+  try {
+    header = JSON.parse(buf.subarray(8, 8 + n).toString('utf8'));
+  } catch {
+    throw new Error(`${source}: header is not valid JSON`);
+  }
+  const data = buf.subarray(8 + n);
+  const tensors: Record<string, Tensor> = {};
+  let metadata: Record<string, string> = {};
+  for (const [name, v] of Object.entries(header)) {
+    if (name === '__metadata__') {
+      metadata = v as Record<string, string>;
+      continue;
+    }
+    const e = v as Entry;
+    const dtype = DTYPE[e.dtype];
+    if (!dtype) throw new Error(`${source}: tensor '${name}' has unsupported dtype ${e.dtype}`);
+    const [a, b] = e.data_offsets;
+    if (!(a >= 0 && b >= a && b <= data.byteLength))
+      throw new Error(`${source}: tensor '${name}' lies outside the file`);
+    tensors[name] = fromBytes(
+      new Uint8Array(data.buffer, data.byteOffset + a, b - a),
+      dtype,
+      e.shape,
+    );
+  }
+  return { tensors, metadata };
+}
+
+export function loadSafetensors(path: string): {
+  tensors: Record<string, Tensor>;
+  metadata: Record<string, string>;
+} {
+  return decodeSafetensors(readFileSync(path), path);
+}
