@@ -237,7 +237,7 @@ at::Device ArgDevice(const Napi::CallbackInfo& info, size_t i) {
 
 static Napi::Value SetNumThreads(const Napi::CallbackInfo& info) {
   int64_t n = ArgInt(info, 0, "threads");
-  if (n < 1) throw Napi::RangeError::New(info.Env(), "threads: must be >= 1");
+  if (n < 1 || n > 1024) throw Napi::RangeError::New(info.Env(), "threads: must be between 1 and 1024");
   at::set_num_threads(static_cast<int>(n));
   return info.Env().Undefined();
 }

@@ -30,7 +30,13 @@ export class Backbone extends nn.Module {
     this.blocks = Array.from({ length: c.depth }, (_, i) =>
       this.child(
         `blocks.${i}`,
-        new nn.TransformerBlock({ dim: c.dim, heads: c.heads, mlpHidden: c.mlpHidden, dropout: c.dropout, gen }),
+        new nn.TransformerBlock({
+          dim: c.dim,
+          heads: c.heads,
+          mlpHidden: c.mlpHidden,
+          dropout: c.dropout,
+          gen,
+        }),
       ),
     );
     this.lnF = this.child('ln_f', new nn.LayerNorm(c.dim));

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""The reference for sjd's tensor benchmarks and cross-checks: the same token transformer as
+src/model/token-classifier.ts + backbone.ts, in Debian's PyTorch (python3-torch).
+
+  torch_ref.py step  --config JSON --steps N --warmup W --threads T   -> JSON per-step seconds
+  torch_ref.py forward --weights W.safetensors --tokens T.safetensors --out O.safetensors
+  torch_ref.py gemm --n 1024 --reps R --threads T                       -> JSON seconds
+Safetensors are read and written by the format's spec (json header + raw bytes), since the
+`safetensors` Python package is not packaged by Debian.
+"""
+import argparse, json, math, os, struct, sys, time
+
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+DT = {"F32": torch.float32, "F64": torch.float64, "I64": torch.int64, "I32": torch.int32,
+      "BOOL": torch.bool, "U8": torch.uint8, "F16": torch.float16, "BF16": torch.bfloat16}
+
+
+def read_safetensors(path):
+    with open(path, "rb") as f:
+        buf = f.read()
+    (n,) = struct.unpack("<Q", buf[:8])
+    header = json.loads(buf[8:8 + n])
+    data = buf[8 + n:]
+    out = {}
+    for name, e in header.items():
+        if name == "__metadata__":
+            continue
+        a, b = e["data_offsets"]
+        t = torch.frombuffer(bytearray(data[a:b]), dtype=DT[e["dtype"]]) if b > a else torch.empty(0, dtype=DT[e["dtype"]])
+        out[name] = t.reshape(e["shape"])
+    return out
+
+
+def write_safetensors(path, tensors):
+    inv = {v: k for k, v in DT.items()}
+    header, chunks, off = {}, [], 0
+    for name in sorted(tensors):
+        t = tensors[name].contiguous()
+        raw = t.numpy().tobytes() if t.dtype not in (torch.bfloat16,) else t.view(torch.int16).numpy().tobytes()
+        header[name] = {"dtype": inv[t.dtype], "shape": list(t.shape), "data_offsets": [off, off + len(raw)]}
+        chunks.append(raw)
+        off += len(raw)
+    js = json.dumps(header).encode()
+    js += b" " * ((8 - len(js) % 8) % 8)
+    with open(path + ".tmp", "wb") as f:
+        f.write(struct.pack("<Q", len(js)) + js + b"".join(chunks))
+    os.replace(path + ".tmp", path)
+
+
+class Attention(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.h, self.dh = h, d // h
+        self.qkv = nn.Linear(d, 3 * d)
+        self.proj = nn.Linear(d, d)
+
+    def forward(self, x):
+        B, L, d = x.shape
+        q, k, v = self.qkv(x).view(B, L, 3, self.h, self.dh).permute(2, 0, 3, 1, 4).unbind(0)
+        att = (q @ k.transpose(-2, -1)).mul(1 / math.sqrt(self.dh)).softmax(-1)
+        return self.proj((att @ v).transpose(1, 2).reshape(B, L, d))
+
+
+class MLP(nn.Module):
+    def __init__(self, d, hidden):
+        super().__init__()
+        self.fc = nn.Linear(d, hidden)
+        self.proj = nn.Linear(hidden, d)
+
+    def forward(self, x):
+        return self.proj(F.gelu(self.fc(x)))
+
+
+class Block(nn.Module):
+    def __init__(self, d, h, hidden):
+        super().__init__()
+        self.ln1, self.attn = nn.LayerNorm(d), Attention(d, h)
+        self.ln2, self.mlp = nn.LayerNorm(d), MLP(d, hidden)
+
+    def forward(self, x):
+        x = x + self.attn(self.ln1(x))
+        return x + self.mlp(self.ln2(x))
+
+
+class Backbone(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.pos = nn.Embedding(c["length"], c["dim"])
+        self.blocks = nn.ModuleList([Block(c["dim"], c["heads"], c["mlpHidden"]) for _ in range(c["depth"])])
+        self.ln_f = nn.LayerNorm(c["dim"])
+        self.head = nn.Linear(c["dim"], c["classes"])
+        self.register_buffer("positions", torch.arange(c["length"]), persistent=False)
+
+    def forward(self, h):
+        x = h + self.pos(self.positions)
+        for b in self.blocks:
+            x = b(x)
+        return self.head(self.ln_f(x))
+
+
+class TokenClassifier(nn.Module):
+    def __init__(self, vocab, c):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, c["dim"])
+        self.backbone = Backbone(c)
+
+    def forward(self, tokens):
+        return self.backbone(self.embed(tokens))
+
+
+def cmd_step(a):
+    torch.set_num_threads(a.threads)
+    c = json.loads(a.config)
+    torch.manual_seed(0)
+    model = TokenClassifier(c["vocab"], c)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    x = torch.randint(0, c["vocab"], (c["batch"], c["length"]))
+    y = torch.randint(0, c["classes"], (c["batch"], c["length"]))
+    times = []
+    for i in range(a.warmup + a.steps):
+        t0 = time.perf_counter()
+        logits = model(x)
+        loss = F.cross_entropy(logits.reshape(-1, c["classes"]), y.reshape(-1))
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        loss.item()
+        if i >= a.warmup:
+            times.append(time.perf_counter() - t0)
+    print(json.dumps({"times": times, "threads": torch.get_num_threads(), "params": sum(p.numel() for p in model.parameters())}))
+
+
+def cmd_forward(a):
+    w = read_safetensors(a.weights)
+    meta = json.loads(a.config)
+    model = TokenClassifier(meta["vocab"], meta)
+    model.load_state_dict(w, strict=True)
+    tokens = read_safetensors(a.tokens)["tokens"]
+    with torch.no_grad():
+        logits = model.double()(tokens) if meta.get("float64") else model(tokens)
+    write_safetensors(a.out, {"logits": logits})
+
+
+def cmd_gemm(a):
+    torch.set_num_threads(a.threads)
+    g = torch.Generator().manual_seed(0)
+    A = torch.randn(a.n, a.n, generator=g)
+    B = torch.randn(a.n, a.n, generator=g)
+    A @ B
+    times = []
+    for _ in range(a.reps):
+        t0 = time.perf_counter()
+        A @ B
+        times.append(time.perf_counter() - t0)
+    print(json.dumps({"times": times}))
+
+
+def main():
+    p = argparse.ArgumentParser()
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("step")
+    s.add_argument("--config", required=True)
+    s.add_argument("--steps", type=int, default=5)
+    s.add_argument("--warmup", type=int, default=2)
+    s.add_argument("--threads", type=int, default=2)
+    f = sub.add_parser("forward")
+    f.add_argument("--weights", required=True)
+    f.add_argument("--tokens", required=True)
+    f.add_argument("--config", required=True)
+    f.add_argument("--out", required=True)
+    g = sub.add_parser("gemm")
+    g.add_argument("--n", type=int, default=1024)
+    g.add_argument("--reps", type=int, default=10)
+    g.add_argument("--threads", type=int, default=2)
+    a = p.parse_args()
+    {"step": cmd_step, "forward": cmd_forward, "gemm": cmd_gemm}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

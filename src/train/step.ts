@@ -1,0 +1,31 @@
+// One optimisation step of a classifier trained by cross-entropy (DESIGN.md §2 data flow:
+// logits -> masked cross-entropy -> backward -> clip -> AdamW). Shared by every trainer,
+// the benchmarks and the demo.
+import { clipGradNorm, crossEntropy, type Optimizer, type Tensor, tidy } from '../torch/index.js';
+
+export interface StepOptions {
+  lr?: number; // learning rate for this step (else the optimiser's)
+  clip?: number; // global gradient-norm bound (else none)
+  ignoreIndex?: number; // targets equal to this leave the loss (e.g. clues)
+}
+
+/** forward(inputs) gives logits [B, L, K] for targets [B, L]; returns the mean loss. */
+export function crossEntropyStep(
+  forward: () => Tensor,
+  targets: Tensor,
+  opt: Optimizer,
+  opts: StepOptions = {},
+): number {
+  return tidy(() => {
+    const logits = forward(); // [B, L, K]
+    const K = logits.size(-1);
+    const loss = crossEntropy(logits.reshape([-1, K]), targets.reshape([-1]), {
+      ignoreIndex: opts.ignoreIndex,
+    });
+    opt.zeroGrad();
+    loss.backward();
+    if (opts.clip !== undefined) clipGradNorm(opt.params, opts.clip);
+    opt.step(opts.lr);
+    return loss.item();
+  });
+}

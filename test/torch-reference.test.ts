@@ -1,0 +1,67 @@
+// Cross-checks against Debian's PyTorch (python3-torch): our safetensors files are read by a
+// Python reader that follows the format's spec, the same weights give the same logits in
+// PyTorch's model, and PyTorch's files load back here.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { TokenClassifier } from '../src/model/token-classifier.js';
+import * as torch from '../src/torch/index.js';
+
+const ref = new URL('../../bench/torch_ref.py', import.meta.url).pathname;
+
+test('PyTorch reads our safetensors and computes the same logits from the same weights', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sjd-ref-'));
+  const cfg = { length: 9, dim: 32, depth: 2, heads: 4, mlpHidden: 64, classes: 7 };
+  const gen = new torch.Generator(11);
+  const model = new TokenClassifier(7, cfg, gen).eval();
+  const tokens = gen.randint(0, 7, [3, 9]);
+  torch.saveSafetensors(join(dir, 'w.safetensors'), model.stateDict(), { producer: 'sjd' });
+  torch.saveSafetensors(join(dir, 't.safetensors'), { tokens });
+  execFileSync('/usr/bin/python3', [
+    ref,
+    'forward',
+    '--weights',
+    join(dir, 'w.safetensors'),
+    '--tokens',
+    join(dir, 't.safetensors'),
+    '--config',
+    JSON.stringify({ ...cfg, vocab: 7 }),
+    '--out',
+    join(dir, 'o.safetensors'),
+  ]);
+  const theirs = torch.loadSafetensors(join(dir, 'o.safetensors')).tensors.logits!;
+  const ours = torch.noGrad(() => model.forward(tokens));
+  assert.deepEqual(theirs.shape, [3, 9, 7]);
+  const diff = theirs.sub(ours).abs().amax().item();
+  assert.ok(diff < 1e-5, `max |logits difference| ${diff}`);
+});
+
+test('safetensors round trip keeps names, dtypes, shapes, values and metadata; bad files get one-line errors', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sjd-st-'));
+  const path = join(dir, 'a.safetensors');
+  const tensors = {
+    f32: torch.tensor([1.5, -2], [2]),
+    f64: torch.tensor([Math.PI], [1, 1], 'float64'),
+    i64: torch.tensor([2 ** 40, -1], [2], 'int64'),
+    b: torch.tensor([1, 0, 1], [3], 'bool'),
+    h: torch.tensor([0.5, 2], [2]).to('float16'),
+    empty: torch.zeros([0, 3]),
+  };
+  torch.saveSafetensors(path, tensors, { step: '12' });
+  const back = torch.loadSafetensors(path);
+  assert.deepEqual(back.metadata, { step: '12' });
+  for (const [k, t] of Object.entries(tensors)) {
+    assert.equal(back.tensors[k]!.dtype, t.dtype, k);
+    assert.ok(back.tensors[k]!.equal(t), k);
+  }
+  const buf = readFileSync(path);
+  const n = Number(buf.readBigUInt64LE(0));
+  assert.equal((8 + n) % 8, 0, 'header padded to 8 bytes');
+  writeFileSync(join(dir, 'short'), buf.subarray(0, 4));
+  assert.throws(() => torch.loadSafetensors(join(dir, 'short')), /file too short/);
+  writeFileSync(join(dir, 'cut'), buf.subarray(0, buf.byteLength - 4));
+  assert.throws(() => torch.loadSafetensors(join(dir, 'cut')), /lies outside the file/);
+});
