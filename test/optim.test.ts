@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import * as torch from '../src/torch/index.js';
 
 const close = (a: number[], b: number[], tol = 1e-12) =>
-  a.forEach((x, i) => assert.ok(Math.abs(x - b[i]!) <= tol, `${x} vs ${b[i]}`));
+  a.forEach((x, i) => {
+    assert.ok(Math.abs(x - b[i]!) <= tol, `${x} vs ${b[i]}`);
+  });
 
 // loss = sum(c * p): gradient c
 function stepOnce(opt: torch.Optimizer, p: torch.Tensor, c: number[], lr?: number) {

@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import * as torch from '../src/torch/index.js';
 
 const near = (a: number[], b: number[], tol: number) =>
-  a.forEach((x, i) => assert.ok(Math.abs(x - b[i]!) < tol, `${x} vs ${b[i]}`));
+  a.forEach((x, i) => {
+    assert.ok(Math.abs(x - b[i]!) < tol, `${x} vs ${b[i]}`);
+  });
 
 test('same seed gives PyTorch CPU numbers (torch.manual_seed(42); torch.randn(3); seed 0 rand(2))', () => {
   near(new torch.Generator(42).randn([3]).toArray(), [0.3367, 0.1288, 0.2345], 1e-4);
@@ -49,12 +51,12 @@ test('multinomial on float64 weights matches the law (5 sigma per category)', ()
     .zeros([4], 'int64')
     .scatterAdd(0, draws, torch.ones([n], 'int64'))
     .toArray();
-  counts.forEach((c, k) =>
+  counts.forEach((c, k) => {
     assert.ok(
       Math.abs(c / n - p[k]!) < 5 * Math.sqrt((p[k]! * (1 - p[k]!)) / n),
       `cat ${k}: ${c / n}`,
-    ),
-  );
+    );
+  });
   // Rows are independent categorical draws.
   const rows = new torch.Generator(1).multinomial(torch.tensor([0, 1, 1, 0], [2, 2], 'float64'), 1);
   assert.deepEqual(rows.toArray(), [1, 0]);
