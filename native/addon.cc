@@ -4,7 +4,10 @@
 #include <ATen/Version.h>
 #include <torch/version.h>
 
+#include <malloc.h>
+
 #include <cmath>
+#include <cstdlib>
 
 #include "common.h"
 
@@ -262,7 +265,19 @@ static Napi::Value Version(const Napi::CallbackInfo& info) {
   return o;
 }
 
+// glibc's defaults hand every large tensor buffer back to the kernel on free and fault it in
+// again on the next step (measured: training steps ~20% slower than PyTorch's). Keep freed
+// buffers in the heap instead; SJD_MALLOC_TUNING=0 leaves glibc's defaults.
+static void TuneMalloc() {
+  const char* env = std::getenv("SJD_MALLOC_TUNING");
+  if (env != nullptr && std::string(env) == "0") return;
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+  mallopt(M_TOP_PAD, 64 << 20);
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  TuneMalloc();
   std::vector<Export> table = {
       {"setNumThreads", SetNumThreads}, {"getNumThreads", GetNumThreads}, {"version", Version}, {"memoryStats", MemoryStats}};
   RegisterTensorIo(table);

@@ -1,7 +1,7 @@
 // The denoiser backbone (DESIGN.md §2, `model/`): learned absolute positions, a stack of
 // pre-LN non-causal transformer blocks, a final LayerNorm and a linear head to K classes.
 // Input is a sequence of d-vectors (token embeddings, or the SJD state y), output logits.
-import { arange, type Generator, keep, nn, type Tensor } from '../torch/index.js';
+import { arange, type Generator, keep, nn, type Tensor, tidy } from '../torch/index.js';
 
 export interface BackboneConfig {
   length: number; // L
@@ -47,7 +47,8 @@ export class Backbone extends nn.Module {
   /** h [B, L, d] -> logits [B, L, K] */
   forward(h: Tensor, mask?: Tensor): Tensor {
     let x = h.add(this.pos.forward(this.#positions)); // [B, L, d]
-    for (const b of this.blocks) x = b.forward(x, mask);
+    // Each block in its own scope: intermediates autograd does not save are freed at once.
+    for (const b of this.blocks) x = tidy(() => b.forward(x, mask));
     return this.head.forward(this.lnF.forward(x));
   }
 }

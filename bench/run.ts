@@ -1,0 +1,37 @@
+// `npm run bench [-- --json] [-- --only NAME]`: runs every registered benchmark and prints each
+// figure as a ratio to its reference (PyTorch in Debian's python3-torch, same threads).
+import { parseArgs } from 'node:util';
+import { getNumThreads, torchVersion } from '../src/torch/index.js';
+import './gemm.js';
+import './train-step.js';
+import { benches } from './registry.js';
+
+const { values } = parseArgs({
+  options: { json: { type: 'boolean', default: false }, only: { type: 'string', multiple: true } },
+});
+const names = values.only ?? [...benches.keys()];
+for (const n of names) {
+  if (!benches.has(n)) {
+    console.error(`bench: unknown benchmark '${n}' (known: ${[...benches.keys()].join(', ')})`);
+    process.exit(2);
+  }
+}
+if (!values.json)
+  console.log(
+    `sjd bench: libtorch ${torchVersion().torch}, ${getNumThreads()} threads, reference: PyTorch (python3-torch)`,
+  );
+for (const name of names) {
+  const r = await benches.get(name)!();
+  const ratio = r.sjd_ms / r.ref_ms;
+  if (values.json) {
+    console.log(JSON.stringify({ bench: name, ...r, ratio }));
+  } else {
+    const extra = Object.entries(r)
+      .filter(([k]) => !['sjd_ms', 'ref_ms'].includes(k))
+      .map(([k, v]) => `${k} ${Number(v).toFixed(1)}`)
+      .join(', ');
+    console.log(
+      `${name.padEnd(22)} sjd ${r.sjd_ms.toFixed(2)} ms  ref ${r.ref_ms.toFixed(2)} ms  ratio ${ratio.toFixed(3)}  ${extra}`,
+    );
+  }
+}

@@ -1,0 +1,73 @@
+// Training step of the token transformer (forward, cross-entropy, backward, clip, AdamW) in
+// sjd against the same model in PyTorch, rounds interleaved, medians of per-step times:
+// (a) 4 layers, width 128, batch 64 x 81; (b) the paper's Sudoku size: 3 layers, width 384,
+// 12 heads, MLP 1536, batch 128 x 81.
+import { TokenClassifier } from '../src/model/token-classifier.js';
+import { AdamW, Generator } from '../src/torch/index.js';
+import { crossEntropyStep } from '../src/train/step.js';
+import { median, runReference, timeMs } from './reference.js';
+import { type BenchResult, register } from './registry.js';
+
+interface StepConfig {
+  vocab: number;
+  classes: number;
+  length: number;
+  dim: number;
+  depth: number;
+  heads: number;
+  mlpHidden: number;
+  batch: number;
+}
+
+export const SMALL: StepConfig = {
+  vocab: 10,
+  classes: 10,
+  length: 81,
+  dim: 128,
+  depth: 4,
+  heads: 4,
+  mlpHidden: 512,
+  batch: 64,
+};
+export const SUDOKU: StepConfig = {
+  vocab: 10,
+  classes: 10,
+  length: 81,
+  dim: 384,
+  depth: 3,
+  heads: 12,
+  mlpHidden: 1536,
+  batch: 128,
+};
+
+function stepBench(c: StepConfig, rounds: number, steps: number): BenchResult {
+  const gen = new Generator(0);
+  const model = new TokenClassifier(c.vocab, c, gen);
+  const opt = new AdamW(model.parameters(), { lr: 1e-3 });
+  const x = gen.randint(0, c.vocab, [c.batch, c.length]);
+  const y = gen.randint(0, c.classes, [c.batch, c.length]);
+  const step = () => crossEntropyStep(() => model.forward(x), y, opt, { clip: 1 });
+  step();
+  step();
+  const ours: number[] = [];
+  const ref: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < steps; i++) ours.push(timeMs(step));
+    const out = runReference([
+      'step',
+      '--config',
+      JSON.stringify(c),
+      '--steps',
+      String(steps),
+      '--warmup',
+      '2',
+    ]);
+    ref.push(...out.times.map((s) => s * 1000));
+  }
+  const tokens = c.batch * c.length;
+  const sjdMs = median(ours);
+  return { sjd_ms: sjdMs, ref_ms: median(ref), tokens_per_s: (tokens * 1000) / sjdMs };
+}
+
+register('train-step-small', () => stepBench(SMALL, 3, 8));
+register('train-step-sudoku', () => stepBench(SUDOKU, 3, 3));

@@ -1,0 +1,27 @@
+// `npm ci` / `npm run build:native`: builds the addon with node-gyp unless the built addon is
+// newer than every native source and was built against the same LIBTORCH (npm runs the
+// install script twice here: for the package and for its self-link that provides `npx sjd`).
+import { execSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const addon = join(root, 'build/Release/sjd_torch.node');
+const stamp = join(root, 'build/libtorch.stamp');
+const want = process.env.LIBTORCH ?? 'debian';
+const force = process.argv.includes('--force');
+
+const sources = [join(root, 'binding.gyp'), ...readdirSync(join(root, 'native')).map((f) => join(root, 'native', f))];
+const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
+const fresh =
+  existsSync(addon) &&
+  statSync(addon).mtimeMs > newest &&
+  existsSync(stamp) &&
+  readFileSync(stamp, 'utf8') === want;
+
+if (fresh && !force) {
+  console.log('sjd: native addon is up to date');
+} else {
+  execSync('node-gyp rebuild -j max', { cwd: root, stdio: 'inherit' });
+  writeFileSync(stamp, want);
+}
