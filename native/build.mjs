@@ -22,6 +22,14 @@ const fresh =
 if (fresh && !force) {
   console.log('sjd: native addon is up to date');
 } else {
-  execSync('node-gyp rebuild -j max', { cwd: root, stdio: 'inherit' });
+  // npm tells its scripts where its bundled node-gyp is; outside npm, node-gyp must be on PATH.
+  const gyp = process.env.npm_config_node_gyp;
+  const cmd = gyp ? `"${process.execPath}" "${gyp}" rebuild -j max` : 'node-gyp rebuild -j max';
+  try {
+    execSync(cmd, { cwd: root, stdio: 'inherit' });
+  } catch {
+    console.error('sjd: building the libtorch addon failed (see the output above; is libtorch-dev installed?)');
+    process.exit(1);
+  }
   writeFileSync(stamp, want);
 }

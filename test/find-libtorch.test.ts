@@ -1,0 +1,53 @@
+// How the build finds libtorch (as the Rust binding tch does): LIBTORCH=/path with include/ and
+// lib/, CUDA libraries linked when present, the C++ ABI read from TorchConfig.cmake; Debian's
+// paths by default; a clear error for a folder that is not libtorch.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+const script = new URL('../../native/find-libtorch.mjs', import.meta.url).pathname;
+const run = (what: string, libtorch?: string) => {
+  const env = { ...process.env };
+  if (libtorch === undefined) delete env.LIBTORCH;
+  else env.LIBTORCH = libtorch;
+  return spawnSync(process.execPath, [script, what], { encoding: 'utf8', env });
+};
+
+test('Debian paths by default', () => {
+  assert.equal(run('include').stdout.trim(), '/usr/include /usr/include/torch/csrc/api/include');
+  assert.equal(run('libdir').stdout.trim(), '/usr/lib/x86_64-linux-gnu');
+  assert.equal(run('libs').stdout.trim(), '-ltorch -ltorch_cpu -lc10');
+  assert.equal(run('defines').stdout.trim(), '_GLIBCXX_USE_CXX11_ABI=1 SJD_CUDA=0');
+});
+
+test('LIBTORCH=/path: a wheel-style folder with CUDA and the old C++ ABI', () => {
+  const root = mkdtempSync(join(tmpdir(), 'libtorch-'));
+  mkdirSync(join(root, 'include/ATen'), { recursive: true });
+  mkdirSync(join(root, 'lib'));
+  mkdirSync(join(root, 'share/cmake/Torch'), { recursive: true });
+  writeFileSync(join(root, 'include/ATen/ATen.h'), '');
+  writeFileSync(join(root, 'lib/libtorch_cuda.so'), '');
+  writeFileSync(
+    join(root, 'share/cmake/Torch/TorchConfig.cmake'),
+    'set(TORCH_CXX_FLAGS "-D_GLIBCXX_USE_CXX11_ABI=0")',
+  );
+  assert.equal(
+    run('include', root).stdout.trim(),
+    `${root}/include ${root}/include/torch/csrc/api/include`,
+  );
+  assert.equal(run('libdir', root).stdout.trim(), `${root}/lib`);
+  assert.match(
+    run('libs', root).stdout,
+    /-Wl,--no-as-needed -ltorch_cuda -lc10_cuda -Wl,--as-needed -ltorch/,
+  );
+  assert.equal(run('defines', root).stdout.trim(), '_GLIBCXX_USE_CXX11_ABI=0 SJD_CUDA=1');
+});
+
+test('LIBTORCH naming a folder without libtorch is refused with a clear message', () => {
+  const r = run('include', mkdtempSync(join(tmpdir(), 'empty-')));
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /no include\/ATen\/ATen.h there/);
+});
