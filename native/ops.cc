@@ -60,11 +60,15 @@ Napi::Value clamp_(const Info& info) {
     if (info.Length() > 2 && !info[2].IsNull() && !info[2].IsUndefined()) hi = ArgTS(info, 2, "max");
     return W(info, at::clamp(t, lo, hi));
   }
-  auto lo = ArgOptNum(info, 1);
-  auto hi = ArgOptNum(info, 2);
+  // Integral bounds keep integer tensors integral (PyTorch's scalar rules).
+  auto bound = [&](size_t i) -> c10::optional<at::Scalar> {
+    if (i >= info.Length() || info[i].IsNull() || info[i].IsUndefined()) return c10::nullopt;
+    return ArgScalar(info, i, i == 1 ? "min" : "max");
+  };
+  auto lo = bound(1);
+  auto hi = bound(2);
   if (!lo && !hi) throw std::invalid_argument("clamp: give min, max or both");
-  return W(info, at::clamp(t, lo ? c10::optional<at::Scalar>(*lo) : c10::nullopt,
-                           hi ? c10::optional<at::Scalar>(*hi) : c10::nullopt));
+  return W(info, at::clamp(t, lo, hi));
 }
 // where(cond, a, b): a, b tensors or numbers
 Napi::Value where_(const Info& info) {

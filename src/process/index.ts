@@ -1,0 +1,18 @@
+// The SJD process engine (DESIGN.md §1-§2): forward law, DHM plug-in, classifier-induced score.
+export * from './blend.js';
+export { type Corrupted, corrupt } from './corrupt.js';
+export { logTargetClosedForm, logTargetQuadrature } from './dhm.js';
+export * from './hazard.js';
+export { type PlugIn, plugIn } from './plugin.js';
+export { makeProcess, type PresetOptions, presets } from './presets.js';
+export { type ProcessConfig, SJDProcess } from './process.js';
+export {
+  type MixtureTerms,
+  mixtureTerms,
+  type QuadratureRule,
+  quadratureNodes,
+} from './quadrature.js';
+export { classifierScore, VARIANCE_FLOOR } from './score.js';
+export { sampleTimes, T_CLIP, type TimeSampling } from './time.js';
+export { valueAnchors, valueEmbedding } from './value-embedding.js';
+export { VP_DEFAULT, type VPConfig, VPSchedule } from './vp.js';

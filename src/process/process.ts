@@ -1,0 +1,116 @@
+// The SJD process object (sec:sjd, ex:vp-matched): VP schedule, forward hazard (with optional
+// per-anchor weights w(a)), unsticking kernel (VP-matched Gaussian with ratio eta, or a delta at
+// a mask point), blending matrix W and how it enters the mean (embeddings, or raw values then
+// the sinusoidal value embedding). Masked, continuous, hybrid and blended diffusion are
+// configurations of this one object (presets.ts); train/ and sample/ call its methods.
+import { embedding, type Tensor, tensor } from '../torch/index.js';
+import type { Blend } from './blend.js';
+import { type Hazard, type HazardSpec, makeHazard } from './hazard.js';
+import type { QuadratureRule } from './quadrature.js';
+import { VARIANCE_FLOOR } from './score.js';
+import { valueEmbedding } from './value-embedding.js';
+import { type VPConfig, VPSchedule } from './vp.js';
+
+export interface ProcessConfig {
+  /** preset name, for manifests */
+  preset: string;
+  /** unsticking kernel: VP-matched Gaussian (eq:nonlocal-r) or a delta at a mask point (eq:mdlm-as-sjd) */
+  kernel: 'vp' | 'mask';
+  vp: VPConfig;
+  hazard: HazardSpec;
+  /** variance ratio of the unsticking kernel, (0, 1] */
+  eta: number;
+  /** w(a): per-anchor hazard weights (rate beta(t) w(a), survival S^w(a)); all 1 when absent */
+  anchorWeights?: number[];
+  quadrature: { rule: QuadratureRule; n: number };
+  /** how W enters the mean: W E(x0) ('embedding') or E(W v(x0)) ('value', eq:embed-the-blur) */
+  mean: 'embedding' | 'value';
+  /** frequencies F of the value embedding ('value' mean) */
+  valueFrequencies?: number;
+  /** how the last sampler step commits the remaining sites: draw from the allocation, or its argmax */
+  finalCommit: 'sample' | 'argmax';
+}
+
+export class SJDProcess {
+  readonly vp: VPSchedule;
+  readonly hazard: Hazard;
+
+  constructor(
+    readonly config: ProcessConfig,
+    readonly blend: Blend,
+  ) {
+    const c = config;
+    if (!(c.eta > 0 && c.eta <= 1)) throw new Error(`eta must be in (0, 1], got ${c.eta}`);
+    if (c.eta < 1 && !blend.isIdentity && c.kernel === 'vp') {
+      throw new Error(
+        `eta < 1 with a non-identity W (${blend.name}) is not supported: the reverse process would need the joint posterior, per-position marginals no longer suffice (paper app:classifier-score)`,
+      );
+    }
+    if (c.kernel === 'mask' && !blend.isIdentity)
+      throw new Error('the mask kernel (masked diffusion) takes no blending matrix W');
+    this.vp = new VPSchedule(c.vp);
+    this.hazard = makeHazard(c.hazard, c.vp.T);
+  }
+
+  get T(): number {
+    return this.config.vp.T;
+  }
+  get eta(): number {
+    return this.config.eta;
+  }
+  get quadrature(): { rule: QuadratureRule; n: number } {
+    return this.config.quadrature;
+  }
+  /** The spatial factor r/p^ac is 1/(1 - S): closed-form rate, allocation = posterior. */
+  get closedForm(): boolean {
+    return this.config.eta === 1 || this.config.kernel === 'mask' || this.hazard.instant === true;
+  }
+
+  /** w(a) for K anchors (validated against K). */
+  anchorWeights(K: number): Float64Array {
+    const w = this.config.anchorWeights;
+    if (!w) return new Float64Array(K).fill(1);
+    if (w.length !== K) throw new Error(`anchorWeights has ${w.length} entries for ${K} anchors`);
+    return Float64Array.from(w);
+  }
+
+  /** v_t(tau), floored (eq:vp-matched-convolution). */
+  variance(t: number, tau: number): number {
+    return Math.max(this.vp.v(t, tau, this.config.eta), VARIANCE_FLOOR);
+  }
+
+  /** Blended mean of a distribution over anchors per position: probs [B, L, K], anchors [K, d] -> [B, L, d]. */
+  blendedMean(probs: Tensor, anchors: Tensor): Tensor {
+    const K = anchors.size(0);
+    if (this.config.mean === 'value') {
+      const values = tensor(
+        Array.from({ length: K }, (_, k) => k),
+        [K, 1],
+        probs.dtype,
+      );
+      const v = this.blend.apply(probs.matmul(values)).squeeze(-1); // [B, L]
+      return valueEmbedding(v, this.config.valueFrequencies ?? 4, K - 1).to(anchors.dtype);
+    }
+    return this.blend.apply(probs.matmul(anchors.to(probs.dtype))); // W (P E)
+  }
+
+  /** mu = W E(x0): x0 [B, L] int64, anchors [K, d] -> [B, L, d] (gradients reach learned anchors). */
+  tokenMean(x0: Tensor, anchors: Tensor): Tensor {
+    if (this.config.mean === 'value') {
+      const v = this.blend.apply(x0.to('float64').unsqueeze(-1)).squeeze(-1); // [B, L]
+      return valueEmbedding(v, this.config.valueFrequencies ?? 4, anchors.size(0) - 1).to(
+        anchors.dtype,
+      );
+    }
+    return this.blend.apply(embedding(anchors, x0));
+  }
+
+  /** ||y - alpha(t) E(a)||^2 for every anchor: y [B, L, d], anchors [K, d] -> [B, L, K] float64. */
+  anchorDistances(y: Tensor, anchors: Tensor, t: number): Tensor {
+    const a = this.vp.alpha(t);
+    const y64 = y.to('float64');
+    const e = anchors.to('float64').mul(a); // [K, d]
+    const cross = y64.matmul(e.transpose(0, 1)); // [B, L, K]
+    return y64.square().sum(-1, true).sub(cross.mul(2)).add(e.square().sum(-1)).clamp(0, null);
+  }
+}

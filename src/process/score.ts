@@ -1,0 +1,50 @@
+// The classifier-induced score (app:classifier-score):
+//   eta = 1, any W:  s_i = -(y_i - alpha(t) (W m)_i) / sigma^2(t),  m_j = sum_a P^(j)(a) E(a)
+//                    (eq:blended-score), with m_j = E(a_j) exactly at committed positions;
+//   eta < 1, W = I:  s = -sum_a P(a) int w_t(tau | y, a) (y - alpha(t) E(a)) / v_t(tau) dtau
+//                    (eq:app-classifier-score), from the quadrature's time posterior.
+import { type Tensor, tensor, where } from '../torch/index.js';
+import type { SJDProcess } from './process.js';
+import type { MixtureTerms } from './quadrature.js';
+
+export const VARIANCE_FLOOR = 1e-6; // (std floor 1e-3, DESIGN.md §4)
+
+/**
+ * y [B, L, d], probs [B, L, K] (posterior at active positions), anchors [K, d], committed
+ * [B, L] bool with tokens [B, L] int64: the score [B, L, d] (0 at committed positions). For
+ * eta < 1 pass the mixture terms of the same (y, t) (from the DHM target).
+ */
+export function classifierScore(
+  proc: SJDProcess,
+  y: Tensor,
+  t: number,
+  probs: Tensor,
+  anchors: Tensor,
+  committed: Tensor,
+  tokens: Tensor,
+  mixture?: MixtureTerms,
+): Tensor {
+  const alpha = proc.vp.alpha(t);
+  const active = committed.logicalNot().unsqueeze(-1); // [B, L, 1]
+  if (proc.closedForm) {
+    // Exact anchors at committed positions, posterior means elsewhere, then one blend.
+    const exact = probs
+      .to('float64')
+      .maskedFill(committed.unsqueeze(-1), 0)
+      .add(tokens.clamp(0, null).oneHot(probs.size(-1)).to('float64').mul(committed.unsqueeze(-1))); // [B, L, K]
+    const mean = proc.blendedMean(exact, anchors); // [B, L, d] = W m
+    const s = y.sub(mean.mul(alpha)).div(-Math.max(proc.vp.sigma2(t), VARIANCE_FLOOR));
+    return where(active, s, 0);
+  }
+  if (!mixture)
+    throw new Error('classifier score at eta < 1 needs the quadrature terms of the DHM target');
+  const vInv = Array.from(mixture.v, (x) => 1 / Math.max(x, VARIANCE_FLOOR));
+  const omega = mixture.logTerms.softmax(-1); // w_t(tau_i | y, a) [B, L, K, N]
+  const c = omega.mul(tensor(vInv, [vInv.length], 'float64')).sum(-1); // E[1/v | y, a] [B, L, K]
+  const pc = probs.to('float64').mul(c); // [B, L, K]
+  const s = pc
+    .matmul(anchors.to('float64'))
+    .mul(alpha)
+    .sub(y.mul(pc.sum(-1, true))); // [B, L, d]
+  return where(active, s, 0);
+}

@@ -1,0 +1,14 @@
+// Samplers: pure step functions in a registry, one driver (DESIGN.md §2).
+export { drawCategorical } from './categorical.js';
+export {
+  type SampleOptions,
+  type SampleResult,
+  sample,
+  stepGenerator,
+  type TrajectoryStep,
+} from './driver.js';
+export { type GridKind, timeGrid } from './grid.js';
+export { mdlmStep } from './mdlm-step.js';
+export { getSampler, registerSampler, samplers } from './registry.js';
+export { sjdStep } from './sjd-step.js';
+export type { Denoiser, SamplerState, StepContext, StepFn } from './types.js';

@@ -1,0 +1,29 @@
+// The MDLM / MD4 ancestral sampler for the masked preset (sec:conn-discrete,
+// app:prelim-masked): from t to s each masked site unmasks with probability
+// (S(s) - S(t)) / (1 - S(t)) to a token drawn from the classifier (temperature, top-p); the
+// last step unmasks all. No continuous state: masked sites stay at the mask point.
+import { survival } from '../process/index.js';
+import type { Generator } from '../torch/index.js';
+import { drawCategorical } from './categorical.js';
+import { commitSites } from './commit.js';
+import type { SamplerState, StepContext } from './types.js';
+
+export function mdlmStep(
+  ctx: StepContext,
+  state: SamplerState,
+  t: number,
+  s: number,
+  last: boolean,
+  gen: Generator,
+): SamplerState {
+  const proc = ctx.process;
+  if (proc.config.kernel !== 'mask')
+    throw new Error(`the mdlm sampler needs the masked preset, not '${proc.config.preset}'`);
+  const logits = ctx.denoiser(state.y.to('float32'), t, state.committed); // [B, L, K]
+  const St = survival(proc.hazard, t);
+  const pUnmask = last ? 1 : (survival(proc.hazard, s) - St) / (1 - St);
+  const active = state.committed.logicalNot();
+  const jump = last ? active : active.logicalAnd(gen.rand(active.shape, 'float64').lt(pUnmask));
+  const probs = logits.to('float64').div(ctx.temperature).softmax(-1);
+  return commitSites(state, state.y, jump, drawCategorical(probs, gen, ctx.topP), ctx.anchors);
+}

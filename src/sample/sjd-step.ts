@@ -1,0 +1,60 @@
+// The SJD predictor, one step of Alg. 2 (alg:sjd-sampling, app:sampling) as a pure function:
+// one classifier pass; the plug-in rate and allocation (eq:plugin-estimators, closed form or
+// quadrature); drift y += (beta y / 2 + beta s_theta) dt + sqrt(beta dt) xi on active sites
+// (reverse VP SDE with the classifier-induced score); each active site jumps with probability
+// 1 - exp(-lambda_plug dt) to an anchor drawn from pi_plug; committed sites stay frozen.
+import {
+  classifierScore,
+  logTargetClosedForm,
+  logTargetQuadrature,
+  plugIn,
+} from '../process/index.js';
+import type { Generator, Tensor } from '../torch/index.js';
+import { drawCategorical } from './categorical.js';
+import { commitSites } from './commit.js';
+import type { SamplerState, StepContext } from './types.js';
+
+export function sjdStep(
+  ctx: StepContext,
+  state: SamplerState,
+  t: number,
+  s: number,
+  last: boolean,
+  gen: Generator,
+): SamplerState {
+  const proc = ctx.process;
+  const E = ctx.anchors; // [K, d]
+  const [K, d] = E.shape as [number, number];
+  const logits = ctx.denoiser(state.y.to('float32'), t, state.committed); // [B, L, K]
+  let logTarget: Tensor;
+  let mixture: ReturnType<typeof logTargetQuadrature>['mixture'] | undefined;
+  if (proc.closedForm) logTarget = logTargetClosedForm(proc, t, K);
+  else
+    ({ logTarget, mixture } = logTargetQuadrature(proc, proc.anchorDistances(state.y, E, t), t, d));
+  const { rate, allocation } = plugIn(logits, logTarget, ctx.temperature); // [B, L], [B, L, K]
+  const dt = t - s;
+  let y = state.y;
+  if (proc.config.kernel === 'vp' && !last) {
+    const probs = logits.to('float64').softmax(-1);
+    const score = classifierScore(proc, y, t, probs, E, state.committed, state.tokens, mixture);
+    const beta = proc.vp.beta(t);
+    const xi = gen.randn(y.shape, 'float64');
+    y = y
+      .add(
+        y
+          .mul(0.5 * beta)
+          .add(score.mul(beta))
+          .mul(dt),
+      )
+      .add(xi.mul(Math.sqrt(beta * dt)));
+  }
+  const active = state.committed.logicalNot();
+  const jump = last
+    ? active
+    : active.logicalAnd(gen.rand(rate.shape, 'float64').lt(rate.mul(-dt).expm1().neg()));
+  const dest =
+    last && proc.config.finalCommit === 'argmax'
+      ? allocation.argmax(-1)
+      : drawCategorical(allocation, gen, ctx.topP);
+  return commitSites(state, y, jump, dest, E);
+}

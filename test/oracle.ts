@@ -1,0 +1,142 @@
+// Exact oracles for the process tests: a toy data law p0 over all K^L sequences of K anchors in
+// R^d, and the exact per-position posterior of x0 given a reverse-time state (active positions'
+// y, committed positions' tokens) by enumeration with the mixture density. Wrapped as a
+// "classifier" it drives the samplers; their output law must then be p0.
+import { logSurvival, type SJDProcess } from '../src/process/index.js';
+import { mixtureTerms } from '../src/process/quadrature.js';
+import type { Denoiser } from '../src/sample/index.js';
+import type { Tensor } from '../src/torch/index.js';
+import * as torch from '../src/torch/index.js';
+
+export interface Toy {
+  K: number;
+  L: number;
+  d: number;
+  anchors: Tensor; // [K, d] float64
+  p0: Float64Array; // [K^L], index = sum_i x_i K^(L-1-i)
+  seqs: Tensor; // [N, L] int64
+}
+
+export function makeToy(
+  K: number,
+  L: number,
+  anchors: number[][],
+  weight: (x: number[]) => number,
+): Toy {
+  const N = K ** L;
+  const seqs: number[] = [];
+  const p0 = new Float64Array(N);
+  for (let n = 0; n < N; n++) {
+    const x = Array.from({ length: L }, (_, i) => Math.floor(n / K ** (L - 1 - i)) % K);
+    seqs.push(...x);
+    p0[n] = weight(x);
+  }
+  const Z = p0.reduce((a, b) => a + b, 0);
+  for (let n = 0; n < N; n++) p0[n]! /= Z;
+  return {
+    K,
+    L,
+    d: anchors[0]!.length,
+    anchors: torch.keep(torch.tensor(anchors.flat(), [K, anchors[0]!.length], 'float64')),
+    p0,
+    seqs: torch.keep(torch.tensor(seqs, [N, L], 'int64')),
+  };
+}
+
+/**
+ * log P(x0 = x | state) for every sequence x: y [B, L, d], committed [B, L], tokens [B, L]
+ * -> [B, N]. quadratureN sets the accuracy of p^ac when eta < 1 (W = I then).
+ */
+export function logPosteriorSeqs(
+  proc: SJDProcess,
+  toy: Toy,
+  y: Tensor,
+  t: number,
+  committed: Tensor,
+  tokens: Tensor,
+  quadratureN = 65,
+): Tensor {
+  const [B, L] = committed.shape as [number, number];
+  const { K, d } = toy;
+  const N = toy.seqs.size(0);
+  const w = proc.anchorWeights(K);
+  const logS = torch.tensor(
+    Array.from(w, (wa) => logSurvival(proc.hazard, t, wa)),
+    [K],
+    'float64',
+  ); // [K]
+  const log1mS = torch.tensor(
+    Array.from(w, (wa) => Math.log(-Math.expm1(logSurvival(proc.hazard, t, wa)))),
+    [K],
+    'float64',
+  );
+  const X = toy.seqs; // [N, L]
+  const logSX = logS.indexSelect(0, X.flatten()).view([1, N, L]);
+  let logActive: Tensor; // [B, N, L]: log density of the active y_i given x0 = x
+  if (proc.config.kernel === 'mask') {
+    logActive = log1mS.indexSelect(0, X.flatten()).view([1, N, L]).expand([B, N, L]);
+  } else if (proc.closedForm) {
+    const alpha = proc.vp.alpha(t);
+    const s2 = proc.vp.sigma2(t);
+    const mu = proc.blendedMean(X.oneHot(K).to('float64'), toy.anchors).mul(alpha); // [N, L, d]
+    const dist2 = y.to('float64').unsqueeze(1).sub(mu.unsqueeze(0)).square().sum(-1); // [B, N, L]
+    logActive = dist2
+      .mul(-0.5 / s2)
+      .sub((d / 2) * Math.log(2 * Math.PI * s2))
+      .add(log1mS.indexSelect(0, X.flatten()).view([1, N, L]));
+  } else {
+    const fine = Object.create(proc) as SJDProcess;
+    Object.defineProperty(fine, 'quadrature', { value: { rule: 'simpson', n: quadratureN } });
+    const logPac = mixtureTerms(fine, proc.anchorDistances(y, toy.anchors, t), t, d).logPac; // [B, L, K]
+    logActive = logPac
+      .unsqueeze(1)
+      .expand([B, N, L, K])
+      .gather(3, X.view([1, N, L, 1]).expand([B, N, L, 1]))
+      .squeeze(3);
+  }
+  const match = tokens.unsqueeze(1).eq(X.unsqueeze(0)); // [B, N, L]
+  const logCommitted = torch.where(match, logSX.expand([B, N, L]), Number.NEGATIVE_INFINITY);
+  const perPos = torch.where(committed.unsqueeze(1), logCommitted, logActive); // [B, N, L]
+  return perPos
+    .sum(-1)
+    .add(torch.tensor(toy.p0, [N], 'float64').log())
+    .logSoftmax(-1);
+}
+
+/** The exact per-position posterior as logits [B, L, K]: a perfect classifier. */
+export function oracleDenoiser(proc: SJDProcess, toy: Toy): Denoiser {
+  return (y, t, committed) => {
+    const tokens = committedTokens(toy, y, committed);
+    const post = logPosteriorSeqs(proc, toy, y, t, committed, tokens).exp(); // [B, N]
+    const onehot = toy.seqs.oneHot(toy.K).to('float64'); // [N, L, K]
+    const marg = torch.einsum('bn,nlk->blk', [post, onehot]); // [B, L, K]
+    return marg.clamp(1e-300, null).log();
+  };
+}
+
+/** Committed positions sit exactly on an anchor: recover the token from y. */
+function committedTokens(toy: Toy, y: Tensor, committed: Tensor): Tensor {
+  const dist = y
+    .to('float64')
+    .unsqueeze(2)
+    .sub(toy.anchors.view([1, 1, toy.K, toy.d]))
+    .square()
+    .sum(-1); // [B, L, K]
+  return torch.where(committed, dist.argmin(-1), 0);
+}
+
+/** Total variation between the empirical law of sampled sequences [B, L] and p0. */
+export function totalVariation(toy: Toy, tokens: Tensor): number {
+  const [B, L] = tokens.shape as [number, number];
+  const powers = torch.tensor(
+    Array.from({ length: L }, (_, i) => toy.K ** (L - 1 - i)),
+    [L],
+    'int64',
+  );
+  const idx = tokens.mul(powers).sum(-1); // [B]
+  const counts = torch
+    .zeros([toy.p0.length], 'float64')
+    .scatterAdd(0, idx, torch.ones([B], 'float64'))
+    .toArray();
+  return 0.5 * counts.reduce((s, c, n) => s + Math.abs(c / B - toy.p0[n]!), 0);
+}
