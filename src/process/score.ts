@@ -39,7 +39,9 @@ export function classifierScore(
   if (!mixture)
     throw new Error('classifier score at eta < 1 needs the quadrature terms of the DHM target');
   const vInv = Array.from(mixture.v, (x) => 1 / Math.max(x, VARIANCE_FLOOR));
-  const omega = mixture.logTerms.softmax(-1); // w_t(tau_i | y, a) [B, L, K, N]
+  // w_t(tau_i | y, a) [B, L, K, N]; an anchor with p^ac = 0 (no hazard yet) gets no weight.
+  const soft = mixture.logTerms.softmax(-1);
+  const omega = where(soft.isnan(), 0, soft);
   const c = omega.mul(tensor(vInv, [vInv.length], 'float64')).sum(-1); // E[1/v | y, a] [B, L, K]
   const pc = probs.to('float64').mul(c); // [B, L, K]
   const s = pc
