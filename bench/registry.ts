@@ -7,8 +7,18 @@ export interface BenchResult {
   [extra: string]: number | undefined;
 }
 
-export const benches = new Map<string, () => BenchResult | Promise<BenchResult>>();
+export interface Bench {
+  /** what ref_ms measures */
+  reference: string;
+  run: () => BenchResult | Promise<BenchResult>;
+}
 
-export function register(name: string, fn: () => BenchResult | Promise<BenchResult>): void {
-  benches.set(name, fn);
+export const benches = new Map<string, Bench>();
+
+export function register(
+  name: string,
+  run: () => BenchResult | Promise<BenchResult>,
+  reference = 'PyTorch',
+): void {
+  benches.set(name, { reference, run });
 }

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { getNumThreads, torchVersion } from '../src/torch/index.js';
 import './gemm.js';
 import './train-step.js';
+import './process-cost.js';
 import { benches } from './registry.js';
 
 const { values } = parseArgs({
@@ -21,10 +22,11 @@ if (!values.json)
     `sjd bench: libtorch ${torchVersion().torch}, ${getNumThreads()} threads, reference: PyTorch (python3-torch)`,
   );
 for (const name of names) {
-  const r = await benches.get(name)!();
+  const bench = benches.get(name)!;
+  const r = await bench.run();
   const ratio = r.sjd_ms / r.ref_ms;
   if (values.json) {
-    console.log(JSON.stringify({ bench: name, ...r, ratio }));
+    console.log(JSON.stringify({ bench: name, ...r, ratio, reference: bench.reference }));
   } else {
     const extra = Object.entries(r)
       .filter(([k]) => !['sjd_ms', 'ref_ms'].includes(k))

@@ -245,3 +245,25 @@ test("eta < 1 with a non-identity W is refused with the paper's reason", () => {
   assert.throws(() => P.makeProcess('sjd', { length: 4, eta: 0 }), /eta must be in \(0, 1\]/);
   assert.throws(() => P.makeProcess('bogus', { length: 4 }), /unknown preset 'bogus'/);
 });
+
+test('value-space blending (images, eq:embed-the-blur): mu = E(B v(x0)), the one-hot posterior mean agrees', () => {
+  const B = P.grid2d(2, 2, 1.5, 'row');
+  const proc = P.makeProcess('sjd', { length: 4, blend: B, mean: 'value' });
+  const K = 256;
+  const anchors = P.valueAnchors(K); // [K, 8]
+  assert.deepEqual(anchors.shape, [K, 8]);
+  close(anchors.select(0, 17).norm().item(), 2, 1e-12, '|E(v)| = sqrt(F)');
+  const x0 = torch.tensor([0, 255, 128, 7], [1, 4], 'int64');
+  const mu = proc.tokenMean(x0, anchors); // [1, 4, 8]
+  const Bd = B.toDense();
+  const v = [0, 255, 128, 7];
+  const blurred = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].reduce((s, j) => s + Bd[i * 4 + j]! * v[j]!, 0));
+  for (let i = 0; i < 4; i++) {
+    for (let f = 1; f <= 4; f++) {
+      close(mu.select(1, i).toArray()[f - 1]!, Math.sin((2 * Math.PI * f * blurred[i]!) / 255), 1e-9, `sin f=${f}`);
+      close(mu.select(1, i).toArray()[f + 3]!, Math.cos((2 * Math.PI * f * blurred[i]!) / 255), 1e-9, `cos f=${f}`);
+    }
+  }
+  const viaPosterior = proc.blendedMean(x0.oneHot(K).to('float64'), anchors);
+  assert.ok(viaPosterior.sub(mu).abs().amax().item() < 1e-9);
+});

@@ -10,8 +10,15 @@ import { sample, sjdStep, stepGenerator } from '../src/sample/index.js';
 import * as torch from '../src/torch/index.js';
 import { makeToy, oracleDenoiser, totalVariation } from './oracle.js';
 
-const toy = makeToy(3, 3, [[1.2, 0], [-0.6, 1.0], [-0.6, -1.0]], (x) =>
-  (x[0] === x[1] ? 3 : 1) * (x[1] !== x[2] ? 2 : 0.5) * (x[2] === 0 ? 0.3 : 1),
+const toy = makeToy(
+  3,
+  3,
+  [
+    [1.2, 0],
+    [-0.6, 1.0],
+    [-0.6, -1.0],
+  ],
+  (x) => (x[0] === x[1] ? 3 : 1) * (x[1] !== x[2] ? 2 : 0.5) * (x[2] === 0 ? 0.3 : 1),
 );
 const W = P.fromDense(3, [1, 0.6, 0, 0.6, 1, 0.6, 0, 0.6, 1]);
 
@@ -46,27 +53,68 @@ test('conditioning: a clamped position stays, the rest follow p0 given it (TV < 
   const proc = P.makeProcess('sjd', { length: 3, blend: W });
   const B = 8000;
   const condition = {
-    tokens: torch.tensor(Array.from({ length: B * 3 }, (_, k) => (k % 3 === 1 ? 2 : 0)), [B, 3], 'int64'),
-    mask: torch.tensor(Array.from({ length: B * 3 }, (_, k) => (k % 3 === 1 ? 1 : 0)), [B, 3], 'bool'),
+    tokens: torch.tensor(
+      Array.from({ length: B * 3 }, (_, k) => (k % 3 === 1 ? 2 : 0)),
+      [B, 3],
+      'int64',
+    ),
+    mask: torch.tensor(
+      Array.from({ length: B * 3 }, (_, k) => (k % 3 === 1 ? 1 : 0)),
+      [B, 3],
+      'bool',
+    ),
   };
-  const r = sample({ process: proc, denoiser: oracleDenoiser(proc, toy), anchors: toy.anchors, batch: B, length: 3, nfe: 128, seed: 3, condition });
+  const r = sample({
+    process: proc,
+    denoiser: oracleDenoiser(proc, toy),
+    anchors: toy.anchors,
+    batch: B,
+    length: 3,
+    nfe: 128,
+    seed: 3,
+    condition,
+  });
   assert.ok(r.tokens.select(1, 1).eq(2).all().item());
-  const cond = makeToy(3, 3, [[0, 0], [0, 0], [0, 0]], (x) => (x[1] === 2 ? toy.p0[x[0]! * 9 + x[1]! * 3 + x[2]!]! : 0));
+  const cond = makeToy(
+    3,
+    3,
+    [
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ],
+    (x) => (x[1] === 2 ? toy.p0[x[0]! * 9 + x[1]! * 3 + x[2]!]! : 0),
+  );
   const tv = totalVariation(cond, r.tokens);
   assert.ok(tv < 0.05, `conditional TV ${tv}`);
 });
 
 test('same seed, same samples; step i is reproducible on its own; the trajectory records each step', () => {
   const proc = P.makeProcess('hybrid', { length: 3 });
-  const o = { process: proc, denoiser: oracleDenoiser(proc, toy), anchors: toy.anchors, batch: 64, length: 3, nfe: 12, seed: 9, record: true };
+  const o = {
+    process: proc,
+    denoiser: oracleDenoiser(proc, toy),
+    anchors: toy.anchors,
+    batch: 64,
+    length: 3,
+    nfe: 12,
+    seed: 9,
+    record: true,
+  };
   const a = sample(o);
   const b = sample(o);
   assert.ok(a.tokens.equal(b.tokens));
   assert.notDeepEqual(sample({ ...o, seed: 10 }).tokens.toArray(), a.tokens.toArray());
   const tr = a.trajectory!;
   assert.equal(tr.length, 13);
-  assert.equal(tr[0]!.committed.reduce((s, c) => s + c, 0), 0);
-  assert.equal(tr[12]!.committed.reduce((s, c) => s + c, 0), 64 * 3);
+  assert.equal(
+    tr[0]!.committed.reduce((s, c) => s + c, 0),
+    0,
+  );
+  assert.equal(
+    tr[12]!.committed.reduce((s, c) => s + c, 0),
+    64 * 3,
+  );
   for (let i = 1; i < tr.length; i++) {
     tr[i - 1]!.committed.forEach((c, k) => {
       if (c) assert.equal(tr[i]!.tokens[k], tr[i - 1]!.tokens[k], 'committed sites stay frozen');
@@ -74,7 +122,13 @@ test('same seed, same samples; step i is reproducible on its own; the trajectory
   }
   // Re-run step 5 alone from a state rebuilt with the same committed sites (y differs: only
   // the commitments are compared, through the same generator).
-  const ctx = { process: proc, denoiser: oracleDenoiser(proc, toy), anchors: toy.anchors, temperature: 1, topP: 1 };
+  const ctx = {
+    process: proc,
+    denoiser: oracleDenoiser(proc, toy),
+    anchors: toy.anchors,
+    temperature: 1,
+    topP: 1,
+  };
   const state = {
     y: torch.zeros([64, 3, 2], 'float64'),
     committed: torch.zeros([64, 3], 'bool'),
@@ -87,7 +141,15 @@ test('same seed, same samples; step i is reproducible on its own; the trajectory
 
 test('temperature and top-p: low temperature and small top-p concentrate the allocation', () => {
   const proc = P.makeProcess('hybrid', { length: 3 });
-  const base = { process: proc, denoiser: oracleDenoiser(proc, toy), anchors: toy.anchors, batch: 4000, length: 3, nfe: 32, seed: 4 };
+  const base = {
+    process: proc,
+    denoiser: oracleDenoiser(proc, toy),
+    anchors: toy.anchors,
+    batch: 4000,
+    length: 3,
+    nfe: 32,
+    seed: 4,
+  };
   const modeMass = (tokens: torch.Tensor) => {
     const idx = tokens.mul(torch.tensor([9, 3, 1], [3], 'int64')).sum(-1);
     const counts = torch.zeros([27], 'float64').scatterAdd(0, idx, torch.ones([4000], 'float64'));
@@ -100,5 +162,8 @@ test('temperature and top-p: low temperature and small top-p concentrate the all
   assert.ok(nucleus > normal + 0.1, `mode mass ${normal} -> ${nucleus}`);
   assert.throws(() => sample({ ...base, topP: 0 }), /top-p must be in \(0, 1\]/);
   assert.throws(() => sample({ ...base, sampler: 'nope' }), /unknown sampler 'nope'/);
-  assert.throws(() => sample({ ...base, sampler: 'mdlm' }), /the mdlm sampler needs the masked preset/);
+  assert.throws(
+    () => sample({ ...base, sampler: 'mdlm' }),
+    /the mdlm sampler needs the masked preset/,
+  );
 });

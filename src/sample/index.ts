@@ -9,6 +9,7 @@ export {
 } from './driver.js';
 export { type GridKind, timeGrid } from './grid.js';
 export { mdlmStep } from './mdlm-step.js';
+export { modelDenoiser } from './model-denoiser.js';
 export { getSampler, registerSampler, samplers } from './registry.js';
 export { sjdStep } from './sjd-step.js';
 export type { Denoiser, SamplerState, StepContext, StepFn } from './types.js';

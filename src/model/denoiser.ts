@@ -1,0 +1,65 @@
+// The SJD denoiser P_theta(a | y, t) (sec:classifier): the state y [B, L, d] (anchors at stuck
+// positions, noise elsewhere; no mask channel) projected to the model width, plus learned
+// absolute positions (in the Backbone), optional learned structure embeddings (e.g. Sudoku's
+// row, column and box: an inductive bias of the network, independent of W) and the sinusoidal
+// time embedding, added (GPT-2-like); non-causal pre-LN blocks; logits over the K anchors.
+import { type Generator, keep, nn, type Tensor, tensor } from '../torch/index.js';
+import { Anchors, type AnchorMode } from './anchors.js';
+import { Backbone } from './backbone.js';
+import { TimeEmbedding } from './time-embedding.js';
+
+export interface DenoiserConfig {
+  length: number; // L
+  classes: number; // K anchors
+  anchorDim: number; // d
+  anchors: AnchorMode;
+  width: number;
+  depth: number;
+  heads: number;
+  mlpHidden: number;
+  dropout?: number;
+  /** per structure (e.g. row, col, box): the group index of every position, groups 0..n-1 */
+  structure?: number[][];
+}
+
+export class Denoiser extends nn.Module {
+  readonly anchors: Anchors;
+  readonly inProj: nn.Linear;
+  readonly time: TimeEmbedding;
+  readonly structure: nn.Embedding[];
+  readonly backbone: Backbone;
+  readonly #groups: Tensor[]; // per structure: [L] int64
+
+  constructor(
+    readonly config: DenoiserConfig,
+    gen: Generator,
+    anchorValues?: Tensor,
+  ) {
+    super();
+    const c = config;
+    this.anchors = this.child('anchors', new Anchors(c.classes, c.anchorDim, c.anchors, { gen, values: anchorValues }));
+    this.inProj = this.child('in_proj', new nn.Linear(c.anchorDim, c.width, { gen }));
+    this.time = this.child('time', new TimeEmbedding(c.width, gen));
+    this.structure = (c.structure ?? []).map((g, k) => {
+      if (g.length !== c.length) throw new Error(`structure ${k}: ${g.length} group indices for length ${c.length}`);
+      return this.child(`structure.${k}`, new nn.Embedding(Math.max(...g) + 1, c.width, { gen, std: 0.02 }));
+    });
+    this.#groups = (c.structure ?? []).map((g) => keep(tensor(g, [g.length], 'int64'))); // derived, not state
+    this.backbone = this.child(
+      'backbone',
+      new Backbone(
+        { length: c.length, dim: c.width, depth: c.depth, heads: c.heads, mlpHidden: c.mlpHidden, classes: c.classes, dropout: c.dropout },
+        gen,
+      ),
+    );
+  }
+
+  /** y [B, L, d], t [B] -> logits [B, L, K] */
+  forward(y: Tensor, t: Tensor): Tensor {
+    let h = this.inProj.forward(y).add(this.time.forward(t).unsqueeze(1)); // [B, L, width]
+    this.structure.forEach((emb, k) => {
+      h = h.add(emb.forward(this.#groups[k]!)); // + [L, width]
+    });
+    return this.backbone.forward(h);
+  }
+}

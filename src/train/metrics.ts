@@ -1,0 +1,70 @@
+// metrics.csv of a run (step, mean training loss over the logging window, learning rate,
+// tokens/s, and the task's evaluation metrics at evaluation steps) and its plot
+// (metrics.svg: loss and evaluation metrics against step, rendered by Vega-Lite).
+import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vega from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+
+const BASE = ['step', 'loss', 'lr', 'tokens_per_s'];
+
+export class MetricsLog {
+  readonly path: string;
+  readonly columns: string[];
+
+  constructor(
+    readonly dir: string,
+    readonly evalMetrics: string[],
+  ) {
+    this.path = join(dir, 'metrics.csv');
+    this.columns = [...BASE, ...evalMetrics];
+    if (!existsSync(this.path)) writeFileSync(this.path, `${this.columns.join(',')}\n`);
+  }
+
+  append(step: number, train: { loss: number; lr: number; tokens_per_s: number }, evals: Record<string, number>): void {
+    const row: Record<string, number> = { step, ...train, ...evals };
+    appendFileSync(this.path, `${this.columns.map((c) => (row[c] === undefined ? '' : String(row[c]))).join(',')}\n`);
+  }
+
+  /** Rows logged after `step` (past the checkpoint a resumed run restarts from) are dropped. */
+  truncateAfter(step: number): void {
+    const lines = readFileSync(this.path, 'utf8').trimEnd().split('\n');
+    const kept = [lines[0], ...lines.slice(1).filter((l) => Number(l.split(',')[0]) <= step)];
+    const tmp = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${kept.join('\n')}\n`);
+    renameSync(tmp, this.path);
+  }
+
+  rows(): Record<string, number | null>[] {
+    const [head, ...lines] = readFileSync(this.path, 'utf8').trimEnd().split('\n');
+    const cols = head!.split(',');
+    return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v === '' ? null : Number(v)])));
+  }
+
+  /** Writes metrics.svg: training loss and each evaluation metric against step. */
+  async plot(): Promise<string> {
+    const values = this.rows().flatMap((r) =>
+      ['loss', ...this.evalMetrics].filter((m) => r[m] !== null && r[m] !== undefined).map((m) => ({ step: r.step, metric: m, value: r[m] })),
+    );
+    const spec: TopLevelSpec = {
+      data: { values },
+      facet: { row: { field: 'metric', type: 'nominal', title: null } },
+      spec: {
+        width: 480,
+        height: 140,
+        mark: { type: 'line', point: values.length < 60 },
+        encoding: {
+          x: { field: 'step', type: 'quantitative' },
+          y: { field: 'value', type: 'quantitative', title: null },
+        },
+      },
+      resolve: { scale: { y: 'independent' } },
+    };
+    const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
+    const svg = await view.toSVG();
+    const out = join(this.dir, 'metrics.svg');
+    writeFileSync(`${out}.tmp`, svg);
+    renameSync(`${out}.tmp`, out);
+    return out;
+  }
+}
