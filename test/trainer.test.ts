@@ -37,10 +37,10 @@ const config = (steps: number): TrainConfig => ({
   task: 'toy-shift',
   seed: 7,
   process: { preset: 'sjd', kernel: 'gauss', sigmaW: 1 },
-  model: { name: 'tiny', structure: true, anchorDim: 8, anchors: 'learned', width: 32, depth: 2, heads: 4, mlpHidden: 64, dropout: 0.1 },
+  model: { name: 'tiny', structure: true, anchorDim: 8, anchors: 'learned', width: 32, depth: 2, heads: 4, mlpHidden: 64, dropout: 0 },
   batch: 32,
   steps,
-  lr: { kind: 'cosine', lr: 3e-3, warmup: 10, total: steps, minLr: 3e-4 },
+  lr: { kind: 'constant', lr: 3e-3, warmup: 10, total: steps },
   weightDecay: 0.01,
   clip: 1,
   ema: 0.9,
@@ -107,4 +107,14 @@ test('refuses to overwrite a run, and to resume nothing', async () => {
   await assert.rejects(train(dir, config(5), toy, true), /--resume: no checkpoint in/);
   await train(dir, config(3), toy, false);
   await assert.rejects(train(dir, config(5), toy, false), /already holds a run; pass --resume/);
+});
+
+test('learning-rate schedules: linear warmup, cosine to the floor, constant', async () => {
+  const { learningRate } = await import('../src/train/schedule.js');
+  const s = { kind: 'cosine' as const, lr: 1, warmup: 10, total: 110, minLr: 0.1 };
+  assert.equal(learningRate(s, 0), 0.1);
+  assert.equal(learningRate(s, 9), 1);
+  assert.ok(Math.abs(learningRate(s, 60) - 0.55) < 1e-12);
+  assert.ok(Math.abs(learningRate(s, 110) - 0.1) < 1e-12);
+  assert.equal(learningRate({ ...s, kind: 'constant' }, 500), 1);
 });

@@ -3,7 +3,7 @@
 // absolute positions (in the Backbone), optional learned structure embeddings (e.g. Sudoku's
 // row, column and box: an inductive bias of the network, independent of W) and the sinusoidal
 // time embedding, added (GPT-2-like); non-causal pre-LN blocks; logits over the K anchors.
-import { type Generator, keep, nn, type Tensor, tensor } from '../torch/index.js';
+import { type Generator, keep, nn, type Tensor, tensor, tidy } from '../torch/index.js';
 import { Anchors, type AnchorMode } from './anchors.js';
 import { Backbone } from './backbone.js';
 import { TimeEmbedding } from './time-embedding.js';
@@ -29,6 +29,7 @@ export class Denoiser extends nn.Module {
   readonly structure: nn.Embedding[];
   readonly backbone: Backbone;
   readonly #groups: Tensor[]; // per structure: [L] int64
+  readonly anchorFlag: Tensor; // [width]
 
   constructor(
     readonly config: DenoiserConfig,
@@ -40,6 +41,7 @@ export class Denoiser extends nn.Module {
     this.anchors = this.child('anchors', new Anchors(c.classes, c.anchorDim, c.anchors, { gen, values: anchorValues }));
     this.inProj = this.child('in_proj', new nn.Linear(c.anchorDim, c.width, { gen }));
     this.time = this.child('time', new TimeEmbedding(c.width, gen));
+    this.anchorFlag = this.param('anchor_flag', tidy(() => gen.randn([c.width]).mul(0.02)));
     this.structure = (c.structure ?? []).map((g, k) => {
       if (g.length !== c.length) throw new Error(`structure ${k}: ${g.length} group indices for length ${c.length}`);
       return this.child(`structure.${k}`, new nn.Embedding(Math.max(...g) + 1, c.width, { gen, std: 0.02 }));
@@ -54,9 +56,15 @@ export class Denoiser extends nn.Module {
     );
   }
 
-  /** y [B, L, d], t [B] -> logits [B, L, K] */
-  forward(y: Tensor, t: Tensor): Tensor {
+  /**
+   * y [B, L, d], t [B], onAnchor [B, L] bool -> logits [B, L, K]. onAnchor marks the positions
+   * whose y is exactly an anchor (stuck or committed): a function of y (anchors are atoms, the
+   * continuous part never hits them), handed over explicitly because a network cannot test
+   * exact equality; a learned vector is added there.
+   */
+  forward(y: Tensor, t: Tensor, onAnchor?: Tensor): Tensor {
     let h = this.inProj.forward(y).add(this.time.forward(t).unsqueeze(1)); // [B, L, width]
+    if (onAnchor) h = h.add(onAnchor.unsqueeze(-1).to('float32').mul(this.anchorFlag)); // + [width] where on an anchor
     this.structure.forEach((emb, k) => {
       h = h.add(emb.forward(this.#groups[k]!)); // + [L, width]
     });

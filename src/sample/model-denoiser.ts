@@ -5,5 +5,5 @@ import { full, noGrad } from '../torch/index.js';
 import type { Denoiser } from './types.js';
 
 export function modelDenoiser(model: Model): Denoiser {
-  return (y, t) => noGrad(() => model.forward(y, full([y.size(0)], t)));
+  return (y, t, committed) => noGrad(() => model.forward(y, full([y.size(0)], t), committed));
 }

@@ -120,7 +120,7 @@ export const keepsClues = (puzzle: Board, solution: Board): boolean =>
   firstLostClue(puzzle, solution) < 0;
 
 export interface RenderOptions {
-  /** When given, cells that are clues here are shown as [5], the others as ' 5 '. */
+  /** When given, cells that are clues here are shown as [5], the others as ' 5 ' (wider grid). */
   clues?: Board;
 }
 
@@ -137,7 +137,7 @@ export function renderBoard(b: Board, opts: RenderOptions = {}): string {
     return clues[i] ? `[${d}]` : ` ${d} `;
   };
   const rule = Array(3)
-    .fill('-'.repeat(clues ? 10 : 7))
+    .fill('-'.repeat(clues ? 9 : 7))
     .join('+');
   const lines: string[] = [];
   for (let r = 0; r < 9; r++) {
@@ -145,7 +145,7 @@ export function renderBoard(b: Board, opts: RenderOptions = {}): string {
     const boxes = [0, 3, 6].map((c0) => {
       let s = '';
       for (let c = c0; c < c0 + 3; c++) s += cell(9 * r + c);
-      return `${s} `;
+      return clues ? s : `${s} `;
     });
     lines.push(boxes.join('|').trimEnd());
   }

@@ -6,7 +6,7 @@
 // Integer dtypes of 1-8 bytes and float32/64 holding integers, either byte order. Errors are one
 // line naming the file and, for bad content, the record (0-based, as NumPy indexes it).
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { type Board, CELLS } from './board.js';
+import { CELLS } from './board.js';
 import { pairProblem, type SudokuSet } from './check.js';
 
 const RECORD = 1 + 4 * CELLS; // 325 numbers per puzzle
@@ -43,8 +43,7 @@ function dtypeOf(descr: string): DType | null {
     f4: (v, o) => v.getFloat32(o, le),
     f8: (v, o) => v.getFloat64(o, le),
   };
-  const read = readers[kind];
-  return read ? { size: Number(m[3]), read } : null;
+  return kind in readers ? { size: Number(m[3]), read: readers[kind]! } : null;
 }
 
 /** Bytes before the header dict: magic, version, header length. */

@@ -1,0 +1,71 @@
+// Seeded Sudoku puzzle generation without guessing, like qqwing's no-guess sets: a random full
+// grid (the three diagonal boxes, which never constrain each other, as random permutations,
+// completed by backtracking), then every cell in a random order is blanked if the puzzle stays
+// solvable by the allowed logical strategies. Logical solvability implies a unique solution:
+// every deduction holds in every solution, so all solutions equal the deduced grid. One pass: a
+// cell that cannot be blanked is not retried, as blanking others later only removes
+// information; the pass stops early at minGivens clues.
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
+import { solveByBacktracking } from './backtrack.js';
+import { type Board, CELLS } from './board.js';
+import { type Grade, gradeOf, STRATEGIES, type Strategy, solveLogically } from './solver.js';
+
+export interface GenerateOptions {
+  seed: number;
+  allowed?: readonly Strategy[]; // strategies the solver may use (all by default)
+  minGivens?: number; // stop blanking at this many clues (default 17: no limit in practice)
+}
+
+export interface GeneratedPuzzle {
+  puzzle: Board;
+  solution: Board;
+  givens: number;
+  grade: Grade;
+  counts: Record<Strategy, number>; // the logical solve's applications per strategy
+}
+
+/** A uniformly shuffled copy of `items` (Fisher-Yates). */
+function shuffled<T>(rng: RandomGenerator, items: readonly T[]): T[] {
+  const a = items.slice();
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = uniformInt(rng, 0, i);
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+const DIGITS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+
+/** A random complete grid. */
+function randomGrid(rng: RandomGenerator): Board {
+  const seed = new Uint8Array(CELLS);
+  for (const b of [0, 4, 8]) {
+    const digits = shuffled(rng, DIGITS);
+    const [r0, c0] = [3 * ((b / 3) | 0), 3 * (b % 3)];
+    for (let k = 0; k < 9; k++) seed[9 * (r0 + ((k / 3) | 0)) + c0 + (k % 3)] = digits[k]!;
+  }
+  return solveByBacktracking(seed)!; // independent boxes always complete
+}
+
+function generateOne(rng: RandomGenerator, allowed: readonly Strategy[], minGivens: number) {
+  const solution = randomGrid(rng);
+  const puzzle = solution.slice();
+  let givens = CELLS;
+  for (const i of shuffled(rng, [...Array(CELLS).keys()])) {
+    if (givens <= minGivens) break;
+    puzzle[i] = 0;
+    if (solveLogically(puzzle, allowed).solved) givens--;
+    else puzzle[i] = solution[i]!;
+  }
+  const { counts, hardest } = solveLogically(puzzle, allowed);
+  return { puzzle, solution, givens, grade: gradeOf(hardest), counts };
+}
+
+/** `n` puzzles, deterministic for a seed; each is uniquely and logically solvable. */
+export function generatePuzzles(n: number, opts: GenerateOptions): GeneratedPuzzle[] {
+  const rng = xoroshiro128plus(opts.seed);
+  const allowed = opts.allowed ?? STRATEGIES;
+  return Array.from({ length: n }, () => generateOne(rng, allowed, opts.minGivens ?? 17));
+}
