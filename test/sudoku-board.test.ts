@@ -20,7 +20,8 @@ import {
 
 // The paper's example (the first row of mgdm_test_1k.csv).
 const PUZZLE = '080050060460907108005000029970006500000872031300049000004025003010000480603100007';
-const SOLUTION = '789251364462937158135468729978316542546872931321549876894725613217693485653184297';
+const SOLUTION =
+  '789251364462937158135468729978316542546872931321549876894725613217693485653184297';
 
 test('rowOf / colOf / boxOf follow the row-major layout', () => {
   assert.deepEqual([rowOf(0), colOf(0), boxOf(0)], [0, 0, 0]);
@@ -41,7 +42,10 @@ test('PEERS: 20 distinct cells sharing a row, column or box, never the cell itse
       assert.ok(PEERS[p]!.includes(i));
     }
   }
-  assert.deepEqual([...PEERS[0]!], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 18, 19, 20, 27, 36, 45, 54, 63, 72]);
+  assert.deepEqual(
+    [...PEERS[0]!],
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 18, 19, 20, 27, 36, 45, 54, 63, 72],
+  );
   // 27 units of 9 cells, each cell in exactly 3
   assert.equal(UNITS.length, 27);
   const seen = new Uint8Array(81);
@@ -63,7 +67,9 @@ test('parseBoard errors are one line naming the problem', () => {
   assert.throws(() => parseBoard(PUZZLE.slice(1), 'puzzle'), {
     message: 'puzzle has 80 characters, expected 81',
   });
-  assert.throws(() => parseBoard(`${PUZZLE}5`), { message: 'board has 82 characters, expected 81' });
+  assert.throws(() => parseBoard(`${PUZZLE}5`), {
+    message: 'board has 82 characters, expected 81',
+  });
   const bad = `${PUZZLE.slice(0, 11)}x${PUZZLE.slice(12)}`;
   assert.throws(() => parseBoard(bad, 'puzzle'), {
     message: "puzzle has character 'x' at position 12",

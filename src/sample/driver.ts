@@ -15,7 +15,7 @@ export interface SampleOptions {
   batch: number;
   length: number;
   sampler?: string; // 'sjd' (Alg. 2) | 'mdlm' (masked preset) | registered names
-  nfe: number; // steps = model evaluations
+  nfe: number; // model evaluations (steps = nfe / the sampler's NFE per step)
   grid?: GridKind;
   temperature?: number;
   topP?: number;
@@ -51,13 +51,15 @@ function snapshot(t: number, s: SamplerState): TrajectoryStep {
 
 export function sample(o: SampleOptions): SampleResult {
   const proc = o.process;
-  const step = getSampler(o.sampler ?? 'sjd');
+  const { step, nfePerStep } = getSampler(o.sampler ?? 'sjd');
+  const steps = Math.floor(o.nfe / nfePerStep);
+  if (steps < 1) throw new Error(`an NFE budget of ${o.nfe} is less than one step of the ${o.sampler} sampler (${nfePerStep} NFE a step)`);
   const E = o.anchors.detach().to('float64'); // [K, d]
   const [K, d] = E.shape as [number, number];
   const [B, L] = [o.batch, o.length];
   if (proc.blend.L !== L)
     throw new Error(`the process's W is for length ${proc.blend.L}, sampling length ${L}`);
-  const grid = timeGrid(o.grid ?? 'cosine', o.nfe, proc.T);
+  const grid = timeGrid(o.grid ?? 'cosine', steps, proc.T);
   const ctx = {
     process: proc,
     denoiser: o.denoiser,
@@ -89,7 +91,7 @@ export function sample(o: SampleOptions): SampleResult {
     });
     const trajectory: TrajectoryStep[] = [];
     if (o.record) trajectory.push(snapshot(grid[0]!, state));
-    for (let i = 0; i < o.nfe; i++) {
+    for (let i = 0; i < steps; i++) {
       const prev = state;
       state = tidy(() =>
         step(ctx, prev, grid[i]!, grid[i + 1]!, i === o.nfe - 1, stepGenerator(o.seed, i)),

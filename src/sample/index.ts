@@ -10,6 +10,7 @@ export {
 export { type GridKind, timeGrid } from './grid.js';
 export { mdlmStep } from './mdlm-step.js';
 export { modelDenoiser } from './model-denoiser.js';
-export { getSampler, registerSampler, samplers } from './registry.js';
+export { confidenceStep } from './confidence-step.js';
+export { getSampler, registerSampler, type Sampler, samplers } from './registry.js';
 export { sjdStep } from './sjd-step.js';
 export type { Denoiser, SamplerState, StepContext, StepFn } from './types.js';

@@ -1,7 +1,14 @@
 // What the data readers (CSV, .npy) return, and the one check they apply to every
 // puzzle/solution pair, phrased as the problem a one-line error reports.
 import { countSolutions } from './backtrack.js';
-import { type Board, cellName, findRepeat, firstLostClue, solutionProblem, UNIT_NAMES } from './board.js';
+import {
+  type Board,
+  cellName,
+  findRepeat,
+  firstLostClue,
+  solutionProblem,
+  UNIT_NAMES,
+} from './board.js';
 
 /** Puzzles and their solutions (null where the file gives none), in file order. */
 export interface SudokuSet {

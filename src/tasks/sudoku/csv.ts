@@ -35,17 +35,15 @@ function parseRow(line: string, requireSolutions: boolean): SudokuRow {
 }
 
 /** Parses CSV text; `source` names the file in errors. Blank lines are skipped. */
-export function parseSudokuCsv(
-  text: string,
-  source: string,
-  opts: CsvReadOptions = {},
-): SudokuSet {
+export function parseSudokuCsv(text: string, source: string, opts: CsvReadOptions = {}): SudokuSet {
   const limit = opts.limit ?? Number.POSITIVE_INFINITY;
   const lines = text.replace(/^\uFEFF/, '').split('\n');
   const header = lines[0]!.replace(/\r$/, '');
   if (!unquote(header.split(',')[0]!.trim()).startsWith(HEADER)) {
     const shown = header.length > 24 ? `${header.slice(0, 24)}...` : header;
-    throw new Error(`${source} line 1: expected a header starting with '${HEADER}', got '${shown}'`);
+    throw new Error(
+      `${source} line 1: expected a header starting with '${HEADER}', got '${shown}'`,
+    );
   }
   const out: SudokuSet = { puzzles: [], solutions: [] };
   for (let k = 1; k < lines.length && out.puzzles.length < limit; k++) {
@@ -69,7 +67,9 @@ export const readSudokuCsv = (path: string, opts: CsvReadOptions = {}): SudokuSe
 
 /** CSV text with the header `quizzes,solutions`, LF line endings, empty solution for null. */
 export function formatSudokuCsv(rows: readonly SudokuRow[]): string {
-  const body = rows.map((r) => `${formatBoard(r.puzzle)},${r.solution ? formatBoard(r.solution) : ''}`);
+  const body = rows.map(
+    (r) => `${formatBoard(r.puzzle)},${r.solution ? formatBoard(r.solution) : ''}`,
+  );
   return `${[`${HEADER},solutions`, ...body].join('\n')}\n`;
 }
 

@@ -51,7 +51,8 @@ function headerLength(buf: Uint8Array, source: string): { start: number; length:
   if (buf.length < 10 || Buffer.from(buf.subarray(0, 6)).toString('latin1') !== MAGIC)
     throw new Error(`${source}: not a .npy file (no \\x93NUMPY magic)`);
   const major = buf[6]!;
-  if (major < 1 || major > 3) throw new Error(`${source}: unsupported .npy version ${major}.${buf[7]}`);
+  if (major < 1 || major > 3)
+    throw new Error(`${source}: unsupported .npy version ${major}.${buf[7]}`);
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   if (major === 1) return { start: 10, length: view.getUint16(8, true) };
   if (buf.length < 12) throw new Error(`${source}: truncated .npy header`);
@@ -62,14 +63,17 @@ function headerLength(buf: Uint8Array, source: string): { start: number; length:
 function parseHeader(buf: Uint8Array, source: string): NpyHeader {
   const { start, length } = headerLength(buf, source);
   if (buf.length < start + length) throw new Error(`${source}: truncated .npy header`);
-  const dict = Buffer.from(buf.subarray(start, start + length)).toString(buf[6] === 3 ? 'utf8' : 'latin1');
+  const dict = Buffer.from(buf.subarray(start, start + length)).toString(
+    buf[6] === 3 ? 'utf8' : 'latin1',
+  );
   const descr = /'descr':\s*'([^']*)'/.exec(dict)?.[1];
   const fortran = /'fortran_order':\s*(True|False)/.exec(dict)?.[1];
   const shape = /'shape':\s*\(([^)]*)\)/.exec(dict)?.[1];
   if (descr === undefined || fortran === undefined || shape === undefined)
     throw new Error(`${source}: malformed .npy header ${JSON.stringify(dict.trim())}`);
   const dtype = dtypeOf(descr);
-  if (!dtype) throw new Error(`${source}: unsupported dtype '${descr}' (integers or floats expected)`);
+  if (!dtype)
+    throw new Error(`${source}: unsupported dtype '${descr}' (integers or floats expected)`);
   if (fortran === 'True') throw new Error(`${source}: fortran_order arrays are not supported`);
   const dims = shape
     .split(',')
@@ -148,7 +152,10 @@ export function readSudokuNpy(path: string, opts: { limit?: number } = {}): Sudo
   try {
     const size = fstatSync(fd).size;
     const prefix = new Uint8Array(12);
-    const { start, length } = headerLength(prefix.subarray(0, readSync(fd, prefix, 0, 12, 0)), path);
+    const { start, length } = headerLength(
+      prefix.subarray(0, readSync(fd, prefix, 0, 12, 0)),
+      path,
+    );
     const head = new Uint8Array(start + length);
     const h = parseHeader(head.subarray(0, readSync(fd, head, 0, head.length, 0)), path);
     const recordBytes = RECORD * h.dtype.size;

@@ -1,0 +1,339 @@
+// Sudoku data files: the CSV reader on the real data sets (LF and CRLF), every bad-input
+// message with its line number, atomic writing; the .npy reader (Shah et al. layout) on files
+// written by hand here and by NumPy, several dtypes and versions, and its one-line errors.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import {
+  formatBoard,
+  formatSudokuCsv,
+  hasContradiction,
+  parseBoard,
+  parseSudokuCsv,
+  parseSudokuNpy,
+  readSudokuCsv,
+  readSudokuNpy,
+  writeSudokuCsv,
+} from '../src/tasks/sudoku/index.js';
+
+const DATA = fileURLToPath(new URL('../../../shared/data/sudoku/', import.meta.url));
+const PUZZLE = '080050060460907108005000029970006500000872031300049000004025003010000480603100007';
+const SOLUTION =
+  '789251364462937158135468729978316542546872931321549876894725613217693485653184297';
+const GOOD = `${PUZZLE},${SOLUTION}`;
+const dir = mkdtempSync(join(tmpdir(), 'sjd-sudoku-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const csv = (...rows: string[]) => ['quizzes,solutions', ...rows].join('\n');
+const at = (s: string, i: number, ch: string) => s.slice(0, i) + ch + s.slice(i + 1);
+
+test('mgdm_test_1k.csv (CRLF): 1000 pairs, the first is the paper example', () => {
+  assert.match(readFileSync(join(DATA, 'mgdm_test_1k.csv'), 'latin1').slice(0, 40), /\r\n/);
+  const { puzzles, solutions } = readSudokuCsv(join(DATA, 'mgdm_test_1k.csv'));
+  assert.equal(puzzles.length, 1000);
+  assert.equal(solutions.length, 1000);
+  assert.equal(formatBoard(puzzles[0]!), PUZZLE);
+  assert.equal(formatBoard(solutions[0]!), SOLUTION);
+  const givens = puzzles.map((p) => p.filter((v) => v > 0).length);
+  assert.ok(Math.min(...givens) >= 31 && Math.max(...givens) <= 36); // per the data README
+});
+
+test('qqwing_noguess_test.csv: limit, extra columns ignored, rows match the raw text', () => {
+  const path = join(DATA, 'qqwing_noguess_test.csv');
+  const set = readSudokuCsv(path, { limit: 300, requireSolutions: true });
+  assert.equal(set.puzzles.length, 300);
+  const raw = readFileSync(path, 'utf8').split('\n');
+  for (const k of [0, 1, 150, 299]) {
+    const [q, s] = raw[k + 1]!.split(',');
+    assert.equal(formatBoard(set.puzzles[k]!), q);
+    assert.equal(formatBoard(set.solutions[k]!), s);
+  }
+});
+
+test('CRLF, a BOM, quoted fields, blank lines and dots all parse like plain LF', () => {
+  const plain = parseSudokuCsv(csv(GOOD, GOOD), 'a.csv');
+  const text = `\uFEFFquizzes,solutions\r\n"${PUZZLE.replaceAll('0', '.')}","${SOLUTION}"\r\n\r\n${GOOD}\r\n`;
+  assert.deepEqual(parseSudokuCsv(text, 'b.csv'), plain);
+});
+
+test('puzzles without a solution are accepted unless solutions are required', () => {
+  const text = csv(PUZZLE, `${PUZZLE},`, GOOD);
+  const { puzzles, solutions } = parseSudokuCsv(text, 'in.csv');
+  assert.equal(puzzles.length, 3);
+  assert.deepEqual(solutions.slice(0, 2), [null, null]);
+  assert.equal(formatBoard(solutions[2]!), SOLUTION);
+  assert.throws(() => parseSudokuCsv(text, 'in.csv', { requireSolutions: true }), {
+    message: 'in.csv line 2: missing solution',
+  });
+});
+
+/** A clue that agrees with its peers but not with the unique solution: no solution at all. */
+function unsolvable(): string {
+  for (let i = 0; i < 81; i++) {
+    for (let d = 1; d <= 9 && PUZZLE[i] === '0'; d++) {
+      const p = at(PUZZLE, i, String(d));
+      if (String(d) !== SOLUTION[i] && !hasContradiction(parseBoard(p))) return p;
+    }
+  }
+  throw new Error('no such clue');
+}
+
+test('bad rows: one-line errors naming the file, the 1-based line and the problem', () => {
+  const fill = (n: number) => Array(n).fill(GOOD) as string[];
+  const cases: [string, string][] = [
+    [
+      csv(...fill(5), `${PUZZLE.slice(1)},${SOLUTION}`),
+      'line 7: puzzle has 80 characters, expected 81',
+    ],
+    [csv(`${PUZZLE},${SOLUTION}9`), 'line 2: solution has 82 characters, expected 81'],
+    [
+      csv(...fill(7), `${at(at(PUZZLE, 18, '7'), 19, '7')}`),
+      "line 9: puzzle has '7' twice in row 3",
+    ],
+    [
+      csv(...fill(2), `${at(PUZZLE, 11, 'x')},${SOLUTION}`),
+      "line 4: puzzle has character 'x' at position 12",
+    ],
+    [
+      csv(`${PUZZLE},${at(SOLUTION, 80, '-')}`),
+      "line 2: solution has character '-' at position 81",
+    ],
+    [
+      csv(
+        ...fill(3),
+        `${'0'.repeat(13)}3${'0'.repeat(67)},${SOLUTION.replace(/[35]/g, (d) => (d === '3' ? '5' : '3'))}`,
+      ),
+      'line 5: solution does not keep the clue at row 2 column 5',
+    ],
+    [
+      csv(...fill(4), `${PUZZLE},${at(SOLUTION, 28, '3')}`),
+      'line 6: solution is not a valid grid (row 4 repeats 3)',
+    ],
+    [
+      csv(`${PUZZLE},${at(SOLUTION, 40, '0')}`),
+      'line 2: solution is not a valid grid (row 5 column 5 is blank)',
+    ],
+    [csv(GOOD, '', unsolvable()), 'line 4: puzzle has no solution'],
+    [
+      `puzzle,solution\n${GOOD}`,
+      "line 1: expected a header starting with 'quizzes', got 'puzzle,solution'",
+    ],
+    ['', "line 1: expected a header starting with 'quizzes', got ''"],
+  ];
+  for (const [text, message] of cases) {
+    assert.throws(() => parseSudokuCsv(text, 'in.csv'), { message: `in.csv ${message}` });
+    assert.throws(() => parseSudokuCsv(text.replaceAll('\n', '\r\n'), 'in.csv'), {
+      message: `in.csv ${message}`,
+    });
+  }
+  // the limit stops before a bad row
+  assert.equal(parseSudokuCsv(csv(GOOD, 'junk'), 'in.csv', { limit: 1 }).puzzles.length, 1);
+});
+
+test('writeSudokuCsv writes atomically and round-trips; formatSudokuCsv leaves null blank', () => {
+  const set = readSudokuCsv(join(DATA, 'mgdm_test_1k.csv'), { limit: 20 });
+  const rows = set.puzzles.map((puzzle, k) => ({
+    puzzle,
+    solution: k === 3 ? null : set.solutions[k]!,
+  }));
+  const path = join(dir, 'out.csv');
+  writeFileSync(path, 'old content');
+  writeSudokuCsv(path, rows);
+  assert.deepEqual(readdirSync(dir), ['out.csv']); // no temporary file left behind
+  const text = readFileSync(path, 'utf8');
+  assert.equal(text, formatSudokuCsv(rows));
+  assert.equal(text.split('\n')[0], 'quizzes,solutions');
+  assert.equal(text.split('\n')[4], `${formatBoard(rows[3]!.puzzle)},`);
+  const back = readSudokuCsv(path);
+  assert.deepEqual(
+    back.puzzles,
+    rows.map((r) => r.puzzle),
+  );
+  assert.deepEqual(
+    back.solutions,
+    rows.map((r) => r.solution),
+  );
+  rmSync(path);
+});
+
+// ---- .npy ----
+
+/** Shah et al. records: givens, clue quadruples first (row-major), then the rest reversed. */
+function records(puzzles: Uint8Array[], solutions: Uint8Array[]): number[][] {
+  return puzzles.map((p, k) => {
+    const cells = [...Array(81).keys()];
+    const order = [...cells.filter((i) => p[i]), ...cells.filter((i) => !p[i]).reverse()];
+    const quads = order.flatMap((i) => [(i / 9) | 0, i % 9, solutions[k]![i]!, p[i] ? 0 : 2]);
+    return [cells.filter((i) => p[i]).length, ...quads];
+  });
+}
+
+const WRITERS: Record<string, [number, (v: DataView, o: number, x: number) => void]> = {
+  '<i8': [8, (v, o, x) => v.setBigInt64(o, BigInt(x), true)],
+  '<i4': [4, (v, o, x) => v.setInt32(o, x, true)],
+  '<i2': [2, (v, o, x) => v.setInt16(o, x, true)],
+  '|u1': [1, (v, o, x) => v.setUint8(o, x)],
+  '<f4': [4, (v, o, x) => v.setFloat32(o, x, true)],
+  '<f8': [8, (v, o, x) => v.setFloat64(o, x, true)],
+};
+
+/** A .npy file written by hand: magic, version, padded header dict, little-endian data. */
+function npy(descr: string, rows: number[][], opts: { version?: 1 | 2; shape?: string } = {}) {
+  const [size, write] = WRITERS[descr]!;
+  const version = opts.version ?? 1;
+  const shape = opts.shape ?? `(${rows.length}, ${rows[0]?.length ?? 325})`;
+  let dict = `{'descr': '${descr}', 'fortran_order': False, 'shape': ${shape}, }`;
+  const pre = version === 1 ? 10 : 12;
+  dict += `${' '.repeat(63 - ((pre + dict.length) % 64))}\n`;
+  const flat = rows.flat();
+  const buf = Buffer.alloc(pre + dict.length + flat.length * size);
+  buf.write('\x93NUMPY', 0, 'latin1');
+  buf[6] = version;
+  if (version === 1) buf.writeUInt16LE(dict.length, 8);
+  else buf.writeUInt32LE(dict.length, 8);
+  buf.write(dict, pre, 'latin1');
+  const view = new DataView(buf.buffer, buf.byteOffset + pre + dict.length);
+  for (let j = 0; j < flat.length; j++) write(view, j * size, flat[j]!);
+  return buf;
+}
+
+const qq = readSudokuCsv(join(DATA, 'qqwing_noguess_test.csv'), { limit: 5000 });
+const QQ = { puzzles: qq.puzzles, solutions: qq.solutions as Uint8Array[] };
+
+test('.npy written by hand: every dtype, versions 1.0 and 2.0, matches the CSV pairs', () => {
+  const some = { puzzles: QQ.puzzles.slice(0, 40), solutions: QQ.solutions.slice(0, 40) };
+  const recs = records(some.puzzles, some.solutions);
+  for (const descr of Object.keys(WRITERS)) {
+    for (const version of [1, 2] as const) {
+      const got = parseSudokuNpy(npy(descr, recs, { version }), `h${descr}.npy`);
+      assert.deepEqual(got.puzzles, some.puzzles, `${descr} v${version}`);
+      assert.deepEqual(got.solutions, some.solutions, `${descr} v${version}`);
+    }
+  }
+});
+
+test('readSudokuNpy reads in chunks (5000 records), honours limit, names records in errors', () => {
+  const recs = records(QQ.puzzles, QQ.solutions);
+  const path = join(dir, 'big.npy');
+  writeFileSync(path, npy('|u1', recs));
+  const all = readSudokuNpy(path);
+  assert.equal(all.puzzles.length, 5000);
+  assert.deepEqual(all.puzzles[4999], QQ.puzzles[4999]);
+  assert.deepEqual(all.solutions[4100], QQ.solutions[4100]);
+  assert.deepEqual(readSudokuNpy(path, { limit: 7 }).solutions, QQ.solutions.slice(0, 7));
+  recs[4500]![1 + 4 * 30 + 1] = 9; // quadruple 30's column
+  writeFileSync(path, npy('|u1', recs));
+  assert.throws(() => readSudokuNpy(path), {
+    message: `${path} record 4500: quadruple 30 has column 9, expected 0..8`,
+  });
+  assert.equal(readSudokuNpy(path, { limit: 4500 }).puzzles.length, 4500);
+  rmSync(path);
+});
+
+test('.npy errors are one line naming the file and, for content, the 0-based record', () => {
+  const recs = records(QQ.puzzles.slice(0, 3), QQ.solutions.slice(0, 3));
+  const bad = (edit: (r: number[][]) => void, descr = '<i8') => {
+    const copy = recs.map((r) => r.slice());
+    edit(copy);
+    return () => parseSudokuNpy(npy(descr, copy), 'd.npy');
+  };
+  const cases: [() => unknown, string][] = [
+    [bad((r) => (r[1]![1 + 4 * 5] = 9)), 'd.npy record 1: quadruple 5 has row 9, expected 0..8'],
+    [
+      bad((r) => (r[2]![2 + 4 * 0] = -1)),
+      'd.npy record 2: quadruple 0 has column -1, expected 0..8',
+    ],
+    [
+      bad((r) => (r[0]![3 + 4 * 80] = 10)),
+      'd.npy record 0: quadruple 80 has value 10, expected 1..9',
+    ],
+    [bad((r) => (r[0]![0] = 82)), 'd.npy record 0: 82 givens, expected 0..81'],
+    [
+      bad((r) => r[1]!.splice(1 + 4 * 7, 2, r[1]![1]!, r[1]![2]!)),
+      `d.npy record 1: quadruple 7 repeats cell (${recs[1]![1]}, ${recs[1]![2]})`,
+    ],
+    [
+      bad((r) => (r[2]![3] = 2.5), '<f8'),
+      'd.npy record 2: value 2.5 at column 3 is not an integer',
+    ],
+    [
+      () => parseSudokuNpy(Buffer.from('PK\x03\x04 not numpy'), 'd.npy'),
+      'd.npy: not a .npy file (no \\x93NUMPY magic)',
+    ],
+    [
+      () => parseSudokuNpy(npy('<i8', recs, { shape: '(3, 324)' }), 'd.npy'),
+      'd.npy: shape (3, 324) is not (N, 325)',
+    ],
+    [
+      () => parseSudokuNpy(npy('<i8', recs).subarray(0, 200), 'd.npy'),
+      'd.npy: truncated: the shape needs 7800 bytes of data, the file has 72',
+    ],
+    [
+      () =>
+        parseSudokuNpy(
+          Buffer.from(npy('<i8', recs).toString('latin1').replace("'<i8'", "'<c8'"), 'latin1'),
+          'd.npy',
+        ),
+      "d.npy: unsupported dtype '<c8' (integers or floats expected)",
+    ],
+    [
+      () =>
+        parseSudokuNpy(
+          Buffer.from(npy('<i8', recs).toString('latin1').replace('False', 'True '), 'latin1'),
+          'd.npy',
+        ),
+      'd.npy: fortran_order arrays are not supported',
+    ],
+  ];
+  for (const [f, message] of cases) assert.throws(f, { message });
+  // a record whose quadruples form an invalid grid is caught by the shared pair check
+  const swap = recs.map((r) => r.slice());
+  const [u, v] = [3 + 4 * 79, 3 + 4 * 80]; // the values of two blank cells exchanged
+  [swap[0]![u], swap[0]![v]] = [swap[0]![v]!, swap[0]![u]!];
+  assert.notEqual(swap[0]![u], swap[0]![v]);
+  assert.throws(
+    () => parseSudokuNpy(npy('<i2', swap), 'd.npy'),
+    /^Error: d\.npy record 0: solution is not a valid grid \(.+\)$/,
+  );
+});
+
+const PYTHON = '/usr/bin/python3';
+const hasNumpy = (() => {
+  try {
+    execFileSync(PYTHON, ['-c', 'import numpy'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+test('.npy written by NumPy: int64, int8, big-endian int32, float64, uint16 as version 2.0', {
+  skip: hasNumpy ? false : 'python3 with numpy not available',
+}, () => {
+  const some = { puzzles: QQ.puzzles.slice(0, 60), solutions: QQ.solutions.slice(0, 60) };
+  const json = join(dir, 'recs.json');
+  writeFileSync(json, JSON.stringify(records(some.puzzles, some.solutions)));
+  const script = [
+    'import json, sys, numpy as np',
+    'a = np.array(json.load(open(sys.argv[1])))',
+    "for name, dt in [('i8', np.int64), ('i1', np.int8), ('be', '>i4'), ('f8', np.float64)]:",
+    "    np.save(f'{sys.argv[2]}/{name}.npy', a.astype(dt))",
+    "with open(f'{sys.argv[2]}/v2.npy', 'wb') as f:",
+    '    np.lib.format.write_array(f, a.astype(np.uint16), version=(2, 0))',
+    "print(np.load(f'{sys.argv[2]}/i1.npy').dtype.str, np.load(f'{sys.argv[2]}/i8.npy').dtype.str)",
+  ].join('\n');
+  const out = execFileSync(PYTHON, ['-c', script, json, dir], { encoding: 'utf8' });
+  assert.equal(out.trim(), '|i1 <i8');
+  for (const name of ['i8', 'i1', 'be', 'f8', 'v2']) {
+    const path = join(dir, `${name}.npy`);
+    const got = readSudokuNpy(path);
+    assert.deepEqual(got.puzzles, some.puzzles, name);
+    assert.deepEqual(got.solutions, some.solutions, name);
+    assert.deepEqual(parseSudokuNpy(readFileSync(path), path), got, name);
+    rmSync(path);
+  }
+});
