@@ -257,11 +257,23 @@ test('value-space blending (images, eq:embed-the-blur): mu = E(B v(x0)), the one
   const mu = proc.tokenMean(x0, anchors); // [1, 4, 8]
   const Bd = B.toDense();
   const v = [0, 255, 128, 7];
-  const blurred = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].reduce((s, j) => s + Bd[i * 4 + j]! * v[j]!, 0));
+  const blurred = [0, 1, 2, 3].map((i) =>
+    [0, 1, 2, 3].reduce((s, j) => s + Bd[i * 4 + j]! * v[j]!, 0),
+  );
   for (let i = 0; i < 4; i++) {
     for (let f = 1; f <= 4; f++) {
-      close(mu.select(1, i).toArray()[f - 1]!, Math.sin((2 * Math.PI * f * blurred[i]!) / 255), 1e-9, `sin f=${f}`);
-      close(mu.select(1, i).toArray()[f + 3]!, Math.cos((2 * Math.PI * f * blurred[i]!) / 255), 1e-9, `cos f=${f}`);
+      close(
+        mu.select(1, i).toArray()[f - 1]!,
+        Math.sin((2 * Math.PI * f * blurred[i]!) / 255),
+        1e-9,
+        `sin f=${f}`,
+      );
+      close(
+        mu.select(1, i).toArray()[f + 3]!,
+        Math.cos((2 * Math.PI * f * blurred[i]!) / 255),
+        1e-9,
+        `cos f=${f}`,
+      );
     }
   }
   const viaPosterior = proc.blendedMean(x0.oneHot(K).to('float64'), anchors);

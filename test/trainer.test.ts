@@ -27,8 +27,20 @@ const toy: TrainTask = {
     return { x0: start.add(torch.arange(0, L).view([1, L])).remainder(K) };
   },
   evaluate: (model, proc, step) => {
-    const r = sample({ process: proc, denoiser: modelDenoiser(model), anchors: model.anchors.forward(), batch: 64, length: L, nfe: 16, seed: step });
-    const ok = r.tokens.sub(r.tokens.narrow(1, 0, 1)).remainder(K).eq(torch.arange(0, L).remainder(K).view([1, L])).all(1);
+    const r = sample({
+      process: proc,
+      denoiser: modelDenoiser(model),
+      anchors: model.anchors.forward(),
+      batch: 64,
+      length: L,
+      nfe: 16,
+      seed: step,
+    });
+    const ok = r.tokens
+      .sub(r.tokens.narrow(1, 0, 1))
+      .remainder(K)
+      .eq(torch.arange(0, L).remainder(K).view([1, L]))
+      .all(1);
     return { board_accuracy: ok.to('float64').mean().item() };
   },
 };
@@ -37,7 +49,17 @@ const config = (steps: number): TrainConfig => ({
   task: 'toy-shift',
   seed: 7,
   process: { preset: 'sjd', kernel: 'gauss', sigmaW: 1 },
-  model: { name: 'tiny', structure: true, anchorDim: 8, anchors: 'learned', width: 32, depth: 2, heads: 4, mlpHidden: 64, dropout: 0 },
+  model: {
+    name: 'tiny',
+    structure: true,
+    anchorDim: 8,
+    anchors: 'learned',
+    width: 32,
+    depth: 2,
+    heads: 4,
+    mlpHidden: 64,
+    dropout: 0,
+  },
   batch: 32,
   steps,
   lr: { kind: 'constant', lr: 3e-3, warmup: 10, total: steps },
@@ -64,12 +86,13 @@ test('the toy task is learned; the run folder holds config, manifest, metrics.cs
   assert.equal(manifest.seed, 7);
   assert.equal(manifest.dataHash, 'toy');
   assert.match(manifest.commit, /^([0-9a-f]{40}|unknown)$/);
-  assert.deepEqual(JSON.parse(readFileSync(join(dir, "config.json"), "utf8")), config(400));
+  assert.deepEqual(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')), config(400));
   const csv = readFileSync(join(dir, 'metrics.csv'), 'utf8').trim().split('\n');
   assert.equal(csv[0], 'step,loss,lr,tokens_per_s,board_accuracy');
   assert.equal(csv.length, 1 + 80);
   assert.match(readFileSync(join(dir, 'metrics.svg'), 'utf8'), /^<svg/);
-  for (const f of ['model', 'ema', 'optim', 'rng']) assert.ok(existsSync(join(dir, 'checkpoint', `${f}.safetensors`)), f);
+  for (const f of ['model', 'ema', 'optim', 'rng'])
+    assert.ok(existsSync(join(dir, 'checkpoint', `${f}.safetensors`)), f);
 });
 
 test('resume is exact: 9 + 11 steps give the losses and weights of 20 uninterrupted steps', async () => {
@@ -83,7 +106,11 @@ test('resume is exact: 9 + 11 steps give the losses and weights of 20 uninterrup
   const wa = torch.loadSafetensors(join(a, 'checkpoint', 'model.safetensors')).tensors;
   const wb = torch.loadSafetensors(join(b, 'checkpoint', 'model.safetensors')).tensors;
   for (const k of Object.keys(wa)) assert.ok(wa[k]!.equal(wb[k]!), k);
-  const rows = readFileSync(join(b, 'metrics.csv'), 'utf8').trim().split('\n').slice(1).map((l) => Number(l.split(',')[0]));
+  const rows = readFileSync(join(b, 'metrics.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => Number(l.split(',')[0]));
   assert.deepEqual(rows, [5, 10, 15, 20], 'metrics rows after the checkpoint are not duplicated');
 });
 

@@ -4,27 +4,35 @@ import { Command } from 'commander';
 import { getNumThreads, setNumThreads, torchVersion } from '../torch/index.js';
 import { registerDemo } from './demo.js';
 import { int } from './options.js';
+import { registerSudoku } from './sudoku.js';
 import { registerTrain } from './train.js';
 
 const program = new Command('sjd')
-  .description('Sticky Jump Diffusions: masked, continuous, hybrid and blended diffusion on libtorch')
+  .description(
+    'Sticky Jump Diffusions: masked, continuous, hybrid and blended diffusion on libtorch',
+  )
   .option('--threads <n>', 'libtorch intra-op threads', int(1, 1024))
   .hook('preAction', (cmd) => {
     const t = cmd.opts().threads as number | undefined;
     if (t !== undefined) setNumThreads(t);
   })
-  .configureOutput({ outputError: (str, write) => write(`sjd: ${str.replace(/^error: /, '').trim()}\n`) })
+  .configureOutput({
+    outputError: (str, write) => write(`sjd: ${str.replace(/^error: /, '').trim()}\n`),
+  })
   .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
 
 registerDemo(program);
 registerTrain(program);
+registerSudoku(program);
 
 program
   .command('info')
   .description('show the libtorch build, threads and devices sjd uses')
   .action(() => {
     const v = torchVersion();
-    console.log(`libtorch ${v.torch}; threads ${getNumThreads()}; CUDA ${v.cuda ? `yes (${v.cudaDevices} devices)` : 'no'}`);
+    console.log(
+      `libtorch ${v.torch}; threads ${getNumThreads()}; CUDA ${v.cuda ? `yes (${v.cudaDevices} devices)` : 'no'}`,
+    );
     console.log(v.config.trim());
   });
 

@@ -4,7 +4,8 @@ import { InvalidArgumentError } from 'commander';
 export function int(min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer in [${min}, ${max}]`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(`expected an integer in [${min}, ${max}]`);
     return n;
   };
 }
@@ -12,14 +13,16 @@ export function int(min: number, max: number) {
 export function num(min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isFinite(n) || n < min || n > max) throw new InvalidArgumentError(`expected a number in [${min}, ${max}]`);
+    if (!Number.isFinite(n) || n < min || n > max)
+      throw new InvalidArgumentError(`expected a number in [${min}, ${max}]`);
     return n;
   };
 }
 
 export function oneOf(choices: readonly string[]) {
   return (value: string): string => {
-    if (!choices.includes(value)) throw new InvalidArgumentError(`expected one of ${choices.join(', ')}`);
+    if (!choices.includes(value))
+      throw new InvalidArgumentError(`expected one of ${choices.join(', ')}`);
     return value;
   };
 }

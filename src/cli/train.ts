@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { SUDOKU_KERNELS, SUDOKU_PRESETS, sudokuConfig } from '../tasks/sudoku/presets.js';
 import { defaultPairs, SHARED_TEST, SHARED_TRAIN } from '../tasks/sudoku/data.js';
+import { SUDOKU_KERNELS, SUDOKU_PRESETS, sudokuConfig } from '../tasks/sudoku/presets.js';
 import { SudokuTask } from '../tasks/sudoku/task.js';
 import { train } from '../train/trainer.js';
 import { int, oneOf } from './options.js';
@@ -31,24 +31,58 @@ export function registerTrain(program: Command): void {
     .command('sudoku')
     .description('train a Sudoku denoiser (CADD: --kernel identity; SJD: --kernel sudoku)')
     .requiredOption('--out <dir>', 'run folder')
-    .option('--preset <name>', `model and optimiser preset (${Object.keys(SUDOKU_PRESETS).join(', ')})`, oneOf(Object.keys(SUDOKU_PRESETS)), 'cpu')
-    .option('--kernel <name>', `blending kernel (${Object.keys(SUDOKU_KERNELS).join(', ')})`, oneOf(Object.keys(SUDOKU_KERNELS)), 'sudoku')
+    .option(
+      '--preset <name>',
+      `model and optimiser preset (${Object.keys(SUDOKU_PRESETS).join(', ')})`,
+      oneOf(Object.keys(SUDOKU_PRESETS)),
+      'cpu',
+    )
+    .option(
+      '--kernel <name>',
+      `blending kernel (${Object.keys(SUDOKU_KERNELS).join(', ')})`,
+      oneOf(Object.keys(SUDOKU_KERNELS)),
+      'sudoku',
+    )
     .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
     .option('--steps <n>', 'training steps (default: the preset)', int(1, 10_000_000))
     .option('--resume', 'continue the run in --out from its checkpoint')
-    .option('--data <file>', 'training puzzles, .csv or .npy (default: ../shared if present, else generated)')
+    .option(
+      '--data <file>',
+      'training puzzles, .csv or .npy (default: ../shared if present, else generated)',
+    )
     .option('--eval-data <file>', 'held-out puzzles for evaluation')
     .option('--eval-size <n>', 'held-out puzzles per evaluation', int(1, 100_000), 200)
     .option('--eval-nfe <n>', 'NFE budget of the evaluation sampler', int(1, 4096), 32)
-    .option('--eval-sampler <name>', 'evaluation sampler (confidence, sjd)', oneOf(['confidence', 'sjd']), 'confidence')
+    .option(
+      '--eval-sampler <name>',
+      'evaluation sampler (confidence, sjd)',
+      oneOf(['confidence', 'sjd']),
+      'confidence',
+    )
     .option('--no-augment', 'no random digit relabelling of training boards')
     .action(async (o: TrainOpts) => {
-      if (o.resume && !existsSync(join(o.out, 'config.json'))) throw new Error(`--resume: no run in ${o.out}`);
+      if (o.resume && !existsSync(join(o.out, 'config.json')))
+        throw new Error(`--resume: no run in ${o.out}`);
       const config = sudokuConfig(o.preset, o.kernel, o.seed, o.steps);
-      const { pairs: trainSet, source } = defaultPairs(o.data, SHARED_TRAIN, undefined, { n: 20_000, seed: 1 });
-      const { pairs: held, source: heldSource } = defaultPairs(o.evalData, SHARED_TEST, o.evalSize, { n: o.evalSize, seed: 2 });
-      const task = new SudokuTask(trainSet, held, { evalSize: o.evalSize, evalNfe: o.evalNfe, evalSampler: o.evalSampler, augment: o.augment });
-      console.error(`sjd train sudoku: ${trainSet.puzzles.length} training puzzles from ${source}; evaluating on ${held.puzzles.length} from ${heldSource}`);
+      const { pairs: trainSet, source } = defaultPairs(o.data, SHARED_TRAIN, undefined, {
+        n: 20_000,
+        seed: 1,
+      });
+      const { pairs: held, source: heldSource } = defaultPairs(
+        o.evalData,
+        SHARED_TEST,
+        o.evalSize,
+        { n: o.evalSize, seed: 2 },
+      );
+      const task = new SudokuTask(trainSet, held, {
+        evalSize: o.evalSize,
+        evalNfe: o.evalNfe,
+        evalSampler: o.evalSampler,
+        augment: o.augment,
+      });
+      console.error(
+        `sjd train sudoku: ${trainSet.puzzles.length} training puzzles from ${source}; evaluating on ${held.puzzles.length} from ${heldSource}`,
+      );
       const bar = new cliProgress.SingleBar(
         {
           format: 'step {value}/{total} |{bar}| loss {loss} | {tps} tokens/s | ETA {eta_formatted}',
@@ -69,13 +103,19 @@ export function registerTrain(program: Command): void {
           bar.update(step, { loss: info.loss.toFixed(4), tps: Math.round(info.tokensPerS) });
         },
         log: (line) => {
-          if (started && process.stderr.isTTY) process.stderr.write("\n");
+          if (started && process.stderr.isTTY) process.stderr.write('\n');
           console.error(line);
         },
       });
       if (started) bar.stop();
-      const ev = r.lastEval ? Object.entries(r.lastEval).map(([k, v]) => `${k} ${v.toFixed(4)}`).join(', ') : 'no evaluation';
-      console.log(`${r.interrupted ? 'interrupted' : 'finished'} at step ${r.step}; ${ev}; takeoff ${r.takeoff ?? 'not yet'}; checkpoint in ${join(o.out, 'checkpoint')}`);
+      const ev = r.lastEval
+        ? Object.entries(r.lastEval)
+            .map(([k, v]) => `${k} ${v.toFixed(4)}`)
+            .join(', ')
+        : 'no evaluation';
+      console.log(
+        `${r.interrupted ? 'interrupted' : 'finished'} at step ${r.step}; ${ev}; takeoff ${r.takeoff ?? 'not yet'}; checkpoint in ${join(o.out, 'checkpoint')}`,
+      );
       if (r.interrupted) process.exitCode = 130;
     });
 }

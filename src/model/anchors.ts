@@ -16,7 +16,8 @@ export class Anchors extends nn.Module {
   ) {
     super();
     if (mode === 'fixed' && !opts.values) throw new Error('fixed anchors need their values');
-    const init = opts.values ?? tidy(() => opts.gen.randn([count, dim]).mul(mode === 'learned' ? 1e-3 : 1));
+    const init =
+      opts.values ?? tidy(() => opts.gen.randn([count, dim]).mul(mode === 'learned' ? 1e-3 : 1));
     this.#raw = mode === 'learned' ? this.param('raw', init) : this.buffer('raw', init);
   }
 

@@ -4,7 +4,7 @@
 // row, column and box: an inductive bias of the network, independent of W) and the sinusoidal
 // time embedding, added (GPT-2-like); non-causal pre-LN blocks; logits over the K anchors.
 import { type Generator, keep, nn, type Tensor, tensor, tidy } from '../torch/index.js';
-import { Anchors, type AnchorMode } from './anchors.js';
+import { type AnchorMode, Anchors } from './anchors.js';
 import { Backbone } from './backbone.js';
 import { TimeEmbedding } from './time-embedding.js';
 
@@ -38,19 +38,37 @@ export class Denoiser extends nn.Module {
   ) {
     super();
     const c = config;
-    this.anchors = this.child('anchors', new Anchors(c.classes, c.anchorDim, c.anchors, { gen, values: anchorValues }));
+    this.anchors = this.child(
+      'anchors',
+      new Anchors(c.classes, c.anchorDim, c.anchors, { gen, values: anchorValues }),
+    );
     this.inProj = this.child('in_proj', new nn.Linear(c.anchorDim, c.width, { gen }));
     this.time = this.child('time', new TimeEmbedding(c.width, gen));
-    this.anchorFlag = this.param('anchor_flag', tidy(() => gen.randn([c.width]).mul(0.02)));
+    this.anchorFlag = this.param(
+      'anchor_flag',
+      tidy(() => gen.randn([c.width]).mul(0.02)),
+    );
     this.structure = (c.structure ?? []).map((g, k) => {
-      if (g.length !== c.length) throw new Error(`structure ${k}: ${g.length} group indices for length ${c.length}`);
-      return this.child(`structure.${k}`, new nn.Embedding(Math.max(...g) + 1, c.width, { gen, std: 0.02 }));
+      if (g.length !== c.length)
+        throw new Error(`structure ${k}: ${g.length} group indices for length ${c.length}`);
+      return this.child(
+        `structure.${k}`,
+        new nn.Embedding(Math.max(...g) + 1, c.width, { gen, std: 0.02 }),
+      );
     });
     this.#groups = (c.structure ?? []).map((g) => keep(tensor(g, [g.length], 'int64'))); // derived, not state
     this.backbone = this.child(
       'backbone',
       new Backbone(
-        { length: c.length, dim: c.width, depth: c.depth, heads: c.heads, mlpHidden: c.mlpHidden, classes: c.classes, dropout: c.dropout },
+        {
+          length: c.length,
+          dim: c.width,
+          depth: c.depth,
+          heads: c.heads,
+          mlpHidden: c.mlpHidden,
+          classes: c.classes,
+          dropout: c.dropout,
+        },
         gen,
       ),
     );

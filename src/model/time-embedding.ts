@@ -6,7 +6,9 @@ import { arange, cat, type Generator, nn, type Tensor } from '../torch/index.js'
 /** t [B] (float) -> [B, dim] */
 export function sinusoidal(t: Tensor, dim: number): Tensor {
   const half = dim / 2;
-  const freqs = arange(0, half, 1, 'float32').mul(-Math.log(10000) / half).exp(); // [half]
+  const freqs = arange(0, half, 1, 'float32')
+    .mul(-Math.log(10000) / half)
+    .exp(); // [half]
   const args = t.to('float32').mul(1000).unsqueeze(1).mul(freqs); // [B, half]
   return cat([args.sin(), args.cos()], 1);
 }

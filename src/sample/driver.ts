@@ -53,7 +53,10 @@ export function sample(o: SampleOptions): SampleResult {
   const proc = o.process;
   const { step, nfePerStep } = getSampler(o.sampler ?? 'sjd');
   const steps = Math.floor(o.nfe / nfePerStep);
-  if (steps < 1) throw new Error(`an NFE budget of ${o.nfe} is less than one step of the ${o.sampler} sampler (${nfePerStep} NFE a step)`);
+  if (steps < 1)
+    throw new Error(
+      `an NFE budget of ${o.nfe} is less than one step of the ${o.sampler} sampler (${nfePerStep} NFE a step)`,
+    );
   const E = o.anchors.detach().to('float64'); // [K, d]
   const [K, d] = E.shape as [number, number];
   const [B, L] = [o.batch, o.length];

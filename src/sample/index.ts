@@ -1,5 +1,6 @@
 // Samplers: pure step functions in a registry, one driver (DESIGN.md §2).
 export { drawCategorical } from './categorical.js';
+export { confidenceStep } from './confidence-step.js';
 export {
   type SampleOptions,
   type SampleResult,
@@ -10,7 +11,6 @@ export {
 export { type GridKind, timeGrid } from './grid.js';
 export { mdlmStep } from './mdlm-step.js';
 export { modelDenoiser } from './model-denoiser.js';
-export { confidenceStep } from './confidence-step.js';
 export { getSampler, registerSampler, type Sampler, samplers } from './registry.js';
 export { sjdStep } from './sjd-step.js';
 export type { Denoiser, SamplerState, StepContext, StepFn } from './types.js';

@@ -15,7 +15,8 @@ export function saveCheckpoint(dir: string, ck: Checkpoint): void {
   const old = `${dir}.old`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  for (const [stem, ts] of Object.entries(ck.tensors)) saveSafetensors(join(tmp, `${stem}.safetensors`), ts);
+  for (const [stem, ts] of Object.entries(ck.tensors))
+    saveSafetensors(join(tmp, `${stem}.safetensors`), ts);
   writeFileSync(join(tmp, 'state.json'), `${JSON.stringify(ck.state, null, 2)}\n`);
   rmSync(old, { recursive: true, force: true });
   if (existsSync(dir)) renameSync(dir, old);
@@ -28,7 +29,8 @@ export function loadCheckpoint(dir: string, stems: string[]): Checkpoint {
   const where = existsSync(join(dir, 'state.json')) ? dir : `${dir}.old`;
   if (!existsSync(join(where, 'state.json'))) throw new Error(`no checkpoint in ${dir}`);
   const tensors: Checkpoint['tensors'] = {};
-  for (const stem of stems) tensors[stem] = loadSafetensors(join(where, `${stem}.safetensors`)).tensors;
+  for (const stem of stems)
+    tensors[stem] = loadSafetensors(join(where, `${stem}.safetensors`)).tensors;
   let state: Record<string, unknown>;
   try {
     state = JSON.parse(readFileSync(join(where, 'state.json'), 'utf8'));

@@ -16,7 +16,8 @@ export class EMA {
   update(): void {
     tidy(() =>
       noGrad(() => {
-        for (const [k, p] of this.model.namedParameters()) this.shadow.get(k)!.lerp_(p.detach(), 1 - this.decay);
+        for (const [k, p] of this.model.namedParameters())
+          this.shadow.get(k)!.lerp_(p.detach(), 1 - this.decay);
       }),
     );
   }

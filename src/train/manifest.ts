@@ -15,7 +15,11 @@ export function writeJsonAtomic(path: string, value: unknown): void {
 function gitCommit(): string {
   try {
     const here = new URL('../../..', import.meta.url).pathname;
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: here, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: here,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return 'unknown';
   }
@@ -26,7 +30,10 @@ export function sjdVersion(): string {
   return pkg.version as string;
 }
 
-export function writeManifest(dir: string, fields: { seed: number; dataHash: string } & Record<string, unknown>): void {
+export function writeManifest(
+  dir: string,
+  fields: { seed: number; dataHash: string } & Record<string, unknown>,
+): void {
   writeJsonAtomic(join(dir, 'manifest.json'), {
     sjd: sjdVersion(),
     commit: gitCommit(),

@@ -21,9 +21,16 @@ export class MetricsLog {
     if (!existsSync(this.path)) writeFileSync(this.path, `${this.columns.join(',')}\n`);
   }
 
-  append(step: number, train: { loss: number; lr: number; tokens_per_s: number }, evals: Record<string, number>): void {
+  append(
+    step: number,
+    train: { loss: number; lr: number; tokens_per_s: number },
+    evals: Record<string, number>,
+  ): void {
     const row: Record<string, number> = { step, ...train, ...evals };
-    appendFileSync(this.path, `${this.columns.map((c) => (row[c] === undefined ? '' : String(row[c]))).join(',')}\n`);
+    appendFileSync(
+      this.path,
+      `${this.columns.map((c) => (row[c] === undefined ? '' : String(row[c]))).join(',')}\n`,
+    );
   }
 
   /** Rows logged after `step` (past the checkpoint a resumed run restarts from) are dropped. */
@@ -38,13 +45,17 @@ export class MetricsLog {
   rows(): Record<string, number | null>[] {
     const [head, ...lines] = readFileSync(this.path, 'utf8').trimEnd().split('\n');
     const cols = head!.split(',');
-    return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v === '' ? null : Number(v)])));
+    return lines.map((l) =>
+      Object.fromEntries(l.split(',').map((v, i) => [cols[i], v === '' ? null : Number(v)])),
+    );
   }
 
   /** Writes metrics.svg: training loss and each evaluation metric against step. */
   async plot(): Promise<string> {
     const values = this.rows().flatMap((r) =>
-      ['loss', ...this.evalMetrics].filter((m) => r[m] !== null && r[m] !== undefined).map((m) => ({ step: r.step, metric: m, value: r[m] })),
+      ['loss', ...this.evalMetrics]
+        .filter((m) => r[m] !== null && r[m] !== undefined)
+        .map((m) => ({ step: r.step, metric: m, value: r[m] })),
     );
     const spec: TopLevelSpec = {
       data: { values },

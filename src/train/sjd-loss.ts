@@ -5,12 +5,22 @@ import type { Denoiser } from '../model/denoiser.js';
 import { corrupt, type SJDProcess } from '../process/index.js';
 import { crossEntropy, type Generator, type Tensor, tensor, where } from '../torch/index.js';
 
-export function sjdLoss(model: Denoiser, proc: SJDProcess, x0: Tensor, t: Float64Array, gen: Generator, condition?: Tensor): Tensor {
+export function sjdLoss(
+  model: Denoiser,
+  proc: SJDProcess,
+  x0: Tensor,
+  t: Float64Array,
+  gen: Generator,
+  condition?: Tensor,
+): Tensor {
   const E = model.anchors.forward(); // [K, d]
   const { y, stuck, lossMask } = corrupt(proc, x0, E, t, gen, condition); // y [B, L, d]
   const logits = model.forward(y, tensor(t, [t.length], 'float64').to('float32'), stuck); // [B, L, K]
   const K = logits.size(-1);
   const targets = where(lossMask, x0, -100); // [B, L]
-  const total = crossEntropy(logits.reshape([-1, K]), targets.reshape([-1]), { ignoreIndex: -100, reduction: 'sum' });
+  const total = crossEntropy(logits.reshape([-1, K]), targets.reshape([-1]), {
+    ignoreIndex: -100,
+    reduction: 'sum',
+  });
   return total.div(Math.max(1, lossMask.sum().item()));
 }

@@ -8,7 +8,14 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import { Denoiser, type DenoiserConfig } from '../model/denoiser.js';
-import { type Blend, type HazardSpec, makeProcess, sampleTimes, type SJDProcess, type TimeSampling } from '../process/index.js';
+import {
+  type Blend,
+  type HazardSpec,
+  makeProcess,
+  type SJDProcess,
+  sampleTimes,
+  type TimeSampling,
+} from '../process/index.js';
 import { AdamW, clipGradNorm, Generator, type Tensor, tidy } from '../torch/index.js';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint.js';
 import { EMA } from './ema.js';
@@ -29,7 +36,10 @@ export interface TrainConfig {
   task: string;
   seed: number;
   process: ProcessChoice;
-  model: Omit<DenoiserConfig, 'length' | 'classes' | 'structure'> & { name: string; structure: boolean };
+  model: Omit<DenoiserConfig, 'length' | 'classes' | 'structure'> & {
+    name: string;
+    structure: boolean;
+  };
   batch: number;
   steps: number;
   lr: LrSchedule;
@@ -71,22 +81,52 @@ export interface TrainResult {
 }
 
 export function buildProcess(task: TrainTask, p: ProcessChoice): SJDProcess {
-  const blend = p.preset === 'sjd' && p.kernel && p.kernel !== 'identity' ? task.blend(p.kernel, p.sigmaW ?? 1.5) : undefined;
-  return makeProcess(p.preset, { length: task.length, blend, eta: p.preset === 'sjd' ? p.eta : undefined, hazard: p.hazard });
+  const blend =
+    p.preset === 'sjd' && p.kernel && p.kernel !== 'identity'
+      ? task.blend(p.kernel, p.sigmaW ?? 1.5)
+      : undefined;
+  return makeProcess(p.preset, {
+    length: task.length,
+    blend,
+    eta: p.preset === 'sjd' ? p.eta : undefined,
+    hazard: p.hazard,
+  });
 }
 
 export function buildModel(task: TrainTask, c: TrainConfig['model'], gen: Generator): Denoiser {
   const { name: _, structure, ...rest } = c;
-  return new Denoiser({ ...rest, length: task.length, classes: task.classes, structure: structure ? task.structure : undefined }, gen);
+  return new Denoiser(
+    {
+      ...rest,
+      length: task.length,
+      classes: task.classes,
+      structure: structure ? task.structure : undefined,
+    },
+    gen,
+  );
 }
 
-const noDecay = (name: string, p: Tensor) => p.ndim < 2 || name.startsWith('anchors') || name.endsWith('pos.weight') || name.startsWith('structure');
+const noDecay = (name: string, p: Tensor) =>
+  p.ndim < 2 ||
+  name.startsWith('anchors') ||
+  name.endsWith('pos.weight') ||
+  name.startsWith('structure');
 
-export async function train(dir: string, config: TrainConfig, task: TrainTask, resume: boolean, hooks: TrainHooks = {}): Promise<TrainResult> {
+export async function train(
+  dir: string,
+  config: TrainConfig,
+  task: TrainTask,
+  resume: boolean,
+  hooks: TrainHooks = {},
+): Promise<TrainResult> {
   const ckptDir = join(dir, 'checkpoint');
-  const has = existsSync(join(ckptDir, 'state.json')) || existsSync(join(`${ckptDir}.old`, 'state.json'));
+  const has =
+    existsSync(join(ckptDir, 'state.json')) || existsSync(join(`${ckptDir}.old`, 'state.json'));
   if (resume && !has) throw new Error(`--resume: no checkpoint in ${dir}`);
-  if (!resume && has) throw new Error(`${dir} already holds a run; pass --resume to continue it or choose another --out`);
+  if (!resume && has)
+    throw new Error(
+      `${dir} already holds a run; pass --resume to continue it or choose another --out`,
+    );
   if (resume) config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as TrainConfig;
   mkdirSync(dir, { recursive: true });
   const gen = new Generator(config.seed);
@@ -112,10 +152,14 @@ export async function train(dir: string, config: TrainConfig, task: TrainTask, r
     ema.load(ck.tensors.ema!);
     const st = ck.tensors.optim!;
     const steps = ck.state.optimSteps as Record<string, number>;
-    opt.setState(opt.params.map((p) => {
-      const k = order.get(p)!;
-      return k in steps ? { step: steps[k]!, exp_avg: st[`${k}.exp_avg`]!, exp_avg_sq: st[`${k}.exp_avg_sq`]! } : null;
-    }));
+    opt.setState(
+      opt.params.map((p) => {
+        const k = order.get(p)!;
+        return k in steps
+          ? { step: steps[k]!, exp_avg: st[`${k}.exp_avg`]!, exp_avg_sq: st[`${k}.exp_avg_sq`]! }
+          : null;
+      }),
+    );
     gen.setState(ck.tensors.rng!.train!);
     step = ck.state.step as number;
     takeoff = (ck.state.takeoff as number | null) ?? null;
@@ -124,7 +168,13 @@ export async function train(dir: string, config: TrainConfig, task: TrainTask, r
     hooks.log?.(`resumed ${dir} at step ${step}`);
   } else {
     writeJsonAtomic(join(dir, 'config.json'), config);
-    writeManifest(dir, { seed: config.seed, dataHash: task.dataHash, task: task.name, process: config.process, model: config.model.name });
+    writeManifest(dir, {
+      seed: config.seed,
+      dataHash: task.dataHash,
+      task: task.name,
+      process: config.process,
+      model: config.model.name,
+    });
   }
 
   const checkpoint = () => {
@@ -138,7 +188,12 @@ export async function train(dir: string, config: TrainConfig, task: TrainTask, r
       optim[`${k}.exp_avg_sq`] = s.exp_avg_sq as Tensor;
     });
     saveCheckpoint(ckptDir, {
-      tensors: { model: model.stateDict(), ema: ema.stateDict(), optim, rng: { train: gen.getState() } },
+      tensors: {
+        model: model.stateDict(),
+        ema: ema.stateDict(),
+        optim,
+        rng: { train: gen.getState() },
+      },
       state: { step, takeoff, lastEval, optimSteps, config },
     });
   };
@@ -155,7 +210,11 @@ export async function train(dir: string, config: TrainConfig, task: TrainTask, r
     evalModel.loadStateDict(ema.stateDict());
     lastEval = task.evaluate(evalModel, proc, step);
     if (takeoff === null && (lastEval.board_accuracy ?? 0) > 0) takeoff = step;
-    hooks.log?.(`step ${step} eval ${Object.entries(lastEval).map(([k, v]) => `${k} ${v.toFixed(4)}`).join(' ')}`);
+    hooks.log?.(
+      `step ${step} eval ${Object.entries(lastEval)
+        .map(([k, v]) => `${k} ${v.toFixed(4)}`)
+        .join(' ')}`,
+    );
     return lastEval;
   };
   let windowLoss = 0;
@@ -163,7 +222,11 @@ export async function train(dir: string, config: TrainConfig, task: TrainTask, r
   let windowStart = performance.now();
   try {
     const first = step;
-    while (step < config.steps && !stop && (hooks.stopAfter === undefined || step - first < hooks.stopAfter)) {
+    while (
+      step < config.steps &&
+      !stop &&
+      (hooks.stopAfter === undefined || step - first < hooks.stopAfter)
+    ) {
       const lr = learningRate(config.lr, step);
       const loss = tidy(() => {
         const t = sampleTimes(config.batch, proc.T, config.timeSampling, gen);
