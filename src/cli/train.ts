@@ -1,13 +1,12 @@
 // `sjd train sudoku`: trains a denoiser into a run folder (config, manifest, checkpoints,
 // metrics.csv, metrics.svg) with a progress bar; --resume continues exactly.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { defaultPairs, SHARED_TEST, SHARED_TRAIN } from '../tasks/sudoku/data.js';
 import { SUDOKU_KERNELS, SUDOKU_PRESETS, sudokuConfig } from '../tasks/sudoku/presets.js';
 import { SudokuTask } from '../tasks/sudoku/task.js';
-import { train } from '../train/trainer.js';
+import { checkRunFolder, train } from '../train/trainer.js';
 import { int, oneOf } from './options.js';
 
 interface TrainOpts {
@@ -61,8 +60,7 @@ export function registerTrain(program: Command): void {
     )
     .option('--no-augment', 'no random digit relabelling of training boards')
     .action(async (o: TrainOpts) => {
-      if (o.resume && !existsSync(join(o.out, 'config.json')))
-        throw new Error(`--resume: no run in ${o.out}`);
+      checkRunFolder(o.out, o.resume === true);
       const config = sudokuConfig(o.preset, o.kernel, o.seed, o.steps);
       const { pairs: trainSet, source } = defaultPairs(o.data, SHARED_TRAIN, undefined, {
         n: 20_000,

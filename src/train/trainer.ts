@@ -112,6 +112,19 @@ const noDecay = (name: string, p: Tensor) =>
   name.endsWith('pos.weight') ||
   name.startsWith('structure');
 
+/** Refuses to start over an existing run, or to resume a folder without a checkpoint. */
+export function checkRunFolder(dir: string, resume: boolean): void {
+  const ckptDir = join(dir, 'checkpoint');
+  const has =
+    existsSync(join(ckptDir, 'state.json')) || existsSync(join(`${ckptDir}.old`, 'state.json'));
+  if (resume && !has) throw new Error(`--resume: no checkpoint in ${dir}`);
+  if (!resume && has) {
+    throw new Error(
+      `${dir} already holds a run; pass --resume to continue it or choose another --out`,
+    );
+  }
+}
+
 export async function train(
   dir: string,
   config: TrainConfig,
@@ -119,14 +132,8 @@ export async function train(
   resume: boolean,
   hooks: TrainHooks = {},
 ): Promise<TrainResult> {
+  checkRunFolder(dir, resume);
   const ckptDir = join(dir, 'checkpoint');
-  const has =
-    existsSync(join(ckptDir, 'state.json')) || existsSync(join(`${ckptDir}.old`, 'state.json'));
-  if (resume && !has) throw new Error(`--resume: no checkpoint in ${dir}`);
-  if (!resume && has)
-    throw new Error(
-      `${dir} already holds a run; pass --resume to continue it or choose another --out`,
-    );
   if (resume) config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as TrainConfig;
   mkdirSync(dir, { recursive: true });
   const gen = new Generator(config.seed);

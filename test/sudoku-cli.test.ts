@@ -1,0 +1,120 @@
+// End-to-end Sudoku commands on a tiny model trained here: train (run folder), solve one
+// puzzle and a file, eval with --json, and one-line errors for bad input.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
+const sjd = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+const shared = new URL('../../../shared/data/sudoku/mgdm_test_1k.csv', import.meta.url).pathname;
+
+const dir = mkdtempSync(join(tmpdir(), 'sjd-sudoku-cli-'));
+const data = join(dir, 'puzzles.csv');
+writeFileSync(data, readFileSync(shared, 'utf8').split(/\r?\n/).slice(0, 41).join('\n'));
+const run = join(dir, 'run');
+const puzzle = readFileSync(data, 'utf8').split('\n')[1]!.split(',')[0]!;
+
+test('sjd train sudoku writes a run folder and reports its evaluation', () => {
+  const r = sjd(
+    'train',
+    'sudoku',
+    '--preset',
+    'tiny',
+    '--steps',
+    '12',
+    '--out',
+    run,
+    '--data',
+    data,
+    '--eval-data',
+    data,
+    '--eval-size',
+    '8',
+    '--eval-nfe',
+    '4',
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /finished at step 12; board_accuracy \d\.\d{4}, cell_accuracy \d\.\d{4}; takeoff/,
+  );
+  for (const f of [
+    'config.json',
+    'manifest.json',
+    'metrics.csv',
+    'metrics.svg',
+    'checkpoint/ema.safetensors',
+  ])
+    assert.ok(existsSync(join(run, f)), f);
+  const again = sjd('train', 'sudoku', '--preset', 'tiny', '--out', run, '--data', data);
+  assert.notEqual(again.status, 0);
+  assert.match(again.stderr, /^sjd: .* already holds a run; pass --resume/);
+});
+
+test('sjd solve prints a full grid that keeps the clues', () => {
+  const r = sjd('solve', puzzle, '--model', run, '--nfe', '4');
+  assert.equal(r.status, 0, r.stderr);
+  const last = r.stdout.trim().split('\n').pop()!;
+  assert.match(last, /^[1-9]{81}$/);
+  for (let i = 0; i < 81; i++) if (puzzle[i] !== '0') assert.equal(last[i], puzzle[i]);
+});
+
+test('sjd solve --file --out writes quizzes,solutions', () => {
+  const out = join(dir, 'solved.csv');
+  const r = sjd('solve', '--file', data, '--out', out, '--model', run, '--nfe', '4');
+  assert.equal(r.status, 0, r.stderr);
+  const lines = readFileSync(out, 'utf8').trim().split('\n');
+  assert.equal(lines[0], 'quizzes,solutions');
+  assert.equal(lines.length, 41);
+  assert.match(lines[1]!, /^[0-9]{81},[1-9]{81}$/);
+});
+
+test('sjd eval sudoku --json ends with the metrics as one JSON object', () => {
+  const r = sjd(
+    'eval',
+    'sudoku',
+    '--model',
+    run,
+    '--data',
+    data,
+    '--limit',
+    '6',
+    '--nfe',
+    '4',
+    '--json',
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(r.stdout.trim().split('\n').pop()!);
+  assert.equal(j.boards, 6);
+  for (const k of ['solve_rate', 'cell_accuracy', 'boards_per_s'])
+    assert.equal(typeof j[k], 'number', k);
+  assert.ok(j.cell_accuracy >= 0 && j.cell_accuracy <= 1);
+});
+
+for (const [args, message] of [
+  [['solve', '12345', '--model', run], /^sjd: puzzle has 5 characters, expected 81$/],
+  [
+    ['solve', puzzle.replace(/^./, '5').replace(/^(.)(.)/, '$15'), '--model', run],
+    /^sjd: puzzle has '5' twice in row 1$/,
+  ],
+  [['solve', '--model', run], /^sjd: give one puzzle or --file$/],
+  [
+    ['eval', 'sudoku', '--model', join(dir, 'nope'), '--data', data],
+    /^sjd: .*nope: not a model or run folder \(no config.json\)$/,
+  ],
+  [
+    ['train', 'sudoku', '--out', join(dir, 'x'), '--kernel', 'bogus'],
+    /^sjd: option '--kernel <name>' argument 'bogus' is invalid/,
+  ],
+] as [string[], RegExp][]) {
+  test(`bad input, one line: sjd ${args.slice(0, 2).join(' ')} ...`, () => {
+    const r = sjd(...args);
+    assert.notEqual(r.status, 0);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr.trim(), message);
+  });
+}
