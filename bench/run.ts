@@ -5,6 +5,7 @@ import { getNumThreads, torchVersion } from '../src/torch/index.js';
 import './gemm.js';
 import './train-step.js';
 import './process-cost.js';
+import './sudoku.js';
 import { benches } from './registry.js';
 
 const { values } = parseArgs({

@@ -3,9 +3,8 @@
 // writes docs/process-oracle.md. Not a speed benchmark: an accuracy table for the closing note.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import * as P from '../src/process/index.js';
 import { sample } from '../src/sample/index.js';
-import { makeToy, oracleDenoiser, totalVariation } from '../test/oracle.js';
+import { ORACLE_TOY, oracleConfigs, oracleDenoiser, totalVariation } from '../test/oracle.js';
 
 const { values } = parseArgs({
   options: {
@@ -14,24 +13,8 @@ const { values } = parseArgs({
   },
 });
 const B = Number(values.samples);
-const toy = makeToy(
-  3,
-  3,
-  [
-    [1.2, 0],
-    [-0.6, 1.0],
-    [-0.6, -1.0],
-  ],
-  (x) => (x[0] === x[1] ? 3 : 1) * (x[1] !== x[2] ? 2 : 0.5) * (x[2] === 0 ? 0.3 : 1),
-);
-const W = P.fromDense(3, [1, 0.6, 0, 0.6, 1, 0.6, 0, 0.6, 1]);
-const configs: [string, P.SJDProcess, string][] = [
-  ['masked, Alg. 2', P.makeProcess('masked', { length: 3 }), 'sjd'],
-  ['masked, MDLM ancestral', P.makeProcess('masked', { length: 3 }), 'mdlm'],
-  ['hybrid (I, 1)', P.makeProcess('hybrid', { length: 3 }), 'sjd'],
-  ['sjd eta = 0.5', P.makeProcess('sjd', { length: 3, eta: 0.5 }), 'sjd'],
-  ['sjd W != I, eta = 1', P.makeProcess('sjd', { length: 3, blend: W }), 'sjd'],
-];
+const toy = ORACLE_TOY;
+const configs = oracleConfigs();
 const nfes = [4, 8, 16, 32, 64, 128, 256];
 const rows: string[] = [];
 for (const [name, proc, sampler] of configs) {

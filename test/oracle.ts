@@ -2,7 +2,7 @@
 // R^d, and the exact per-position posterior of x0 given a reverse-time state (active positions'
 // y, committed positions' tokens) by enumeration with the mixture density. Wrapped as a
 // "classifier" it drives the samplers; their output law must then be p0.
-import { logSurvival, type SJDProcess } from '../src/process/index.js';
+import { fromDense, logSurvival, makeProcess, type SJDProcess } from '../src/process/index.js';
 import { mixtureTerms } from '../src/process/quadrature.js';
 import type { Denoiser } from '../src/sample/index.js';
 import type { Tensor } from '../src/torch/index.js';
@@ -139,4 +139,29 @@ export function totalVariation(toy: Toy, tokens: Tensor): number {
     .scatterAdd(0, idx, torch.ones([B], 'float64'))
     .toArray();
   return 0.5 * counts.reduce((s, c, n) => s + Math.abs(c / B - toy.p0[n]!), 0);
+}
+
+/** The samplers' oracle problem: K = 3 anchors in d = 2, L = 3, a correlated p0. */
+export const ORACLE_TOY = makeToy(
+  3,
+  3,
+  [
+    [1.2, 0],
+    [-0.6, 1.0],
+    [-0.6, -1.0],
+  ],
+  (x) => (x[0] === x[1] ? 3 : 1) * (x[1] !== x[2] ? 2 : 0.5) * (x[2] === 0 ? 0.3 : 1),
+);
+/** The 3 x 3 band used as a non-identity W. */
+export const ORACLE_W = fromDense(3, [1, 0.6, 0, 0.6, 1, 0.6, 0, 0.6, 1]);
+
+/** The configurations whose sampled law must be p0: [name, process, sampler]. */
+export function oracleConfigs(): [string, SJDProcess, string][] {
+  return [
+    ['masked, Alg. 2', makeProcess('masked', { length: 3 }), 'sjd'],
+    ['masked, MDLM ancestral', makeProcess('masked', { length: 3 }), 'mdlm'],
+    ['hybrid (W, eta) = (I, 1)', makeProcess('hybrid', { length: 3 }), 'sjd'],
+    ['sjd eta = 0.5', makeProcess('sjd', { length: 3, eta: 0.5 }), 'sjd'],
+    ['sjd W != I, eta = 1', makeProcess('sjd', { length: 3, blend: ORACLE_W }), 'sjd'],
+  ];
 }

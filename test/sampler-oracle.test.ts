@@ -8,27 +8,18 @@ import { test } from 'node:test';
 import * as P from '../src/process/index.js';
 import { sample, sjdStep, stepGenerator } from '../src/sample/index.js';
 import * as torch from '../src/torch/index.js';
-import { makeToy, oracleDenoiser, totalVariation } from './oracle.js';
+import {
+  makeToy,
+  ORACLE_TOY,
+  ORACLE_W,
+  oracleConfigs,
+  oracleDenoiser,
+  totalVariation,
+} from './oracle.js';
 
-const toy = makeToy(
-  3,
-  3,
-  [
-    [1.2, 0],
-    [-0.6, 1.0],
-    [-0.6, -1.0],
-  ],
-  (x) => (x[0] === x[1] ? 3 : 1) * (x[1] !== x[2] ? 2 : 0.5) * (x[2] === 0 ? 0.3 : 1),
-);
-const W = P.fromDense(3, [1, 0.6, 0, 0.6, 1, 0.6, 0, 0.6, 1]);
-
-const configs: [string, P.SJDProcess, string][] = [
-  ['masked, Alg. 2', P.makeProcess('masked', { length: 3 }), 'sjd'],
-  ['masked, MDLM ancestral', P.makeProcess('masked', { length: 3 }), 'mdlm'],
-  ['hybrid (W, eta) = (I, 1)', P.makeProcess('hybrid', { length: 3 }), 'sjd'],
-  ['sjd eta = 0.5', P.makeProcess('sjd', { length: 3, eta: 0.5 }), 'sjd'],
-  ['sjd W != I, eta = 1', P.makeProcess('sjd', { length: 3, blend: W }), 'sjd'],
-];
+const toy = ORACLE_TOY;
+const W = ORACLE_W;
+const configs = oracleConfigs();
 
 for (const [name, proc, sampler] of configs) {
   test(`exact posterior -> p0: ${name}, 20,000 samples, 256 steps, TV < 0.03`, () => {

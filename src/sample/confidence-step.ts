@@ -4,18 +4,11 @@
 // reverse SDE of the remaining sites from t to s (2 NFE a step). The last step fills every
 // remaining site with its argmax.
 import { classifierScore } from '../process/index.js';
-import { arange, type Generator, where } from '../torch/index.js';
+import { arange, where } from '../torch/index.js';
 import { commitSites } from './commit.js';
-import type { SamplerState, StepContext } from './types.js';
+import type { StepFn } from './types.js';
 
-export function confidenceStep(
-  ctx: StepContext,
-  state: SamplerState,
-  t: number,
-  s: number,
-  last: boolean,
-  gen: Generator,
-): SamplerState {
+export const confidenceStep: StepFn = (ctx, state, t, s, last, gen) => {
   const proc = ctx.process;
   const E = ctx.anchors;
   const probs = ctx.denoiser(state.y.to('float32'), t, state.committed).to('float64').softmax(-1); // [B, L, K]
@@ -61,4 +54,4 @@ export function confidenceStep(
     )
     .add(gen.randn(y.shape, 'float64').mul(Math.sqrt(beta * dt)));
   return { ...committed, y: where(committed.committed.unsqueeze(-1), y, moved) };
-}
+};

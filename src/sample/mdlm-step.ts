@@ -3,19 +3,11 @@
 // (S(s) - S(t)) / (1 - S(t)) to a token drawn from the classifier (temperature, top-p); the
 // last step unmasks all. No continuous state: masked sites stay at the mask point.
 import { survival } from '../process/index.js';
-import type { Generator } from '../torch/index.js';
 import { drawCategorical } from './categorical.js';
 import { commitSites } from './commit.js';
-import type { SamplerState, StepContext } from './types.js';
+import type { StepFn } from './types.js';
 
-export function mdlmStep(
-  ctx: StepContext,
-  state: SamplerState,
-  t: number,
-  s: number,
-  last: boolean,
-  gen: Generator,
-): SamplerState {
+export const mdlmStep: StepFn = (ctx, state, t, s, last, gen) => {
   const proc = ctx.process;
   if (proc.config.kernel !== 'mask')
     throw new Error(`the mdlm sampler needs the masked preset, not '${proc.config.preset}'`);
@@ -26,4 +18,4 @@ export function mdlmStep(
   const jump = last ? active : active.logicalAnd(gen.rand(active.shape, 'float64').lt(pUnmask));
   const probs = logits.to('float64').div(ctx.temperature).softmax(-1);
   return commitSites(state, state.y, jump, drawCategorical(probs, gen, ctx.topP), ctx.anchors);
-}
+};

@@ -9,19 +9,12 @@ import {
   logTargetQuadrature,
   plugIn,
 } from '../process/index.js';
-import type { Generator, Tensor } from '../torch/index.js';
+import type { Tensor } from '../torch/index.js';
 import { drawCategorical } from './categorical.js';
 import { commitSites } from './commit.js';
-import type { SamplerState, StepContext } from './types.js';
+import type { StepFn } from './types.js';
 
-export function sjdStep(
-  ctx: StepContext,
-  state: SamplerState,
-  t: number,
-  s: number,
-  last: boolean,
-  gen: Generator,
-): SamplerState {
+export const sjdStep: StepFn = (ctx, state, t, s, last, gen) => {
   const proc = ctx.process;
   const E = ctx.anchors; // [K, d]
   const [K, d] = E.shape as [number, number];
@@ -57,4 +50,4 @@ export function sjdStep(
       ? allocation.argmax(-1)
       : drawCategorical(allocation, gen, ctx.topP);
   return commitSites(state, y, jump, dest, E);
-}
+};

@@ -1,0 +1,108 @@
+// Sudoku at the shipped settings (cpu preset, SJD kernel): training tokens/s of the full SJD
+// step (corruption, forward, backward, AdamW) against the bare network step on clean inputs,
+// and solving boards/s of the confidence policy (32 NFE) against the same number of bare
+// network passes: ratios are the process's and the sampler's overhead.
+
+import { sampleTimes } from '../src/process/index.js';
+import { generatedPairs } from '../src/tasks/sudoku/data.js';
+import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
+import { solveSudoku } from '../src/tasks/sudoku/solve.js';
+import { SudokuTask } from '../src/tasks/sudoku/task.js';
+import {
+  AdamW,
+  clipGradNorm,
+  crossEntropy,
+  full,
+  Generator,
+  noGrad,
+  tidy,
+} from '../src/torch/index.js';
+import { sjdLoss } from '../src/train/sjd-loss.js';
+import { buildModel, buildProcess } from '../src/train/trainer.js';
+import { median, timeMs } from './reference.js';
+import { type BenchResult, register } from './registry.js';
+
+function setup() {
+  const pairs = generatedPairs(300, 3);
+  const task = new SudokuTask(pairs, pairs, {
+    evalSize: 128,
+    evalNfe: 32,
+    evalSampler: 'confidence',
+    augment: true,
+  });
+  const config = sudokuConfig('cpu', 'sudoku', 0);
+  const gen = new Generator(0);
+  const model = buildModel(task, config.model, gen);
+  const proc = buildProcess(task, config.process);
+  return { pairs, task, config, gen, model, proc };
+}
+
+register(
+  'sudoku-train-step',
+  (): BenchResult => {
+    const { task, config, gen, model, proc } = setup();
+    const opt = new AdamW(model.parameters(), { lr: 1e-3 });
+    const B = config.batch;
+    const step = (withProcess: boolean) =>
+      tidy(() => {
+        const { x0, condition } = task.batch(B, gen);
+        const t = sampleTimes(B, proc.T, 'antithetic', gen);
+        let loss;
+        if (withProcess) loss = sjdLoss(model, proc, x0, t, gen, condition);
+        else {
+          const E = model.anchors.forward();
+          const logits = model.forward(
+            E.indexSelect(0, x0.flatten()).view([B, 81, -1]),
+            full([B], 0.5),
+            condition,
+          );
+          loss = crossEntropy(logits.reshape([-1, 9]), x0.reshape([-1]));
+        }
+        opt.zeroGrad();
+        loss.backward();
+        clipGradNorm(opt.params, 1);
+        opt.step();
+        return loss.item();
+      });
+    step(true);
+    step(false);
+    const ours: number[] = [];
+    const ref: number[] = [];
+    for (let r = 0; r < 6; r++) {
+      ours.push(timeMs(() => step(true)));
+      ref.push(timeMs(() => step(false)));
+    }
+    const ms = median(ours);
+    return { sjd_ms: ms, ref_ms: median(ref), tokens_per_s: (B * 81 * 1000) / ms };
+  },
+  'the bare network step on clean inputs',
+);
+
+register(
+  'sudoku-solve-confidence-32nfe',
+  (): BenchResult => {
+    const { pairs, model, proc } = setup();
+    model.eval();
+    const puzzles = pairs.puzzles.slice(0, 128);
+    const solve = () =>
+      solveSudoku(model, proc, puzzles, { sampler: 'confidence', nfe: 32, seed: 0, batch: 128 });
+    const E = tidy(() => model.anchors.forward().detach());
+    const y = new Generator(1).randn([128, 81, E.size(1)]);
+    const passes = () =>
+      tidy(() =>
+        noGrad(() => {
+          for (let k = 0; k < 32; k++) model.forward(y, full([128], 0.5)).dispose();
+        }),
+      );
+    solve();
+    const ours: number[] = [];
+    const ref: number[] = [];
+    for (let r = 0; r < 3; r++) {
+      ours.push(timeMs(solve));
+      ref.push(timeMs(passes));
+    }
+    const ms = median(ours);
+    return { sjd_ms: ms, ref_ms: median(ref), boards_per_s: (128 * 1000) / ms };
+  },
+  '32 bare network passes at batch 128',
+);
