@@ -145,3 +145,18 @@ test('learning-rate schedules: linear warmup, cosine to the floor, constant', as
   assert.ok(Math.abs(learningRate(s, 110) - 0.1) < 1e-12);
   assert.equal(learningRate({ ...s, kind: 'constant' }, 500), 1);
 });
+
+test('EMA: shadow <- d shadow + (1 - d) param with the decay warming up as (1 + n) / (10 + n)', async () => {
+  const { EMA } = await import('../src/train/ema.js');
+  const lin = new torch.nn.Linear(1, 1, { bias: false, gen: new torch.Generator(1) });
+  const w0 = lin.weight.item();
+  const ema = new EMA(lin, 0.99);
+  torch.noGrad(() => lin.weight.fill_(w0 + 1));
+  ema.update(1); // decay 2/11
+  const d = 2 / 11;
+  assert.ok(Math.abs(ema.shadow.get('weight')!.item() - (d * w0 + (1 - d) * (w0 + 1))) < 1e-6);
+  ema.update(10_000); // decay 0.99 (the cap)
+  const s1 = d * w0 + (1 - d) * (w0 + 1);
+  assert.ok(Math.abs(ema.shadow.get('weight')!.item() - (0.99 * s1 + 0.01 * (w0 + 1))) < 1e-6);
+  assert.throws(() => new EMA(lin, 1), /EMA decay must be in \[0, 1\)/);
+});

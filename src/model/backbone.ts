@@ -11,6 +11,8 @@ export interface BackboneConfig {
   mlpHidden: number;
   classes: number; // K
   dropout?: number;
+  /** init std of the learned positions (GPT-2: 0.02; PyTorch's Embedding default: 1) */
+  posStd?: number;
 }
 
 export class Backbone extends nn.Module {
@@ -26,7 +28,7 @@ export class Backbone extends nn.Module {
   ) {
     super();
     const c = config;
-    this.pos = this.child('pos', new nn.Embedding(c.length, c.dim, { gen, std: 0.02 }));
+    this.pos = this.child('pos', new nn.Embedding(c.length, c.dim, { gen, std: c.posStd ?? 0.02 }));
     this.blocks = Array.from({ length: c.depth }, (_, i) =>
       this.child(
         `blocks.${i}`,

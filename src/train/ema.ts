@@ -1,4 +1,5 @@
-// Exponential moving average of the parameters (shadow <- decay shadow + (1 - decay) param),
+// Exponential moving average of the parameters (shadow <- decay shadow + (1 - decay) param,
+// with the usual warm-up of the decay),
 // kept in float32 copies; its state dict replaces the model's for evaluation and shipping.
 import { keep, type nn, noGrad, type Tensor, tidy } from '../torch/index.js';
 
@@ -13,11 +14,16 @@ export class EMA {
     this.shadow = new Map(model.namedParameters().map(([k, p]) => [k, keep(p.detach().clone())]));
   }
 
-  update(): void {
+  /**
+   * One update after optimiser step `step` (1-based); the decay warms up as
+   * min(decay, (1 + step) / (10 + step)) so early averages are not dominated by the init.
+   */
+  update(step: number): void {
+    const decay = Math.min(this.decay, (1 + step) / (10 + step));
     tidy(() =>
       noGrad(() => {
         for (const [k, p] of this.model.namedParameters())
-          this.shadow.get(k)!.lerp_(p.detach(), 1 - this.decay);
+          this.shadow.get(k)!.lerp_(p.detach(), 1 - decay);
       }),
     );
   }

@@ -245,8 +245,8 @@ export async function train(
         opt.step(lr);
         return l.item();
       });
-      ema.update();
       step++;
+      ema.update(step);
       losses.push(loss);
       windowLoss += loss;
       windowSteps++;
