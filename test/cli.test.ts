@@ -9,7 +9,7 @@ const sjd = (...args: string[]) =>
   spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
 
 test('sjd demo trains a transformer and its loss falls', () => {
-  const r = sjd('demo', '--steps', '150', '--length', '8', '--seed', '3');
+  const r = sjd('demo', 'reverse', '--steps', '150', '--length', '8', '--seed', '3');
   assert.equal(r.status, 0, r.stderr);
   const losses = [...r.stdout.matchAll(/loss (\d+\.\d+)/g)].map((m) => Number(m[1]));
   assert.ok(losses.length >= 5);
@@ -19,15 +19,15 @@ test('sjd demo trains a transformer and its loss falls', () => {
 });
 
 test('the same seed gives the same demo output', () => {
-  const a = sjd('demo', '--steps', '20', '--length', '6', '--seed', '5', '--threads', '1');
-  const b = sjd('demo', '--steps', '20', '--length', '6', '--seed', '5', '--threads', '1');
+  const a = sjd('demo', 'reverse', '--steps', '20', '--length', '6', '--seed', '5', '--threads', '1');
+  const b = sjd('demo', 'reverse', '--steps', '20', '--length', '6', '--seed', '5', '--threads', '1');
   const strip = (s: string) => s.replace(/in \d+\.\d s/, '');
   assert.equal(strip(a.stdout), strip(b.stdout));
 });
 
 for (const args of [
-  ['demo', '--steps', 'abc'],
-  ['demo', '--length', '1'],
+  ['demo', 'reverse', '--steps', 'abc'],
+  ['demo', 'reverse', '--length', '1'],
   ['--threads', '0', 'info'],
   ['nonsense'],
 ]) {

@@ -95,7 +95,16 @@ test('sjd eval sudoku --json ends with the metrics as one JSON object', () => {
   assert.ok(j.cell_accuracy >= 0 && j.cell_accuracy <= 1);
 });
 
+test('sjd demo generates puzzles and solves them with a given model', () => {
+  const r = sjd('demo', '--model', run, '--count', '5', '--nfe', '4', '--show', '1');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /generated 5 puzzles without guessing/);
+  assert.match(r.stdout, /puzzle 1 \(\d+ clues\): (solved|not solved)/);
+  assert.match(r.stdout, /solved \d\/5 boards \(\d+\.\d%\), cell accuracy/);
+});
+
 for (const [args, message] of [
+  [['demo', 'nonsense'], /^sjd: unknown demo 'nonsense' \(sudoku, reverse\)$/],
   [['solve', '12345', '--model', run], /^sjd: puzzle has 5 characters, expected 81$/],
   [
     ['solve', puzzle.replace(/^./, '5').replace(/^(.)(.)/, '$15'), '--model', run],

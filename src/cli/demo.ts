@@ -1,23 +1,58 @@
-// `sjd demo`: a small transformer learns to reverse token sequences in a few seconds.
+// `sjd demo [sudoku|reverse]`: the main job on a fresh machine. sudoku: generate puzzles and
+// solve them with the shipped model; reverse: a small transformer learns to reverse token
+// sequences in a few seconds (no model needed).
 import type { Command } from 'commander';
+import { runSudokuDemo, sideBySide } from '../tasks/sudoku/demo.js';
+import { loadSudokuModel } from '../tasks/sudoku/load.js';
 import { runReverseDemo } from '../tasks/reverse/demo.js';
 import { getNumThreads, torchVersion } from '../torch/index.js';
 import { int } from './options.js';
 
+interface DemoOpts {
+  steps: number;
+  seed: number;
+  length: number;
+  count: number;
+  nfe: number;
+  show: number;
+  model?: string;
+}
+
 export function registerDemo(program: Command): void {
   program
-    .command('demo')
-    .description('train a small transformer for a few seconds and show its loss falling')
-    .option('--steps <n>', 'training steps', int(1, 1_000_000), 400)
+    .command('demo [task]')
+    .description('sudoku (default): generate puzzles and solve them with the shipped model; reverse: train a tiny model for a few seconds')
     .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
-    .option('--length <n>', 'sequence length', int(2, 256), 12)
-    .action(async (o: { steps: number; seed: number; length: number }) => {
+    .option('--count <n>', 'sudoku: puzzles to generate and solve', int(1, 100_000), 100)
+    .option('--nfe <n>', 'sudoku: classifier evaluations per puzzle', int(2, 4096), 32)
+    .option('--show <n>', 'sudoku: boards to print', int(0, 100), 2)
+    .option('--model <dir>', 'sudoku: a run folder or exported model instead of the shipped one')
+    .option('--steps <n>', 'reverse: training steps', int(1, 1_000_000), 400)
+    .option('--length <n>', 'reverse: sequence length', int(2, 256), 12)
+    .action(async (task: string | undefined, o: DemoOpts) => {
+      const which = task ?? 'sudoku';
+      if (which !== 'sudoku' && which !== 'reverse') throw new Error(`unknown demo '${which}' (sudoku, reverse)`);
       const v = torchVersion();
-      console.log(`sjd demo (libtorch ${v.torch}, ${getNumThreads()} threads)`);
-      const r = await runReverseDemo({ ...o, vocab: 10, log: (l) => console.log(l) });
-      console.log(`trained ${o.steps} steps in ${r.seconds.toFixed(1)} s`);
-      console.log(`input     ${r.example.input.join(' ')}`);
-      console.log(`reversed  ${r.example.output.join(' ')}  (model output)`);
-      console.log(`held-out token accuracy ${(100 * r.accuracy).toFixed(1)}%`);
+      console.log(`sjd demo ${which} (libtorch ${v.torch}, ${getNumThreads()} threads)`);
+      if (which === 'reverse') {
+        const r = await runReverseDemo({ ...o, vocab: 10, log: (l) => console.log(l) });
+        console.log(`trained ${o.steps} steps in ${r.seconds.toFixed(1)} s`);
+        console.log(`input     ${r.example.input.join(' ')}`);
+        console.log(`reversed  ${r.example.output.join(' ')}  (model output)`);
+        console.log(`held-out token accuracy ${(100 * r.accuracy).toFixed(1)}%`);
+        return;
+      }
+      const loaded = loadSudokuModel(o.model);
+      const r = runSudokuDemo(loaded, { count: o.count, seed: o.seed, nfe: o.nfe });
+      console.log(`generated ${o.count} puzzles without guessing in ${r.generateSeconds.toFixed(1)} s; solving with ${loaded.source}`);
+      for (let n = 0; n < Math.min(o.show, o.count); n++) {
+        const ok = r.answers[n]!.every((d, i) => d === r.solutions[n]![i]);
+        console.log(`\npuzzle ${n + 1} (${r.puzzles[n]!.filter((d) => d > 0).length} clues): ${ok ? 'solved' : 'not solved'}`);
+        console.log(sideBySide(r.puzzles[n]!, r.answers[n]!));
+      }
+      const s = r.scores;
+      console.log(
+        `\nsolved ${Math.round(s.solve_rate * s.boards)}/${s.boards} boards (${(100 * s.solve_rate).toFixed(1)}%), cell accuracy ${(100 * s.cell_accuracy).toFixed(1)}%, ${(s.boards / r.seconds).toFixed(1)} boards/s (confidence policy, ${o.nfe} NFE)`,
+      );
     });
 }

@@ -1,0 +1,34 @@
+// The Sudoku demonstration (sjd's main job on a fresh machine): generate puzzles here (no
+// download, no ../shared), solve them with the shipped model by the confidence policy, and
+// report boards and the solve rate.
+import type { LoadedModel } from '../../train/model-io.js';
+import { type Board, renderBoard } from './board.js';
+import { generatedPairs } from './data.js';
+import { type SudokuScores, scoreBoards } from './metrics.js';
+import { solveSudoku } from './solve.js';
+
+export interface SudokuDemoResult {
+  puzzles: Board[];
+  solutions: Board[];
+  answers: Board[];
+  scores: SudokuScores;
+  seconds: number;
+  generateSeconds: number;
+}
+
+export function runSudokuDemo(loaded: LoadedModel, o: { count: number; seed: number; nfe: number }): SudokuDemoResult {
+  const g0 = performance.now();
+  const { puzzles, solutions } = generatedPairs(o.count, o.seed);
+  const generateSeconds = (performance.now() - g0) / 1000;
+  const t0 = performance.now();
+  const { boards } = solveSudoku(loaded.model, loaded.process, puzzles, { sampler: 'confidence', nfe: o.nfe, seed: o.seed });
+  const seconds = (performance.now() - t0) / 1000;
+  return { puzzles, solutions, answers: boards, scores: scoreBoards(puzzles, solutions, boards), seconds, generateSeconds };
+}
+
+/** Puzzle and answer side by side, clues in brackets. */
+export function sideBySide(puzzle: Board, answer: Board): string {
+  const left = renderBoard(puzzle, { clues: puzzle }).split('\n');
+  const right = renderBoard(answer, { clues: puzzle }).split('\n');
+  return left.map((l, i) => `${l}    ${i === Math.floor(left.length / 2) ? '->' : '  '}    ${right[i] ?? ''}`).join('\n');
+}
