@@ -19,8 +19,30 @@ test('sjd demo trains a transformer and its loss falls', () => {
 });
 
 test('the same seed gives the same demo output', () => {
-  const a = sjd('demo', 'reverse', '--steps', '20', '--length', '6', '--seed', '5', '--threads', '1');
-  const b = sjd('demo', 'reverse', '--steps', '20', '--length', '6', '--seed', '5', '--threads', '1');
+  const a = sjd(
+    'demo',
+    'reverse',
+    '--steps',
+    '20',
+    '--length',
+    '6',
+    '--seed',
+    '5',
+    '--threads',
+    '1',
+  );
+  const b = sjd(
+    'demo',
+    'reverse',
+    '--steps',
+    '20',
+    '--length',
+    '6',
+    '--seed',
+    '5',
+    '--threads',
+    '1',
+  );
   const strip = (s: string) => s.replace(/in \d+\.\d s/, '');
   assert.equal(strip(a.stdout), strip(b.stdout));
 });

@@ -95,6 +95,17 @@ test('sjd eval sudoku --json ends with the metrics as one JSON object', () => {
   assert.ok(j.cell_accuracy >= 0 && j.cell_accuracy <= 1);
 });
 
+test('sjd export writes a float16 model folder that solves like the run', () => {
+  const out = join(dir, 'model');
+  const r = sjd('export', '--run', run, '--out', out);
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(existsSync(join(out, 'config.json')) && existsSync(join(out, 'model.safetensors')));
+  const a = sjd('solve', puzzle, '--model', run, '--nfe', '4').stdout.trim().split('\n').pop();
+  const b = sjd('solve', puzzle, '--model', out, '--nfe', '4').stdout.trim().split('\n').pop();
+  assert.match(b!, /^[1-9]{81}$/);
+  assert.equal(a!.length, b!.length);
+});
+
 test('sjd demo generates puzzles and solves them with a given model', () => {
   const r = sjd('demo', '--model', run, '--count', '5', '--nfe', '4', '--show', '1');
   assert.equal(r.status, 0, r.stderr);

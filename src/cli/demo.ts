@@ -2,9 +2,9 @@
 // solve them with the shipped model; reverse: a small transformer learns to reverse token
 // sequences in a few seconds (no model needed).
 import type { Command } from 'commander';
+import { runReverseDemo } from '../tasks/reverse/demo.js';
 import { runSudokuDemo, sideBySide } from '../tasks/sudoku/demo.js';
 import { loadSudokuModel } from '../tasks/sudoku/load.js';
-import { runReverseDemo } from '../tasks/reverse/demo.js';
 import { getNumThreads, torchVersion } from '../torch/index.js';
 import { int } from './options.js';
 
@@ -21,7 +21,9 @@ interface DemoOpts {
 export function registerDemo(program: Command): void {
   program
     .command('demo [task]')
-    .description('sudoku (default): generate puzzles and solve them with the shipped model; reverse: train a tiny model for a few seconds')
+    .description(
+      'sudoku (default): generate puzzles and solve them with the shipped model; reverse: train a tiny model for a few seconds',
+    )
     .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
     .option('--count <n>', 'sudoku: puzzles to generate and solve', int(1, 100_000), 100)
     .option('--nfe <n>', 'sudoku: classifier evaluations per puzzle', int(2, 4096), 32)
@@ -31,7 +33,8 @@ export function registerDemo(program: Command): void {
     .option('--length <n>', 'reverse: sequence length', int(2, 256), 12)
     .action(async (task: string | undefined, o: DemoOpts) => {
       const which = task ?? 'sudoku';
-      if (which !== 'sudoku' && which !== 'reverse') throw new Error(`unknown demo '${which}' (sudoku, reverse)`);
+      if (which !== 'sudoku' && which !== 'reverse')
+        throw new Error(`unknown demo '${which}' (sudoku, reverse)`);
       const v = torchVersion();
       console.log(`sjd demo ${which} (libtorch ${v.torch}, ${getNumThreads()} threads)`);
       if (which === 'reverse') {
@@ -44,10 +47,14 @@ export function registerDemo(program: Command): void {
       }
       const loaded = loadSudokuModel(o.model);
       const r = runSudokuDemo(loaded, { count: o.count, seed: o.seed, nfe: o.nfe });
-      console.log(`generated ${o.count} puzzles without guessing in ${r.generateSeconds.toFixed(1)} s; solving with ${loaded.source}`);
+      console.log(
+        `generated ${o.count} puzzles without guessing in ${r.generateSeconds.toFixed(1)} s; solving with ${loaded.source}`,
+      );
       for (let n = 0; n < Math.min(o.show, o.count); n++) {
         const ok = r.answers[n]!.every((d, i) => d === r.solutions[n]![i]);
-        console.log(`\npuzzle ${n + 1} (${r.puzzles[n]!.filter((d) => d > 0).length} clues): ${ok ? 'solved' : 'not solved'}`);
+        console.log(
+          `\npuzzle ${n + 1} (${r.puzzles[n]!.filter((d) => d > 0).length} clues): ${ok ? 'solved' : 'not solved'}`,
+        );
         console.log(sideBySide(r.puzzles[n]!, r.answers[n]!));
       }
       const s = r.scores;

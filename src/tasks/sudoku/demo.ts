@@ -16,19 +16,37 @@ export interface SudokuDemoResult {
   generateSeconds: number;
 }
 
-export function runSudokuDemo(loaded: LoadedModel, o: { count: number; seed: number; nfe: number }): SudokuDemoResult {
+export function runSudokuDemo(
+  loaded: LoadedModel,
+  o: { count: number; seed: number; nfe: number },
+): SudokuDemoResult {
   const g0 = performance.now();
   const { puzzles, solutions } = generatedPairs(o.count, o.seed);
   const generateSeconds = (performance.now() - g0) / 1000;
   const t0 = performance.now();
-  const { boards } = solveSudoku(loaded.model, loaded.process, puzzles, { sampler: 'confidence', nfe: o.nfe, seed: o.seed });
+  const { boards } = solveSudoku(loaded.model, loaded.process, puzzles, {
+    sampler: 'confidence',
+    nfe: o.nfe,
+    seed: o.seed,
+  });
   const seconds = (performance.now() - t0) / 1000;
-  return { puzzles, solutions, answers: boards, scores: scoreBoards(puzzles, solutions, boards), seconds, generateSeconds };
+  return {
+    puzzles,
+    solutions,
+    answers: boards,
+    scores: scoreBoards(puzzles, solutions, boards),
+    seconds,
+    generateSeconds,
+  };
 }
 
 /** Puzzle and answer side by side, clues in brackets. */
 export function sideBySide(puzzle: Board, answer: Board): string {
   const left = renderBoard(puzzle, { clues: puzzle }).split('\n');
   const right = renderBoard(answer, { clues: puzzle }).split('\n');
-  return left.map((l, i) => `${l}    ${i === Math.floor(left.length / 2) ? '->' : '  '}    ${right[i] ?? ''}`).join('\n');
+  return left
+    .map(
+      (l, i) => `${l}    ${i === Math.floor(left.length / 2) ? '->' : '  '}    ${right[i] ?? ''}`,
+    )
+    .join('\n');
 }
