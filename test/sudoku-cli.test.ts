@@ -106,6 +106,21 @@ test('sjd export writes a float16 model folder that solves like the run', () => 
   assert.equal(a!.length, b!.length);
 });
 
+test('sjd compare sudoku trains CADD and SJD per seed, is resumable, and writes the table and plot', () => {
+  const out = join(dir, 'compare');
+  const doc = join(dir, 'compare.md');
+  const args = ['compare', 'sudoku', '--out', out, '--steps', '4', '--preset', 'tiny', '--seeds', '0', '--limit', '6', '--nfe', '4', '--doc', doc, '--data', data, '--eval-data', data];
+  const r = sjd(...args);
+  assert.equal(r.status, 0, r.stderr);
+  const md = readFileSync(doc, 'utf8');
+  assert.match(md, /\| CADD \(W = I\) \| \d+\.\d\d \+- \d+\.\d\d \|/);
+  assert.match(md, /\| SJD \(Sudoku graph, sigma_W = 1\.5\) \|/);
+  assert.match(readFileSync(doc.replace(/\.md$/, '.svg'), 'utf8'), /^<svg/);
+  const again = sjd(...args); // both runs finished: evaluated again, not retrained
+  assert.equal(again.status, 0, again.stderr);
+  assert.doesNotMatch(again.stderr, /training|resuming/);
+});
+
 test('sjd demo generates puzzles and solves them with a given model', () => {
   const r = sjd('demo', '--model', run, '--count', '5', '--nfe', '4', '--show', '1');
   assert.equal(r.status, 0, r.stderr);

@@ -2,6 +2,7 @@
 // Bad input gets one line on stderr and a non-zero exit, never a stack trace.
 import { Command } from 'commander';
 import { getNumThreads, setNumThreads, torchVersion } from '../torch/index.js';
+import { registerCompare } from './compare.js';
 import { registerDemo } from './demo.js';
 import { int } from './options.js';
 import { registerSudoku } from './sudoku.js';
@@ -24,6 +25,7 @@ const program = new Command('sjd')
 registerDemo(program);
 registerTrain(program);
 registerSudoku(program);
+registerCompare(program);
 
 program
   .command('info')
