@@ -109,7 +109,28 @@ test('sjd export writes a float16 model folder that solves like the run', () => 
 test('sjd compare sudoku trains CADD and SJD per seed, is resumable, and writes the table and plot', () => {
   const out = join(dir, 'compare');
   const doc = join(dir, 'compare.md');
-  const args = ['compare', 'sudoku', '--out', out, '--steps', '4', '--preset', 'tiny', '--seeds', '0', '--limit', '6', '--nfe', '4', '--doc', doc, '--data', data, '--eval-data', data];
+  const args = [
+    'compare',
+    'sudoku',
+    '--out',
+    out,
+    '--steps',
+    '4',
+    '--preset',
+    'tiny',
+    '--seeds',
+    '0',
+    '--limit',
+    '6',
+    '--nfe',
+    '4',
+    '--doc',
+    doc,
+    '--data',
+    data,
+    '--eval-data',
+    data,
+  ];
   const r = sjd(...args);
   assert.equal(r.status, 0, r.stderr);
   const md = readFileSync(doc, 'utf8');

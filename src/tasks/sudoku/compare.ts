@@ -114,7 +114,7 @@ async function writeReport(o: CompareOptions, runs: RunSummary[]): Promise<void>
 
 Preset \`${o.preset}\` (same network and optimiser for both), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
 Board accuracy: exact-match solve rate of the EMA model on the first ${o.test.puzzles.length} held-out puzzles, confidence
-policy at ${o.nfe} NFE. Takeoff: first training evaluation (every `evalEvery` steps of the preset, 200 held-out puzzles) that solves a board.
+policy at ${o.nfe} NFE. Takeoff: first training evaluation (every evalEvery steps of the preset, 200 held-out puzzles) that solves a board.
 
 | method | board accuracy (%) mean +- std | per seed | takeoff step |
 |---|---|---|---|
