@@ -55,6 +55,16 @@ test('sjd train sudoku writes a run folder and reports its evaluation', () => {
   assert.match(again.stderr, /^sjd: .* already holds a run; pass --resume/);
 });
 
+test('--anchors frozen keeps the anchors out of training', () => {
+  const frozen = join(dir, 'frozen');
+  const r = sjd('train', 'sudoku', '--preset', 'tiny', '--steps', '3', '--anchors', 'frozen', '--out', frozen, '--data', data, '--eval-data', data, '--eval-size', '2', '--eval-nfe', '2');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(readFileSync(join(frozen, 'config.json'), 'utf8')).model.anchors, 'frozen');
+  const optim = readFileSync(join(frozen, 'checkpoint', 'optim.safetensors'));
+  const header = optim.subarray(8, 8 + Number(optim.readBigUInt64LE(0))).toString();
+  assert.doesNotMatch(header, /anchors/, 'no optimiser state for frozen anchors');
+});
+
 test('sjd solve prints a full grid that keeps the clues', () => {
   const r = sjd('solve', puzzle, '--model', run, '--nfe', '4');
   assert.equal(r.status, 0, r.stderr);

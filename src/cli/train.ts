@@ -22,6 +22,7 @@ interface TrainOpts {
   evalNfe: number;
   evalSampler: string;
   augment: boolean;
+  anchors: 'learned' | 'frozen';
 }
 
 export function registerTrain(program: Command): void {
@@ -59,9 +60,11 @@ export function registerTrain(program: Command): void {
       'confidence',
     )
     .option('--no-augment', 'no random digit relabelling of training boards')
+    .option('--anchors <mode>', 'learned (CDCD-normalised) or frozen random anchors', oneOf(['learned', 'frozen']), 'learned')
     .action(async (o: TrainOpts) => {
       checkRunFolder(o.out, o.resume === true);
-      const config = sudokuConfig(o.preset, o.kernel, o.seed, o.steps);
+      const base = sudokuConfig(o.preset, o.kernel, o.seed, o.steps);
+      const config = { ...base, model: { ...base.model, anchors: o.anchors } };
       const { pairs: trainSet, source } = defaultPairs(o.data, SHARED_TRAIN, undefined, {
         n: 20_000,
         seed: 1,
