@@ -73,6 +73,16 @@ test('sjd solve prints a full grid that keeps the clues', () => {
   for (let i = 0; i < 81; i++) if (puzzle[i] !== '0') assert.equal(last[i], puzzle[i]);
 });
 
+test('sjd solve --trace shows the board filling in, step by step', () => {
+  const r = sjd('solve', puzzle, '--model', run, '--nfe', '6', '--trace');
+  assert.equal(r.status, 0, r.stderr);
+  const counts = [...r.stdout.matchAll(/step (\d+) \(t = (\d\.\d{3})\): (\d+) cells committed/g)].map((m) => Number(m[3]));
+  assert.equal(counts.length, 4, 'the start and 3 steps of 2 NFE');
+  assert.equal(counts[0], puzzle.replace(/0/g, '').length, 'the clues first');
+  assert.equal(counts.at(-1), 81);
+  for (let k = 1; k < counts.length; k++) assert.ok(counts[k]! >= counts[k - 1]!);
+});
+
 test('sjd solve --file --out writes quizzes,solutions', () => {
   const out = join(dir, 'solved.csv');
   const r = sjd('solve', '--file', data, '--out', out, '--model', run, '--nfe', '4');
