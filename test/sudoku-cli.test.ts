@@ -57,9 +57,31 @@ test('sjd train sudoku writes a run folder and reports its evaluation', () => {
 
 test('--anchors frozen keeps the anchors out of training', () => {
   const frozen = join(dir, 'frozen');
-  const r = sjd('train', 'sudoku', '--preset', 'tiny', '--steps', '3', '--anchors', 'frozen', '--out', frozen, '--data', data, '--eval-data', data, '--eval-size', '2', '--eval-nfe', '2');
+  const r = sjd(
+    'train',
+    'sudoku',
+    '--preset',
+    'tiny',
+    '--steps',
+    '3',
+    '--anchors',
+    'frozen',
+    '--out',
+    frozen,
+    '--data',
+    data,
+    '--eval-data',
+    data,
+    '--eval-size',
+    '2',
+    '--eval-nfe',
+    '2',
+  );
   assert.equal(r.status, 0, r.stderr);
-  assert.equal(JSON.parse(readFileSync(join(frozen, 'config.json'), 'utf8')).model.anchors, 'frozen');
+  assert.equal(
+    JSON.parse(readFileSync(join(frozen, 'config.json'), 'utf8')).model.anchors,
+    'frozen',
+  );
   const optim = readFileSync(join(frozen, 'checkpoint', 'optim.safetensors'));
   const header = optim.subarray(8, 8 + Number(optim.readBigUInt64LE(0))).toString();
   assert.doesNotMatch(header, /anchors/, 'no optimiser state for frozen anchors');
@@ -76,7 +98,9 @@ test('sjd solve prints a full grid that keeps the clues', () => {
 test('sjd solve --trace shows the board filling in, step by step', () => {
   const r = sjd('solve', puzzle, '--model', run, '--nfe', '6', '--trace');
   assert.equal(r.status, 0, r.stderr);
-  const counts = [...r.stdout.matchAll(/step (\d+) \(t = (\d\.\d{3})\): (\d+) cells committed/g)].map((m) => Number(m[3]));
+  const counts = [
+    ...r.stdout.matchAll(/step (\d+) \(t = (\d\.\d{3})\): (\d+) cells committed/g),
+  ].map((m) => Number(m[3]));
   assert.equal(counts.length, 4, 'the start and 3 steps of 2 NFE');
   assert.equal(counts[0], puzzle.replace(/0/g, '').length, 'the clues first');
   assert.equal(counts.at(-1), 81);

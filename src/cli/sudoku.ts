@@ -16,6 +16,7 @@ interface SamplerOpts {
   sampler: string;
   nfe: number;
   temperature: number;
+  grid: 'uniform' | 'cosine';
   seed: number;
 }
 
@@ -30,6 +31,7 @@ const samplerOptions = (c: Command) =>
     )
     .option('--nfe <n>', 'classifier evaluations', int(1, 4096), 32)
     .option('--temperature <x>', 'allocation temperature (sjd sampler)', num(1e-3, 100), 1)
+    .option('--grid <kind>', 'time grid (cosine, uniform)', oneOf(['cosine', 'uniform']), 'cosine')
     .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0);
 
 export function registerSudoku(program: Command): void {
@@ -60,6 +62,7 @@ export function registerSudoku(program: Command): void {
         sampler: o.sampler,
         nfe: o.nfe,
         temperature: o.temperature,
+        grid: o.grid,
         seed: o.seed,
         record: o.trace,
       });
@@ -103,6 +106,7 @@ export function registerSudoku(program: Command): void {
       sampler: o.sampler,
       nfe: o.nfe,
       temperature: o.temperature,
+      grid: o.grid,
       seed: o.seed,
     });
     const seconds = (performance.now() - t0) / 1000;

@@ -60,7 +60,12 @@ export function registerTrain(program: Command): void {
       'confidence',
     )
     .option('--no-augment', 'no random digit relabelling of training boards')
-    .option('--anchors <mode>', 'learned (CDCD-normalised) or frozen random anchors', oneOf(['learned', 'frozen']), 'learned')
+    .option(
+      '--anchors <mode>',
+      'learned (CDCD-normalised) or frozen random anchors',
+      oneOf(['learned', 'frozen']),
+      'learned',
+    )
     .action(async (o: TrainOpts) => {
       checkRunFolder(o.out, o.resume === true);
       const base = sudokuConfig(o.preset, o.kernel, o.seed, o.steps);

@@ -3,7 +3,7 @@
 // Alg. 2), in batches; digits 1..9 are tokens 0..8.
 import type { Denoiser } from '../../model/denoiser.js';
 import type { SJDProcess } from '../../process/index.js';
-import { modelDenoiser, sample, type TrajectoryStep } from '../../sample/index.js';
+import { type GridKind, modelDenoiser, sample, type TrajectoryStep } from '../../sample/index.js';
 import { tensor, tidy } from '../../torch/index.js';
 import type { Board } from './board.js';
 
@@ -11,6 +11,7 @@ export interface SolveOptions {
   sampler: string; // 'confidence' | 'sjd'
   nfe: number;
   temperature?: number;
+  grid?: GridKind;
   seed: number;
   batch?: number;
   record?: boolean; // trajectory of the first batch
@@ -49,6 +50,7 @@ export function solveSudoku(
         sampler: o.sampler,
         nfe: o.nfe,
         temperature: o.temperature ?? 1,
+        grid: o.grid ?? 'cosine',
         seed: o.seed + start,
         condition: { tokens: digits.sub(1).clamp(0, null).to('int64'), mask: digits.gt(0) },
         record: o.record === true && start === 0,
