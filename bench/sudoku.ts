@@ -15,6 +15,7 @@ import {
   full,
   Generator,
   noGrad,
+  type Tensor,
   tidy,
 } from '../src/torch/index.js';
 import { sjdLoss } from '../src/train/sjd-loss.js';
@@ -47,7 +48,7 @@ register(
       tidy(() => {
         const { x0, condition } = task.batch(B, gen);
         const t = sampleTimes(B, proc.T, 'antithetic', gen);
-        let loss;
+        let loss: Tensor;
         if (withProcess) loss = sjdLoss(model, proc, x0, t, gen, condition);
         else {
           const E = model.anchors.forward();
