@@ -20,7 +20,7 @@ for (const n of names) {
 }
 if (!values.json)
   console.log(
-    `sjd bench: libtorch ${torchVersion().torch}, ${getNumThreads()} threads, reference: PyTorch (python3-torch)`,
+    `sjd bench: libtorch ${torchVersion().torch}, ${getNumThreads()} threads; ratio = sjd / reference`,
   );
 for (const name of names) {
   const bench = benches.get(name)!;

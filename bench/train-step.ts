@@ -69,5 +69,5 @@ function stepBench(c: StepConfig, rounds: number, steps: number): BenchResult {
   return { sjd_ms: sjdMs, ref_ms: median(ref), tokens_per_s: (tokens * 1000) / sjdMs };
 }
 
-register('train-step-small', () => stepBench(SMALL, 3, 8));
+register('train-step-small', () => stepBench(SMALL, 5, 10));
 register('train-step-sudoku', () => stepBench(SUDOKU, 3, 3));
