@@ -63,6 +63,15 @@ for (const args of [
   });
 }
 
+test('sjd demo solves generated puzzles with the shipped model', () => {
+  const r = sjd('demo', '--count', '4', '--nfe', '8', '--show', '1');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /solving with .*models\/sudoku\/model\.safetensors/);
+  const m = /solved (\d)\/4 boards \((\d+\.\d)%\), cell accuracy (\d+\.\d)%/.exec(r.stdout);
+  assert.ok(m, r.stdout);
+  assert.ok(Number(m![3]) > 40, `the shipped model fills cells far above chance (11%): ${m![3]}%`);
+});
+
 test('sjd info names the libtorch build', () => {
   const r = sjd('info');
   assert.equal(r.status, 0);
