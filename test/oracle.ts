@@ -85,8 +85,7 @@ export function logPosteriorSeqs(
       .sub((d / 2) * Math.log(2 * Math.PI * s2))
       .add(log1mS.indexSelect(0, X.flatten()).view([1, N, L]));
   } else {
-    const fine = Object.create(proc) as SJDProcess;
-    Object.defineProperty(fine, 'quadrature', { value: { rule: 'simpson', n: quadratureN } });
+    const fine = proc.withQuadrature('simpson', quadratureN);
     const logPac = mixtureTerms(fine, proc.anchorDistances(y, toy.anchors, t), t, d).logPac; // [B, L, K]
     logActive = logPac
       .unsqueeze(1)

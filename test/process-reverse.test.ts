@@ -11,15 +11,8 @@ import type { Tensor } from '../src/torch/index.js';
 import * as torch from '../src/torch/index.js';
 import { logPosteriorSeqs, makeToy } from './oracle.js';
 
-const withQuadrature = (
-  proc: P.SJDProcess,
-  n: number,
-  rule: P.QuadratureRule = 'simpson',
-): P.SJDProcess => {
-  const p = Object.create(proc) as P.SJDProcess;
-  Object.defineProperty(p, 'quadrature', { value: { rule, n } });
-  return p;
-};
+const withQuadrature = (proc: P.SJDProcess, n: number, rule: P.QuadratureRule = 'simpson') =>
+  proc.withQuadrature(rule, n);
 
 // One position, K = 3 anchors in d = 2.
 const anchors = torch.keep(torch.tensor([1.2, 0, -0.6, 1.0, -0.6, -1.0], [3, 2], 'float64'));

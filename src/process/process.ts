@@ -66,6 +66,11 @@ export class SJDProcess {
     return this.config.eta === 1 || this.config.kernel === 'mask' || this.hazard.instant === true;
   }
 
+  /** The same process with another tau-quadrature (rule, N_tau). */
+  withQuadrature(rule: QuadratureRule, n: number): SJDProcess {
+    return new SJDProcess({ ...this.config, quadrature: { rule, n } }, this.blend);
+  }
+
   /** w(a) for K anchors (validated against K). */
   anchorWeights(K: number): Float64Array {
     const w = this.config.anchorWeights;
