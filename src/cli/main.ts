@@ -4,8 +4,10 @@ import { Command } from 'commander';
 import { getNumThreads, setNumThreads, torchVersion } from '../torch/index.js';
 import { registerCompare } from './compare.js';
 import { registerDemo } from './demo.js';
+import { registerExport } from './export.js';
 import { int } from './options.js';
 import { registerSudoku } from './sudoku.js';
+import { registerText } from './text.js';
 import { registerTrain } from './train.js';
 
 const program = new Command('sjd')
@@ -25,7 +27,9 @@ const program = new Command('sjd')
 registerDemo(program);
 registerTrain(program);
 registerSudoku(program);
+registerText(program);
 registerCompare(program);
+registerExport(program);
 
 program
   .command('info')

@@ -1,5 +1,5 @@
 // Shared option parsers for the `sjd` command: each rejects bad values with a one-line message.
-import { InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 
 export function int(min: number, max: number) {
   return (value: string): number => {
@@ -25,4 +25,12 @@ export function oneOf(choices: readonly string[]) {
       throw new InvalidArgumentError(`expected one of ${choices.join(', ')}`);
     return value;
   };
+}
+
+/** The command group `name` (e.g. `train`, `eval`), created once and shared by the tasks. */
+export function group(program: Command, name: string, description: string): Command {
+  return (
+    program.commands.find((c) => c.name() === name) ??
+    program.command(name).description(description)
+  );
 }

@@ -5,11 +5,10 @@ import { type Board, formatBoard, parseBoard, renderBoard } from '../tasks/sudok
 import { pairProblem } from '../tasks/sudoku/check.js';
 import { readSudokuCsv, writeSudokuCsv } from '../tasks/sudoku/csv.js';
 import { loadPairs } from '../tasks/sudoku/data.js';
-import { loadSudokuModel, solvingTask } from '../tasks/sudoku/load.js';
+import { loadSudokuModel } from '../tasks/sudoku/load.js';
 import { scoreBoards } from '../tasks/sudoku/metrics.js';
 import { solveSudoku } from '../tasks/sudoku/solve.js';
-import { exportModel } from '../train/model-io.js';
-import { int, num, oneOf } from './options.js';
+import { group, int, num, oneOf } from './options.js';
 
 interface SamplerOpts {
   model?: string;
@@ -88,9 +87,7 @@ export function registerSudoku(program: Command): void {
     },
   );
 
-  const evalCmd =
-    program.commands.find((c) => c.name() === 'eval') ??
-    program.command('eval').description('evaluate a model');
+  const evalCmd = group(program, 'eval', 'evaluate a model');
   samplerOptions(
     evalCmd
       .command('sudoku')
@@ -127,17 +124,4 @@ export function registerSudoku(program: Command): void {
     );
     if (o.json) console.log(JSON.stringify(out));
   });
-
-  program
-    .command('export')
-    .description(
-      "write a run's EMA weights as a model folder (config.json + model.safetensors), float16 by default",
-    )
-    .requiredOption('--run <dir>', 'the run folder')
-    .requiredOption('--out <dir>', 'the model folder to write (e.g. models/sudoku)')
-    .option('--float32', 'keep float32 weights')
-    .action((o: { run: string; out: string; float32?: boolean }) => {
-      const file = exportModel(o.run, o.out, solvingTask(), o.float32 ? 'float32' : 'float16');
-      console.log(`wrote ${file}`);
-    });
 }

@@ -1,7 +1,12 @@
 // The denoiser backbone (DESIGN.md §2, `model/`): learned absolute positions, a stack of
-// pre-LN non-causal transformer blocks, a final LayerNorm and a linear head to K classes.
+// non-causal transformer blocks and a head to K classes. Two kinds: GPT-2-like pre-LN blocks
+// with a final LayerNorm (time conditioning added to the input by the caller), or DiT blocks
+// with adaLN-zero conditioning on a vector c in every block and in the output layer.
 // Input is a sequence of d-vectors (token embeddings, or the SJD state y), output logits.
 import { arange, type Generator, keep, nn, type Tensor, tidy } from '../torch/index.js';
+import { DiTBlock, DiTFinal } from './dit-block.js';
+
+export type Conditioning = 'add' | 'adaln';
 
 export interface BackboneConfig {
   length: number; // L
@@ -13,13 +18,16 @@ export interface BackboneConfig {
   dropout?: number;
   /** init std of the learned positions (GPT-2: 0.02; PyTorch's Embedding default: 1) */
   posStd?: number;
+  /** 'add' (GPT-2-like, default) or 'adaln' (DiT, adaLN-zero) */
+  conditioning?: Conditioning;
 }
 
 export class Backbone extends nn.Module {
   readonly pos: nn.Embedding; // [L, d]
-  readonly blocks: nn.TransformerBlock[];
-  readonly lnF: nn.LayerNorm;
-  readonly head: nn.Linear;
+  readonly blocks: (nn.TransformerBlock | DiTBlock)[];
+  readonly lnF: nn.LayerNorm | null; // 'add'
+  readonly head: nn.Linear | null; // 'add'
+  readonly final: DiTFinal | null; // 'adaln'
   readonly #positions: Tensor; // [L] int64
 
   constructor(
@@ -29,28 +37,27 @@ export class Backbone extends nn.Module {
     super();
     const c = config;
     this.pos = this.child('pos', new nn.Embedding(c.length, c.dim, { gen, std: c.posStd ?? 0.02 }));
+    const dit = c.conditioning === 'adaln';
+    const opts = { dim: c.dim, heads: c.heads, mlpHidden: c.mlpHidden, dropout: c.dropout, gen };
     this.blocks = Array.from({ length: c.depth }, (_, i) =>
-      this.child(
-        `blocks.${i}`,
-        new nn.TransformerBlock({
-          dim: c.dim,
-          heads: c.heads,
-          mlpHidden: c.mlpHidden,
-          dropout: c.dropout,
-          gen,
-        }),
-      ),
+      this.child(`blocks.${i}`, dit ? new DiTBlock(opts) : new nn.TransformerBlock(opts)),
     );
-    this.lnF = this.child('ln_f', new nn.LayerNorm(c.dim));
-    this.head = this.child('head', new nn.Linear(c.dim, c.classes, { gen }));
+    this.lnF = dit ? null : this.child('ln_f', new nn.LayerNorm(c.dim));
+    this.head = dit ? null : this.child('head', new nn.Linear(c.dim, c.classes, { gen }));
+    this.final = dit ? this.child('final', new DiTFinal(c.dim, c.classes, gen)) : null;
     this.#positions = keep(arange(0, c.length));
   }
 
-  /** h [B, L, d] -> logits [B, L, K] */
-  forward(h: Tensor, mask?: Tensor): Tensor {
+  /** h [B, L, d], c [B, d] (the 'adaln' conditioning vector) -> logits [B, L, K] */
+  forward(h: Tensor, c?: Tensor, mask?: Tensor): Tensor {
     let x = h.add(this.pos.forward(this.#positions)); // [B, L, d]
+    if (this.final) {
+      if (!c) throw new Error('an adaLN backbone needs its conditioning vector');
+      for (const b of this.blocks) x = tidy(() => (b as DiTBlock).forward(x, c, mask));
+      return this.final.forward(x, c);
+    }
     // Each block in its own scope: intermediates autograd does not save are freed at once.
-    for (const b of this.blocks) x = tidy(() => b.forward(x, mask));
-    return this.head.forward(this.lnF.forward(x));
+    for (const b of this.blocks) x = tidy(() => (b as nn.TransformerBlock).forward(x, mask));
+    return this.head!.forward(this.lnF!.forward(x));
   }
 }

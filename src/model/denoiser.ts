@@ -2,10 +2,11 @@
 // positions, noise elsewhere; no mask channel) projected to the model width, plus learned
 // absolute positions (in the Backbone), optional learned structure embeddings (e.g. Sudoku's
 // row, column and box: an inductive bias of the network, independent of W) and the sinusoidal
-// time embedding, added (GPT-2-like); non-causal pre-LN blocks; logits over the K anchors.
+// time embedding, either added to the input (GPT-2-like, pre-LN blocks; Sudoku) or fed to every
+// block by adaLN-zero (DiT; text8); non-causal attention; logits over the K anchors.
 import { type Generator, keep, nn, type Tensor, tensor, tidy } from '../torch/index.js';
 import { type AnchorMode, Anchors } from './anchors.js';
-import { Backbone } from './backbone.js';
+import { Backbone, type Conditioning } from './backbone.js';
 import { TimeEmbedding } from './time-embedding.js';
 
 // Positions and structure start at PyTorch's Embedding scale (N(0, 1)), comparable to the
@@ -24,6 +25,8 @@ export interface DenoiserConfig {
   dropout?: number;
   /** per structure (e.g. row, col, box): the group index of every position, groups 0..n-1 */
   structure?: number[][];
+  /** how time enters: 'add' to the input (default) or 'adaln' in every block (DiT) */
+  conditioning?: Conditioning;
 }
 
 export class Denoiser extends nn.Module {
@@ -73,6 +76,7 @@ export class Denoiser extends nn.Module {
           classes: c.classes,
           dropout: c.dropout,
           posStd: EMBED_STD,
+          conditioning: c.conditioning,
         },
         gen,
       ),
@@ -86,11 +90,14 @@ export class Denoiser extends nn.Module {
    * exact equality; a learned vector is added there.
    */
   forward(y: Tensor, t: Tensor, onAnchor?: Tensor): Tensor {
-    let h = this.inProj.forward(y).add(this.time.forward(t).unsqueeze(1)); // [B, L, width]
+    const c = this.time.forward(t); // [B, width]
+    const adaln = this.config.conditioning === 'adaln';
+    let h = this.inProj.forward(y); // [B, L, width]
+    if (!adaln) h = h.add(c.unsqueeze(1));
     if (onAnchor) h = h.add(onAnchor.unsqueeze(-1).to('float32').mul(this.anchorFlag)); // + [width] where on an anchor
     this.structure.forEach((emb, k) => {
       h = h.add(emb.forward(this.#groups[k]!)); // + [L, width]
     });
-    return this.backbone.forward(h);
+    return this.backbone.forward(h, adaln ? c : undefined);
   }
 }

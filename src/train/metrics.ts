@@ -3,8 +3,8 @@
 // (metrics.svg: loss and evaluation metrics against step, rendered by Vega-Lite).
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
+import { writeSvg } from './plot.js';
 
 const BASE = ['step', 'loss', 'lr', 'tokens_per_s'];
 
@@ -71,11 +71,6 @@ export class MetricsLog {
       },
       resolve: { scale: { y: 'independent' } },
     };
-    const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
-    const svg = await view.toSVG();
-    const out = join(this.dir, 'metrics.svg');
-    writeFileSync(`${out}.tmp`, svg);
-    renameSync(`${out}.tmp`, out);
-    return out;
+    return writeSvg(join(this.dir, 'metrics.svg'), spec);
   }
 }

@@ -14,7 +14,7 @@ import {
   tidy,
 } from '../torch/index.js';
 import { writeJsonAtomic } from './manifest.js';
-import { buildModel, buildProcess, type TrainConfig, type TrainTask } from './trainer.js';
+import { buildModel, buildProcess, type TaskShape, type TrainConfig } from './trainer.js';
 
 export interface LoadedModel {
   model: Denoiser;
@@ -33,11 +33,20 @@ function readConfig(dir: string): TrainConfig {
   }
 }
 
-/** The EMA weights of a run folder, or the weights of an exported model folder. */
-export function loadModel(dir: string, task: TrainTask): LoadedModel {
+/**
+ * The EMA weights of a run folder, or the weights of an exported model folder. `shape` is the
+ * task's shape, or a function giving it from the saved config (e.g. the text sequence length).
+ */
+export function loadModel(
+  dir: string,
+  shape: TaskShape | ((config: TrainConfig) => TaskShape),
+  expectTask?: string,
+): LoadedModel {
   const config = readConfig(dir);
-  if (config.task !== task.name)
-    throw new Error(`${dir} holds a ${config.task} model, not ${task.name}`);
+  const want = expectTask ?? (typeof shape === 'function' ? undefined : shape.name);
+  if (want !== undefined && config.task !== want)
+    throw new Error(`${dir} holds a ${config.task} model, not ${want}`);
+  const task = typeof shape === 'function' ? shape(config) : shape;
   const file = existsSync(join(dir, 'model.safetensors'))
     ? join(dir, 'model.safetensors')
     : join(dir, 'checkpoint', 'ema.safetensors');
@@ -57,10 +66,11 @@ export function loadModel(dir: string, task: TrainTask): LoadedModel {
 export function exportModel(
   runDir: string,
   outDir: string,
-  task: TrainTask,
+  shape: TaskShape | ((config: TrainConfig) => TaskShape),
   dtype: 'float16' | 'float32' = 'float16',
+  expectTask?: string,
 ): string {
-  const { model, config } = loadModel(runDir, task);
+  const { model, config } = loadModel(runDir, shape, expectTask);
   const tmp = `${outDir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });

@@ -65,6 +65,9 @@ export interface TrainTask {
   evaluate(model: Denoiser, proc: SJDProcess, step: number): Record<string, number>;
 }
 
+/** What building a model and its process needs of a task (loading a trained model needs no data). */
+export type TaskShape = Pick<TrainTask, 'name' | 'length' | 'classes' | 'structure' | 'blend'>;
+
 export interface TrainHooks {
   progress?: (step: number, total: number, info: { loss: number; tokensPerS: number }) => void;
   log?: (line: string) => void;
@@ -80,7 +83,7 @@ export interface TrainResult {
   lastEval: Record<string, number> | null;
 }
 
-export function buildProcess(task: TrainTask, p: ProcessChoice): SJDProcess {
+export function buildProcess(task: TaskShape, p: ProcessChoice): SJDProcess {
   const blend =
     p.preset === 'sjd' && p.kernel && p.kernel !== 'identity'
       ? task.blend(p.kernel, p.sigmaW ?? 1.5)
@@ -93,7 +96,7 @@ export function buildProcess(task: TrainTask, p: ProcessChoice): SJDProcess {
   });
 }
 
-export function buildModel(task: TrainTask, c: TrainConfig['model'], gen: Generator): Denoiser {
+export function buildModel(task: TaskShape, c: TrainConfig['model'], gen: Generator): Denoiser {
   const { name: _, structure, ...rest } = c;
   return new Denoiser(
     {

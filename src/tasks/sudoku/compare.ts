@@ -4,12 +4,12 @@
 // skipped, so the comparison can be continued across sessions. Writes a Markdown table (board
 // accuracy mean +- std over seeds, takeoff step) and a plot of held-out board accuracy
 // against step.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
 import { MetricsLog } from '../../train/metrics.js';
 import { loadModel } from '../../train/model-io.js';
+import { writeSvg, writeTextAtomic } from '../../train/plot.js';
 import { checkRunFolder, type TrainHooks, train } from '../../train/trainer.js';
 import { scoreBoards } from './metrics.js';
 import { sudokuConfig } from './presets.js';
@@ -124,8 +124,7 @@ ${rows.join('\n')}
 
 Reproduce: \`${o.command}\` (resumable: run it again to continue).
 `;
-  writeFileSync(`${o.doc}.tmp`, md);
-  renameSync(`${o.doc}.tmp`, o.doc);
+  writeTextAtomic(o.doc, md);
   const values = runs.flatMap((r) =>
     new MetricsLog(r.dir, ['board_accuracy', 'cell_accuracy'])
       .rows()
@@ -149,7 +148,5 @@ Reproduce: \`${o.command}\` (resumable: run it again to continue).
       detail: { field: 'run', type: 'nominal' },
     },
   };
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
-  writeFileSync(`${svg}.tmp`, await view.toSVG());
-  renameSync(`${svg}.tmp`, svg);
+  await writeSvg(svg, spec);
 }

@@ -1,0 +1,20 @@
+// `sjd export`: a run's EMA weights as a model folder (config.json + model.safetensors),
+// float16 by default, for any task (the shape comes from the run's config).
+import type { Command } from 'commander';
+import { taskShape } from '../tasks/shapes.js';
+import { exportModel } from '../train/model-io.js';
+
+export function registerExport(program: Command): void {
+  program
+    .command('export')
+    .description(
+      "write a run's EMA weights as a model folder (config.json + model.safetensors), float16 by default",
+    )
+    .requiredOption('--run <dir>', 'the run folder')
+    .requiredOption('--out <dir>', 'the model folder to write (e.g. models/sudoku)')
+    .option('--float32', 'keep float32 weights')
+    .action((o: { run: string; out: string; float32?: boolean }) => {
+      const file = exportModel(o.run, o.out, taskShape, o.float32 ? 'float32' : 'float16');
+      console.log(`wrote ${file}`);
+    });
+}

@@ -1,0 +1,135 @@
+// `sjd data text8`, `sjd sample text` and `sjd eval text`: make a text8-style corpus, sample a
+// trained text model, and score it (valid- and unique-word fractions; --frontier sweeps 11
+// temperatures at NFE 32, 64, 128 and writes JSON and a plot).
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { EMBEDDED, loadCorpus, writeCorpus } from '../tasks/text/corpus.js';
+import { FRONTIER_NFES, frontier, frontierMaxima, writeFrontier } from '../tasks/text/frontier.js';
+import { TextScorer } from '../tasks/text/metrics.js';
+import { defaultTextSampler, sampleText } from '../tasks/text/sample.js';
+import { textShape } from '../tasks/text/task.js';
+import { loadModel } from '../train/model-io.js';
+import { group, int, num, oneOf } from './options.js';
+
+interface SampleOpts {
+  model: string;
+  nfe: number;
+  temperature: number;
+  n: number;
+  seed: number;
+  topP: number;
+  sampler?: string;
+}
+
+function samplingOptions(cmd: Command): Command {
+  return cmd
+    .requiredOption('--model <dir>', 'a text run folder or exported text model')
+    .option('--nfe <n>', 'model evaluations', int(1, 4096), 64)
+    .option('--temperature <t>', 'sampling temperature', num(1e-6, 100), 0.7)
+    .option('-n, --n <n>', 'number of samples', int(1, 1_000_000), 16)
+    .option('--seed <n>', 'sampling seed', int(0, 2 ** 31 - 1), 0)
+    .option('--top-p <p>', 'nucleus sampling mass', num(1e-6, 1), 1)
+    .option(
+      '--sampler <name>',
+      'sjd (Alg. 2) or mdlm (ancestral; masked models)',
+      oneOf(['sjd', 'mdlm']),
+    );
+}
+
+const loadText = (dir: string) => loadModel(dir, textShape, 'text');
+
+export function registerText(program: Command): void {
+  group(program, 'data', 'prepare data')
+    .command('text8')
+    .description(
+      'normalise text as text8 (wikifil) and split it 90/5/5 into train.txt, valid.txt, test.txt',
+    )
+    .requiredOption('--out <dir>', 'corpus folder to write')
+    .option(
+      '--from <path>',
+      `WikiExtractor output or plain text (file or folder), a text8 file or text8.zip; '${EMBEDDED}' for the embedded corpus`,
+      EMBEDDED,
+    )
+    .action((o: { out: string; from: string }) => {
+      const meta = writeCorpus(o.from, o.out) as Record<string, { chars: number }>;
+      console.log(
+        `wrote ${o.out}: train ${meta.train!.chars}, valid ${meta.valid!.chars}, test ${meta.test!.chars} characters (from ${o.from})`,
+      );
+    });
+
+  samplingOptions(
+    group(program, 'sample', 'draw samples from a model')
+      .command('text')
+      .description('sample text (Alg. 2 on a cosine grid; MDLM ancestral for masked models)'),
+  ).action((o: SampleOpts) => {
+    const { model, process: proc } = loadText(o.model);
+    const t0 = performance.now();
+    const { texts } = sampleText(model, proc, o);
+    const s = (performance.now() - t0) / 1000;
+    for (const t of texts) console.log(t);
+    console.error(
+      `${texts.length} samples of ${model.config.length} characters, ${o.sampler ?? defaultTextSampler(proc)} sampler, ${o.nfe} NFE, temperature ${o.temperature}: ${((texts.length * model.config.length) / s).toFixed(0)} characters/s`,
+    );
+  });
+
+  samplingOptions(
+    group(program, 'eval', 'evaluate a model')
+      .command('text')
+      .description('valid-word fractions (>= 5, >= 6) and unique-word fraction of samples'),
+  )
+    .option(
+      '--data <dir>',
+      `corpus folder whose test split is the dictionary (default: ${EMBEDDED})`,
+    )
+    .option('--frontier', 'sweep 11 temperatures in [0.05, 1] at NFE 32, 64, 128')
+    .option(
+      '--out <dir>',
+      'where --frontier writes frontier.json and frontier.svg (default: the model folder)',
+    )
+    .option('--json', 'end with one JSON line of the results')
+    .action(
+      async (
+        o: SampleOpts & { data?: string; frontier?: boolean; out?: string; json?: boolean },
+      ) => {
+        const { model, process: proc, config } = loadText(o.model);
+        const data = o.data ?? (config as { data?: string }).data ?? EMBEDDED;
+        const scorer = new TextScorer(loadCorpus(data).test);
+        if (!o.frontier) {
+          const t0 = performance.now();
+          const { texts } = sampleText(model, proc, o);
+          const chars_per_s =
+            (texts.length * model.config.length) / ((performance.now() - t0) / 1000);
+          const r = { ...scorer.score(texts), nfe: o.nfe, temperature: o.temperature, chars_per_s };
+          console.log(
+            `valid words >= 5: ${(100 * r.valid_words5).toFixed(2)}%, >= 6: ${(100 * r.valid_words6).toFixed(2)}%, unique words ${(100 * r.unique_words).toFixed(2)}% (${r.samples} samples, ${o.nfe} NFE, temperature ${o.temperature}, ${chars_per_s.toFixed(0)} characters/s)`,
+          );
+          if (o.json) console.log(JSON.stringify(r));
+          return;
+        }
+        const points = frontier(model, proc, scorer, {
+          n: o.n,
+          seed: o.seed,
+          sampler: o.sampler,
+          onPoint: (p) =>
+            console.error(
+              `NFE ${p.nfe} temperature ${p.temperature.toFixed(3)}: valid >= 5 ${(100 * p.valid_words5).toFixed(2)}%, >= 6 ${(100 * p.valid_words6).toFixed(2)}%, unique ${(100 * p.unique_words).toFixed(2)}%`,
+            ),
+        });
+        const dir = o.out ?? o.model;
+        const json = join(dir, 'frontier.json');
+        await writeFrontier(json, join(dir, 'frontier.svg'), [{ label: o.model, points }], {
+          model: o.model,
+          data,
+          n: o.n,
+          seed: o.seed,
+        });
+        const max = frontierMaxima(points);
+        for (const nfe of FRONTIER_NFES)
+          console.log(
+            `NFE ${nfe}: max valid words >= 5 ${(100 * max[nfe]!.valid_words5).toFixed(2)}%, >= 6 ${(100 * max[nfe]!.valid_words6).toFixed(2)}%`,
+          );
+        console.log(`wrote ${json} and frontier.svg`);
+        if (o.json) console.log(JSON.stringify({ maxima: max, points }));
+      },
+    );
+}

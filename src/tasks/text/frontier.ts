@@ -1,0 +1,109 @@
+// Quality-diversity frontiers on text (app:text8, fig:text8-frontier): for each NFE budget,
+// a sweep of 11 temperatures evenly spaced in [0.05, 1]; each point scores n samples
+// (valid-word fractions at >= 5 and >= 6, unique-word fraction). Written as JSON and as a
+// plot of valid-word fraction (>= 5) against unique-word fraction, one curve per NFE.
+import type { Denoiser } from '../../model/denoiser.js';
+import type { SJDProcess } from '../../process/index.js';
+import { writeSvg, writeTextAtomic } from '../../train/plot.js';
+import type { TextScorer, TextScores } from './metrics.js';
+import { sampleText } from './sample.js';
+
+export const FRONTIER_NFES = [32, 64, 128];
+export const FRONTIER_TEMPERATURES = Array.from(
+  { length: 11 },
+  (_, i) => Math.round((0.05 + (0.95 * i) / 10) * 1000) / 1000,
+);
+
+export interface FrontierPoint extends TextScores {
+  nfe: number;
+  temperature: number;
+  chars_per_s: number;
+}
+
+export interface FrontierOptions {
+  n: number;
+  seed: number;
+  nfes?: number[];
+  temperatures?: number[];
+  sampler?: string;
+  onPoint?: (p: FrontierPoint) => void;
+}
+
+export function frontier(
+  model: Denoiser,
+  proc: SJDProcess,
+  scorer: TextScorer,
+  o: FrontierOptions,
+): FrontierPoint[] {
+  const points: FrontierPoint[] = [];
+  for (const nfe of o.nfes ?? FRONTIER_NFES) {
+    for (const temperature of o.temperatures ?? FRONTIER_TEMPERATURES) {
+      const t0 = performance.now();
+      const { texts } = sampleText(model, proc, {
+        n: o.n,
+        nfe,
+        temperature,
+        seed: o.seed,
+        sampler: o.sampler,
+      });
+      const seconds = (performance.now() - t0) / 1000;
+      const chars = texts.reduce((a, s) => a + s.length, 0);
+      const p = { nfe, temperature, ...scorer.score(texts), chars_per_s: chars / seconds };
+      points.push(p);
+      o.onPoint?.(p);
+    }
+  }
+  return points;
+}
+
+/** The best valid-word fraction (>= 5 and >= 6) along each NFE's frontier. */
+export function frontierMaxima(
+  points: FrontierPoint[],
+): Record<number, { valid_words5: number; valid_words6: number }> {
+  const out: Record<number, { valid_words5: number; valid_words6: number }> = {};
+  for (const p of points) {
+    out[p.nfe] ??= { valid_words5: 0, valid_words6: 0 };
+    const m = out[p.nfe]!;
+    m.valid_words5 = Math.max(m.valid_words5, p.valid_words5);
+    m.valid_words6 = Math.max(m.valid_words6, p.valid_words6);
+  }
+  return out;
+}
+
+/** points.json and a plot (SVG) of one or more labelled frontiers. */
+export async function writeFrontier(
+  jsonPath: string,
+  svgPath: string,
+  curves: { label: string; points: FrontierPoint[] }[],
+  meta: Record<string, unknown> = {},
+): Promise<void> {
+  writeTextAtomic(jsonPath, `${JSON.stringify({ ...meta, curves }, null, 1)}\n`);
+  const values = curves.flatMap((c) =>
+    c.points.map((p) => ({ ...p, model: c.label, NFE: String(p.nfe) })),
+  );
+  await writeSvg(svgPath, {
+    data: { values },
+    facet: { column: { field: 'NFE', type: 'ordinal', sort: FRONTIER_NFES.map(String) } },
+    spec: {
+      width: 260,
+      height: 240,
+      mark: { type: 'line', point: true },
+      encoding: {
+        x: {
+          field: 'unique_words',
+          type: 'quantitative',
+          title: 'unique-word fraction',
+          scale: { zero: false },
+        },
+        y: {
+          field: 'valid_words5',
+          type: 'quantitative',
+          title: 'valid-word fraction (>= 5)',
+          scale: { zero: false },
+        },
+        color: { field: 'model', type: 'nominal' },
+        order: { field: 'temperature', type: 'quantitative' },
+      },
+    },
+  });
+}

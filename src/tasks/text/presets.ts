@@ -1,0 +1,103 @@
+// Text8 presets (app:text8, tab:text8-hparams). Processes: `mdlm` (masked), `cadd` (W = I, the
+// CANDI/CADD hybrid) and `sjd` (full-band 1-D Gaussian W over positions, sigma_W in
+// {0.5, 1, 1.5, 2, 2.5}), all with the log-linear hazard. Sizes: the paper's DiT (about 8M
+// parameters, batch 512, 40k steps, AdamW 1e-3 constant, clip 1, no weight decay, EMA 0.9999,
+// antithetic time) and CPU-sized ones for this machine with the same optimiser (the EMA decay
+// shortened to 0.999 for runs of a few thousand steps).
+import type { ProcessChoice, TrainConfig } from '../../train/trainer.js';
+
+type Size = Omit<TrainConfig, 'seed' | 'process' | 'task'> & { length: number };
+
+const dit = {
+  anchorDim: 64,
+  anchors: 'learned' as const,
+  structure: false,
+  conditioning: 'adaln' as const,
+};
+const optimiser = { weightDecay: 0, clip: 1, timeSampling: 'antithetic' as const };
+
+export const TEXT_SIZES: Record<string, Size> = {
+  paper: {
+    model: { name: 'paper', ...dit, width: 256, depth: 6, heads: 8, mlpHidden: 1024, dropout: 0 },
+    length: 256,
+    batch: 512,
+    steps: 40_000,
+    lr: { kind: 'constant', lr: 1e-3, warmup: 0, total: 40_000 },
+    ema: 0.9999,
+    ...optimiser,
+    logEvery: 50,
+    evalEvery: 2000,
+    checkpointEvery: 500,
+  },
+  cpu: {
+    model: { name: 'cpu', ...dit, width: 128, depth: 4, heads: 4, mlpHidden: 512, dropout: 0 },
+    length: 256,
+    batch: 32,
+    steps: 3000,
+    lr: { kind: 'constant', lr: 1e-3, warmup: 100, total: 3000 },
+    ema: 0.999,
+    ...optimiser,
+    logEvery: 25,
+    evalEvery: 500,
+    checkpointEvery: 100,
+  },
+  tiny: {
+    model: {
+      name: 'tiny',
+      ...dit,
+      anchorDim: 16,
+      width: 32,
+      depth: 1,
+      heads: 2,
+      mlpHidden: 64,
+      dropout: 0,
+    },
+    length: 64,
+    batch: 8,
+    steps: 20,
+    lr: { kind: 'constant', lr: 1e-3, warmup: 5, total: 20 },
+    ema: 0.9,
+    ...optimiser,
+    logEvery: 5,
+    evalEvery: 10,
+    checkpointEvery: 10,
+  },
+};
+
+export const SIGMA_SWEEP = [0.5, 1, 1.5, 2, 2.5];
+export const TEXT_PROCESSES = ['mdlm', 'cadd', 'sjd'] as const;
+
+export function textProcess(preset: string, sigmaW = 1.5): ProcessChoice {
+  switch (preset) {
+    case 'mdlm':
+      return { preset: 'masked' };
+    case 'cadd':
+      return { preset: 'hybrid' };
+    case 'sjd':
+      if (!(sigmaW > 0))
+        throw new Error(`--sigma-w must be > 0 for sjd (sigma 0 is cadd), got ${sigmaW}`);
+      return { preset: 'sjd', kernel: 'gaussian1d', sigmaW };
+    default:
+      throw new Error(`unknown text preset '${preset}' (known: ${TEXT_PROCESSES.join(', ')})`);
+  }
+}
+
+export function textConfig(
+  size: string,
+  preset: string,
+  seed: number,
+  o: { sigmaW?: number; steps?: number } = {},
+): TrainConfig & { length: number } {
+  const s = TEXT_SIZES[size];
+  if (!s)
+    throw new Error(`unknown text size '${size}' (known: ${Object.keys(TEXT_SIZES).join(', ')})`);
+  const total = o.steps ?? s.steps;
+  return {
+    ...s,
+    task: 'text',
+    seed,
+    process: textProcess(preset, o.sigmaW),
+    steps: total,
+    lr: { ...s.lr, total },
+  };
+}
