@@ -2,6 +2,9 @@
 // one line on stderr and exit status 2, never a stack trace.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
@@ -67,3 +70,81 @@ test('sjd info names the libtorch build', () => {
   assert.equal(r.status, 0);
   assert.match(r.stdout, /libtorch 1\.\d+/);
 });
+
+test('text end to end: data text8, train text, sample text, eval text --frontier, export', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sjd-cli-text-'));
+  const corpus = join(dir, 'corpus');
+  const d = sjd('data', 'text8', '--out', corpus);
+  assert.equal(d.status, 0, d.stderr);
+  assert.match(d.stdout, /train \d{7}, valid \d+, test \d+ characters \(from sotu\)/);
+  const run = join(dir, 'run');
+  const t = sjd(
+    'train',
+    'text',
+    '--size',
+    'tiny',
+    '--preset',
+    'sjd',
+    '--sigma-w',
+    '1',
+    '--out',
+    run,
+    '--data',
+    corpus,
+    '--eval-samples',
+    '2',
+    '--eval-nfe',
+    '4',
+  );
+  assert.equal(t.status, 0, t.stderr);
+  assert.match(
+    t.stdout,
+    /finished at step 20; valid_loss \d\.\d+, valid_words5 [\d.]+, unique_words [\d.]+/,
+  );
+  const config = JSON.parse(readFileSync(join(run, 'config.json'), 'utf8'));
+  assert.deepEqual(config.process, { preset: 'sjd', kernel: 'gaussian1d', sigmaW: 1 });
+  assert.equal(config.length, 64);
+  const s = sjd('sample', 'text', '--model', run, '-n', '3', '--nfe', '8', '--seed', '4');
+  assert.equal(s.status, 0, s.stderr);
+  const lines = s.stdout.trimEnd().split('\n');
+  assert.equal(lines.length, 3);
+  for (const l of lines) assert.match(l, /^[a-z ]{64}$/);
+  assert.equal(
+    sjd('sample', 'text', '--model', run, '-n', '3', '--nfe', '8', '--seed', '4').stdout,
+    s.stdout,
+  );
+  const e = sjd('eval', 'text', '--model', run, '-n', '2', '--frontier', '--json');
+  assert.equal(e.status, 0, e.stderr);
+  const last = JSON.parse(e.stdout.trimEnd().split('\n').at(-1)!);
+  assert.equal(last.points.length, 33);
+  assert.deepEqual(Object.keys(last.maxima), ['32', '64', '128']);
+  assert.ok(existsSync(join(run, 'frontier.svg')));
+  assert.equal(
+    JSON.parse(readFileSync(join(run, 'frontier.json'), 'utf8')).curves[0].points.length,
+    33,
+  );
+  const x = sjd('export', '--run', run, '--out', join(dir, 'model'), '--float32');
+  assert.equal(x.status, 0, x.stderr);
+  assert.equal(
+    sjd('sample', 'text', '--model', join(dir, 'model'), '-n', '3', '--nfe', '8', '--seed', '4')
+      .stdout,
+    s.stdout,
+  );
+});
+
+for (const [args, message] of [
+  [['sample', 'text', '--model', '/nonexistent'], /not a model or run folder/],
+  [['data', 'text8', '--from', '/nonexistent', '--out', '/tmp/x'], /no such file or folder/],
+  [
+    ['train', 'text', '--out', '/tmp/sjd-x', '--preset', 'sjd', '--sigma-w', '0'],
+    /--sigma-w must be > 0/,
+  ],
+  [['train', 'text', '--out', '/tmp/sjd-x', '--preset', 'bert'], /expected one of mdlm, cadd, sjd/],
+] as const) {
+  test(`bad text input gets one line: sjd ${args.join(' ')}`, () => {
+    const r = sjd(...args);
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, message);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  });
+}
