@@ -1,6 +1,8 @@
 // Runs the PyTorch reference (bench/torch_ref.py, Debian's python3-torch) with the same thread
 // settings as sjd, and reports medians; shared by every benchmark that compares against it.
-import { execFileSync } from 'node:child_process';
+// Either as one run of N steps, or as a persistent process stepping in alternation with sjd.
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { getNumThreads } from '../src/torch/index.js';
 
 const script = new URL('../../bench/torch_ref.py', import.meta.url).pathname;
@@ -29,4 +31,73 @@ export function timeMs(fn: () => void): number {
   const t0 = performance.now();
   fn();
   return performance.now() - t0;
+}
+
+/**
+ * A persistent PyTorch process (`torch_ref.py serve`) doing one training step of the model of
+ * `config` per request, so that benchmarks alternate sjd and PyTorch step by step and both see
+ * the same machine conditions. The idle side waits blocked (no spinning: passive OpenMP).
+ */
+export class ReferenceServer {
+  readonly #child: ChildProcessWithoutNullStreams;
+  readonly #lines: AsyncIterator<string>;
+
+  private constructor(config: object) {
+    this.#child = spawn(
+      '/usr/bin/python3',
+      [script, 'serve', '--config', JSON.stringify(config), '--threads', String(getNumThreads())],
+      { env: { ...process.env, OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? 'PASSIVE' } },
+    );
+    this.#lines = createInterface({ input: this.#child.stdout })[Symbol.asyncIterator]();
+  }
+
+  static async start(config: object): Promise<ReferenceServer> {
+    const s = new ReferenceServer(config);
+    await s.#next();
+    return s;
+  }
+
+  async #next(): Promise<Record<string, number>> {
+    const r = await this.#lines.next();
+    if (r.done) throw new Error('the PyTorch reference exited (is python3-torch installed?)');
+    return JSON.parse(r.value);
+  }
+
+  /** One reference training step; its time in milliseconds. */
+  async step(): Promise<number> {
+    this.#child.stdin.write('step\n');
+    return (await this.#next()).time! * 1000;
+  }
+
+  close(): void {
+    this.#child.stdin.end('quit\n');
+  }
+}
+
+/**
+ * Alternates one sjd step and one reference step, `steps` times after `warmup` of each;
+ * returns the medians in milliseconds.
+ */
+export async function alternate(
+  ours: () => void,
+  config: object,
+  steps: number,
+  warmup = 3,
+): Promise<{ sjd_ms: number; ref_ms: number }> {
+  const ref = await ReferenceServer.start(config);
+  try {
+    for (let i = 0; i < warmup; i++) {
+      ours();
+      await ref.step();
+    }
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < steps; i++) {
+      a.push(timeMs(ours));
+      b.push(await ref.step());
+    }
+    return { sjd_ms: median(a), ref_ms: median(b) };
+  } finally {
+    ref.close();
+  }
 }

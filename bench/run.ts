@@ -6,6 +6,7 @@ import './gemm.js';
 import './train-step.js';
 import './process-cost.js';
 import './sudoku.js';
+import './text.js';
 import { benches } from './registry.js';
 
 const { values } = parseArgs({

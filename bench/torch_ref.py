@@ -3,6 +3,9 @@
 src/model/token-classifier.ts + backbone.ts, in Debian's PyTorch (python3-torch).
 
   torch_ref.py step  --config JSON --steps N --warmup W --threads T   -> JSON per-step seconds
+  torch_ref.py serve --config JSON --threads T   one step per "step" line on stdin, one JSON
+                     line {"time": s} per step on stdout (benchmarks alternate step by step);
+                     config.model "token" (default) or "dit" (the text denoiser, adaLN-zero)
   torch_ref.py forward --weights W.safetensors --tokens T.safetensors --out O.safetensors
   torch_ref.py gemm --n 1024 --reps R --threads T                       -> JSON seconds
 Safetensors are read and written by the format's spec (json header + raw bytes), since the
@@ -112,24 +115,101 @@ class TokenClassifier(nn.Module):
         return self.backbone(self.embed(tokens))
 
 
-def cmd_step(a):
-    torch.set_num_threads(a.threads)
-    c = json.loads(a.config)
+def modulate(x, shift, scale):
+    return x * (1 + scale) + shift
+
+
+class DiTBlock(nn.Module):
+    """src/model/dit-block.ts: adaLN-zero block, LayerNorms without affine parameters."""
+
+    def __init__(self, d, h, hidden):
+        super().__init__()
+        self.ln1, self.attn = nn.LayerNorm(d, eps=1e-6, elementwise_affine=False), Attention(d, h)
+        self.ln2, self.mlp = nn.LayerNorm(d, eps=1e-6, elementwise_affine=False), MLP(d, hidden)
+        self.ada = nn.Linear(d, 6 * d)
+        nn.init.zeros_(self.ada.weight)
+        nn.init.zeros_(self.ada.bias)
+
+    def forward(self, x, c):
+        s1, sc1, g1, s2, sc2, g2 = self.ada(F.silu(c)).unsqueeze(1).chunk(6, -1)
+        x = x + g1 * self.attn(modulate(self.ln1(x), s1, sc1))
+        return x + g2 * self.mlp(modulate(self.ln2(x), s2, sc2))
+
+
+class DiTDenoiser(nn.Module):
+    """src/model/denoiser.ts with conditioning 'adaln': y [B, L, d], t [B] -> logits [B, L, K]."""
+
+    def __init__(self, c):
+        super().__init__()
+        w = c["dim"]
+        self.in_proj = nn.Linear(c["anchorDim"], w)
+        self.fc, self.tproj = nn.Linear(w, 4 * w), nn.Linear(4 * w, w)
+        self.anchor_flag = nn.Parameter(torch.randn(w) * 0.02)
+        self.pos = nn.Embedding(c["length"], w)
+        self.blocks = nn.ModuleList([DiTBlock(w, c["heads"], c["mlpHidden"]) for _ in range(c["depth"])])
+        self.ln = nn.LayerNorm(w, eps=1e-6, elementwise_affine=False)
+        self.ada = nn.Linear(w, 2 * w)
+        nn.init.zeros_(self.ada.weight)
+        nn.init.zeros_(self.ada.bias)
+        self.head = nn.Linear(w, c["classes"])
+        self.register_buffer("positions", torch.arange(c["length"]), persistent=False)
+        half = w // 2
+        self.register_buffer("freqs", torch.exp(torch.arange(half, dtype=torch.float32) * (-math.log(10000) / half)), persistent=False)
+
+    def forward(self, y, t, on_anchor):
+        args = (t * 1000).unsqueeze(1) * self.freqs
+        c = self.tproj(F.gelu(self.fc(torch.cat([args.sin(), args.cos()], 1))))
+        x = self.in_proj(y) + on_anchor.unsqueeze(-1).float() * self.anchor_flag + self.pos(self.positions)
+        for b in self.blocks:
+            x = b(x, c)
+        shift, scale = self.ada(F.silu(c)).unsqueeze(1).chunk(2, -1)
+        return self.head(modulate(self.ln(x), shift, scale))
+
+
+def make_step(c):
+    """The model of config c and a closure doing one training step (forward, CE, backward, clip, AdamW)."""
     torch.manual_seed(0)
-    model = TokenClassifier(c["vocab"], c)
+    B, L, K = c["batch"], c["length"], c["classes"]
+    y = torch.randint(0, K, (B, L))
+    if c.get("model", "token") == "dit":
+        model = DiTDenoiser(c)
+        inputs = (torch.randn(B, L, c["anchorDim"]), torch.rand(B), torch.rand(B, L) < 0.5)
+    else:
+        model = TokenClassifier(c["vocab"], c)
+        inputs = (torch.randint(0, c["vocab"], (B, L)),)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
-    x = torch.randint(0, c["vocab"], (c["batch"], c["length"]))
-    y = torch.randint(0, c["classes"], (c["batch"], c["length"]))
-    times = []
-    for i in range(a.warmup + a.steps):
-        t0 = time.perf_counter()
-        logits = model(x)
-        loss = F.cross_entropy(logits.reshape(-1, c["classes"]), y.reshape(-1))
+
+    def step():
+        logits = model(*inputs)
+        loss = F.cross_entropy(logits.reshape(-1, K), y.reshape(-1))
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
-        loss.item()
+        return loss.item()
+
+    return model, step
+
+
+def cmd_serve(a):
+    torch.set_num_threads(a.threads)
+    _, step = make_step(json.loads(a.config))
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        if line.strip() != "step":
+            break
+        t0 = time.perf_counter()
+        step()
+        print(json.dumps({"time": time.perf_counter() - t0}), flush=True)
+
+
+def cmd_step(a):
+    torch.set_num_threads(a.threads)
+    model, step = make_step(json.loads(a.config))
+    times = []
+    for i in range(a.warmup + a.steps):
+        t0 = time.perf_counter()
+        step()
         if i >= a.warmup:
             times.append(time.perf_counter() - t0)
     print(json.dumps({"times": times, "threads": torch.get_num_threads(), "params": sum(p.numel() for p in model.parameters())}))
@@ -163,6 +243,9 @@ def cmd_gemm(a):
 def main():
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="cmd", required=True)
+    v = sub.add_parser("serve")
+    v.add_argument("--config", required=True)
+    v.add_argument("--threads", type=int, default=2)
     s = sub.add_parser("step")
     s.add_argument("--config", required=True)
     s.add_argument("--steps", type=int, default=5)
@@ -178,7 +261,7 @@ def main():
     g.add_argument("--reps", type=int, default=10)
     g.add_argument("--threads", type=int, default=2)
     a = p.parse_args()
-    {"step": cmd_step, "forward": cmd_forward, "gemm": cmd_gemm}[a.cmd](a)
+    {"step": cmd_step, "serve": cmd_serve, "forward": cmd_forward, "gemm": cmd_gemm}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@
 import { TokenClassifier } from '../src/model/token-classifier.js';
 import { AdamW, Generator } from '../src/torch/index.js';
 import { crossEntropyStep } from '../src/train/step.js';
-import { median, runReference, timeMs } from './reference.js';
+import { alternate } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 
 interface StepConfig {
@@ -40,34 +40,18 @@ export const SUDOKU: StepConfig = {
   batch: 128,
 };
 
-function stepBench(c: StepConfig, rounds: number, steps: number): BenchResult {
+async function stepBench(c: StepConfig, steps: number): Promise<BenchResult> {
   const gen = new Generator(0);
   const model = new TokenClassifier(c.vocab, c, gen);
   const opt = new AdamW(model.parameters(), { lr: 1e-3 });
   const x = gen.randint(0, c.vocab, [c.batch, c.length]);
   const y = gen.randint(0, c.classes, [c.batch, c.length]);
-  const step = () => crossEntropyStep(() => model.forward(x), y, opt, { clip: 1 });
-  step();
-  step();
-  const ours: number[] = [];
-  const ref: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    for (let i = 0; i < steps; i++) ours.push(timeMs(step));
-    const out = runReference([
-      'step',
-      '--config',
-      JSON.stringify(c),
-      '--steps',
-      String(steps),
-      '--warmup',
-      '2',
-    ]);
-    ref.push(...out.times.map((s) => s * 1000));
-  }
-  const tokens = c.batch * c.length;
-  const sjdMs = median(ours);
-  return { sjd_ms: sjdMs, ref_ms: median(ref), tokens_per_s: (tokens * 1000) / sjdMs };
+  const step = () => {
+    crossEntropyStep(() => model.forward(x), y, opt, { clip: 1 });
+  };
+  const r = await alternate(step, c, steps);
+  return { ...r, tokens_per_s: (c.batch * c.length * 1000) / r.sjd_ms };
 }
 
-register('train-step-small', () => stepBench(SMALL, 5, 10));
-register('train-step-sudoku', () => stepBench(SUDOKU, 3, 3));
+register('train-step-small', () => stepBench(SMALL, 50));
+register('train-step-sudoku', () => stepBench(SUDOKU, 10));

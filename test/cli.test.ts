@@ -148,3 +148,40 @@ for (const [args, message] of [
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
   });
 }
+
+test('sjd compare text trains each model, caches its frontier, and writes the report; a rerun reuses both', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sjd-cli-cmp-'));
+  const doc = join(dir, 'doc.md');
+  const args = [
+    'compare',
+    'text',
+    '--size',
+    'tiny',
+    '--steps',
+    '3',
+    '--models',
+    'cadd,sjd-2',
+    '-n',
+    '1',
+    '--out',
+    dir,
+    '--doc',
+    doc,
+  ];
+  const a = sjd(...args);
+  assert.equal(a.status, 0, a.stderr);
+  const md = readFileSync(doc, 'utf8');
+  assert.match(md, /\| CADD \(W = I\) \| [\d.]+ \| [\d.]+ \| [\d.]+ \|/);
+  assert.match(md, /\| SJD sigma_W = 2 \| /);
+  assert.match(md, /1 samples of 64 characters/);
+  assert.ok(
+    existsSync(join(dir, 'doc.svg')) && existsSync(join(dir, 'sjd-2-seed0', 'frontier.json')),
+  );
+  const b = sjd(...args);
+  assert.equal(b.status, 0, b.stderr);
+  assert.doesNotMatch(b.stderr, /training|resuming/);
+  assert.equal(readFileSync(doc, 'utf8'), md);
+  const bad = sjd('compare', 'text', '--steps', '3', '--out', dir, '--models', 'bert');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /unknown model 'bert'/);
+});

@@ -115,6 +115,29 @@ const noDecay = (name: string, p: Tensor) =>
   name.endsWith('pos.weight') ||
   name.startsWith('structure');
 
+/** The step a run folder's checkpoint holds (0 when there is none). */
+export function finishedStep(dir: string): number {
+  const p = join(dir, 'checkpoint', 'state.json');
+  return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')).step as number) : 0;
+}
+
+/**
+ * Trains the run in `dir` until config.steps, starting it or resuming it as its folder says
+ * (comparisons continue across sessions this way); false when interrupted.
+ */
+export async function trainToEnd(
+  dir: string,
+  config: TrainConfig,
+  task: TrainTask,
+  hooks: TrainHooks = {},
+): Promise<boolean> {
+  const done = finishedStep(dir);
+  if (done >= config.steps) return true;
+  hooks.log?.(`${done > 0 ? 'resuming' : 'training'} ${dir}`);
+  const r = await train(dir, config, task, done > 0, hooks);
+  return !r.interrupted;
+}
+
 /** Refuses to start over an existing run, or to resume a folder without a checkpoint. */
 export function checkRunFolder(dir: string, resume: boolean): void {
   const ckptDir = join(dir, 'checkpoint');

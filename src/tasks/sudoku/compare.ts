@@ -4,13 +4,14 @@
 // skipped, so the comparison can be continued across sessions. Writes a Markdown table (board
 // accuracy mean +- std over seeds, takeoff step) and a plot of held-out board accuracy
 // against step.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { MetricsLog } from '../../train/metrics.js';
 import { loadModel } from '../../train/model-io.js';
 import { writeSvg, writeTextAtomic } from '../../train/plot.js';
-import { checkRunFolder, type TrainHooks, train } from '../../train/trainer.js';
+import { mean, std } from '../../train/stats.js';
+import { type TrainHooks, trainToEnd } from '../../train/trainer.js';
 import { scoreBoards } from './metrics.js';
 import { sudokuConfig } from './presets.js';
 import { solveSudoku } from './solve.js';
@@ -43,11 +44,6 @@ const NAMES: Record<string, string> = {
   masked: 'MDLM (masked)',
 };
 
-function finishedStep(dir: string): number {
-  const p = join(dir, 'checkpoint', 'state.json');
-  return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')).step as number) : 0;
-}
-
 export async function runComparison(
   task: SudokuTask,
   o: CompareOptions,
@@ -57,22 +53,9 @@ export async function runComparison(
   for (const seed of o.seeds) {
     for (const kernel of o.kernels) {
       const dir = join(o.out, `${kernel}-seed${seed}`);
-      const done = finishedStep(dir);
-      if (done < o.steps) {
-        const resume = done > 0;
-        checkRunFolder(dir, resume);
-        hooks.log?.(
-          `${resume ? 'resuming' : 'training'} ${dir} (${NAMES[kernel] ?? kernel}, seed ${seed})`,
-        );
-        const r = await train(
-          dir,
-          sudokuConfig(o.preset, kernel, seed, o.steps),
-          task,
-          resume,
-          hooks,
-        );
-        if (r.interrupted) return summaries;
-      }
+      hooks.log?.(`${NAMES[kernel] ?? kernel}, seed ${seed}`);
+      if (!(await trainToEnd(dir, sudokuConfig(o.preset, kernel, seed, o.steps), task, hooks)))
+        return summaries;
       const { model, process: proc } = loadModel(dir, task);
       const { boards } = solveSudoku(model, proc, o.test.puzzles, {
         sampler: 'confidence',
@@ -97,9 +80,6 @@ export async function runComparison(
   await writeReport(o, summaries);
   return summaries;
 }
-
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-const std = (xs: number[]) => Math.sqrt(mean(xs.map((x) => (x - mean(xs)) ** 2)));
 
 async function writeReport(o: CompareOptions, runs: RunSummary[]): Promise<void> {
   const rows = o.kernels.map((k) => {
