@@ -34,9 +34,9 @@ export function timeMs(fn: () => void): number {
 }
 
 /**
- * A persistent PyTorch process (`torch_ref.py serve`) doing one training step of the model of
- * `config` per request, so that benchmarks alternate sjd and PyTorch step by step and both see
- * the same machine conditions. The idle side waits blocked (no spinning: passive OpenMP).
+ * A persistent PyTorch process (`torch_ref.py serve`) doing training steps of the model of
+ * `config` on request, so that benchmarks alternate sjd and PyTorch in short blocks and both
+ * see the same machine conditions. The idle side waits blocked (no spinning: passive OpenMP).
  */
 export class ReferenceServer {
   readonly #child: ChildProcessWithoutNullStreams;
@@ -57,16 +57,16 @@ export class ReferenceServer {
     return s;
   }
 
-  async #next(): Promise<Record<string, number>> {
+  async #next(): Promise<Record<string, number[]>> {
     const r = await this.#lines.next();
     if (r.done) throw new Error('the PyTorch reference exited (is python3-torch installed?)');
     return JSON.parse(r.value);
   }
 
-  /** One reference training step; its time in milliseconds. */
-  async step(): Promise<number> {
-    this.#child.stdin.write('step\n');
-    return (await this.#next()).time! * 1000;
+  /** n consecutive reference training steps; their times in milliseconds. */
+  async steps(n: number): Promise<number[]> {
+    this.#child.stdin.write(`steps ${n}\n`);
+    return (await this.#next()).times!.map((s) => s * 1000);
   }
 
   close(): void {
@@ -75,26 +75,27 @@ export class ReferenceServer {
 }
 
 /**
- * Alternates one sjd step and one reference step, `steps` times after `warmup` of each;
- * returns the medians in milliseconds.
+ * Alternates blocks of `block` sjd steps and `block` reference steps, `rounds` times; the first
+ * step of every block (the switch) is left out on both sides. Returns the medians in ms.
  */
 export async function alternate(
   ours: () => void,
   config: object,
-  steps: number,
-  warmup = 3,
+  rounds: number,
+  block: number,
 ): Promise<{ sjd_ms: number; ref_ms: number }> {
   const ref = await ReferenceServer.start(config);
   try {
-    for (let i = 0; i < warmup; i++) {
-      ours();
-      await ref.step();
-    }
+    ours();
+    await ref.steps(2);
     const a: number[] = [];
     const b: number[] = [];
-    for (let i = 0; i < steps; i++) {
-      a.push(timeMs(ours));
-      b.push(await ref.step());
+    for (let r = 0; r < rounds; r++) {
+      for (let i = 0; i < block; i++) {
+        const ms = timeMs(ours);
+        if (i > 0) a.push(ms);
+      }
+      b.push(...(await ref.steps(block)).slice(1));
     }
     return { sjd_ms: median(a), ref_ms: median(b) };
   } finally {

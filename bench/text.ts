@@ -1,5 +1,5 @@
 // Text at the cpu size (DiT, 4 layers, width 128, batch 32 x 256 characters): (a) the bare
-// network's training step in sjd against the same DiT in PyTorch, alternating step by step;
+// network's training step in sjd against the same DiT in PyTorch, alternating in blocks;
 // (b) the full SJD step (1-D Gaussian W, sigma_W = 1.5: corruption, forward, backward, AdamW)
 // against the bare network step, in the same process: the process's overhead; (c) sampling
 // characters/s (Alg. 2, 64 NFE, 32 samples) against 64 bare network passes: the sampler's.
@@ -65,7 +65,8 @@ register('text-train-step', async (): Promise<BenchResult> => {
       classes: 27,
       batch: s.B,
     },
-    20,
+    6,
+    4,
   );
   return { ...r, tokens_per_s: (s.B * s.L * 1000) / r.sjd_ms };
 });

@@ -3,8 +3,8 @@
 src/model/token-classifier.ts + backbone.ts, in Debian's PyTorch (python3-torch).
 
   torch_ref.py step  --config JSON --steps N --warmup W --threads T   -> JSON per-step seconds
-  torch_ref.py serve --config JSON --threads T   one step per "step" line on stdin, one JSON
-                     line {"time": s} per step on stdout (benchmarks alternate step by step);
+  torch_ref.py serve --config JSON --threads T   for each "steps N" line on stdin, N steps and
+                     one JSON line {"times": [s...]} on stdout (benchmarks alternate in blocks);
                      config.model "token" (default) or "dit" (the text denoiser, adaLN-zero)
   torch_ref.py forward --weights W.safetensors --tokens T.safetensors --out O.safetensors
   torch_ref.py gemm --n 1024 --reps R --threads T                       -> JSON seconds
@@ -196,11 +196,15 @@ def cmd_serve(a):
     _, step = make_step(json.loads(a.config))
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
-        if line.strip() != "step":
+        words = line.split()
+        if len(words) != 2 or words[0] != "steps":
             break
-        t0 = time.perf_counter()
-        step()
-        print(json.dumps({"time": time.perf_counter() - t0}), flush=True)
+        times = []
+        for _ in range(int(words[1])):
+            t0 = time.perf_counter()
+            step()
+            times.append(time.perf_counter() - t0)
+        print(json.dumps({"times": times}), flush=True)
 
 
 def cmd_step(a):

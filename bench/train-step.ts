@@ -40,7 +40,7 @@ export const SUDOKU: StepConfig = {
   batch: 128,
 };
 
-async function stepBench(c: StepConfig, steps: number): Promise<BenchResult> {
+async function stepBench(c: StepConfig, rounds: number, block: number): Promise<BenchResult> {
   const gen = new Generator(0);
   const model = new TokenClassifier(c.vocab, c, gen);
   const opt = new AdamW(model.parameters(), { lr: 1e-3 });
@@ -49,9 +49,9 @@ async function stepBench(c: StepConfig, steps: number): Promise<BenchResult> {
   const step = () => {
     crossEntropyStep(() => model.forward(x), y, opt, { clip: 1 });
   };
-  const r = await alternate(step, c, steps);
+  const r = await alternate(step, c, rounds, block);
   return { ...r, tokens_per_s: (c.batch * c.length * 1000) / r.sjd_ms };
 }
 
-register('train-step-small', () => stepBench(SMALL, 50));
-register('train-step-sudoku', () => stepBench(SUDOKU, 10));
+register('train-step-small', () => stepBench(SMALL, 12, 6));
+register('train-step-sudoku', () => stepBench(SUDOKU, 5, 3));
