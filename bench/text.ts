@@ -61,6 +61,7 @@ register('text-train-step', async (): Promise<BenchResult> => {
       heads: m.heads,
       mlpHidden: m.mlpHidden,
       depth: m.depth,
+      rotary: m.rotary === true,
       length: s.L,
       classes: 27,
       batch: s.B,

@@ -54,16 +54,35 @@ def write_safetensors(path, tensors):
     os.replace(path + ".tmp", path)
 
 
+class Rotary(nn.Module):
+    """src/torch/nn/rotary.ts: rotate-half rotary embedding of queries and keys."""
+
+    def __init__(self, length, dh, base=10000.0):
+        super().__init__()
+        freqs = torch.exp(torch.arange(dh // 2, dtype=torch.float32) * (-2 * math.log(base) / dh))
+        angles = torch.arange(length, dtype=torch.float32).unsqueeze(1) * freqs
+        both = torch.cat([angles, angles], -1)
+        self.register_buffer("cos", both.cos(), persistent=False)
+        self.register_buffer("sin", both.sin(), persistent=False)
+
+    def forward(self, x):
+        x1, x2 = x.chunk(2, -1)
+        return x * self.cos + torch.cat([-x2, x1], -1) * self.sin
+
+
 class Attention(nn.Module):
-    def __init__(self, d, h):
+    def __init__(self, d, h, rotary=None):
         super().__init__()
         self.h, self.dh = h, d // h
         self.qkv = nn.Linear(d, 3 * d)
         self.proj = nn.Linear(d, d)
+        self.rotary = rotary
 
     def forward(self, x):
         B, L, d = x.shape
         q, k, v = self.qkv(x).view(B, L, 3, self.h, self.dh).permute(2, 0, 3, 1, 4).unbind(0)
+        if self.rotary is not None:
+            q, k = self.rotary(q), self.rotary(k)
         att = (q @ k.transpose(-2, -1)).mul(1 / math.sqrt(self.dh)).softmax(-1)
         return self.proj((att @ v).transpose(1, 2).reshape(B, L, d))
 
@@ -122,9 +141,9 @@ def modulate(x, shift, scale):
 class DiTBlock(nn.Module):
     """src/model/dit-block.ts: adaLN-zero block, LayerNorms without affine parameters."""
 
-    def __init__(self, d, h, hidden):
+    def __init__(self, d, h, hidden, rotary=None):
         super().__init__()
-        self.ln1, self.attn = nn.LayerNorm(d, eps=1e-6, elementwise_affine=False), Attention(d, h)
+        self.ln1, self.attn = nn.LayerNorm(d, eps=1e-6, elementwise_affine=False), Attention(d, h, rotary)
         self.ln2, self.mlp = nn.LayerNorm(d, eps=1e-6, elementwise_affine=False), MLP(d, hidden)
         self.ada = nn.Linear(d, 6 * d)
         nn.init.zeros_(self.ada.weight)
@@ -145,8 +164,9 @@ class DiTDenoiser(nn.Module):
         self.in_proj = nn.Linear(c["anchorDim"], w)
         self.fc, self.tproj = nn.Linear(w, 4 * w), nn.Linear(4 * w, w)
         self.anchor_flag = nn.Parameter(torch.randn(w) * 0.02)
-        self.pos = nn.Embedding(c["length"], w)
-        self.blocks = nn.ModuleList([DiTBlock(w, c["heads"], c["mlpHidden"]) for _ in range(c["depth"])])
+        rotary = Rotary(c["length"], w // c["heads"]) if c.get("rotary") else None
+        self.pos = None if rotary is not None else nn.Embedding(c["length"], w)
+        self.blocks = nn.ModuleList([DiTBlock(w, c["heads"], c["mlpHidden"], rotary) for _ in range(c["depth"])])
         self.ln = nn.LayerNorm(w, eps=1e-6, elementwise_affine=False)
         self.ada = nn.Linear(w, 2 * w)
         nn.init.zeros_(self.ada.weight)
@@ -159,7 +179,9 @@ class DiTDenoiser(nn.Module):
     def forward(self, y, t, on_anchor):
         args = (t * 1000).unsqueeze(1) * self.freqs
         c = self.tproj(F.gelu(self.fc(torch.cat([args.sin(), args.cos()], 1))))
-        x = self.in_proj(y) + on_anchor.unsqueeze(-1).float() * self.anchor_flag + self.pos(self.positions)
+        x = self.in_proj(y) + on_anchor.unsqueeze(-1).float() * self.anchor_flag
+        if self.pos is not None:
+            x = x + self.pos(self.positions)
         for b in self.blocks:
             x = b(x, c)
         shift, scale = self.ada(F.silu(c)).unsqueeze(1).chunk(2, -1)

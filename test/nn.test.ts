@@ -129,3 +129,19 @@ test('train mode applies dropout, eval mode is deterministic', () => {
   assert.ok(block.forward(x).equal(block.forward(x)));
   assert.equal(block.attn.training, false);
 });
+
+test('rotary embedding keeps norms and makes q.k depend on the offset only', () => {
+  const rot = new nn.Rotary(8, 4);
+  const gen = new torch.Generator(3);
+  const u = gen.randn([1, 1, 1, 4]).expand([1, 1, 8, 4]);
+  const w = gen.randn([1, 1, 1, 4]).expand([1, 1, 8, 4]);
+  const q = rot.apply(u); // [1, 1, 8, 4]
+  const k = rot.apply(w);
+  assert.ok(maxAbs(q.norm(2, [-1]), u.norm(2, [-1])) < 1e-5);
+  const s = q.matmul(k.transpose(-2, -1)).reshape([8, 8]).toArray(); // s[i][j] = f(i - j)
+  for (let i = 1; i < 8; i++)
+    for (let j = 1; j < 8; j++) assert.ok(Math.abs(s[i * 8 + j]! - s[(i - 1) * 8 + j - 1]!) < 1e-5);
+  assert.ok(Math.abs(s[0 * 8 + 1]! - s[1 * 8 + 0]!) > 1e-3, 'not symmetric in the offset');
+  // position 0 is not rotated
+  assert.ok(maxAbs(q.narrow(2, 0, 1), u.narrow(2, 0, 1)) < 1e-6);
+});

@@ -20,10 +20,12 @@ export interface BackboneConfig {
   posStd?: number;
   /** 'add' (GPT-2-like, default) or 'adaln' (DiT, adaLN-zero) */
   conditioning?: Conditioning;
+  /** positions by rotary embedding in attention (MDLM's DiT) instead of learned absolute ones */
+  rotary?: boolean;
 }
 
 export class Backbone extends nn.Module {
-  readonly pos: nn.Embedding; // [L, d]
+  readonly pos: nn.Embedding | null; // [L, d], learned absolute positions (not with rotary)
   readonly blocks: (nn.TransformerBlock | DiTBlock)[];
   readonly lnF: nn.LayerNorm | null; // 'add'
   readonly head: nn.Linear | null; // 'add'
@@ -36,9 +38,19 @@ export class Backbone extends nn.Module {
   ) {
     super();
     const c = config;
-    this.pos = this.child('pos', new nn.Embedding(c.length, c.dim, { gen, std: c.posStd ?? 0.02 }));
+    this.pos = c.rotary
+      ? null
+      : this.child('pos', new nn.Embedding(c.length, c.dim, { gen, std: c.posStd ?? 0.02 }));
+    const rotary = c.rotary ? new nn.Rotary(c.length, c.dim / c.heads) : undefined;
     const dit = c.conditioning === 'adaln';
-    const opts = { dim: c.dim, heads: c.heads, mlpHidden: c.mlpHidden, dropout: c.dropout, gen };
+    const opts = {
+      dim: c.dim,
+      heads: c.heads,
+      mlpHidden: c.mlpHidden,
+      dropout: c.dropout,
+      gen,
+      rotary,
+    };
     this.blocks = Array.from({ length: c.depth }, (_, i) =>
       this.child(`blocks.${i}`, dit ? new DiTBlock(opts) : new nn.TransformerBlock(opts)),
     );
@@ -50,7 +62,7 @@ export class Backbone extends nn.Module {
 
   /** h [B, L, d], c [B, d] (the 'adaln' conditioning vector) -> logits [B, L, K] */
   forward(h: Tensor, c?: Tensor, mask?: Tensor): Tensor {
-    let x = h.add(this.pos.forward(this.#positions)); // [B, L, d]
+    let x = this.pos ? h.add(this.pos.forward(this.#positions)) : h; // [B, L, d]
     if (this.final) {
       if (!c) throw new Error('an adaLN backbone needs its conditioning vector');
       for (const b of this.blocks) x = tidy(() => (b as DiTBlock).forward(x, c, mask));

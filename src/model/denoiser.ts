@@ -27,6 +27,8 @@ export interface DenoiserConfig {
   structure?: number[][];
   /** how time enters: 'add' to the input (default) or 'adaln' in every block (DiT) */
   conditioning?: Conditioning;
+  /** rotary position embedding in attention instead of learned absolute positions */
+  rotary?: boolean;
 }
 
 export class Denoiser extends nn.Module {
@@ -77,6 +79,7 @@ export class Denoiser extends nn.Module {
           dropout: c.dropout,
           posStd: EMBED_STD,
           conditioning: c.conditioning,
+          rotary: c.rotary,
         },
         gen,
       ),

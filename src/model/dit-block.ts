@@ -15,6 +15,7 @@ export interface DiTBlockOptions {
   mlpHidden: number;
   dropout?: number;
   gen: Generator;
+  rotary?: nn.Rotary;
 }
 
 export class DiTBlock extends nn.Module {
@@ -28,7 +29,10 @@ export class DiTBlock extends nn.Module {
     super();
     const p = o.dropout ?? 0;
     this.ln1 = this.child('ln1', new nn.LayerNorm(o.dim, 1e-6, false));
-    this.attn = this.child('attn', new nn.MultiHeadSelfAttention(o.dim, o.heads, p, o.gen));
+    this.attn = this.child(
+      'attn',
+      new nn.MultiHeadSelfAttention(o.dim, o.heads, p, o.gen, o.rotary),
+    );
     this.ln2 = this.child('ln2', new nn.LayerNorm(o.dim, 1e-6, false));
     this.mlp = this.child('mlp', new nn.MLP(o.dim, o.mlpHidden, p, o.gen));
     this.ada = this.child('ada', new nn.Linear(o.dim, 6 * o.dim, { zero: true }));

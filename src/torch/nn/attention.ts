@@ -5,6 +5,7 @@ import { defaultGenerator, type Generator } from '../random.js';
 import type { Tensor } from '../tensor.js';
 import { Linear } from './linear.js';
 import { Module } from './module.js';
+import type { Rotary } from './rotary.js';
 
 export class MultiHeadSelfAttention extends Module {
   readonly qkv: Linear;
@@ -17,6 +18,8 @@ export class MultiHeadSelfAttention extends Module {
     readonly heads: number,
     readonly dropoutP = 0,
     gen?: Generator,
+    /** rotary position embedding of queries and keys (derived, shared, not a parameter) */
+    readonly rotary?: Rotary,
   ) {
     super();
     if (dim % heads !== 0)
@@ -36,7 +39,11 @@ export class MultiHeadSelfAttention extends Module {
     const H = this.heads;
     const Dh = this.headDim;
     const qkv = this.qkv.forward(x).view([B, L, 3, H, Dh]).permute([2, 0, 3, 1, 4]); // [3, B, H, L, Dh]
-    const [q, k, v] = qkv.chunk(3, 0).map((t) => t.squeeze(0)) as [Tensor, Tensor, Tensor]; // [B, H, L, Dh]
+    let [q, k, v] = qkv.chunk(3, 0).map((t) => t.squeeze(0)) as [Tensor, Tensor, Tensor]; // [B, H, L, Dh]
+    if (this.rotary) {
+      q = this.rotary.apply(q);
+      k = this.rotary.apply(k);
+    }
     let scores = q.matmul(k.transpose(-2, -1)).mul(1 / Math.sqrt(Dh)); // [B, H, L, L]
     if (mask) {
       if (mask.ndim !== 2 && mask.ndim !== 3)

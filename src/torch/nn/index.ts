@@ -5,4 +5,5 @@ export { LayerNorm } from './layer-norm.js';
 export { Linear, type LinearOptions } from './linear.js';
 export { MLP } from './mlp.js';
 export { Module } from './module.js';
+export { Rotary } from './rotary.js';
 export { type BlockOptions, TransformerBlock } from './transformer-block.js';

@@ -5,6 +5,7 @@ import { MultiHeadSelfAttention } from './attention.js';
 import { LayerNorm } from './layer-norm.js';
 import { MLP } from './mlp.js';
 import { Module } from './module.js';
+import type { Rotary } from './rotary.js';
 
 export interface BlockOptions {
   dim: number;
@@ -12,6 +13,7 @@ export interface BlockOptions {
   mlpHidden?: number;
   dropout?: number;
   gen?: Generator;
+  rotary?: Rotary;
 }
 
 export class TransformerBlock extends Module {
@@ -24,7 +26,10 @@ export class TransformerBlock extends Module {
     super();
     const p = opts.dropout ?? 0;
     this.ln1 = this.child('ln1', new LayerNorm(opts.dim));
-    this.attn = this.child('attn', new MultiHeadSelfAttention(opts.dim, opts.heads, p, opts.gen));
+    this.attn = this.child(
+      'attn',
+      new MultiHeadSelfAttention(opts.dim, opts.heads, p, opts.gen, opts.rotary),
+    );
     this.ln2 = this.child('ln2', new LayerNorm(opts.dim));
     this.mlp = this.child('mlp', new MLP(opts.dim, opts.mlpHidden ?? 4 * opts.dim, p, opts.gen));
   }
