@@ -26,6 +26,26 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/**
+ * Runs each once (warm-up), then `rounds` times alternately in this process; returns the
+ * medians in ms (sjd_ms for `ours`, ref_ms for `ref`).
+ */
+export function interleaved(
+  ours: () => void,
+  ref: () => void,
+  rounds: number,
+): { sjd_ms: number; ref_ms: number } {
+  ours();
+  ref();
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    a.push(timeMs(ours));
+    b.push(timeMs(ref));
+  }
+  return { sjd_ms: median(a), ref_ms: median(b) };
+}
+
 /** Wall time of fn in milliseconds. */
 export function timeMs(fn: () => void): number {
   const t0 = performance.now();

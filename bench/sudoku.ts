@@ -8,19 +8,11 @@ import { generatedPairs } from '../src/tasks/sudoku/data.js';
 import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
 import { solveSudoku } from '../src/tasks/sudoku/solve.js';
 import { SudokuTask } from '../src/tasks/sudoku/task.js';
-import {
-  AdamW,
-  clipGradNorm,
-  crossEntropy,
-  full,
-  Generator,
-  noGrad,
-  type Tensor,
-  tidy,
-} from '../src/torch/index.js';
+import { AdamW, crossEntropy, full, Generator, noGrad, tidy } from '../src/torch/index.js';
 import { sjdLoss } from '../src/train/sjd-loss.js';
+import { optimiseStep } from '../src/train/step.js';
 import { buildModel, buildProcess } from '../src/train/trainer.js';
-import { median, timeMs } from './reference.js';
+import { interleaved } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 
 function setup() {
@@ -44,37 +36,26 @@ register(
     const { task, config, gen, model, proc } = setup();
     const opt = new AdamW(model.parameters(), { lr: 1e-3 });
     const B = config.batch;
-    const step = (withProcess: boolean) =>
-      tidy(() => {
-        const { x0, condition } = task.batch(B, gen);
-        const t = sampleTimes(B, proc.T, 'antithetic', gen);
-        let loss: Tensor;
-        if (withProcess) loss = sjdLoss(model, proc, x0, t, gen, condition);
-        else {
+    const step = (withProcess: boolean) => () => {
+      optimiseStep(
+        () => {
+          const { x0, condition } = task.batch(B, gen);
+          const t = sampleTimes(B, proc.T, 'antithetic', gen);
+          if (withProcess) return sjdLoss(model, proc, x0, t, gen, condition);
           const E = model.anchors.forward();
           const logits = model.forward(
             E.indexSelect(0, x0.flatten()).view([B, 81, -1]),
             full([B], 0.5),
             condition,
           );
-          loss = crossEntropy(logits.reshape([-1, 9]), x0.reshape([-1]));
-        }
-        opt.zeroGrad();
-        loss.backward();
-        clipGradNorm(opt.params, 1);
-        opt.step();
-        return loss.item();
-      });
-    step(true);
-    step(false);
-    const ours: number[] = [];
-    const ref: number[] = [];
-    for (let r = 0; r < 6; r++) {
-      ours.push(timeMs(() => step(true)));
-      ref.push(timeMs(() => step(false)));
-    }
-    const ms = median(ours);
-    return { sjd_ms: ms, ref_ms: median(ref), tokens_per_s: (B * 81 * 1000) / ms };
+          return crossEntropy(logits.reshape([-1, 9]), x0.reshape([-1]));
+        },
+        opt,
+        { clip: 1 },
+      );
+    };
+    const r = interleaved(step(true), step(false), 6);
+    return { ...r, tokens_per_s: (B * 81 * 1000) / r.sjd_ms };
   },
   'the bare network step on clean inputs',
 );
@@ -95,15 +76,8 @@ register(
           for (let k = 0; k < 32; k++) model.forward(y, full([128], 0.5)).dispose();
         }),
       );
-    solve();
-    const ours: number[] = [];
-    const ref: number[] = [];
-    for (let r = 0; r < 3; r++) {
-      ours.push(timeMs(solve));
-      ref.push(timeMs(passes));
-    }
-    const ms = median(ours);
-    return { sjd_ms: ms, ref_ms: median(ref), boards_per_s: (128 * 1000) / ms };
+    const r = interleaved(solve, passes, 3);
+    return { ...r, boards_per_s: (128 * 1000) / r.sjd_ms };
   },
   '32 bare network passes at batch 128',
 );

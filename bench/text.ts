@@ -7,19 +7,11 @@ import { sampleTimes } from '../src/process/index.js';
 import { textConfig } from '../src/tasks/text/presets.js';
 import { sampleText } from '../src/tasks/text/sample.js';
 import { TextTask } from '../src/tasks/text/task.js';
-import {
-  AdamW,
-  clipGradNorm,
-  full,
-  Generator,
-  noGrad,
-  type Tensor,
-  tidy,
-} from '../src/torch/index.js';
+import { AdamW, full, Generator, noGrad, tidy } from '../src/torch/index.js';
 import { sjdLoss } from '../src/train/sjd-loss.js';
-import { crossEntropyStep } from '../src/train/step.js';
+import { crossEntropyStep, optimiseStep } from '../src/train/step.js';
 import { buildModel, buildProcess } from '../src/train/trainer.js';
-import { alternate, median, timeMs } from './reference.js';
+import { alternate, interleaved } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 
 function setup() {
@@ -78,27 +70,19 @@ register(
     const s = setup();
     const opt = new AdamW(s.model.parameters(), { lr: 1e-3 });
     const bare = bareStep(s, opt);
-    const full = () =>
-      tidy(() => {
-        const { x0 } = s.task.batch(s.B, s.gen);
-        const t = sampleTimes(s.B, s.proc.T, 'antithetic', s.gen);
-        const loss: Tensor = sjdLoss(s.model, s.proc, x0, t, s.gen);
-        opt.zeroGrad();
-        loss.backward();
-        clipGradNorm(opt.params, 1);
-        opt.step();
-        loss.item();
-      });
-    full();
-    bare();
-    const ours: number[] = [];
-    const ref: number[] = [];
-    for (let r = 0; r < 8; r++) {
-      ours.push(timeMs(full));
-      ref.push(timeMs(bare));
-    }
-    const ms = median(ours);
-    return { sjd_ms: ms, ref_ms: median(ref), tokens_per_s: (s.B * s.L * 1000) / ms };
+    const full = () => {
+      optimiseStep(
+        () => {
+          const { x0 } = s.task.batch(s.B, s.gen);
+          const t = sampleTimes(s.B, s.proc.T, 'antithetic', s.gen);
+          return sjdLoss(s.model, s.proc, x0, t, s.gen);
+        },
+        opt,
+        { clip: 1 },
+      );
+    };
+    const r = interleaved(full, bare, 8);
+    return { ...r, tokens_per_s: (s.B * s.L * 1000) / r.sjd_ms };
   },
   'the bare network step',
 );
@@ -118,15 +102,8 @@ register(
           for (let k = 0; k < 64; k++) s.model.forward(y, full([n], 0.5)).dispose();
         }),
       );
-    draw();
-    const ours: number[] = [];
-    const ref: number[] = [];
-    for (let r = 0; r < 3; r++) {
-      ours.push(timeMs(draw));
-      ref.push(timeMs(passes));
-    }
-    const ms = median(ours);
-    return { sjd_ms: ms, ref_ms: median(ref), chars_per_s: (n * s.L * 1000) / ms };
+    const r = interleaved(draw, passes, 3);
+    return { ...r, chars_per_s: (n * s.L * 1000) / r.sjd_ms };
   },
   '64 bare network passes at batch 32',
 );

@@ -9,6 +9,18 @@ export interface StepOptions {
   ignoreIndex?: number; // targets equal to this leave the loss (e.g. clues)
 }
 
+/** loss() builds a scalar loss; zero grads, backward, clip, AdamW/SGD step; returns the loss. */
+export function optimiseStep(loss: () => Tensor, opt: Optimizer, opts: StepOptions = {}): number {
+  return tidy(() => {
+    const l = loss();
+    opt.zeroGrad();
+    l.backward();
+    if (opts.clip !== undefined) clipGradNorm(opt.params, opts.clip);
+    opt.step(opts.lr);
+    return l.item();
+  });
+}
+
 /** forward(inputs) gives logits [B, L, K] for targets [B, L]; returns the mean loss. */
 export function crossEntropyStep(
   forward: () => Tensor,
@@ -16,16 +28,15 @@ export function crossEntropyStep(
   opt: Optimizer,
   opts: StepOptions = {},
 ): number {
-  return tidy(() => {
-    const logits = forward(); // [B, L, K]
-    const K = logits.size(-1);
-    const loss = crossEntropy(logits.reshape([-1, K]), targets.reshape([-1]), {
-      ignoreIndex: opts.ignoreIndex,
-    });
-    opt.zeroGrad();
-    loss.backward();
-    if (opts.clip !== undefined) clipGradNorm(opt.params, opts.clip);
-    opt.step(opts.lr);
-    return loss.item();
-  });
+  return optimiseStep(
+    () => {
+      const logits = forward(); // [B, L, K]
+      const K = logits.size(-1);
+      return crossEntropy(logits.reshape([-1, K]), targets.reshape([-1]), {
+        ignoreIndex: opts.ignoreIndex,
+      });
+    },
+    opt,
+    opts,
+  );
 }

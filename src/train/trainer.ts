@@ -16,13 +16,14 @@ import {
   sampleTimes,
   type TimeSampling,
 } from '../process/index.js';
-import { AdamW, clipGradNorm, Generator, type Tensor, tidy } from '../torch/index.js';
+import { AdamW, Generator, type Tensor } from '../torch/index.js';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint.js';
 import { EMA } from './ema.js';
 import { writeJsonAtomic, writeManifest } from './manifest.js';
 import { MetricsLog } from './metrics.js';
 import { type LrSchedule, learningRate } from './schedule.js';
 import { sjdLoss } from './sjd-loss.js';
+import { optimiseStep } from './step.js';
 
 export interface ProcessChoice {
   preset: 'masked' | 'continuous' | 'hybrid' | 'sjd';
@@ -261,16 +262,15 @@ export async function train(
       (hooks.stopAfter === undefined || step - first < hooks.stopAfter)
     ) {
       const lr = learningRate(config.lr, step);
-      const loss = tidy(() => {
-        const t = sampleTimes(config.batch, proc.T, config.timeSampling, gen);
-        const { x0, condition } = task.batch(config.batch, gen);
-        const l = sjdLoss(model, proc, x0, t, gen, condition);
-        opt.zeroGrad();
-        l.backward();
-        clipGradNorm(opt.params, config.clip);
-        opt.step(lr);
-        return l.item();
-      });
+      const loss = optimiseStep(
+        () => {
+          const t = sampleTimes(config.batch, proc.T, config.timeSampling, gen);
+          const { x0, condition } = task.batch(config.batch, gen);
+          return sjdLoss(model, proc, x0, t, gen, condition);
+        },
+        opt,
+        { clip: config.clip, lr },
+      );
       step++;
       ema.update(step);
       losses.push(loss);
