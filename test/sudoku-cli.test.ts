@@ -160,6 +160,8 @@ test('sjd compare sudoku trains CADD and SJD per seed, is resumable, and writes 
     out,
     '--steps',
     '4',
+    '--eval-every',
+    '2',
     '--preset',
     'tiny',
     '--seeds',
@@ -181,6 +183,10 @@ test('sjd compare sudoku trains CADD and SJD per seed, is resumable, and writes 
   assert.match(md, /\| CADD \(W = I\) \| \d+\.\d\d \+- \d+\.\d\d \|/);
   assert.match(md, /\| SJD \(Sudoku graph, sigma_W = 1\.5\) \|/);
   assert.match(readFileSync(doc.replace(/\.md$/, '.svg'), 'utf8'), /^<svg/);
+  assert.match(md, /--eval-every 2 /);
+  const config = JSON.parse(readFileSync(join(out, 'identity-seed0', 'config.json'), 'utf8'));
+  assert.equal(config.evalEvery, 2); // --eval-every overrides the preset's period (10)
+  assert.equal(config.lr.total, 4);
   const again = sjd(...args); // both runs finished: evaluated again, not retrained
   assert.equal(again.status, 0, again.stderr);
   assert.doesNotMatch(again.stderr, /training|resuming/);

@@ -27,6 +27,7 @@ interface CompareOpts {
   out: string;
   preset: string;
   steps: number;
+  evalEvery?: number;
   seeds: string[];
   kernels: string[];
   limit: number;
@@ -62,6 +63,11 @@ export function registerCompare(program: Command): void {
       oneOf(Object.keys(SUDOKU_PRESETS)),
       'cpu',
     )
+    .option(
+      '--eval-every <n>',
+      "held-out evaluation period in steps (default: the preset's)",
+      int(1, 10_000_000),
+    )
     .option('--seeds <list>', 'seeds', list(), ['0', '1', '2'])
     .option('--kernels <list>', 'kernels', list(Object.keys(SUDOKU_KERNELS)), [
       'identity',
@@ -94,7 +100,7 @@ export function registerCompare(program: Command): void {
         evalSampler: 'confidence',
         augment: true,
       });
-      const command = `npx sjd compare sudoku --out ${o.out} --steps ${o.steps} --preset ${o.preset} --seeds ${o.seeds.join(',')} --kernels ${o.kernels.join(',')} --limit ${o.limit} --nfe ${o.nfe} --doc ${o.doc}`;
+      const command = `npx sjd compare sudoku --out ${o.out} --steps ${o.steps}${o.evalEvery ? ` --eval-every ${o.evalEvery}` : ''} --preset ${o.preset} --seeds ${o.seeds.join(',')} --kernels ${o.kernels.join(',')} --limit ${o.limit} --nfe ${o.nfe} --doc ${o.doc}`;
       console.error(
         `sjd compare sudoku: evaluating on ${test.puzzles.length} puzzles from ${source}`,
       );
@@ -104,6 +110,7 @@ export function registerCompare(program: Command): void {
           out: o.out,
           preset: o.preset,
           steps: o.steps,
+          evalEvery: o.evalEvery,
           seeds: o.seeds.map(Number),
           kernels: o.kernels,
           test,

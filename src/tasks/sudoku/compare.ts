@@ -21,6 +21,7 @@ export interface CompareOptions {
   out: string;
   preset: string;
   steps: number;
+  evalEvery?: number; // held-out evaluation period (default: the preset's)
   seeds: number[];
   kernels: string[]; // 'identity' (CADD), 'sudoku' (SJD)
   test: SudokuPairs; // final evaluation set
@@ -54,7 +55,14 @@ export async function runComparison(
     for (const kernel of o.kernels) {
       const dir = join(o.out, `${kernel}-seed${seed}`);
       hooks.log?.(`${NAMES[kernel] ?? kernel}, seed ${seed}`);
-      if (!(await trainToEnd(dir, sudokuConfig(o.preset, kernel, seed, o.steps), task, hooks)))
+      if (
+        !(await trainToEnd(
+          dir,
+          sudokuConfig(o.preset, kernel, seed, o.steps, o.evalEvery),
+          task,
+          hooks,
+        ))
+      )
         return summaries;
       const { model, process: proc } = loadModel(dir, task);
       const { boards } = solveSudoku(model, proc, o.test.puzzles, {
@@ -94,7 +102,7 @@ async function writeReport(o: CompareOptions, runs: RunSummary[]): Promise<void>
 
 Preset \`${o.preset}\` (same network and optimiser for both), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
 Board accuracy: exact-match solve rate of the EMA model on the first ${o.test.puzzles.length} held-out puzzles, confidence
-policy at ${o.nfe} NFE. Takeoff: first training evaluation (every evalEvery steps of the preset, 200 held-out puzzles) that solves a board.
+policy at ${o.nfe} NFE. Takeoff: first training evaluation (every ${o.evalEvery ?? 'evalEvery steps of the preset'}${o.evalEvery ? ' steps' : ''}, 200 held-out puzzles) that solves a board.
 
 | method | board accuracy (%) mean +- std | per seed | takeoff step |
 |---|---|---|---|

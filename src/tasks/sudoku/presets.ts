@@ -77,6 +77,7 @@ export function sudokuConfig(
   kernel: string,
   seed: number,
   steps?: number,
+  evalEvery?: number,
 ): TrainConfig {
   const p = SUDOKU_PRESETS[preset];
   if (!p)
@@ -89,5 +90,13 @@ export function sudokuConfig(
       `unknown kernel '${kernel}' (known: ${Object.keys(SUDOKU_KERNELS).join(', ')})`,
     );
   const total = steps ?? p.steps;
-  return { ...p, task: 'sudoku', seed, process, steps: total, lr: { ...p.lr, total } };
+  return {
+    ...p,
+    task: 'sudoku',
+    seed,
+    process,
+    steps: total,
+    lr: { ...p.lr, total },
+    evalEvery: evalEvery ?? p.evalEvery,
+  };
 }
