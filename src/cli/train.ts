@@ -87,7 +87,7 @@ export function registerTrain(program: Command): void {
     )
     .action(async (o: TrainOpts) => {
       checkRunFolder(o.out, o.resume === true);
-      const base = sudokuConfig(o.preset, o.kernel, o.seed, o.steps);
+      const base = sudokuConfig(o.preset, o.kernel, o.seed, { steps: o.steps });
       const config = { ...base, model: { ...base.model, anchors: o.anchors } };
       const { pairs: trainSet, source } = defaultPairs(o.data, SHARED_TRAIN, undefined, {
         n: 20_000,

@@ -13,7 +13,7 @@ import { writeSvg, writeTextAtomic } from '../../train/plot.js';
 import { mean, std } from '../../train/stats.js';
 import { type TrainHooks, trainToEnd } from '../../train/trainer.js';
 import { scoreBoards } from './metrics.js';
-import { sudokuConfig } from './presets.js';
+import { SUDOKU_PRESETS, sudokuConfig } from './presets.js';
 import { solveSudoku } from './solve.js';
 import type { SudokuPairs, SudokuTask } from './task.js';
 
@@ -51,19 +51,13 @@ export async function runComparison(
   hooks: TrainHooks = {},
 ): Promise<RunSummary[]> {
   const summaries: RunSummary[] = [];
+  const budget = { steps: o.steps, evalEvery: o.evalEvery };
   for (const seed of o.seeds) {
     for (const kernel of o.kernels) {
       const dir = join(o.out, `${kernel}-seed${seed}`);
       hooks.log?.(`${NAMES[kernel] ?? kernel}, seed ${seed}`);
-      if (
-        !(await trainToEnd(
-          dir,
-          sudokuConfig(o.preset, kernel, seed, o.steps, o.evalEvery),
-          task,
-          hooks,
-        ))
-      )
-        return summaries;
+      const config = sudokuConfig(o.preset, kernel, seed, budget);
+      if (!(await trainToEnd(dir, config, task, hooks))) return summaries;
       const { model, process: proc } = loadModel(dir, task);
       const { boards } = solveSudoku(model, proc, o.test.puzzles, {
         sampler: 'confidence',
@@ -102,7 +96,7 @@ async function writeReport(o: CompareOptions, runs: RunSummary[]): Promise<void>
 
 Preset \`${o.preset}\` (same network and optimiser for both), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
 Board accuracy: exact-match solve rate of the EMA model on the first ${o.test.puzzles.length} held-out puzzles, confidence
-policy at ${o.nfe} NFE. Takeoff: first training evaluation (every ${o.evalEvery ?? 'evalEvery steps of the preset'}${o.evalEvery ? ' steps' : ''}, 200 held-out puzzles) that solves a board.
+policy at ${o.nfe} NFE. Takeoff: first training evaluation (every ${o.evalEvery ?? SUDOKU_PRESETS[o.preset]!.evalEvery} steps, 200 held-out puzzles) that solves a board.
 
 | method | board accuracy (%) mean +- std | per seed | takeoff step |
 |---|---|---|---|

@@ -76,8 +76,7 @@ export function sudokuConfig(
   preset: string,
   kernel: string,
   seed: number,
-  steps?: number,
-  evalEvery?: number,
+  o: { steps?: number; evalEvery?: number } = {},
 ): TrainConfig {
   const p = SUDOKU_PRESETS[preset];
   if (!p)
@@ -89,7 +88,7 @@ export function sudokuConfig(
     throw new Error(
       `unknown kernel '${kernel}' (known: ${Object.keys(SUDOKU_KERNELS).join(', ')})`,
     );
-  const total = steps ?? p.steps;
+  const total = o.steps ?? p.steps;
   return {
     ...p,
     task: 'sudoku',
@@ -97,6 +96,6 @@ export function sudokuConfig(
     process,
     steps: total,
     lr: { ...p.lr, total },
-    evalEvery: evalEvery ?? p.evalEvery,
+    evalEvery: o.evalEvery ?? p.evalEvery,
   };
 }
