@@ -102,7 +102,12 @@ test('text end to end: data text8, train text, sample text, eval text --frontier
     /finished at step 20; valid_loss \d\.\d+, valid_words5 [\d.]+, unique_words [\d.]+/,
   );
   const config = JSON.parse(readFileSync(join(run, 'config.json'), 'utf8'));
-  assert.deepEqual(config.process, { preset: 'sjd', kernel: 'gaussian1d', sigmaW: 1 });
+  assert.deepEqual(config.process, {
+    preset: 'sjd',
+    kernel: 'gaussian1d',
+    sigmaW: 1,
+    vp: { kind: 'rank', rMin: 0.05, rMax: 0.4, anchorDim: 16, T: 1 }, // the tiny size's d
+  });
   assert.equal(config.length, 64);
   const s = sjd('sample', 'text', '--model', run, '-n', '3', '--nfe', '8', '--seed', '4');
   assert.equal(s.status, 0, s.stderr);
@@ -140,6 +145,7 @@ for (const [args, message] of [
     /--sigma-w must be > 0/,
   ],
   [['train', 'text', '--out', '/tmp/sjd-x', '--preset', 'bert'], /expected one of mdlm, cadd, sjd/],
+  [['train', 'text', '--out', '/tmp/sjd-x', '--schedule', 'cubic'], /expected one of rank, linear/],
 ] as const) {
   test(`bad text input gets one line: sjd ${args.join(' ')}`, () => {
     const r = sjd(...args);

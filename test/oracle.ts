@@ -162,5 +162,16 @@ export function oracleConfigs(): [string, SJDProcess, string][] {
     ['hybrid (W, eta) = (I, 1)', makeProcess('hybrid', { length: 3 }), 'sjd'],
     ['sjd eta = 0.5', makeProcess('sjd', { length: 3, eta: 0.5 }), 'sjd'],
     ['sjd W != I, eta = 1', makeProcess('sjd', { length: 3, blend: ORACLE_W }), 'sjd'],
+    // CANDI's rank-degradation schedule (alpha(0) < 1); r_max near 1/2 makes N(0, I) the
+    // exact prior at T to within the test's resolution.
+    [
+      'sjd W != I, eta = 1, rank-degradation schedule',
+      makeProcess('sjd', {
+        length: 3,
+        blend: ORACLE_W,
+        vp: { kind: 'rank', rMin: 0.05, rMax: 0.49, anchorDim: 2, T: 1 },
+      }),
+      'sjd',
+    ],
   ];
 }

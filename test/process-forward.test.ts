@@ -3,6 +3,7 @@
 // statistical checks (fixed seeds, 5-sigma bounds).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
 import * as P from '../src/process/index.js';
 import * as torch from '../src/torch/index.js';
 
@@ -22,6 +23,58 @@ test('VP schedule: alpha, sigma^2, B(t) and v_t(tau) closed forms and limits', (
   for (let k = 1; k < 10; k++)
     assert.ok(vp.v(0.7, (0.7 * k) / 10, 0.5) < vp.v(0.7, (0.7 * (k - 1)) / 10, 0.5));
   assert.throws(() => new P.VPSchedule({ betaMin: 1, betaMax: 0.5, T: 1 }), /VP schedule/);
+});
+
+const RANK: P.RankVPConfig = { kind: 'rank', rMin: 0.05, rMax: 0.4, anchorDim: 64, T: 1 };
+
+test('rank-degradation schedule: Phi(-alpha sqrt(d) / (sqrt 2 sigma)) = r(t), beta = dB/dt, alpha(0) < 1', () => {
+  const vp = new P.VPSchedule(RANK);
+  for (const t of [0, 0.25, 0.5, 0.75, 1]) {
+    const r = 0.05 + 0.35 * t;
+    const z = (-vp.alpha(t) * Math.sqrt(64)) / (Math.SQRT2 * Math.sqrt(vp.sigma2(t)));
+    close(normalCdf(z, 0, 1), r, 1e-9, `r(${t})`);
+    close(vp.alpha(t) ** 2 + vp.sigma2(t), 1, 1e-15, 'VP');
+  }
+  for (const t of [0.01, 0.3, 0.6, 0.99]) {
+    const h = 1e-5;
+    close(vp.beta(t), (vp.B(t + h) - vp.B(t - h)) / (2 * h), 1e-5 * vp.beta(t), `beta(${t})`);
+  }
+  for (let k = 1; k <= 10; k++) assert.ok(vp.alpha(k / 10) < vp.alpha((k - 1) / 10));
+  // SNR(0) = 2 Phi^{-1}(0.05)^2 / 64: the continuous coordinate is never decisive.
+  close(vp.alpha(0) ** 2 / vp.sigma2(0), (2 * 1.6448536269514722 ** 2) / 64, 1e-12, 'SNR(0)');
+  for (const bad of [
+    { ...RANK, rMin: 0 },
+    { ...RANK, rMax: 0.5 },
+    { ...RANK, rMax: 0.04 },
+    { ...RANK, anchorDim: 0 },
+  ])
+    assert.throws(() => new P.VPSchedule(bad), /rank-degradation schedule: need/);
+  assert.throws(
+    () => new P.VPSchedule({ kind: 'cubic' } as unknown as P.VPConfig),
+    /unknown VP schedule 'cubic'/,
+  );
+});
+
+test('rank-degradation schedule by Monte Carlo: the fraction of anchors ranked above the truth is r(t) (+- 0.01)', () => {
+  // 27 orthogonal anchors of norm sqrt(64) = 8; y = alpha E(a) + sigma eps; a competitor b
+  // ranks above a when |y - alpha E(b)| < |y - alpha E(a)|, i.e. <y, E(b)> > <y, E(a)> (equal
+  // norms). 4,000 draws x 26 competitors.
+  const vp = new P.VPSchedule(RANK);
+  const K = 27;
+  const d = 64;
+  const E = torch.eye(d).narrow(0, 0, K).mul(8); // [K, d]
+  const gen = new torch.Generator(7);
+  for (const t of [0.1, 0.5, 0.9]) {
+    const n = 4000;
+    const a = gen.randint(0, K, [n]); // [n]
+    const y = E.indexSelect(0, a)
+      .mul(vp.alpha(t))
+      .add(gen.randn([n, d]).mul(Math.sqrt(vp.sigma2(t)))); // [n, d]
+    const score = y.matmul(E.transpose(0, 1)); // [n, K]
+    const own = score.gather(1, a.unsqueeze(1)); // [n, 1]
+    const above = score.gt(own).to('float64').sum().item() / (n * (K - 1));
+    close(above, 0.05 + 0.35 * t, 0.01, `rank fraction at t = ${t}`);
+  }
 });
 
 const hazards: [string, P.Hazard][] = [

@@ -1,7 +1,7 @@
 // The reverse samplers driven by the exact posterior reproduce the data law: total variation
 // between 20,000 sampled sequences and p0 over all K^L = 27 sequences is below 0.03 at 256
-// steps for the masked (Alg. 2 and MDLM ancestral), hybrid, sjd (eta = 0.5) and sjd (W != I)
-// configurations; conditioning, reproducibility and the trajectory record are checked too.
+// steps for the masked (Alg. 2 and MDLM ancestral), hybrid, sjd (eta = 0.5) and sjd (W != I,
+// linear and rank-degradation schedules) configurations; conditioning, reproducibility and the trajectory record are checked too.
 // (The sampling noise floor of TV here is about 0.013.)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -116,3 +116,25 @@ test('a tiny masked model learns a periodic text: it denoises, and some samples 
     `valid words ${score.valid_words5}: ${texts.slice(0, 3).join(' | ')}`,
   );
 });
+
+test("the text processes: mdlm masked; cadd and sjd on the paper's rank-degradation schedule unless linear is asked", () => {
+  const rank = { kind: 'rank', rMin: 0.05, rMax: 0.4, anchorDim: 64, T: 1 };
+  assert.deepEqual(textConfig('tiny', 'mdlm', 0).process, { preset: 'masked' });
+  assert.deepEqual(textConfig('cpu', 'cadd', 0).process, { preset: 'hybrid', vp: rank });
+  assert.deepEqual(textConfig('tiny', 'cadd', 0).process.vp, { ...rank, anchorDim: 16 }); // the size's d
+  assert.deepEqual(textConfig('cpu', 'sjd', 0, { sigmaW: 2 }).process, {
+    preset: 'sjd',
+    kernel: 'gaussian1d',
+    sigmaW: 2,
+    vp: rank,
+  });
+  const linear = textConfig('tiny', 'cadd', 0, { schedule: 'linear' }).process;
+  assert.deepEqual(linear.vp, { betaMin: 0.1, betaMax: 20, T: 1 });
+  const shape = textShape({ task: 'text', length: 16 });
+  const proc = buildProcess(shape, textConfig('cpu', 'cadd', 0).process);
+  assert.equal(proc.vp.alpha(0).toFixed(4), '0.2792'); // sqrt(SNR/(1+SNR)), SNR = 2 z(0.05)^2/64
+  assert.throws(
+    () => textConfig('tiny', 'cadd', 0, { schedule: 'cubic' }),
+    /unknown schedule 'cubic'/,
+  );
+});

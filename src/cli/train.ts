@@ -8,7 +8,7 @@ import { defaultPairs, SHARED_TEST, SHARED_TRAIN } from '../tasks/sudoku/data.js
 import { SUDOKU_KERNELS, SUDOKU_PRESETS, sudokuConfig } from '../tasks/sudoku/presets.js';
 import { SudokuTask } from '../tasks/sudoku/task.js';
 import { EMBEDDED, loadCorpus } from '../tasks/text/corpus.js';
-import { TEXT_PROCESSES, TEXT_SIZES, textConfig } from '../tasks/text/presets.js';
+import { TEXT_PROCESSES, TEXT_SCHEDULES, TEXT_SIZES, textConfig } from '../tasks/text/presets.js';
 import { TextTask } from '../tasks/text/task.js';
 import { checkRunFolder, type TrainConfig, type TrainTask, train } from '../train/trainer.js';
 import { group, int, num, oneOf } from './options.js';
@@ -33,6 +33,7 @@ interface TextTrainOpts {
   out: string;
   preset: string;
   sigmaW: number;
+  schedule: string;
   size: string;
   seed: number;
   steps?: number;
@@ -125,6 +126,12 @@ export function registerTrain(program: Command): void {
     )
     .option('--sigma-w <s>', 'sjd: bandwidth of the 1-D Gaussian W', num(0, 1000), 1.5)
     .option(
+      '--schedule <name>',
+      "cadd, sjd: continuous noise schedule (rank: CANDI's rank degradation, the paper's; linear: VP linear beta)",
+      oneOf(TEXT_SCHEDULES),
+      'rank',
+    )
+    .option(
       '--size <name>',
       `model and optimiser size (${Object.keys(TEXT_SIZES).join(', ')})`,
       oneOf(Object.keys(TEXT_SIZES)),
@@ -141,7 +148,11 @@ export function registerTrain(program: Command): void {
       const config: TextTrainConfig = o.resume
         ? (JSON.parse(readFileSync(join(o.out, 'config.json'), 'utf8')) as TextTrainConfig)
         : {
-            ...textConfig(o.size, o.preset, o.seed, { sigmaW: o.sigmaW, steps: o.steps }),
+            ...textConfig(o.size, o.preset, o.seed, {
+              sigmaW: o.sigmaW,
+              steps: o.steps,
+              schedule: o.schedule,
+            }),
             data: o.data ?? EMBEDDED,
           };
       const corpus = loadCorpus(o.data ?? config.data);

@@ -12,7 +12,13 @@ export {
   type QuadratureRule,
   quadratureNodes,
 } from './quadrature.js';
+export {
+  RANK_TEXT8,
+  type RankDegradation,
+  type RankVPConfig,
+  rankDegradation,
+} from './rank-schedule.js';
 export { classifierScore, VARIANCE_FLOOR } from './score.js';
 export { sampleTimes, T_CLIP, type TimeSampling } from './time.js';
 export { valueAnchors, valueEmbedding } from './value-embedding.js';
-export { VP_DEFAULT, type VPConfig, VPSchedule } from './vp.js';
+export { type LinearVPConfig, VP_DEFAULT, type VPConfig, VPSchedule } from './vp.js';

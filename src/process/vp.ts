@@ -1,36 +1,52 @@
-// The variance-preserving schedule (app:prelim-continuous): linear beta(t) on [0, T],
-// B(t) = int_0^t beta, alpha(t) = exp(-B(t)/2), sigma^2(t) = 1 - alpha^2(t); forward drift
-// b_t(x) = -beta(t) x / 2 and diffusion g_t = sqrt(beta(t)). Scalars in float64.
+// The variance-preserving schedule (app:prelim-continuous): B(t) = int beta, alpha(t) =
+// exp(-B(t)/2), sigma^2(t) = 1 - alpha^2(t); forward drift b_t(x) = -beta(t) x / 2 and
+// diffusion g_t = sqrt(beta(t)). beta is linear on [0, T] (the default, B(0) = 0), or CANDI's
+// rank-degradation schedule (rank-schedule.ts; text8). Scalars in float64.
+import { type RankVPConfig, rankDegradation } from './rank-schedule.js';
 
-export interface VPConfig {
+export interface LinearVPConfig {
+  kind?: 'linear';
   betaMin: number;
   betaMax: number;
   T: number;
 }
 
+export type VPConfig = LinearVPConfig | RankVPConfig;
+
 export const VP_DEFAULT: VPConfig = { betaMin: 0.1, betaMax: 20, T: 1 };
 
+function linear(config: LinearVPConfig): { B(t: number): number; beta(t: number): number } {
+  const { betaMin, betaMax, T } = config;
+  if (!(betaMin >= 0 && betaMax >= betaMin && T > 0)) {
+    throw new Error(
+      `VP schedule: need 0 <= betaMin <= betaMax and T > 0, got ${JSON.stringify(config)}`,
+    );
+  }
+  return {
+    B: (t) => betaMin * t + ((betaMax - betaMin) * t * t) / (2 * T),
+    beta: (t) => betaMin + ((betaMax - betaMin) * t) / T,
+  };
+}
+
 export class VPSchedule {
+  readonly #law: { B(t: number): number; beta(t: number): number };
+
   constructor(readonly config: VPConfig = VP_DEFAULT) {
-    const { betaMin, betaMax, T } = config;
-    if (!(betaMin >= 0 && betaMax >= betaMin && T > 0)) {
-      throw new Error(
-        `VP schedule: need 0 <= betaMin <= betaMax and T > 0, got ${JSON.stringify(config)}`,
-      );
-    }
+    if (config.kind === 'rank') this.#law = rankDegradation(config);
+    else if (config.kind === undefined || config.kind === 'linear') this.#law = linear(config);
+    else
+      throw new Error(`unknown VP schedule '${(config as { kind: string }).kind}' (linear, rank)`);
   }
   get T(): number {
     return this.config.T;
   }
   /** beta(t) = g_t^2 */
   beta(t: number): number {
-    const { betaMin, betaMax, T } = this.config;
-    return betaMin + ((betaMax - betaMin) * t) / T;
+    return this.#law.beta(t);
   }
-  /** B(t) = int_0^t beta(s) ds */
+  /** B(t) = -log alpha^2(t) (int_0^t beta for the linear schedule) */
   B(t: number): number {
-    const { betaMin, betaMax, T } = this.config;
-    return betaMin * t + ((betaMax - betaMin) * t * t) / (2 * T);
+    return this.#law.B(t);
   }
   logAlpha(t: number): number {
     return -this.B(t) / 2;

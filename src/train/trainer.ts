@@ -15,6 +15,7 @@ import {
   type SJDProcess,
   sampleTimes,
   type TimeSampling,
+  type VPConfig,
 } from '../process/index.js';
 import { AdamW, Generator, type Tensor } from '../torch/index.js';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint.js';
@@ -31,6 +32,7 @@ export interface ProcessChoice {
   sigmaW?: number;
   eta?: number;
   hazard?: HazardSpec;
+  vp?: VPConfig; // the noise schedule of unstuck sites (default: linear beta)
 }
 
 export interface TrainConfig {
@@ -94,6 +96,7 @@ export function buildProcess(task: TaskShape, p: ProcessChoice): SJDProcess {
     blend,
     eta: p.preset === 'sjd' ? p.eta : undefined,
     hazard: p.hazard,
+    vp: p.vp,
   });
 }
 

@@ -1,0 +1,50 @@
+// CANDI's rank-degradation schedule (app:text8; Pynadath et al. 2025) as a VP noise schedule:
+// the continuous noise of an unstuck site is set so that the expected fraction of competing
+// anchors that rank above the true one, given y ~ N(alpha(t) E(a), sigma^2(t) I), is
+//   r(t) = r_min + (r_max - r_min) t / T.
+// Anchors have norm sqrt(d) (DESIGN.md §5); at the orthogonal distance sqrt(2d) a competitor
+// wins with probability Phi(-alpha sqrt(d) / (sqrt(2) sigma)) (CANDI's one-hot geometry scaled
+// by sqrt(d)), so with z(t) = Phi^{-1}(r(t)) < 0
+//   SNR(t) = alpha^2 / sigma^2 = 2 z^2 / d,   B(t) = -log alpha^2 = log(1 + d / (2 z^2)),
+//   beta(t) = dB/dt = -d z' / (z^3 (1 + d / (2 z^2))),   z' = (r_max - r_min) / (T phi(z)).
+// The continuous coordinate is never decisive (r >= r_min): the masked chain commits tokens,
+// the Gaussian carries graded evidence. B(0) > 0: alpha(0) < 1. Scalars in float64.
+import normalPdf from '@stdlib/stats-base-dists-normal-pdf';
+import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
+
+export interface RankVPConfig {
+  kind: 'rank';
+  rMin: number;
+  rMax: number;
+  anchorDim: number; // d
+  T: number;
+}
+
+/** The paper's text8 setting (app:text8). */
+export const RANK_TEXT8 = { rMin: 0.05, rMax: 0.4 };
+
+export interface RankDegradation {
+  /** r(t), the expected fraction of anchors ranked above the true one */
+  rank(t: number): number;
+  B(t: number): number;
+  beta(t: number): number;
+}
+
+export function rankDegradation(c: RankVPConfig): RankDegradation {
+  const { rMin, rMax, anchorDim: d, T } = c;
+  if (!(rMin > 0 && rMax > rMin && rMax < 0.5 && T > 0 && Number.isInteger(d) && d > 0))
+    throw new Error(
+      `rank-degradation schedule: need 0 < rMin < rMax < 0.5, T > 0 and an integer anchorDim > 0, got ${JSON.stringify(c)}`,
+    );
+  const rank = (t: number) => rMin + ((rMax - rMin) * Math.min(Math.max(t, 0), T)) / T;
+  const z = (t: number) => normalQuantile(rank(t), 0, 1);
+  return {
+    rank,
+    B: (t) => Math.log1p(d / (2 * z(t) ** 2)),
+    beta: (t) => {
+      const zt = z(t);
+      const dz = (rMax - rMin) / (T * normalPdf(zt, 0, 1));
+      return (-d * dz) / (zt ** 3 * (1 + d / (2 * zt * zt)));
+    },
+  };
+}
