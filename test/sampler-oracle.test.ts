@@ -158,3 +158,36 @@ test('temperature and top-p: low temperature and small top-p concentrate the all
     /the mdlm sampler needs the masked preset/,
   );
 });
+
+test('temperature tempers the classifier in the drift too: y_cold - y_warm = beta dt alpha (m_cold - m_warm) / sigma^2', () => {
+  // One Alg. 2 step of the hybrid from y = 0 with a fixed classifier and the same generator at
+  // temperatures 1 and 0.05; only the posterior mean m = sum_a softmax(l / temp)_a E(a) differs.
+  const proc = P.makeProcess('hybrid', { length: 3 });
+  const l = [0.5, 0, -0.3];
+  const logits = torch.tensor([...l, ...l, ...l], [1, 3, 3]);
+  const ctx = (temperature: number) => ({
+    process: proc,
+    denoiser: () => logits,
+    anchors: toy.anchors,
+    temperature,
+    topP: 1,
+  });
+  const state = {
+    y: torch.zeros([1, 3, 2], 'float64'),
+    committed: torch.zeros([1, 3], 'bool'),
+    tokens: torch.zeros([1, 3], 'int64'),
+  };
+  const [t, s] = [0.6, 0.55];
+  // Sites that commit in this step leave the drift; at t = 0.6 none commits with this seed.
+  const warm = sjdStep(ctx(1), state, t, s, false, stepGenerator(3, 0));
+  const cold = sjdStep(ctx(0.05), state, t, s, false, stepGenerator(3, 0));
+  assert.equal(warm.committed.any().item() + cold.committed.any().item(), 0);
+  const mean = (temp: number) =>
+    logits.select(1, 0).to('float64').div(temp).softmax(-1).matmul(toy.anchors); // [1, 2]
+  const expected = mean(0.05)
+    .sub(mean(1))
+    .mul((proc.vp.beta(t) * (t - s) * proc.vp.alpha(t)) / proc.vp.sigma2(t)); // [1, 2]
+  const got = cold.y.sub(warm.y); // [1, 3, 2]
+  const err = got.sub(expected.unsqueeze(0)).abs().amax().item();
+  assert.ok(err < 1e-12 && expected.abs().amax().item() > 0.01, `drift difference off by ${err}`);
+});

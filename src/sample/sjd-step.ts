@@ -2,7 +2,9 @@
 // one classifier pass; the plug-in rate and allocation (eq:plugin-estimators, closed form or
 // quadrature); drift y += (beta y / 2 + beta s_theta) dt + sqrt(beta dt) xi on active sites
 // (reverse VP SDE with the classifier-induced score); each active site jumps with probability
-// 1 - exp(-lambda_plug dt) to an anchor drawn from pi_plug; committed sites stay frozen.
+// 1 - exp(-lambda_plug dt) to an anchor drawn from pi_plug; committed sites stay frozen. The
+// temperature divides the classifier logits wherever the step reads them, the allocation and
+// the score's posterior mean (as CANDI's sampler, whose temperature sweep the paper traces).
 import {
   classifierScore,
   logTargetClosedForm,
@@ -28,7 +30,7 @@ export const sjdStep: StepFn = (ctx, state, t, s, last, gen) => {
   const dt = t - s;
   let y = state.y;
   if (proc.config.kernel === 'vp' && !last) {
-    const probs = logits.to('float64').softmax(-1);
+    const probs = logits.to('float64').div(ctx.temperature).softmax(-1); // [B, L, K]
     const score = classifierScore(proc, y, t, probs, E, state.committed, state.tokens, mixture);
     const beta = proc.vp.beta(t);
     const xi = gen.randn(y.shape, 'float64');
