@@ -180,6 +180,7 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
   assert.match(md, /\| CADD \(W = I\) \| [\d.]+ \| [\d.]+ \| [\d.]+ \|/);
   assert.match(md, /\| SJD sigma_W = 2 \| /);
   assert.match(md, /1 samples of 64 characters/);
+  assert.match(md, /\(CADD, SJD\):\nCANDI's rank degradation, r from 0.05 to 0.4;/);
   assert.ok(
     existsSync(join(dir, 'doc.svg')) && existsSync(join(dir, 'sjd-2-seed0', 'frontier.json')),
   );

@@ -5,6 +5,7 @@
 // the maximum valid-word fraction per model and NFE (mean +- std over seeds) and the frontiers.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { VPConfig } from '../../process/index.js';
 import { loadModel } from '../../train/model-io.js';
 import { writeTextAtomic } from '../../train/plot.js';
 import { mean, std } from '../../train/stats.js';
@@ -89,6 +90,12 @@ export async function runTextComparison(
   return runs;
 }
 
+function scheduleName(vp: VPConfig): string {
+  return vp.kind === 'rank'
+    ? `CANDI's rank degradation, r from ${vp.rMin} to ${vp.rMax}`
+    : `linear VP, beta from ${vp.betaMin} to ${vp.betaMax}`;
+}
+
 async function writeTextReport(o: TextCompareOptions, runs: TextRunSummary[]): Promise<void> {
   const cell = (rs: TextRunSummary[], nfe: number, key: 'valid_words5' | 'valid_words6') => {
     const xs = rs.map((r) => 100 * frontierMaxima(r.points)[nfe]![key]);
@@ -103,10 +110,15 @@ async function writeTextReport(o: TextCompareOptions, runs: TextRunSummary[]): P
       .join('\n');
   const head = `| model | ${FRONTIER_NFES.map((k) => `NFE ${k}`).join(' | ')} |\n|---|${FRONTIER_NFES.map(() => '---').join('|')}|`;
   const svg = o.doc.replace(/\.md$/, '.svg');
+  const configs = runs.map((r) => JSON.parse(readFileSync(join(r.dir, 'config.json'), 'utf8')));
+  const schedules = [
+    ...new Set(configs.filter((c) => c.process.vp).map((c) => scheduleName(c.process.vp))),
+  ];
   const md = `# Text: MDLM, CADD and SJD at this machine's scale
 
 Size \`${o.size}\` (same DiT and optimiser for every model), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
-Corpus: ${runs[0] ? JSON.parse(readFileSync(join(runs[0].dir, 'config.json'), 'utf8')).data : ''}.
+Corpus: ${configs[0]?.data ?? ''}. Noise schedule of the continuous coordinate (CADD, SJD):
+${schedules.join('; ')}; all models share the log-linear hazard.
 Each number is the maximum over the 11-temperature frontier (temperatures 0.05 to 1) of the
 valid-word fraction in percent (${o.n} samples of ${TEXT_SIZES[o.size]!.length} characters per point; dictionary: the
 distinct words of the test split), mean +- std over seeds where there are several.
