@@ -191,3 +191,29 @@ test('temperature tempers the classifier in the drift too: y_cold - y_warm = bet
   const err = got.sub(expected.unsqueeze(0)).abs().amax().item();
   assert.ok(err < 1e-12 && expected.abs().amax().item() > 0.01, `drift difference off by ${err}`);
 });
+
+test('the driver spends the NFE budget: Alg. 2 one pass a step; confidence two, one on its last (fill) step', () => {
+  const proc = P.makeProcess('hybrid', { length: 3 });
+  const exact = oracleDenoiser(proc, toy);
+  for (const [sampler, nfe, calls] of [
+    ['sjd', 8, 8],
+    ['confidence', 8, 7],
+  ] as const) {
+    let n = 0;
+    const r = sample({
+      process: proc,
+      denoiser: (y, t, c) => {
+        n++;
+        return exact(y, t, c);
+      },
+      anchors: toy.anchors,
+      batch: 16,
+      length: 3,
+      nfe,
+      seed: 2,
+      sampler,
+    });
+    assert.equal(n, calls, sampler);
+    assert.equal(r.tokens.lt(0).any().item(), 0);
+  }
+});

@@ -97,7 +97,7 @@ export function sample(o: SampleOptions): SampleResult {
     for (let i = 0; i < steps; i++) {
       const prev = state;
       state = tidy(() =>
-        step(ctx, prev, grid[i]!, grid[i + 1]!, i === o.nfe - 1, stepGenerator(o.seed, i)),
+        step(ctx, prev, grid[i]!, grid[i + 1]!, i === steps - 1, stepGenerator(o.seed, i)),
       );
       for (const x of Object.values(prev)) if (!Object.values(state).includes(x)) x.dispose();
       if (o.record) trajectory.push(snapshot(grid[i + 1]!, state));
