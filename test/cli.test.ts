@@ -124,10 +124,10 @@ test('text end to end: data text8, train text, sample text, eval text --frontier
   assert.equal(last.points.length, 33);
   assert.deepEqual(Object.keys(last.maxima), ['32', '64', '128']);
   assert.ok(existsSync(join(run, 'frontier.svg')));
-  assert.equal(
-    JSON.parse(readFileSync(join(run, 'frontier.json'), 'utf8')).curves[0].points.length,
-    33,
-  );
+  const saved = JSON.parse(readFileSync(join(run, 'frontier.json'), 'utf8'));
+  assert.equal(saved.curves[0].points.length, 33);
+  assert.equal(saved.reference.samples, 1024); // held-out windows scored like the samples
+  assert.match(e.stdout, /held-out text: valid words >= 5 [\d.]+%, >= 6 [\d.]+%, unique [\d.]+%/);
   const x = sjd('export', '--run', run, '--out', join(dir, 'model'), '--float32');
   assert.equal(x.status, 0, x.stderr);
   assert.equal(
@@ -181,6 +181,15 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
   assert.match(md, /\| SJD sigma_W = 2 \| /);
   assert.match(md, /1 samples of 64 characters/);
   assert.match(md, /\(CADD, SJD\):\nCANDI's rank degradation, r from 0.05 to 0.4;/);
+  assert.match(md, /3 steps of 8 windows of 64 characters, 24 windows\n\(1,536 characters\)/);
+  // held-out text closes each of the three tables, scored like the samples
+  assert.equal(md.match(/\| held-out text \| ([\d.]+) \| \1 \| \1 \|/g)?.length, 3);
+  assert.match(md, /## Valid words, length >= 5, at the diversity of held-out text/);
+  const json = JSON.parse(readFileSync(join(dir, 'doc.json'), 'utf8'));
+  assert.ok(
+    json.reference.unique_words > 0.5 && json.reference.valid_words5 > 0.5,
+    JSON.stringify(json.reference),
+  );
   assert.ok(
     existsSync(join(dir, 'doc.svg')) && existsSync(join(dir, 'sjd-2-seed0', 'frontier.json')),
   );

@@ -1,6 +1,7 @@
 // The text8 corpus pipeline (app:text8): wikifil normalisation on hand-made inputs, text8 and
 // text8.zip taken as they are, folders read in name order, the contiguous 90/5/5 split, atomic
-// corpus folders, encoding, and the word metrics on hand-computed examples.
+// corpus folders, encoding, the word metrics on hand-computed examples, and the held-out
+// reference windows.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import {
 } from '../src/tasks/text/corpus.js';
 import {
   dictionary,
+  heldOutWindows,
   TextScorer,
   uniqueWordFraction,
   validWordFraction,
@@ -141,4 +143,16 @@ test('word metrics on hand-computed examples', () => {
   const s = new TextScorer('house horses').score(['horses house horses']);
   assert.equal(s.valid_words5, 2 / 3);
   assert.equal(s.valid_words6, 1 / 2);
+});
+
+test('held-out reference windows are evenly spaced, of the sample length, first and last flush', () => {
+  const text = 'abcdefghijklmnopqrstuvwxyz'; // 26 characters
+  // stride floor((26 - 4) / 3) = 7: windows at 0, 7, 14, 21
+  assert.deepEqual(heldOutWindows(text, 4, 4), ['abcd', 'hijk', 'opqr', 'vwxy']);
+  assert.deepEqual(heldOutWindows(text, 26, 3), [text, text, text]);
+  assert.deepEqual(heldOutWindows(text, 5, 1), ['abcde']);
+  assert.throws(
+    () => heldOutWindows(text, 27, 2),
+    /26 held-out characters, fewer than one window of 27/,
+  );
 });

@@ -2,7 +2,8 @@
 // equal their formula once the modulation is non-zero; the adaLN denoiser ignores t at
 // initialisation and learns to use it; training windows are contiguous pieces of the training
 // split; the held-out loss is deterministic; a tiny masked model learns a periodic text and
-// its samples (MDLM ancestral sampler) are dictionary words.
+// its samples (MDLM ancestral sampler) are dictionary words; frontier maxima, overall and at a
+// diversity floor.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { test } from 'node:test';
 import { DiTBlock, modulate } from '../src/model/dit-block.js';
 import { corrupt } from '../src/process/index.js';
 import { decode } from '../src/tasks/text/corpus.js';
+import { frontierMaxima } from '../src/tasks/text/frontier.js';
 import { textConfig } from '../src/tasks/text/presets.js';
 import { sampleText } from '../src/tasks/text/sample.js';
 import { TextTask, textShape } from '../src/tasks/text/task.js';
@@ -137,4 +139,28 @@ test("the text processes: mdlm masked; cadd and sjd on the paper's rank-degradat
     () => textConfig('tiny', 'cadd', 0, { schedule: 'cubic' }),
     /unknown schedule 'cubic'/,
   );
+});
+
+test('frontier maxima: per NFE the best valid-word fractions, optionally among points at least as diverse as a floor', () => {
+  const pt = (nfe: number, valid_words5: number, valid_words6: number, unique_words: number) => ({
+    nfe,
+    temperature: 0.5,
+    valid_words5,
+    valid_words6,
+    unique_words,
+    samples: 4,
+    chars_per_s: 1,
+  });
+  const points = [
+    pt(32, 0.4, 0.1, 0.3),
+    pt(32, 0.2, 0.3, 0.85),
+    pt(32, 0.1, 0.05, 0.9),
+    pt(64, 0.5, 0.5, 0.5),
+  ];
+  assert.deepEqual(frontierMaxima(points), {
+    32: { valid_words5: 0.4, valid_words6: 0.3 },
+    64: { valid_words5: 0.5, valid_words6: 0.5 },
+  });
+  assert.deepEqual(frontierMaxima(points, 0.8), { 32: { valid_words5: 0.2, valid_words6: 0.3 } });
+  assert.deepEqual(frontierMaxima(points, 0.95), {});
 });

@@ -4,7 +4,13 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { EMBEDDED, loadCorpus, writeCorpus } from '../tasks/text/corpus.js';
-import { FRONTIER_NFES, frontier, frontierMaxima, writeFrontier } from '../tasks/text/frontier.js';
+import {
+  FRONTIER_NFES,
+  frontier,
+  frontierMaxima,
+  heldOutReference,
+  writeFrontier,
+} from '../tasks/text/frontier.js';
 import { TextScorer } from '../tasks/text/metrics.js';
 import { defaultTextSampler, sampleText } from '../tasks/text/sample.js';
 import { textShape } from '../tasks/text/task.js';
@@ -93,7 +99,8 @@ export function registerText(program: Command): void {
       ) => {
         const { model, process: proc, config } = loadText(o.model);
         const data = o.data ?? (config as { data?: string }).data ?? EMBEDDED;
-        const scorer = new TextScorer(loadCorpus(data).test);
+        const corpus = loadCorpus(data);
+        const scorer = new TextScorer(corpus.test);
         if (!o.frontier) {
           const t0 = performance.now();
           const { texts } = sampleText(model, proc, o);
@@ -117,17 +124,22 @@ export function registerText(program: Command): void {
         });
         const dir = o.out ?? o.model;
         const json = join(dir, 'frontier.json');
-        await writeFrontier(json, join(dir, 'frontier.svg'), [{ label: o.model, points }], {
-          model: o.model,
-          data,
-          n: o.n,
-          seed: o.seed,
-        });
+        const reference = heldOutReference(scorer, corpus.valid, model.config.length);
+        await writeFrontier(
+          json,
+          join(dir, 'frontier.svg'),
+          [{ label: o.model, points }],
+          { model: o.model, data, n: o.n, seed: o.seed },
+          reference,
+        );
         const max = frontierMaxima(points);
         for (const nfe of FRONTIER_NFES)
           console.log(
             `NFE ${nfe}: max valid words >= 5 ${(100 * max[nfe]!.valid_words5).toFixed(2)}%, >= 6 ${(100 * max[nfe]!.valid_words6).toFixed(2)}%`,
           );
+        console.log(
+          `held-out text: valid words >= 5 ${(100 * reference.valid_words5).toFixed(2)}%, >= 6 ${(100 * reference.valid_words6).toFixed(2)}%, unique ${(100 * reference.unique_words).toFixed(2)}%`,
+        );
         console.log(`wrote ${json} and frontier.svg`);
         if (o.json) console.log(JSON.stringify({ maxima: max, points }));
       },

@@ -5,7 +5,7 @@
 import type { Denoiser } from '../../model/denoiser.js';
 import type { SJDProcess } from '../../process/index.js';
 import { writeSvg, writeTextAtomic } from '../../train/plot.js';
-import type { TextScorer, TextScores } from './metrics.js';
+import { heldOutWindows, type TextScorer, type TextScores } from './metrics.js';
 import { sampleText } from './sample.js';
 
 export const FRONTIER_NFES = [32, 64, 128];
@@ -56,12 +56,17 @@ export function frontier(
   return points;
 }
 
-/** The best valid-word fraction (>= 5 and >= 6) along each NFE's frontier. */
+/**
+ * The best valid-word fraction (>= 5 and >= 6) along each NFE's frontier, over the points
+ * whose unique-word fraction is at least minUnique (an NFE with no such point is absent).
+ */
 export function frontierMaxima(
   points: FrontierPoint[],
+  minUnique = 0,
 ): Record<number, { valid_words5: number; valid_words6: number }> {
   const out: Record<number, { valid_words5: number; valid_words6: number }> = {};
   for (const p of points) {
+    if (p.unique_words < minUnique) continue;
     out[p.nfe] ??= { valid_words5: 0, valid_words6: 0 };
     const m = out[p.nfe]!;
     m.valid_words5 = Math.max(m.valid_words5, p.valid_words5);
@@ -70,17 +75,33 @@ export function frontierMaxima(
   return out;
 }
 
-/** points.json and a plot (SVG) of one or more labelled frontiers. */
+export const REFERENCE_LABEL = 'held-out text';
+export const REFERENCE_WINDOWS = 1024;
+
+/** The frontier's reference: held-out text (the valid split) scored like the samples. */
+export function heldOutReference(scorer: TextScorer, heldOut: string, length: number): TextScores {
+  return scorer.score(heldOutWindows(heldOut, length, REFERENCE_WINDOWS));
+}
+
+/**
+ * points.json and a plot (SVG) of one or more labelled frontiers; the held-out reference,
+ * where given, is saved beside them and drawn as one point in each NFE's panel.
+ */
 export async function writeFrontier(
   jsonPath: string,
   svgPath: string,
   curves: { label: string; points: FrontierPoint[] }[],
   meta: Record<string, unknown> = {},
+  reference?: TextScores,
 ): Promise<void> {
-  writeTextAtomic(jsonPath, `${JSON.stringify({ ...meta, curves }, null, 1)}\n`);
-  const values = curves.flatMap((c) =>
-    c.points.map((p) => ({ ...p, model: c.label, NFE: String(p.nfe) })),
-  );
+  writeTextAtomic(jsonPath, `${JSON.stringify({ ...meta, reference, curves }, null, 1)}\n`);
+  const nfes = [...new Set(curves.flatMap((c) => c.points.map((p) => p.nfe)))];
+  const values = [
+    ...curves.flatMap((c) => c.points.map((p) => ({ ...p, model: c.label, NFE: String(p.nfe) }))),
+    ...(reference
+      ? nfes.map((nfe) => ({ ...reference, model: REFERENCE_LABEL, NFE: String(nfe) }))
+      : []),
+  ];
   await writeSvg(svgPath, {
     data: { values },
     facet: { column: { field: 'NFE', type: 'ordinal', sort: FRONTIER_NFES.map(String) } },

@@ -3,6 +3,8 @@
 // of length >= n of the held-out (test) split; per sample |set(words >= n) ∩ dict| / #(words >= n),
 // averaged over samples (a sample with no word of that length scores 0). Unique-word
 // fraction: per sample |set(words)| / #words, averaged (0 for a sample with no word).
+// The reference point of a frontier is held-out text scored the same way (evenly spaced
+// windows of the sample length).
 export function words(s: string): string[] {
   return s.split(' ').filter((w) => w.length > 0);
 }
@@ -33,6 +35,14 @@ export function uniqueWordFraction(samples: string[]): number {
       return ws.length === 0 ? 0 : new Set(ws).size / ws.length;
     }),
   );
+}
+
+/** n windows of `length` characters evenly spaced over `text` (the held-out reference). */
+export function heldOutWindows(text: string, length: number, n: number): string[] {
+  if (text.length < length)
+    throw new Error(`text: ${text.length} held-out characters, fewer than one window of ${length}`);
+  const stride = n > 1 ? Math.floor((text.length - length) / (n - 1)) : 0;
+  return Array.from({ length: n }, (_, i) => text.slice(i * stride, i * stride + length));
 }
 
 export interface TextScores {
