@@ -1,0 +1,91 @@
+// Atomic writes (DESIGN.md §4, "no half-written file"): every file sjd writes goes to a temporary
+// name beside its target and is renamed into place, so a stop at any moment leaves the old file
+// or the new one. Folders are built beside their target and renamed in the same way; a folder
+// being replaced is moved aside first and removed only once the new one is in place.
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+
+/** The one-line reason of a file-system error (`EACCES`, `ENOENT`, ...). */
+export function fsReason(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'ENOENT') return 'no such folder';
+  if (err?.code === 'EACCES' || err?.code === 'EPERM') return 'permission denied';
+  if (err?.code === 'EISDIR') return 'is a folder';
+  if (err?.code === 'ENOTDIR') return 'a parent is not a folder';
+  if (err?.code === 'ENOSPC') return 'no space left on the device';
+  if (err?.code === 'EROFS') return 'read-only file system';
+  return err?.code ?? (e instanceof Error ? e.message.split('\n')[0]! : String(e));
+}
+
+/** A temporary path beside `path` (same folder, so the rename is atomic), unique to this process. */
+export function tempBeside(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+}
+
+/**
+ * Creates `dir` and its missing parents one level at a time. (Node's recursive mkdir never
+ * returns on some paths, e.g. under /proc; this fails at once with a one-line error.)
+ */
+export function makeDir(dir: string): void {
+  const abs = resolve(dir);
+  const missing: string[] = [];
+  let p = abs;
+  while (!existsSync(p)) {
+    missing.push(p);
+    const up = dirname(p);
+    if (up === p) break;
+    p = up;
+  }
+  if (existsSync(p) && !statSync(p).isDirectory())
+    throw new Error(`cannot create ${dir}: ${p} is not a folder`);
+  for (const m of missing.reverse()) {
+    try {
+      mkdirSync(m);
+    } catch (e) {
+      throw new Error(`cannot create ${dir}: ${fsReason(e)}`);
+    }
+  }
+}
+
+/** Writes `data` to `path` through a temporary file beside it; nothing is left behind on failure. */
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  if (existsSync(path) && statSync(path).isDirectory())
+    throw new Error(`cannot write ${path}: it is a folder`);
+  const tmp = tempBeside(path);
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw new Error(`cannot write ${path}: ${fsReason(e)}`);
+  }
+}
+
+/** JSON (two-space indented, final newline) written atomically. */
+export function writeJsonAtomic(path: string, value: unknown): void {
+  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * Builds a folder with `fill` in a temporary folder beside `dir`, then puts it in place of `dir`
+ * (an existing `dir` is moved aside and removed only after the rename). On any failure the
+ * temporary folder is removed and `dir` is as it was.
+ */
+export function replaceDirAtomic<T>(dir: string, fill: (tmp: string) => T): T {
+  const tmp = tempBeside(dir);
+  const old = `${tmp}.old`;
+  makeDir(dirname(resolve(dir)));
+  rmSync(tmp, { recursive: true, force: true });
+  try {
+    mkdirSync(tmp);
+    const r = fill(tmp);
+    if (existsSync(dir)) renameSync(dir, old);
+    renameSync(tmp, dir);
+    rmSync(old, { recursive: true, force: true });
+    return r;
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    if (existsSync(old) && !existsSync(dir)) renameSync(old, dir);
+    throw e;
+  }
+}
