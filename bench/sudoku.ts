@@ -9,9 +9,9 @@ import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
 import { solveSudoku } from '../src/tasks/sudoku/solve.js';
 import { SudokuTask } from '../src/tasks/sudoku/task.js';
 import { AdamW, crossEntropy, full, Generator, noGrad, tidy } from '../src/torch/index.js';
+import { buildModel, buildProcess } from '../src/train/build.js';
 import { sjdLoss } from '../src/train/sjd-loss.js';
 import { optimiseStep } from '../src/train/step.js';
-import { buildModel, buildProcess } from '../src/train/trainer.js';
 import { interleaved } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 
@@ -23,7 +23,7 @@ function setup() {
     evalSampler: 'confidence',
     augment: true,
   });
-  const config = sudokuConfig('cpu', 'sudoku', 0);
+  const config = sudokuConfig({ size: 'cpu', process: 'sjd', blend: 'sudoku' });
   const gen = new Generator(0);
   const model = buildModel(task, config.model, gen);
   const proc = buildProcess(task, config.process);

@@ -8,9 +8,9 @@ import { textConfig } from '../src/tasks/text/presets.js';
 import { sampleText } from '../src/tasks/text/sample.js';
 import { TextTask } from '../src/tasks/text/task.js';
 import { AdamW, full, Generator, noGrad, tidy } from '../src/torch/index.js';
+import { buildModel, buildProcess } from '../src/train/build.js';
 import { sjdLoss } from '../src/train/sjd-loss.js';
 import { crossEntropyStep, optimiseStep } from '../src/train/step.js';
-import { buildModel, buildProcess } from '../src/train/trainer.js';
 import { alternate, interleaved } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 
@@ -21,7 +21,7 @@ function setup() {
     { train: text, valid: text.slice(0, 4000), test: text.slice(0, 4000), source: 'bench' },
     { length: 256, evalWindows: 8, evalSamples: 4, evalNfe: 8, evalTemperature: 1 },
   );
-  const config = textConfig('cpu', 'sjd', 0, { sigmaW: 1.5 });
+  const config = textConfig({ size: 'cpu', process: 'sjd', sigmaW: 1.5 });
   const gen = new Generator(0);
   const model = buildModel(task, config.model, gen);
   const proc = buildProcess(task, config.process);

@@ -1,7 +1,15 @@
-// sjd's public entry point.
+// sjd's public entry point: the tensor layer, the process engine, samplers, denoisers, training,
+// the tasks, and the utilities the command line uses (DESIGN.md §2: the CLI imports only this).
+export * as evaluation from './eval/index.js';
 export { Backbone, type BackboneConfig } from './model/backbone.js';
+export { Denoiser, type DenoiserConfig } from './model/denoiser.js';
 export { TokenClassifier } from './model/token-classifier.js';
 export * as process from './process/index.js';
 export * as sampling from './sample/index.js';
+export { runReverseDemo } from './tasks/reverse/demo.js';
+export { taskShape } from './tasks/shapes.js';
+export * as sudoku from './tasks/sudoku/index.js';
+export * as text from './tasks/text/index.js';
 export * as torch from './torch/index.js';
-export { crossEntropyStep, type StepOptions } from './train/step.js';
+export * as train from './train/index.js';
+export * as util from './util/index.js';

@@ -17,8 +17,8 @@ import { textConfig } from '../src/tasks/text/presets.js';
 import { sampleText } from '../src/tasks/text/sample.js';
 import { TextTask, textShape } from '../src/tasks/text/task.js';
 import * as torch from '../src/torch/index.js';
+import { buildModel, buildProcess, train } from '../src/train/index.js';
 import { loadModel } from '../src/train/model-io.js';
-import { buildModel, buildProcess, train } from '../src/train/trainer.js';
 
 const maxDiff = (a: torch.Tensor, b: torch.Tensor) => a.sub(b).abs().amax().item();
 
@@ -50,7 +50,7 @@ const opts = { length: 24, evalWindows: 8, evalSamples: 4, evalNfe: 8, evalTempe
 
 test('the adaLN denoiser ignores t at initialisation and depends on it after training steps', async () => {
   const task = new TextTask(corpus, opts);
-  const config = textConfig('tiny', 'sjd', 0, { sigmaW: 1, steps: 30 });
+  const config = textConfig({ size: 'tiny', process: 'sjd', sigmaW: 1, steps: 30 });
   const model = buildModel(task, config.model, new torch.Generator(0));
   const gen = new torch.Generator(2);
   const y = gen.randn([2, 24, 16]);
@@ -69,13 +69,20 @@ test('training windows are contiguous pieces of the training split; the held-out
   const tokens = x0.toArray();
   for (let b = 0; b < 6; b++)
     assert.ok(corpus.train.includes(decode(tokens.slice(b * 24, b * 24 + 24))));
-  const model = buildModel(task, textConfig('tiny', 'cadd', 0).model, new torch.Generator(0));
-  const proc = buildProcess(task, textConfig('tiny', 'cadd', 0).process);
+  const model = buildModel(
+    task,
+    textConfig({ size: 'tiny', process: 'hybrid' }).model,
+    new torch.Generator(0),
+  );
+  const proc = buildProcess(task, textConfig({ size: 'tiny', process: 'hybrid' }).process);
   const a = task.heldOutLoss(model, proc);
   assert.equal(task.heldOutLoss(model, proc), a);
   assert.ok(Math.abs(a - Math.log(27)) < 0.5, `initial loss ${a} vs log 27`);
   assert.throws(() => new TextTask({ ...corpus, train: 'short' }, opts), /fewer than 2 L/);
-  assert.throws(() => task.blend('sudoku', 1), /unknown text kernel/);
+  assert.throws(
+    () => buildProcess(task, { preset: 'sjd', blend: 'sudoku', sigmaW: 1 }),
+    /the sudoku blend is for 81 cells, not 24/,
+  );
 });
 
 test('a tiny masked model learns a periodic text: it denoises, and some samples are dictionary words', async () => {
@@ -87,7 +94,7 @@ test('a tiny masked model learns a periodic text: it denoises, and some samples 
     source: 'test',
   };
   const task = new TextTask(periodic, { ...opts, length: 16 });
-  const base = textConfig('tiny', 'mdlm', 0, { steps: 600 });
+  const base = textConfig({ size: 'tiny', process: 'masked', steps: 600 });
   const config = {
     ...base,
     length: 16,
@@ -119,24 +126,30 @@ test('a tiny masked model learns a periodic text: it denoises, and some samples 
   );
 });
 
-test("the text processes: mdlm masked; cadd and sjd on the paper's rank-degradation schedule unless linear is asked", () => {
+test("the text processes: masked; hybrid and sjd on the paper's rank-degradation schedule unless linear is asked", () => {
   const rank = { kind: 'rank', rMin: 0.05, rMax: 0.4, anchorDim: 64, T: 1 };
-  assert.deepEqual(textConfig('tiny', 'mdlm', 0).process, { preset: 'masked' });
-  assert.deepEqual(textConfig('cpu', 'cadd', 0).process, { preset: 'hybrid', vp: rank });
-  assert.deepEqual(textConfig('tiny', 'cadd', 0).process.vp, { ...rank, anchorDim: 16 }); // the size's d
-  assert.deepEqual(textConfig('cpu', 'sjd', 0, { sigmaW: 2 }).process, {
+  assert.deepEqual(textConfig({ size: 'tiny', process: 'masked' }).process, { preset: 'masked' });
+  assert.deepEqual(textConfig({ size: 'cpu', process: 'hybrid' }).process, {
+    preset: 'hybrid',
+    vp: rank,
+  });
+  assert.deepEqual(textConfig({ size: 'tiny', process: 'hybrid' }).process.vp, {
+    ...rank,
+    anchorDim: 16,
+  }); // the size's d
+  assert.deepEqual(textConfig({ size: 'cpu', process: 'sjd', sigmaW: 2 }).process, {
     preset: 'sjd',
-    kernel: 'gaussian1d',
+    blend: 'gauss1d',
     sigmaW: 2,
     vp: rank,
   });
-  const linear = textConfig('tiny', 'cadd', 0, { schedule: 'linear' }).process;
+  const linear = textConfig({ size: 'tiny', process: 'hybrid', schedule: 'linear' }).process;
   assert.deepEqual(linear.vp, { betaMin: 0.1, betaMax: 20, T: 1 });
   const shape = textShape({ task: 'text', length: 16 });
-  const proc = buildProcess(shape, textConfig('cpu', 'cadd', 0).process);
+  const proc = buildProcess(shape, textConfig({ size: 'cpu', process: 'hybrid' }).process);
   assert.equal(proc.vp.alpha(0).toFixed(4), '0.2792'); // sqrt(SNR/(1+SNR)), SNR = 2 z(0.05)^2/64
   assert.throws(
-    () => textConfig('tiny', 'cadd', 0, { schedule: 'cubic' }),
+    () => textConfig({ size: 'tiny', process: 'hybrid', schedule: 'cubic' }),
     /unknown schedule 'cubic'/,
   );
 });

@@ -2,14 +2,13 @@
 // and plot; resume is exact (same losses and weights as an uninterrupted run), also after a
 // SIGINT; bad invocations are refused with clear errors.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import * as P from '../src/process/index.js';
 import { modelDenoiser, sample } from '../src/sample/index.js';
 import * as torch from '../src/torch/index.js';
-import { type TrainConfig, type TrainTask, train } from '../src/train/trainer.js';
+import { type TrainConfig, type TrainTask, train } from '../src/train/index.js';
 
 // x_i = (x_0 + i) mod K: one free token per sequence, the rest determined by it.
 const L = 6;
@@ -21,7 +20,7 @@ const toy: TrainTask = {
   structure: [Array.from({ length: L }, (_, i) => i % 2)],
   dataHash: 'toy',
   evalMetrics: ['board_accuracy'],
-  blend: (_kernel, sigma) => P.gaussian1d(L, sigma),
+  takeoffMetric: 'board_accuracy',
   batch: (size, gen) => {
     const start = gen.randint(0, K, [size, 1]);
     return { x0: start.add(torch.arange(0, L).view([1, L])).remainder(K) };
@@ -48,9 +47,9 @@ const toy: TrainTask = {
 const config = (steps: number): TrainConfig => ({
   task: 'toy-shift',
   seed: 7,
-  process: { preset: 'sjd', kernel: 'gauss', sigmaW: 1 },
+  process: { preset: 'sjd', blend: 'gauss1d', sigmaW: 1 },
   model: {
-    name: 'tiny',
+    size: 'tiny',
     structure: true,
     anchorDim: 8,
     anchors: 'learned',
@@ -112,6 +111,14 @@ test('resume is exact: 9 + 11 steps give the losses and weights of 20 uninterrup
     .slice(1)
     .map((l) => Number(l.split(',')[0]));
   assert.deepEqual(rows, [5, 10, 15, 20], 'metrics rows after the checkpoint are not duplicated');
+  // Every logged value but the wall-clock throughput matches, including the row whose logging
+  // window (steps 6-10) straddles the stop at step 9: the window's running loss is checkpointed.
+  const logged = (dir: string) =>
+    readFileSync(join(dir, 'metrics.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(',').filter((_, i) => i !== 3)); // drop tokens_per_s
+  assert.deepEqual(logged(b), logged(a));
 });
 
 test('SIGINT checkpoints at once; the resumed run matches an uninterrupted one', async () => {
@@ -134,6 +141,10 @@ test('refuses to overwrite a run, and to resume nothing', async () => {
   await assert.rejects(train(dir, config(5), toy, true), /--resume: no checkpoint in/);
   await train(dir, config(3), toy, false);
   await assert.rejects(train(dir, config(5), toy, false), /already holds a run; pass --resume/);
+  const mine = fresh();
+  writeFileSync(join(mine, 'notes.txt'), 'my notes');
+  await assert.rejects(train(mine, config(3), toy, false), /is not empty; choose another --out/);
+  assert.equal(readFileSync(join(mine, 'notes.txt'), 'utf8'), 'my notes');
 });
 
 test('learning-rate schedules: linear warmup, cosine to the floor, constant', async () => {

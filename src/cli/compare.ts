@@ -1,35 +1,34 @@
-// `sjd compare sudoku` (CADD against SJD) and `sjd compare text` (MDLM, CADD, SJD over the
-// sigma_W sweep): same budget and seeds, resumable; write the table and plot into docs/.
+// `sjd compare sudoku` (hybrid/CADD against sjd) and `sjd compare text` (masked/MDLM, hybrid/CADD,
+// sjd over the sigma_W sweep): same budget and seeds, resumable; write the table and plot into
+// docs/. Output paths are checked before any training.
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { runComparison } from '../tasks/sudoku/compare.js';
-import { defaultPairs, SHARED_TEST, SHARED_TRAIN } from '../tasks/sudoku/data.js';
-import { SUDOKU_KERNELS, SUDOKU_PRESETS } from '../tasks/sudoku/presets.js';
-import { SudokuTask } from '../tasks/sudoku/task.js';
-import { parseModelName, runTextComparison } from '../tasks/text/compare.js';
-import { EMBEDDED, loadCorpus } from '../tasks/text/corpus.js';
-import { SIGMA_SWEEP, TEXT_SIZES } from '../tasks/text/presets.js';
-import { TextTask } from '../tasks/text/task.js';
+import { process as P, sudoku, text, util } from '../index.js';
 import { group, int, oneOf } from './options.js';
 
-const list = (choices?: string[]) => (v: string) => {
+const list = (check: (item: string) => void, what: string) => (v: string) => {
   const items = v.split(',').map((s) => s.trim());
   for (const s of items) {
-    if (choices ? !choices.includes(s) : !/^\d+$/.test(s))
-      throw new InvalidArgumentError(
-        `expected a comma-separated list of ${choices ? choices.join('/') : 'integers'}`,
-      );
+    try {
+      check(s);
+    } catch (e) {
+      throw new InvalidArgumentError(`${what}: ${(e as Error).message}`);
+    }
   }
   return items;
 };
 
-interface CompareOpts {
+const seedList = list((s) => {
+  if (!/^\d+$/.test(s) || Number(s) > 2 ** 31 - 1) throw new Error(`'${s}' is not a seed`);
+}, 'expected a comma-separated list of seeds');
+
+interface CompareFlags {
   out: string;
-  preset: string;
+  size: string;
   steps: number;
   evalEvery?: number;
   seeds: string[];
-  kernels: string[];
+  processes: string[];
   limit: number;
   nfe: number;
   doc: string;
@@ -37,7 +36,7 @@ interface CompareOpts {
   evalData?: string;
 }
 
-interface TextCompareOpts {
+interface TextCompareFlags {
   out: string;
   steps: number;
   size: string;
@@ -48,31 +47,45 @@ interface TextCompareOpts {
   doc: string;
 }
 
+/** The comparison folder and the report must be writable before hours of training. */
+function checkOutputs(out: string, doc: string): void {
+  util.checkWritable(out);
+  util.checkWritable(doc);
+}
+
 export function registerCompare(program: Command): void {
   const cmd = group(program, 'compare', 'compare processes at a matched budget');
   cmd
     .command('sudoku')
     .description(
-      'CADD (W = I) against SJD (Sudoku graph): train every kernel x seed (resumable), evaluate, write docs',
+      'hybrid (CADD, W = I) against sjd (the constraint-graph W): train every process x seed (resumable), evaluate, write docs',
     )
     .requiredOption('--out <dir>', 'folder of the runs')
-    .requiredOption('--steps <n>', 'training steps per run', int(1, 10_000_000))
+    .requiredOption('--steps <n>', 'training steps per run', int(1, 1_000_000_000))
     .option(
-      '--preset <name>',
-      'model and optimiser preset',
-      oneOf(Object.keys(SUDOKU_PRESETS)),
+      '--size <name>',
+      'model and optimiser size',
+      oneOf(Object.keys(sudoku.SUDOKU_SIZES)),
       'cpu',
     )
     .option(
       '--eval-every <n>',
-      "held-out evaluation period in steps (default: the preset's)",
-      int(1, 10_000_000),
+      "held-out evaluation period in steps (default: the size's)",
+      int(1, 1_000_000_000),
     )
-    .option('--seeds <list>', 'seeds', list(), ['0', '1', '2'])
-    .option('--kernels <list>', 'kernels', list(Object.keys(SUDOKU_KERNELS)), [
-      'identity',
-      'sudoku',
-    ])
+    .option('--seeds <list>', 'seeds', seedList, ['0', '1', '2'])
+    .option(
+      '--processes <list>',
+      `process presets (${P.PRESETS.join(', ')})`,
+      list(
+        (s) => {
+          if (!P.PRESETS.includes(s as P.ProcessChoice['preset']))
+            throw new Error(`unknown process '${s}'`);
+        },
+        `expected a comma-separated list of ${P.PRESETS.join('/')}`,
+      ),
+      ['hybrid', 'sjd'],
+    )
     .option('--limit <n>', 'held-out puzzles for the final evaluation', int(1, 1_000_000), 1000)
     .option('--nfe <n>', 'NFE of the final evaluation (confidence policy)', int(2, 4096), 32)
     .option(
@@ -80,39 +93,37 @@ export function registerCompare(program: Command): void {
       'the Markdown report (the plot goes beside it)',
       'docs/sudoku-comparison.md',
     )
-    .option('--data <file>', 'training puzzles (default: ../shared if present, else generated)')
-    .option(
-      '--eval-data <file>',
-      'held-out puzzles (default: ../shared test set if present, else generated)',
-    )
-    .action(async (o: CompareOpts) => {
-      const { pairs: trainSet } = defaultPairs(o.data, SHARED_TRAIN, undefined, {
+    .option('--data <file>', 'training puzzles (default: 20,000 generated here)')
+    .option('--eval-data <file>', 'held-out puzzles (default: generated here)')
+    .action(async (o: CompareFlags) => {
+      checkOutputs(o.out, o.doc);
+      const { pairs: trainSet } = sudoku.pairsOrGenerated(o.data, undefined, {
         n: 20_000,
         seed: 1,
       });
-      const { pairs: test, source } = defaultPairs(o.evalData, SHARED_TEST, o.limit, {
+      const { pairs: test, source } = sudoku.pairsOrGenerated(o.evalData, o.limit, {
         n: o.limit,
         seed: 2,
       });
-      const task = new SudokuTask(trainSet, test, {
+      const task = new sudoku.SudokuTask(trainSet, test, {
         evalSize: 200,
         evalNfe: 32,
         evalSampler: 'confidence',
         augment: true,
       });
-      const command = `npx sjd compare sudoku --out ${o.out} --steps ${o.steps}${o.evalEvery ? ` --eval-every ${o.evalEvery}` : ''} --preset ${o.preset} --seeds ${o.seeds.join(',')} --kernels ${o.kernels.join(',')} --limit ${o.limit} --nfe ${o.nfe} --doc ${o.doc}`;
+      const command = `npx sjd compare sudoku --out ${o.out} --steps ${o.steps}${o.evalEvery ? ` --eval-every ${o.evalEvery}` : ''} --size ${o.size} --seeds ${o.seeds.join(',')} --processes ${o.processes.join(',')} --limit ${o.limit} --nfe ${o.nfe} --doc ${o.doc}`;
       console.error(
         `sjd compare sudoku: evaluating on ${test.puzzles.length} puzzles from ${source}`,
       );
-      const runs = await runComparison(
+      const runs = await sudoku.runComparison(
         task,
         {
           out: o.out,
-          preset: o.preset,
+          size: o.size,
           steps: o.steps,
           evalEvery: o.evalEvery,
           seeds: o.seeds.map(Number),
-          kernels: o.kernels,
+          processes: o.processes,
           test,
           nfe: o.nfe,
           doc: o.doc,
@@ -120,7 +131,7 @@ export function registerCompare(program: Command): void {
         },
         { log: (l) => console.error(l) },
       );
-      if (runs.length < o.seeds.length * o.kernels.length) {
+      if (runs.length < o.seeds.length * o.processes.length) {
         console.log('interrupted; run the same command again to continue');
         process.exitCode = 130;
         return;
@@ -131,39 +142,30 @@ export function registerCompare(program: Command): void {
   cmd
     .command('text')
     .description(
-      'MDLM, CADD and SJD (sigma_W sweep): train every model x seed (resumable), trace frontiers, write docs',
+      'masked (MDLM), hybrid (CADD) and sjd over the sigma_W sweep: train every model x seed (resumable), trace frontiers, write docs',
     )
     .requiredOption('--out <dir>', 'folder of the runs')
-    .requiredOption('--steps <n>', 'training steps per run', int(1, 10_000_000))
-    .option('--size <name>', 'model and optimiser size', oneOf(Object.keys(TEXT_SIZES)), 'cpu')
-    .option('--seeds <list>', 'seeds', list(), ['0'])
+    .requiredOption('--steps <n>', 'training steps per run', int(1, 1_000_000_000))
+    .option('--size <name>', 'model and optimiser size', oneOf(Object.keys(text.TEXT_SIZES)), 'cpu')
+    .option('--seeds <list>', 'seeds', seedList, ['0'])
     .option(
       '--models <list>',
-      'models: mdlm, cadd, sjd-SIGMA',
-      (v: string) => {
-        const items = v.split(',').map((x) => x.trim());
-        for (const m of items) {
-          try {
-            parseModelName(m);
-          } catch (e) {
-            throw new InvalidArgumentError((e as Error).message);
-          }
-        }
-        return items;
-      },
-      ['mdlm', 'cadd', ...SIGMA_SWEEP.map((s) => `sjd-${s}`)],
+      'models: masked, hybrid, sjd-SIGMA',
+      list(text.parseModelName, 'expected a comma-separated list of models'),
+      ['masked', 'hybrid', ...text.SIGMA_SWEEP.map((s) => `sjd-${s}`)],
     )
     .option('-n, --n <n>', 'samples per frontier point', int(1, 100_000), 32)
-    .option('--data <dir>', `corpus folder from \`sjd data text8\` (default: ${EMBEDDED})`)
+    .option('--data <dir>', `corpus folder from \`sjd data text8\` (default: ${text.EMBEDDED})`)
     .option(
       '--doc <file>',
       'the Markdown report (plot and JSON beside it)',
       'docs/text-comparison.md',
     )
-    .action(async (o: TextCompareOpts) => {
-      const corpus = loadCorpus(o.data);
-      const size = TEXT_SIZES[o.size]!;
-      const task = new TextTask(corpus, {
+    .action(async (o: TextCompareFlags) => {
+      checkOutputs(o.out, o.doc);
+      const corpus = text.loadCorpus(o.data);
+      const size = text.TEXT_SIZES[o.size]!;
+      const task = new text.TextTask(corpus, {
         length: size.length,
         evalWindows: 64,
         evalSamples: 16,
@@ -171,7 +173,7 @@ export function registerCompare(program: Command): void {
         evalTemperature: 1,
       });
       const command = `npx sjd compare text --out ${o.out} --steps ${o.steps} --size ${o.size} --seeds ${o.seeds.join(',')} --models ${o.models.join(',')} -n ${o.n}${o.data ? ` --data ${o.data}` : ''} --doc ${o.doc}`;
-      const runs = await runTextComparison(
+      const runs = await text.runTextComparison(
         task,
         {
           out: o.out,

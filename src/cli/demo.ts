@@ -2,10 +2,7 @@
 // solve them with the shipped model; reverse: a small transformer learns to reverse token
 // sequences in a few seconds (no model needed).
 import type { Command } from 'commander';
-import { runReverseDemo } from '../tasks/reverse/demo.js';
-import { runSudokuDemo, sideBySide } from '../tasks/sudoku/demo.js';
-import { loadSudokuModel } from '../tasks/sudoku/load.js';
-import { getNumThreads, torchVersion } from '../torch/index.js';
+import { runReverseDemo, sudoku, torch } from '../index.js';
 import { int } from './options.js';
 
 interface DemoOpts {
@@ -35,8 +32,8 @@ export function registerDemo(program: Command): void {
       const which = task ?? 'sudoku';
       if (which !== 'sudoku' && which !== 'reverse')
         throw new Error(`unknown demo '${which}' (sudoku, reverse)`);
-      const v = torchVersion();
-      console.log(`sjd demo ${which} (libtorch ${v.torch}, ${getNumThreads()} threads)`);
+      const v = torch.torchVersion();
+      console.log(`sjd demo ${which} (libtorch ${v.torch}, ${torch.getNumThreads()} threads)`);
       if (which === 'reverse') {
         const r = await runReverseDemo({ ...o, vocab: 10, log: (l) => console.log(l) });
         console.log(`trained ${o.steps} steps in ${r.seconds.toFixed(1)} s`);
@@ -45,8 +42,8 @@ export function registerDemo(program: Command): void {
         console.log(`held-out token accuracy ${(100 * r.accuracy).toFixed(1)}%`);
         return;
       }
-      const loaded = loadSudokuModel(o.model);
-      const r = runSudokuDemo(loaded, { count: o.count, seed: o.seed, nfe: o.nfe });
+      const loaded = sudoku.loadSudokuModel(o.model);
+      const r = sudoku.runSudokuDemo(loaded, { count: o.count, seed: o.seed, nfe: o.nfe });
       console.log(
         `generated ${o.count} puzzles without guessing in ${r.generateSeconds.toFixed(1)} s; solving with ${loaded.source}`,
       );
@@ -55,7 +52,7 @@ export function registerDemo(program: Command): void {
         console.log(
           `\npuzzle ${n + 1} (${r.puzzles[n]!.filter((d) => d > 0).length} clues): ${ok ? 'solved' : 'not solved'}`,
         );
-        console.log(sideBySide(r.puzzles[n]!, r.answers[n]!));
+        console.log(sudoku.sideBySide(r.puzzles[n]!, r.answers[n]!));
       }
       const s = r.scores;
       console.log(

@@ -1,8 +1,7 @@
-// `sjd export`: a run's EMA weights as a model folder (config.json + model.safetensors),
-// float16 by default, for any task (the shape comes from the run's config).
+// `sjd export`: a run's EMA weights as a model folder (config.json, model.safetensors,
+// manifest.json), float16 by default, for any task (the shape comes from the run's config).
 import type { Command } from 'commander';
-import { taskShape } from '../tasks/shapes.js';
-import { exportModel } from '../train/model-io.js';
+import { taskShape, train } from '../index.js';
 
 export function registerExport(program: Command): void {
   program
@@ -13,8 +12,12 @@ export function registerExport(program: Command): void {
     .requiredOption('--run <dir>', 'the run folder')
     .requiredOption('--out <dir>', 'the model folder to write (e.g. models/sudoku)')
     .option('--float32', 'keep float32 weights')
-    .action((o: { run: string; out: string; float32?: boolean }) => {
-      const file = exportModel(o.run, o.out, taskShape, o.float32 ? 'float32' : 'float16');
+    .option('--force', 'replace --out even if it is not a model folder sjd wrote')
+    .action((o: { run: string; out: string; float32?: boolean; force?: boolean }) => {
+      const file = train.exportModel(o.run, o.out, taskShape, {
+        dtype: o.float32 ? 'float32' : 'float16',
+        force: o.force === true,
+      });
       console.log(`wrote ${file}`);
     });
 }

@@ -1,7 +1,9 @@
 // The `sjd` command line: thin; parses and validates arguments, calls the library, prints.
 // Bad input gets one line on stderr and a non-zero exit, never a stack trace.
+
+import { availableParallelism } from 'node:os';
 import { Command } from 'commander';
-import { getNumThreads, setNumThreads, torchVersion } from '../torch/index.js';
+import { torch } from '../index.js';
 import { registerCompare } from './compare.js';
 import { registerDemo } from './demo.js';
 import { registerExport } from './export.js';
@@ -14,10 +16,14 @@ const program = new Command('sjd')
   .description(
     'Sticky Jump Diffusions: masked, continuous, hybrid and blended diffusion on libtorch',
   )
-  .option('--threads <n>', 'libtorch intra-op threads', int(1, 1024))
+  .option(
+    '--threads <n>',
+    `libtorch intra-op threads (this machine: ${availableParallelism()} cores)`,
+    int(1, availableParallelism()),
+  )
   .hook('preAction', (cmd) => {
     const t = cmd.opts().threads as number | undefined;
-    if (t !== undefined) setNumThreads(t);
+    if (t !== undefined) torch.setNumThreads(t);
   })
   .configureOutput({
     outputError: (str, write) => write(`sjd: ${str.replace(/^error: /, '').trim()}\n`),
@@ -35,9 +41,9 @@ program
   .command('info')
   .description('show the libtorch build, threads and devices sjd uses')
   .action(() => {
-    const v = torchVersion();
+    const v = torch.torchVersion();
     console.log(
-      `libtorch ${v.torch}; threads ${getNumThreads()}; CUDA ${v.cuda ? `yes (${v.cudaDevices} devices)` : 'no'}`,
+      `libtorch ${v.torch}; threads ${torch.getNumThreads()}; CUDA ${v.cuda ? `yes (${v.cudaDevices} devices)` : 'no'}`,
     );
     console.log(v.config.trim());
   });

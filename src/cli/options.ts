@@ -1,5 +1,8 @@
 // Shared option parsers for the `sjd` command: each rejects bad values with a one-line message.
 import { type Command, InvalidArgumentError } from 'commander';
+import { process as P, sampling } from '../index.js';
+
+const { BLENDS, PRESETS, SCHEDULES } = P;
 
 export function int(min: number, max: number) {
   return (value: string): number => {
@@ -32,5 +35,63 @@ export function group(program: Command, name: string, description: string): Comm
   return (
     program.commands.find((c) => c.name() === name) ??
     program.command(name).description(description)
+  );
+}
+
+/** The process flags every training command shares (process/choice.ts has the vocabulary). */
+export interface ProcessFlags {
+  size: string;
+  process: string;
+  blend?: string;
+  sigmaW: number;
+  eta?: number;
+  schedule: string;
+}
+
+export function processOptions(
+  cmd: Command,
+  d: { sizes: string[]; process: string; blend: string; sigmaW: number; schedule: string },
+): Command {
+  return cmd
+    .option(
+      '--size <name>',
+      `model and optimiser size (${d.sizes.join(', ')})`,
+      oneOf(d.sizes),
+      'cpu',
+    )
+    .option(
+      '--process <name>',
+      `process preset (${PRESETS.join(', ')}): masked is MDLM, hybrid CADD, sjd blends by W`,
+      oneOf(PRESETS),
+      d.process,
+    )
+    .option(
+      '--blend <name>',
+      `sjd: the blending matrix W (${Object.keys(BLENDS).join(', ')}; default ${d.blend})`,
+      oneOf(Object.keys(BLENDS)),
+    )
+    .option('--sigma-w <s>', 'sjd: bandwidth sigma_W of W', num(1e-6, 1000), d.sigmaW)
+    .option('--eta <x>', 'sjd: unsticking ratio eta in (0, 1] (default 1)', num(1e-6, 1))
+    .option(
+      '--schedule <name>',
+      `hybrid, sjd: noise schedule of unstuck sites (${Object.keys(SCHEDULES).join(', ')}; rank is CANDI's rank degradation)`,
+      oneOf(Object.keys(SCHEDULES)),
+      d.schedule,
+    );
+}
+
+/** A sampler flag (`--sampler`, `--eval-sampler`), its choices from the sampler registry. */
+export function samplerOption(
+  cmd: Command,
+  flag: string,
+  description: string,
+  fallback?: string,
+): Command {
+  const names = [...sampling.samplers.keys()];
+  return cmd.option(
+    `${flag} <name>`,
+    `${description} (${names.join(', ')})`,
+    oneOf(names),
+    fallback,
   );
 }

@@ -86,6 +86,15 @@ export class Denoiser extends nn.Module {
     );
   }
 
+  /** The parameters that are lookup tables (anchors, positions, structure), not linear maps. */
+  tables(): Tensor[] {
+    return [
+      ...this.anchors.parameters(),
+      ...this.structure.flatMap((e) => e.parameters()),
+      ...(this.backbone.pos?.parameters() ?? []),
+    ];
+  }
+
   /**
    * y [B, L, d], t [B], onAnchor [B, L] bool -> logits [B, L, K]. onAnchor marks the positions
    * whose y is exactly an anchor (stuck or committed): a function of y (anchors are atoms, the

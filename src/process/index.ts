@@ -1,5 +1,6 @@
 // The SJD process engine (DESIGN.md §1-§2): forward law, DHM plug-in, classifier-induced score.
 export * from './blend.js';
+export * from './choice.js';
 export { type Corrupted, corrupt } from './corrupt.js';
 export { logTargetClosedForm, logTargetQuadrature } from './dhm.js';
 export * from './hazard.js';

@@ -1,6 +1,6 @@
 // The task shapes by name (a registry, DESIGN.md §6): what rebuilding a saved model needs of
 // its task, looked up from the `task` field of the model's config.
-import type { TaskShape, TrainConfig } from '../train/trainer.js';
+import type { TaskShape, TrainConfig } from '../train/index.js';
 import { solvingTask } from './sudoku/load.js';
 import { textShape } from './text/task.js';
 

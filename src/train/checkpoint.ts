@@ -1,33 +1,29 @@
 // Checkpoints: a folder of safetensors files (weights, EMA, optimiser state, generator state)
-// and a state.json, written to a temporary folder and renamed into place, so a stop at any
-// moment leaves the previous checkpoint or the new one, never half of one.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// and a state.json, built beside the run's checkpoint/ and renamed into place
+// (util/atomic.ts), so a stop at any moment leaves the previous checkpoint or the new one.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSafetensors, saveSafetensors, type Tensor } from '../torch/index.js';
+import { replaceDirAtomic, writeJsonAtomic } from '../util/atomic.js';
+import { checkpointDir, RUN_FILES } from './run-folder.js';
 
 export interface Checkpoint {
   tensors: Record<string, Record<string, Tensor>>; // file stem -> named tensors
   state: Record<string, unknown>;
 }
 
-export function saveCheckpoint(dir: string, ck: Checkpoint): void {
-  const tmp = `${dir}.tmp-${process.pid}`;
-  const old = `${dir}.old`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
-  for (const [stem, ts] of Object.entries(ck.tensors))
-    saveSafetensors(join(tmp, `${stem}.safetensors`), ts);
-  writeFileSync(join(tmp, 'state.json'), `${JSON.stringify(ck.state, null, 2)}\n`);
-  rmSync(old, { recursive: true, force: true });
-  if (existsSync(dir)) renameSync(dir, old);
-  renameSync(tmp, dir);
-  rmSync(old, { recursive: true, force: true });
+export function saveCheckpoint(run: string, ck: Checkpoint): void {
+  replaceDirAtomic(join(run, RUN_FILES.checkpoint), (tmp) => {
+    for (const [stem, ts] of Object.entries(ck.tensors))
+      saveSafetensors(join(tmp, `${stem}.safetensors`), ts);
+    writeJsonAtomic(join(tmp, 'state.json'), ck.state);
+  });
 }
 
-/** The checkpoint in dir (or the previous one if a save was interrupted between renames). */
-export function loadCheckpoint(dir: string, stems: string[]): Checkpoint {
-  const where = existsSync(join(dir, 'state.json')) ? dir : `${dir}.old`;
-  if (!existsSync(join(where, 'state.json'))) throw new Error(`no checkpoint in ${dir}`);
+/** The checkpoint of a run (or the one set aside if a save was stopped between renames). */
+export function loadCheckpoint(run: string, stems: string[]): Checkpoint {
+  const where = checkpointDir(run);
+  if (where === null) throw new Error(`no checkpoint in ${run}`);
   const tensors: Checkpoint['tensors'] = {};
   for (const stem of stems)
     tensors[stem] = loadSafetensors(join(where, `${stem}.safetensors`)).tensors;

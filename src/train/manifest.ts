@@ -1,16 +1,11 @@
-// Run folders are self-describing (DESIGN.md §4): config.json (the resolved config) and
-// manifest.json (sjd version, git commit, seed, data hash, libtorch, threads, times), written
-// atomically.
+// Run folders are self-describing (DESIGN.md §4): manifest.json holds the sjd version, the git
+// commit, the seed, the data hash, libtorch, threads and the time, written atomically.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getNumThreads, torchVersion } from '../torch/index.js';
-
-export function writeJsonAtomic(path: string, value: unknown): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
-  renameSync(tmp, path);
-}
+import { writeJsonAtomic } from '../util/atomic.js';
+import { RUN_FILES } from './run-folder.js';
 
 function gitCommit(): string {
   try {
@@ -34,7 +29,7 @@ export function writeManifest(
   dir: string,
   fields: { seed: number; dataHash: string } & Record<string, unknown>,
 ): void {
-  writeJsonAtomic(join(dir, 'manifest.json'), {
+  writeJsonAtomic(join(dir, RUN_FILES.manifest), {
     sjd: sjdVersion(),
     commit: gitCommit(),
     libtorch: torchVersion().torch,

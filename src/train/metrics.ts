@@ -1,10 +1,11 @@
 // metrics.csv of a run (step, mean training loss over the logging window, learning rate,
 // tokens/s, and the task's evaluation metrics at evaluation steps) and its plot
 // (metrics.svg: loss and evaluation metrics against step, rendered by Vega-Lite).
-import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { writeSvg } from './plot.js';
+import { writeSvg } from '../eval/plot.js';
+import { writeFileAtomic } from '../util/atomic.js';
 
 const BASE = ['step', 'loss', 'lr', 'tokens_per_s'];
 
@@ -37,9 +38,7 @@ export class MetricsLog {
   truncateAfter(step: number): void {
     const lines = readFileSync(this.path, 'utf8').trimEnd().split('\n');
     const kept = [lines[0], ...lines.slice(1).filter((l) => Number(l.split(',')[0]) <= step)];
-    const tmp = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${kept.join('\n')}\n`);
-    renameSync(tmp, this.path);
+    writeFileAtomic(this.path, `${kept.join('\n')}\n`);
   }
 
   rows(): Record<string, number | null>[] {

@@ -1,7 +1,8 @@
-// Trained models on disk: a run folder (config.json + checkpoint/ema.safetensors) or an
-// exported model folder (config.json + model.safetensors, float16 storage allowed) — the form
-// shipped in the repository. Loading rebuilds the denoiser and its process from the config.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+// Trained models on disk (run-folder.ts has the layouts): a run folder (its EMA weights) or an
+// exported model folder (float16 storage allowed), the form shipped in the repository. Loading
+// validates the config (config.ts) and rebuilds the denoiser and its process; exporting writes a
+// new model folder atomically and never over a user's folder or the run itself.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Denoiser } from '../model/denoiser.js';
 import type { SJDProcess } from '../process/index.js';
@@ -13,8 +14,21 @@ import {
   type Tensor,
   tidy,
 } from '../torch/index.js';
-import { writeJsonAtomic } from './manifest.js';
-import { buildModel, buildProcess, type TaskShape, type TrainConfig } from './trainer.js';
+import { replaceDirAtomic, writeJsonAtomic } from '../util/atomic.js';
+import { claimOutDir, within } from '../util/out-path.js';
+import { buildModel, buildProcess } from './build.js';
+import { readConfig, type TrainConfig } from './config.js';
+import { sjdVersion } from './manifest.js';
+import {
+  checkpointDir,
+  finishedStep,
+  isModelFolder,
+  isRunFolder,
+  MODEL_FILES,
+  MODEL_FOLDER,
+  RUN_FILES,
+} from './run-folder.js';
+import type { TaskShape } from './task.js';
 
 export interface LoadedModel {
   model: Denoiser;
@@ -23,35 +37,27 @@ export interface LoadedModel {
   source: string;
 }
 
-function readConfig(dir: string): TrainConfig {
-  const path = join(dir, 'config.json');
-  if (!existsSync(path)) throw new Error(`${dir}: not a model or run folder (no config.json)`);
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as TrainConfig;
-  } catch {
-    throw new Error(`${path}: not valid JSON`);
-  }
+/** A task's shape, or a function giving it from the saved config (e.g. the text length). */
+export type ShapeOf = TaskShape | ((config: TrainConfig) => TaskShape);
+
+/** The weights file of a model folder or run folder. */
+function weightsFile(dir: string): string {
+  if (isModelFolder(dir)) return join(dir, MODEL_FILES.weights);
+  const ck = checkpointDir(dir);
+  if (ck && existsSync(join(ck, 'ema.safetensors'))) return join(ck, 'ema.safetensors');
+  throw new Error(`${dir}: no ${MODEL_FILES.weights} or ${RUN_FILES.checkpoint}/ema.safetensors`);
 }
 
-/**
- * The EMA weights of a run folder, or the weights of an exported model folder. `shape` is the
- * task's shape, or a function giving it from the saved config (e.g. the text sequence length).
- */
-export function loadModel(
-  dir: string,
-  shape: TaskShape | ((config: TrainConfig) => TaskShape),
-  expectTask?: string,
-): LoadedModel {
-  const config = readConfig(dir);
+/** The EMA weights of a run folder, or the weights of an exported model folder. */
+export function loadModel(dir: string, shape: ShapeOf, expectTask?: string): LoadedModel {
+  if (!existsSync(join(dir, MODEL_FILES.config)))
+    throw new Error(`${dir}: not a model or run folder (no ${MODEL_FILES.config})`);
+  const config = readConfig(join(dir, MODEL_FILES.config));
   const want = expectTask ?? (typeof shape === 'function' ? undefined : shape.name);
   if (want !== undefined && config.task !== want)
     throw new Error(`${dir} holds a ${config.task} model, not ${want}`);
   const task = typeof shape === 'function' ? shape(config) : shape;
-  const file = existsSync(join(dir, 'model.safetensors'))
-    ? join(dir, 'model.safetensors')
-    : join(dir, 'checkpoint', 'ema.safetensors');
-  if (!existsSync(file))
-    throw new Error(`${dir}: no model.safetensors or checkpoint/ema.safetensors`);
+  const file = weightsFile(dir);
   const model = buildModel(task, config.model, new Generator(0)).eval();
   const weights = loadSafetensors(file).tensors;
   tidy(() =>
@@ -62,24 +68,44 @@ export function loadModel(
   return { model, process: buildProcess(task, config.process), config, source: file };
 }
 
-/** Writes config.json + model.safetensors (EMA weights, float16 by default) atomically. */
+/**
+ * Writes a run's EMA weights (float16 by default) as a model folder: config.json,
+ * model.safetensors and a manifest naming the run and its step. `force` replaces a folder that
+ * is not sjd's own model folder; the run itself is never a target.
+ */
 export function exportModel(
   runDir: string,
   outDir: string,
-  shape: TaskShape | ((config: TrainConfig) => TaskShape),
-  dtype: 'float16' | 'float32' = 'float16',
-  expectTask?: string,
+  shape: ShapeOf,
+  o: { dtype?: 'float16' | 'float32'; force?: boolean; expectTask?: string } = {},
 ): string {
-  const { model, config } = loadModel(runDir, shape, expectTask);
-  const tmp = `${outDir}.tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
+  if (!existsSync(runDir)) throw new Error(`--run ${runDir}: no such folder`);
+  if (!isRunFolder(runDir))
+    throw new Error(
+      isModelFolder(runDir)
+        ? `--run ${runDir} is an exported model, not a run folder`
+        : `--run ${runDir} is not a run folder (no ${RUN_FILES.config} and ${RUN_FILES.checkpoint}/)`,
+    );
+  if (within(outDir, runDir) || within(runDir, outDir))
+    throw new Error(
+      `--out ${outDir} would overwrite the run ${runDir}; choose a folder outside it`,
+    );
+  claimOutDir(outDir, MODEL_FOLDER, o.force === true);
+  const dtype = o.dtype ?? 'float16';
+  const { model, config } = loadModel(runDir, shape, o.expectTask);
   const weights: Record<string, Tensor> = noGrad(() =>
     Object.fromEntries(Object.entries(model.stateDict()).map(([k, t]) => [k, t.to(dtype)])),
   );
-  saveSafetensors(join(tmp, 'model.safetensors'), weights, { format: 'sjd-model', dtype });
-  writeJsonAtomic(join(tmp, 'config.json'), config);
-  rmSync(outDir, { recursive: true, force: true });
-  renameSync(tmp, outDir);
-  return join(outDir, 'model.safetensors');
+  replaceDirAtomic(outDir, (tmp) => {
+    saveSafetensors(join(tmp, MODEL_FILES.weights), weights, { format: 'sjd-model', dtype });
+    writeJsonAtomic(join(tmp, MODEL_FILES.config), config);
+    writeJsonAtomic(join(tmp, MODEL_FILES.manifest), {
+      sjd: sjdVersion(),
+      run: runDir,
+      step: finishedStep(runDir),
+      dtype,
+      written: new Date().toISOString(),
+    });
+  });
+  return join(outDir, MODEL_FILES.weights);
 }

@@ -66,6 +66,9 @@ export function writeJsonAtomic(path: string, value: unknown): void {
   writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** Where replaceDirAtomic keeps the folder it replaces until the new one is in place. */
+export const asideOf = (dir: string): string => join(dirname(dir), `.${basename(dir)}.old`);
+
 /**
  * Builds a folder with `fill` in a temporary folder beside `dir`, then puts it in place of `dir`
  * (an existing `dir` is moved aside and removed only after the rename). On any failure the
@@ -73,13 +76,16 @@ export function writeJsonAtomic(path: string, value: unknown): void {
  */
 export function replaceDirAtomic<T>(dir: string, fill: (tmp: string) => T): T {
   const tmp = tempBeside(dir);
-  const old = `${tmp}.old`;
+  const old = asideOf(dir);
   makeDir(dirname(resolve(dir)));
   rmSync(tmp, { recursive: true, force: true });
   try {
     mkdirSync(tmp);
     const r = fill(tmp);
-    if (existsSync(dir)) renameSync(dir, old);
+    if (existsSync(dir)) {
+      rmSync(old, { recursive: true, force: true }); // left by a stop after an earlier rename
+      renameSync(dir, old);
+    }
     renameSync(tmp, dir);
     rmSync(old, { recursive: true, force: true });
     return r;

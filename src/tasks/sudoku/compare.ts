@@ -1,29 +1,28 @@
 // The paper's Sudoku comparison at this machine's scale (sec:exp-sudoku,
-// tab:sudoku_schedule_ablations): CADD (W = I) against SJD (constraint graph, sigma_W = 1.5),
+// tab:sudoku_schedule_ablations): hybrid (CADD, W = I) against sjd (constraint graph, sigma_W = 1.5),
 // same network, budget and seeds. Each run is a resumable run folder; finished runs are
 // skipped, so the comparison can be continued across sessions. Writes a Markdown table (board
 // accuracy mean +- std over seeds, takeoff step) and a plot of held-out board accuracy
 // against step.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { MetricsLog } from '../../train/metrics.js';
-import { loadModel } from '../../train/model-io.js';
-import { writeSvg, writeTextAtomic } from '../../train/plot.js';
-import { mean, std } from '../../train/stats.js';
-import { type TrainHooks, trainToEnd } from '../../train/trainer.js';
+import { writeSvg } from '../../eval/plot.js';
+import { mean, std } from '../../eval/stats.js';
+import { describeProcess } from '../../process/index.js';
+import { loadModel, MetricsLog, runState, type TrainHooks, trainToEnd } from '../../train/index.js';
+import { writeFileAtomic } from '../../util/atomic.js';
 import { scoreBoards } from './metrics.js';
-import { SUDOKU_PRESETS, sudokuConfig } from './presets.js';
+import { SUDOKU_SIZES, sudokuConfig } from './presets.js';
 import { solveSudoku } from './solve.js';
 import type { SudokuPairs, SudokuTask } from './task.js';
 
 export interface CompareOptions {
   out: string;
-  preset: string;
+  size: string;
   steps: number;
   evalEvery?: number; // held-out evaluation period (default: the preset's)
   seeds: number[];
-  kernels: string[]; // 'identity' (CADD), 'sudoku' (SJD)
+  processes: string[]; // 'hybrid' (CADD), 'sjd' (the constraint-graph W), 'masked'
   test: SudokuPairs; // final evaluation set
   nfe: number;
   doc: string; // Markdown path; the plot goes beside it (.svg)
@@ -31,7 +30,7 @@ export interface CompareOptions {
 }
 
 export interface RunSummary {
-  kernel: string;
+  process: string;
   seed: number;
   dir: string;
   solveRate: number;
@@ -39,11 +38,7 @@ export interface RunSummary {
   takeoff: number | null;
 }
 
-const NAMES: Record<string, string> = {
-  identity: 'CADD (W = I)',
-  sudoku: 'SJD (Sudoku graph, sigma_W = 1.5)',
-  masked: 'MDLM (masked)',
-};
+const label = (process: string) => describeProcess(sudokuConfig({ process }).process);
 
 export async function runComparison(
   task: SudokuTask,
@@ -51,12 +46,17 @@ export async function runComparison(
   hooks: TrainHooks = {},
 ): Promise<RunSummary[]> {
   const summaries: RunSummary[] = [];
-  const budget = { steps: o.steps, evalEvery: o.evalEvery };
   for (const seed of o.seeds) {
-    for (const kernel of o.kernels) {
-      const dir = join(o.out, `${kernel}-seed${seed}`);
-      hooks.log?.(`${NAMES[kernel] ?? kernel}, seed ${seed}`);
-      const config = sudokuConfig(o.preset, kernel, seed, budget);
+    for (const process of o.processes) {
+      const dir = join(o.out, `${process}-seed${seed}`);
+      hooks.log?.(`${label(process)}, seed ${seed}`);
+      const config = sudokuConfig({
+        size: o.size,
+        process,
+        seed,
+        steps: o.steps,
+        evalEvery: o.evalEvery,
+      });
       if (!(await trainToEnd(dir, config, task, hooks))) return summaries;
       const { model, process: proc } = loadModel(dir, task);
       const { boards } = solveSudoku(model, proc, o.test.puzzles, {
@@ -65,9 +65,9 @@ export async function runComparison(
         seed: 0,
       });
       const s = scoreBoards(o.test.puzzles, o.test.solutions, boards);
-      const state = JSON.parse(readFileSync(join(dir, 'checkpoint', 'state.json'), 'utf8'));
+      const state = runState(dir);
       summaries.push({
-        kernel,
+        process,
         seed,
         dir,
         solveRate: s.solve_rate,
@@ -84,19 +84,19 @@ export async function runComparison(
 }
 
 async function writeReport(o: CompareOptions, runs: RunSummary[]): Promise<void> {
-  const rows = o.kernels.map((k) => {
-    const rs = runs.filter((r) => r.kernel === k);
+  const rows = o.processes.map((k) => {
+    const rs = runs.filter((r) => r.process === k);
     const acc = rs.map((r) => 100 * r.solveRate);
     const takeoffs = rs.map((r) => r.takeoff).filter((x): x is number => x !== null);
     const per = rs.map((r) => `${(100 * r.solveRate).toFixed(1)}`).join(', ');
-    return `| ${NAMES[k] ?? k} | ${mean(acc).toFixed(2)} +- ${std(acc).toFixed(2)} | ${per} | ${takeoffs.length ? Math.round(mean(takeoffs)) : 'none'} (${takeoffs.length}/${rs.length} took off) |`;
+    return `| ${label(k)} | ${mean(acc).toFixed(2)} +- ${std(acc).toFixed(2)} | ${per} | ${takeoffs.length ? Math.round(mean(takeoffs)) : 'none'} (${takeoffs.length}/${rs.length} took off) |`;
   });
   const svg = o.doc.replace(/\.md$/, '.svg');
   const md = `# Sudoku: CADD against SJD at this machine's scale
 
-Preset \`${o.preset}\` (same network and optimiser for both), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
+Size \`${o.size}\` (same network and optimiser for both), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
 Board accuracy: exact-match solve rate of the EMA model on the first ${o.test.puzzles.length} held-out puzzles, confidence
-policy at ${o.nfe} NFE. Takeoff: first training evaluation (every ${o.evalEvery ?? SUDOKU_PRESETS[o.preset]!.evalEvery} steps, 200 held-out puzzles) that solves a board.
+policy at ${o.nfe} NFE. Takeoff: first training evaluation (every ${o.evalEvery ?? SUDOKU_SIZES[o.size]!.evalEvery} steps, 200 held-out puzzles) that solves a board.
 
 | method | board accuracy (%) mean +- std | per seed | takeoff step |
 |---|---|---|---|
@@ -106,7 +106,7 @@ ${rows.join('\n')}
 
 Reproduce: \`${o.command}\` (resumable: run it again to continue).
 `;
-  writeTextAtomic(o.doc, md);
+  writeFileAtomic(o.doc, md);
   const values = runs.flatMap((r) =>
     new MetricsLog(r.dir, ['board_accuracy', 'cell_accuracy'])
       .rows()
@@ -114,8 +114,8 @@ Reproduce: \`${o.command}\` (resumable: run it again to continue).
       .map((row) => ({
         step: row.step,
         board_accuracy: row.board_accuracy,
-        run: `${NAMES[r.kernel] ?? r.kernel} seed ${r.seed}`,
-        kernel: r.kernel,
+        run: `${label(r.process)} seed ${r.seed}`,
+        process: r.process,
       })),
   );
   const spec: TopLevelSpec = {
@@ -126,7 +126,7 @@ Reproduce: \`${o.command}\` (resumable: run it again to continue).
     encoding: {
       x: { field: 'step', type: 'quantitative' },
       y: { field: 'board_accuracy', type: 'quantitative', title: 'held-out board accuracy' },
-      color: { field: 'kernel', type: 'nominal' },
+      color: { field: 'process', type: 'nominal' },
       detail: { field: 'run', type: 'nominal' },
     },
   };

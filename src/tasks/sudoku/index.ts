@@ -1,8 +1,17 @@
-// The Sudoku task's data layer: grids, exact and logical solvers, generator, CSV and .npy files.
+// The Sudoku task (app:sudoku): grids, exact and logical solvers, generator, CSV and .npy files,
+// the training task and its configs, solving, scores, the demo and the CADD-vs-SJD comparison.
 export * from './backtrack.js';
 export * from './board.js';
 export * from './check.js';
+export * from './compare.js';
 export * from './csv.js';
+export * from './data.js';
+export * from './demo.js';
 export * from './generator.js';
+export * from './load.js';
+export * from './metrics.js';
 export * from './npy.js';
+export * from './presets.js';
+export * from './solve.js';
 export * from './solver.js';
+export * from './task.js';

@@ -1,16 +1,18 @@
-// Named Sudoku training presets: the paper's model and optimiser (app:sudoku, DESIGN.md §5)
-// and CPU-sized ones for this machine; the process is chosen separately (CADD: W = I; SJD:
-// the constraint graph, sigma_W = 1.5).
-import type { ProcessChoice, TrainConfig } from '../../train/trainer.js';
+// Sudoku training configs (app:sudoku, DESIGN.md §5): model and optimiser by size — the paper's
+// (3 layers, width 384, 12 heads, AdamW 3e-4, 4k warm-up, cosine, 200k steps), cpu (this
+// machine) and tiny (tests) — and the process by the shared vocabulary (process/choice.ts):
+// sjd with the constraint-graph W (sigma_W = 1.5) by default, hybrid (CADD, W = I), masked (MDLM).
+import { chooseProcess } from '../../process/index.js';
+import type { TrainConfig } from '../../train/index.js';
 
-type Preset = Omit<TrainConfig, 'seed' | 'process' | 'task'>;
+type Size = Omit<TrainConfig, 'seed' | 'process' | 'task'>;
 
 const anchors = { anchorDim: 64, anchors: 'learned' as const, structure: true };
 
-export const SUDOKU_PRESETS: Record<string, Preset> = {
+export const SUDOKU_SIZES: Record<string, Size> = {
   paper: {
     model: {
-      name: 'paper',
+      size: 'paper',
       ...anchors,
       width: 384,
       depth: 3,
@@ -30,7 +32,7 @@ export const SUDOKU_PRESETS: Record<string, Preset> = {
     checkpointEvery: 500,
   },
   cpu: {
-    model: { name: 'cpu', ...anchors, width: 128, depth: 4, heads: 4, mlpHidden: 512, dropout: 0 },
+    model: { size: 'cpu', ...anchors, width: 128, depth: 4, heads: 4, mlpHidden: 512, dropout: 0 },
     batch: 128,
     steps: 8000,
     lr: { kind: 'cosine', lr: 1e-3, warmup: 200, total: 8000, minLr: 1e-4 },
@@ -44,7 +46,7 @@ export const SUDOKU_PRESETS: Record<string, Preset> = {
   },
   tiny: {
     model: {
-      name: 'tiny',
+      size: 'tiny',
       ...anchors,
       anchorDim: 16,
       width: 32,
@@ -66,36 +68,46 @@ export const SUDOKU_PRESETS: Record<string, Preset> = {
   },
 };
 
-export const SUDOKU_KERNELS: Record<string, ProcessChoice> = {
-  identity: { preset: 'hybrid' }, // CADD, (W, eta) = (I, 1)
-  sudoku: { preset: 'sjd', kernel: 'sudoku', sigmaW: 1.5 }, // SJD, constraint graph
-  masked: { preset: 'masked' }, // MDLM baseline
-};
+/** The task's process defaults: W is the constraint graph; linear VP noise. */
+export const SUDOKU_PROCESS = { process: 'sjd', blend: 'sudoku', sigmaW: 1.5, schedule: 'linear' };
 
-export function sudokuConfig(
-  preset: string,
-  kernel: string,
-  seed: number,
-  o: { steps?: number; evalEvery?: number } = {},
-): TrainConfig {
-  const p = SUDOKU_PRESETS[preset];
-  if (!p)
+export interface SudokuConfigOptions {
+  size?: string;
+  process?: string;
+  blend?: string;
+  sigmaW?: number;
+  eta?: number;
+  schedule?: string;
+  seed?: number;
+  steps?: number;
+  evalEvery?: number;
+  anchors?: 'learned' | 'frozen';
+}
+
+export function sudokuConfig(o: SudokuConfigOptions = {}): TrainConfig {
+  const size = o.size ?? 'cpu';
+  const s = SUDOKU_SIZES[size];
+  if (!s)
     throw new Error(
-      `unknown Sudoku preset '${preset}' (known: ${Object.keys(SUDOKU_PRESETS).join(', ')})`,
+      `unknown Sudoku size '${size}' (known: ${Object.keys(SUDOKU_SIZES).join(', ')})`,
     );
-  const process = SUDOKU_KERNELS[kernel];
-  if (!process)
-    throw new Error(
-      `unknown kernel '${kernel}' (known: ${Object.keys(SUDOKU_KERNELS).join(', ')})`,
-    );
-  const total = o.steps ?? p.steps;
+  const preset = o.process ?? SUDOKU_PROCESS.process;
+  const total = o.steps ?? s.steps;
   return {
-    ...p,
+    ...s,
     task: 'sudoku',
-    seed,
-    process,
+    seed: o.seed ?? 0,
+    process: chooseProcess({
+      preset,
+      blend: o.blend ?? (preset === 'sjd' ? SUDOKU_PROCESS.blend : undefined),
+      sigmaW: o.sigmaW ?? SUDOKU_PROCESS.sigmaW,
+      eta: o.eta,
+      schedule: o.schedule ?? SUDOKU_PROCESS.schedule,
+      anchorDim: s.model.anchorDim,
+    }),
+    model: { ...s.model, anchors: o.anchors ?? s.model.anchors },
     steps: total,
-    lr: { ...p.lr, total },
-    evalEvery: o.evalEvery ?? p.evalEvery,
+    lr: { ...s.lr, total },
+    evalEvery: o.evalEvery ?? s.evalEvery,
   };
 }

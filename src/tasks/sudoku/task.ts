@@ -5,9 +5,9 @@
 // digits per board (a symmetry of Sudoku). Evaluation solves held-out puzzles.
 import { createHash } from 'node:crypto';
 import type { Denoiser } from '../../model/denoiser.js';
-import { type Blend, identity, type SJDProcess, sudoku } from '../../process/index.js';
+import type { SJDProcess } from '../../process/index.js';
 import { type Generator, keep, type Tensor, tensor } from '../../torch/index.js';
-import type { TrainTask } from '../../train/trainer.js';
+import type { TrainTask } from '../../train/index.js';
 import { type Board, boxOf, colOf, rowOf } from './board.js';
 import { scoreBoards } from './metrics.js';
 import { solveSudoku } from './solve.js';
@@ -39,6 +39,7 @@ export class SudokuTask implements TrainTask {
   readonly classes = 9;
   readonly structure = [cells.map(rowOf), cells.map(colOf), cells.map(boxOf)];
   readonly evalMetrics = ['board_accuracy', 'cell_accuracy'];
+  readonly takeoffMetric = 'board_accuracy';
   readonly dataHash: string;
   readonly #x0: Tensor; // [N, 81] int64 digits - 1
   readonly #clues: Tensor; // [N, 81] bool
@@ -61,12 +62,6 @@ export class SudokuTask implements TrainTask {
     this.#x0 = keep(tensor(sol, [N, 81], 'float64').to('int64'));
     this.#clues = keep(tensor(clue, [N, 81], 'bool'));
     this.dataHash = hashPairs(train);
-  }
-
-  blend(kernel: string, sigma: number): Blend {
-    if (kernel === 'sudoku') return sudoku(sigma);
-    if (kernel === 'identity') return identity(81);
-    throw new Error(`unknown Sudoku kernel '${kernel}' (identity, sudoku)`);
   }
 
   batch(size: number, gen: Generator): { x0: Tensor; condition: Tensor } {

@@ -7,11 +7,16 @@
 // training budget, and the frontiers with held-out text as the reference point.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { VPConfig } from '../../process/index.js';
-import { loadModel } from '../../train/model-io.js';
-import { writeTextAtomic } from '../../train/plot.js';
-import { mean, std } from '../../train/stats.js';
-import { type TrainHooks, trainToEnd } from '../../train/trainer.js';
+import { mean, std } from '../../eval/stats.js';
+import { describeProcess, describeSchedule } from '../../process/index.js';
+import {
+  loadModel,
+  RUN_FILES,
+  readConfig,
+  type TrainHooks,
+  trainToEnd,
+} from '../../train/index.js';
+import { writeFileAtomic } from '../../util/atomic.js';
 import {
   FRONTIER_NFES,
   type FrontierPoint,
@@ -31,7 +36,7 @@ export interface TextCompareOptions {
   size: string;
   steps: number;
   seeds: number[];
-  models: string[]; // 'mdlm', 'cadd', 'sjd-<sigma>'
+  models: string[]; // 'masked', 'hybrid', 'sjd-<sigma>'
   n: number; // samples per frontier point
   doc: string; // Markdown path; the plot goes beside it (.svg)
   command: string;
@@ -44,16 +49,20 @@ export interface TextRunSummary {
   points: FrontierPoint[];
 }
 
-/** 'mdlm' | 'cadd' | 'sjd-1.5' -> the preset and sigma_W. */
-export function parseModelName(name: string): { preset: string; sigmaW?: number } {
+/** 'masked' | 'hybrid' | 'sjd-1.5' -> the process preset and sigma_W. */
+export function parseModelName(name: string): { process: string; sigmaW?: number } {
   const m = /^sjd-(\d+(?:\.\d+)?)$/.exec(name);
-  if (m) return { preset: 'sjd', sigmaW: Number(m[1]) };
-  if (name === 'mdlm' || name === 'cadd') return { preset: name };
-  throw new Error(`unknown model '${name}' (mdlm, cadd, or sjd-SIGMA such as sjd-1.5)`);
+  if (m && Number(m[1]) > 0) return { process: 'sjd', sigmaW: Number(m[1]) };
+  if (name === 'masked' || name === 'hybrid') return { process: name };
+  throw new Error(`unknown model '${name}' (masked, hybrid, or sjd-SIGMA such as sjd-1.5)`);
 }
 
-const LABELS: Record<string, string> = { mdlm: 'MDLM (masked)', cadd: 'CADD (W = I)' };
-const label = (m: string) => LABELS[m] ?? `SJD sigma_W = ${m.slice(4)}`;
+/** The comparison's configs, one per model name. */
+const modelConfig = (name: string, o: TextCompareOptions, seed: number) =>
+  textConfig({ ...parseModelName(name), size: o.size, seed, steps: o.steps });
+
+const label = (name: string, o: TextCompareOptions) =>
+  describeProcess(modelConfig(name, o, 0).process);
 
 export async function runTextComparison(
   task: TextTask,
@@ -64,13 +73,9 @@ export async function runTextComparison(
   const reference = heldOutReference(task.scorer, task.corpus.valid, TEXT_SIZES[o.size]!.length);
   for (const seed of o.seeds) {
     for (const name of o.models) {
-      const { preset, sigmaW } = parseModelName(name);
       const dir = join(o.out, `${name}-seed${seed}`);
-      const config = {
-        ...textConfig(o.size, preset, seed, { sigmaW, steps: o.steps }),
-        data: task.corpus.source,
-      };
-      hooks.log?.(`${label(name)}, seed ${seed}`);
+      const config = { ...modelConfig(name, o, seed), data: task.corpus.source };
+      hooks.log?.(`${label(name, o)}, seed ${seed}`);
       if (!(await trainToEnd(dir, config, task, hooks))) return null;
       const cache = join(dir, 'frontier.json');
       let points: FrontierPoint[];
@@ -99,12 +104,6 @@ export async function runTextComparison(
   return runs;
 }
 
-function scheduleName(vp: VPConfig): string {
-  return vp.kind === 'rank'
-    ? `CANDI's rank degradation, r from ${vp.rMin} to ${vp.rMax}`
-    : `linear VP, beta from ${vp.betaMin} to ${vp.betaMax}`;
-}
-
 async function writeTextReport(
   o: TextCompareOptions,
   runs: TextRunSummary[],
@@ -124,14 +123,14 @@ async function writeTextReport(
       `|---|${FRONTIER_NFES.map(() => '---').join('|')}|`,
       ...o.models.map((m) => {
         const rs = runs.filter((r) => r.model === m);
-        return `| ${label(m)} | ${FRONTIER_NFES.map((k) => cell(rs, k, key, minUnique)).join(' | ')} |`;
+        return `| ${label(m, o)} | ${FRONTIER_NFES.map((k) => cell(rs, k, key, minUnique)).join(' | ')} |`;
       }),
       `| ${REFERENCE_LABEL} | ${FRONTIER_NFES.map(() => pct(reference[key])).join(' | ')} |`,
     ].join('\n');
   const svg = o.doc.replace(/\.md$/, '.svg');
-  const configs = runs.map((r) => JSON.parse(readFileSync(join(r.dir, 'config.json'), 'utf8')));
+  const configs = runs.map((r) => readConfig(join(r.dir, RUN_FILES.config)));
   const schedules = [
-    ...new Set(configs.filter((c) => c.process.vp).map((c) => scheduleName(c.process.vp))),
+    ...new Set(configs.filter((c) => c.process.vp).map((c) => describeSchedule(c.process.vp))),
   ];
   const size = TEXT_SIZES[o.size]!;
   const windows = o.steps * size.batch;
@@ -167,7 +166,7 @@ ${table('valid_words5', reference.unique_words)}
 
 Reproduce: \`${o.command}\` (resumable: run it again to continue).
 `;
-  writeTextAtomic(o.doc, md);
+  writeFileAtomic(o.doc, md);
   const jsonPath = o.doc.replace(/\.md$/, '.json');
   await writeFrontier(
     jsonPath,

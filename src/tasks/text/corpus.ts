@@ -19,7 +19,7 @@ import {
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
-import { writeJsonAtomic } from '../../train/manifest.js';
+import { writeJsonAtomic } from '../../util/atomic.js';
 import { isText8, normaliseText } from './normalise.js';
 
 export const ALPHABET = 'abcdefghijklmnopqrstuvwxyz ';

@@ -2,9 +2,11 @@
 // a sweep of 11 temperatures evenly spaced in [0.05, 1]; each point scores n samples
 // (valid-word fractions at >= 5 and >= 6, unique-word fraction). Written as JSON and as a
 // plot of valid-word fraction (>= 5) against unique-word fraction, one curve per NFE.
+
+import { writeSvg } from '../../eval/plot.js';
 import type { Denoiser } from '../../model/denoiser.js';
 import type { SJDProcess } from '../../process/index.js';
-import { writeSvg, writeTextAtomic } from '../../train/plot.js';
+import { writeFileAtomic } from '../../util/atomic.js';
 import { heldOutWindows, type TextScorer, type TextScores } from './metrics.js';
 import { sampleText } from './sample.js';
 
@@ -94,7 +96,7 @@ export async function writeFrontier(
   meta: Record<string, unknown> = {},
   reference?: TextScores,
 ): Promise<void> {
-  writeTextAtomic(jsonPath, `${JSON.stringify({ ...meta, reference, curves }, null, 1)}\n`);
+  writeFileAtomic(jsonPath, `${JSON.stringify({ ...meta, reference, curves }, null, 1)}\n`);
   const nfes = [...new Set(curves.flatMap((c) => c.points.map((p) => p.nfe)))];
   const values = [
     ...curves.flatMap((c) => c.points.map((p) => ({ ...p, model: c.label, NFE: String(p.nfe) }))),

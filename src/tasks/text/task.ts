@@ -4,16 +4,10 @@
 // on fixed held-out windows at fixed times and corruption, and the valid- and unique-word
 // fractions of a few samples (Alg. 2 or MDLM ancestral, cosine grid).
 import type { Denoiser } from '../../model/denoiser.js';
-import {
-  type Blend,
-  gaussian1d,
-  identity,
-  type SJDProcess,
-  sampleTimes,
-} from '../../process/index.js';
+import { type SJDProcess, sampleTimes } from '../../process/index.js';
 import { arange, Generator, keep, noGrad, type Tensor, tensor, tidy } from '../../torch/index.js';
+import type { TaskShape, TrainConfig, TrainTask } from '../../train/index.js';
 import { sjdLoss } from '../../train/sjd-loss.js';
-import type { TaskShape, TrainConfig, TrainTask } from '../../train/trainer.js';
 import { type Corpus, corpusHash, encode, VOCAB } from './corpus.js';
 import { TextScorer } from './metrics.js';
 import { sampleText } from './sample.js';
@@ -26,12 +20,6 @@ export interface TextTaskOptions {
   evalTemperature: number;
 }
 
-function textBlend(L: number, kernel: string, sigma: number): Blend {
-  if (kernel === 'gaussian1d') return gaussian1d(L, sigma);
-  if (kernel === 'identity') return identity(L);
-  throw new Error(`unknown text kernel '${kernel}' (identity, gaussian1d)`);
-}
-
 /** What loading a text model needs: its sequence length (saved in its config). */
 export function textShape(config: Pick<TrainConfig, 'task'> & { length?: number }): TaskShape {
   const L = config.length;
@@ -41,7 +29,6 @@ export function textShape(config: Pick<TrainConfig, 'task'> & { length?: number 
     name: 'text',
     length: L!,
     classes: VOCAB,
-    blend: (kernel, sigma) => textBlend(L!, kernel, sigma),
   };
 }
 
@@ -77,10 +64,6 @@ export class TextTask implements TrainTask {
     this.#offsets = keep(arange(0, L));
     this.scorer = new TextScorer(corpus.test);
     this.dataHash = corpusHash(corpus);
-  }
-
-  blend(kernel: string, sigma: number): Blend {
-    return textBlend(this.length, kernel, sigma);
   }
 
   batch(size: number, gen: Generator): { x0: Tensor } {

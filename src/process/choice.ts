@@ -1,0 +1,135 @@
+// The process as a run names it (sec:connections, DESIGN.md §1): one vocabulary for the library,
+// run configs, every task's CLI flags and the README.
+//   preset    masked | continuous | hybrid | sjd          (process/presets.ts)
+//   blend     the blending matrix W by name (eq:blended-mean): identity | gauss1d | blur2d | sudoku
+//   sigmaW    its bandwidth; eta the unsticking ratio (eq:vp-matched-convolution)
+//   schedule  the VP noise schedule of unstuck sites: linear | rank (CANDI's rank degradation)
+// A task says which blends fit its positions (BlendShape) and its defaults; resolveProcess turns
+// a choice into the SJDProcess.
+import { type Blend, gaussian1d, grid2d, identity, sudoku } from './blend.js';
+import type { HazardSpec } from './hazard.js';
+import { makeProcess, presets } from './presets.js';
+import type { SJDProcess } from './process.js';
+import { RANK_TEXT8 } from './rank-schedule.js';
+import { VP_DEFAULT, type VPConfig } from './vp.js';
+
+/** A process as saved in a run's config.json. */
+export interface ProcessChoice {
+  preset: 'masked' | 'continuous' | 'hybrid' | 'sjd';
+  blend?: string; // W by name (sjd); identity when absent
+  sigmaW?: number;
+  eta?: number;
+  hazard?: HazardSpec;
+  vp?: VPConfig; // the noise schedule of unstuck sites (default: linear beta)
+}
+
+/** The positions a task's W acts on: L, and for images the grid and channels. */
+export interface BlendShape {
+  length: number;
+  grid?: { height: number; width: number; channels: number };
+}
+
+export const PRESETS = Object.keys(presets) as ProcessChoice['preset'][];
+
+/** W by name: a builder from the task's positions and sigma_W. */
+export const BLENDS: Record<string, (shape: BlendShape, sigmaW: number) => Blend> = {
+  identity: (s) => identity(s.length),
+  gauss1d: (s, sigma) => gaussian1d(s.length, sigma),
+  blur2d: (s, sigma) => {
+    if (!s.grid) throw new Error('the blur2d blend needs positions on a 2-D grid (images)');
+    return grid2d(s.grid.height, s.grid.width, sigma, 'row', s.grid.channels);
+  },
+  sudoku: (s, sigma) => {
+    if (s.length !== 81) throw new Error(`the sudoku blend is for 81 cells, not ${s.length}`);
+    return sudoku(sigma);
+  },
+};
+
+/** The VP noise schedule by name; `rank` is CANDI's rank degradation for anchors of dimension d. */
+export const SCHEDULES: Record<string, (anchorDim: number) => VPConfig> = {
+  linear: () => VP_DEFAULT,
+  rank: (anchorDim) => ({ kind: 'rank', ...RANK_TEXT8, anchorDim, T: 1 }),
+};
+
+const known = (what: string, name: string, table: object) =>
+  new Error(`unknown ${what} '${name}' (known: ${Object.keys(table).join(', ')})`);
+
+export function makeBlend(name: string, shape: BlendShape, sigmaW: number): Blend {
+  const make = BLENDS[name];
+  if (!make) throw known('blend', name, BLENDS);
+  return make(shape, sigmaW);
+}
+
+export function makeSchedule(name: string, anchorDim: number): VPConfig {
+  const make = SCHEDULES[name];
+  if (!make) throw known('schedule', name, SCHEDULES);
+  return make(anchorDim);
+}
+
+/** A choice in words, for reports: the literature's name of the preset and its W. */
+export function describeProcess(c: ProcessChoice): string {
+  if (c.preset === 'masked') return 'MDLM (masked)';
+  if (c.preset === 'continuous') return 'continuous (VP)';
+  if (c.preset === 'hybrid' || !c.blend || c.blend === 'identity')
+    return `CADD (${c.preset}, W = I)`;
+  return `SJD (${c.blend} W, sigma_W = ${c.sigmaW})`;
+}
+
+/** A VP schedule in words, for reports. */
+export function describeSchedule(vp: VPConfig = VP_DEFAULT): string {
+  return vp.kind === 'rank'
+    ? `CANDI's rank degradation, r from ${vp.rMin} to ${vp.rMax}`
+    : `linear VP, beta from ${vp.betaMin} to ${vp.betaMax}`;
+}
+
+/**
+ * A choice from names: W and eta belong to sjd only; the Gaussian processes (hybrid, sjd) take
+ * the schedule. Refuses what a preset does not take, with the flag's name.
+ */
+export function chooseProcess(o: {
+  preset: string;
+  blend?: string;
+  sigmaW?: number;
+  eta?: number;
+  schedule?: string;
+  anchorDim: number;
+}): ProcessChoice {
+  if (!PRESETS.includes(o.preset as ProcessChoice['preset']))
+    throw known('process', o.preset, presets);
+  const preset = o.preset as ProcessChoice['preset'];
+  const gaussian = preset === 'hybrid' || preset === 'sjd';
+  const choice: ProcessChoice = { preset };
+  if (preset === 'sjd') {
+    choice.blend = o.blend ?? 'identity';
+    if (!BLENDS[choice.blend]) throw known('blend', choice.blend, BLENDS);
+    if (choice.blend !== 'identity') {
+      if (!(o.sigmaW !== undefined && o.sigmaW > 0))
+        throw new Error(`--sigma-w must be > 0 for the ${choice.blend} blend, got ${o.sigmaW}`);
+      choice.sigmaW = o.sigmaW;
+    }
+    if (o.eta !== undefined) choice.eta = o.eta;
+  } else {
+    if (o.blend !== undefined && o.blend !== 'identity')
+      throw new Error(
+        `--blend ${o.blend}: the ${preset} process has no blending matrix W (use --process sjd)`,
+      );
+    if (o.eta !== undefined) throw new Error(`--eta: the ${preset} process has no eta (sjd only)`);
+  }
+  if (gaussian) choice.vp = makeSchedule(o.schedule ?? 'linear', o.anchorDim);
+  return choice;
+}
+
+/** The SJDProcess of a choice over a task's positions. */
+export function resolveProcess(choice: ProcessChoice, shape: BlendShape): SJDProcess {
+  const blend =
+    choice.preset === 'sjd' && choice.blend && choice.blend !== 'identity'
+      ? makeBlend(choice.blend, shape, choice.sigmaW ?? 1.5)
+      : undefined;
+  return makeProcess(choice.preset, {
+    length: shape.length,
+    blend,
+    eta: choice.preset === 'sjd' ? choice.eta : undefined,
+    hazard: choice.hazard,
+    vp: choice.vp,
+  });
+}

@@ -1,0 +1,10 @@
+// The text8-style text task (sec:exp-text8, app:text8): corpus, normalisation, the training task
+// and its configs, sampling, word metrics, frontiers and the MDLM/CADD/SJD comparison.
+export * from './compare.js';
+export * from './corpus.js';
+export * from './frontier.js';
+export * from './metrics.js';
+export * from './normalise.js';
+export * from './presets.js';
+export * from './sample.js';
+export * from './task.js';

@@ -1,0 +1,33 @@
+// Builders: the denoiser and the SJD process of a config over a task's shape, and the AdamW
+// parameter groups (nanoGPT's rule: maps with dim >= 2 are weight-decayed; biases, norms and the
+// tables the model declares — anchors, positions, structure embeddings — are not).
+import { Denoiser } from '../model/denoiser.js';
+import { type ProcessChoice, resolveProcess, type SJDProcess } from '../process/index.js';
+import type { Generator, Tensor } from '../torch/index.js';
+import type { ModelChoice } from './config.js';
+import type { TaskShape } from './task.js';
+
+export function buildProcess(task: TaskShape, p: ProcessChoice): SJDProcess {
+  return resolveProcess(p, task.blendShape ?? { length: task.length });
+}
+
+export function buildModel(task: TaskShape, c: ModelChoice, gen: Generator): Denoiser {
+  const { size: _, structure, ...rest } = c;
+  return new Denoiser(
+    {
+      ...rest,
+      length: task.length,
+      classes: task.classes,
+      structure: structure ? task.structure : undefined,
+    },
+    gen,
+  );
+}
+
+/** [decayed, not decayed] parameters of a model. */
+export function decayGroups(model: Denoiser): [Tensor[], Tensor[]] {
+  const tables = new Set(model.tables());
+  const params = model.parameters();
+  const decays = (p: Tensor) => p.ndim >= 2 && !tables.has(p);
+  return [params.filter(decays), params.filter((p) => !decays(p))];
+}

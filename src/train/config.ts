@@ -1,0 +1,155 @@
+// A run's resolved configuration (config.json; DESIGN.md §4): the process choice, the model,
+// the optimiser and the loop's periods. Read from disk through a schema (zod) with bounds, so a
+// hand-edited or corrupt file gets a one-line error naming its field instead of a hang or a
+// libtorch message; old files are migrated on read (the names of the earlier vocabulary:
+// model.name -> model.size, process.kernel -> process.blend, gaussian1d -> gauss1d).
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { DenoiserConfig } from '../model/denoiser.js';
+import type { ProcessChoice, TimeSampling } from '../process/index.js';
+import type { LrSchedule } from './schedule.js';
+
+export type ModelChoice = Omit<DenoiserConfig, 'length' | 'classes' | 'structure'> & {
+  size: string; // tiny | cpu | paper, or a name of the user's
+  structure: boolean; // the task's structure embeddings (Sudoku: row, column, box)
+};
+
+export interface TrainConfig {
+  task: string;
+  seed: number;
+  process: ProcessChoice;
+  model: ModelChoice;
+  batch: number;
+  steps: number;
+  lr: LrSchedule;
+  weightDecay: number;
+  clip: number;
+  ema: number;
+  timeSampling: TimeSampling;
+  logEvery: number;
+  evalEvery: number;
+  checkpointEvery: number;
+  length?: number; // text: the sequence length
+  data?: string; // text: the corpus folder
+}
+
+const int = (min: number, max: number) => z.number().int().min(min).max(max);
+const pos = z.number().positive().finite();
+
+const hazard = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('polynomial-alpha'), p: pos.optional(), eps: pos.optional() }),
+  z.object({ kind: z.literal('log-linear'), eps: pos.optional() }),
+  z.object({ kind: z.literal('cosine'), eps: pos.optional() }),
+  z.object({ kind: z.literal('constant'), rate: z.number().min(0).finite() }),
+  z.object({ kind: z.literal('linear'), a: z.number().finite(), b: z.number().finite() }),
+  z.object({ kind: z.literal('instant') }),
+]);
+
+const vp = z.union([
+  z.object({ kind: z.literal('linear').optional(), betaMin: pos, betaMax: pos, T: pos }),
+  z.object({
+    kind: z.literal('rank'),
+    rMin: z.number().gt(0).lt(0.5),
+    rMax: z.number().gt(0).lt(0.5),
+    anchorDim: int(1, 4096),
+    T: pos,
+  }),
+]);
+
+const process = z.object({
+  preset: z.enum(['masked', 'continuous', 'hybrid', 'sjd']),
+  blend: z.string().optional(),
+  sigmaW: z.number().min(0).max(1000).optional(),
+  eta: z.number().gt(0).max(1).optional(),
+  hazard: hazard.optional(),
+  vp: vp.optional(),
+});
+
+const model = z
+  .object({
+    size: z.string(),
+    anchorDim: int(1, 4096),
+    anchors: z.enum(['learned', 'frozen', 'fixed']),
+    structure: z.boolean(),
+    width: int(1, 8192),
+    depth: int(1, 256),
+    heads: int(1, 256),
+    mlpHidden: int(1, 65536),
+    dropout: z.number().min(0).lt(1).optional(),
+    conditioning: z.enum(['add', 'adaln']).optional(),
+    rotary: z.boolean().optional(),
+  })
+  .refine((m) => m.width % m.heads === 0, { message: 'width must be a multiple of heads' })
+  .refine((m) => m.depth * (4 * m.width * m.width + 2 * m.width * m.mlpHidden) <= 2e9, {
+    message: 'more than 2e9 parameters',
+  });
+
+const schema = z.object({
+  task: z.string(),
+  seed: int(0, 2 ** 31 - 1),
+  process,
+  model,
+  batch: int(1, 1_000_000),
+  steps: int(1, 1_000_000_000),
+  lr: z.object({
+    kind: z.enum(['cosine', 'constant']),
+    lr: pos,
+    warmup: int(0, 1_000_000_000),
+    total: int(1, 1_000_000_000),
+    minLr: z.number().min(0).optional(),
+  }),
+  weightDecay: z.number().min(0).max(10),
+  clip: pos,
+  ema: z.number().min(0).lt(1),
+  timeSampling: z.enum(['uniform', 'antithetic', 'stratified']),
+  logEvery: int(1, 1_000_000_000),
+  evalEvery: int(1, 1_000_000_000),
+  checkpointEvery: int(1, 1_000_000_000),
+  length: int(1, 1_000_000).optional(),
+  data: z.string().optional(),
+});
+
+/** Renames of the earlier vocabulary, applied to a parsed config.json before validation. */
+function migrate(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null) return raw;
+  const c = structuredClone(raw) as Record<string, Record<string, unknown>>;
+  const m = c.model;
+  if (m && typeof m === 'object' && m.size === undefined && 'name' in m) {
+    m.size = m.name;
+    delete m.name;
+  }
+  const p = c.process;
+  if (p && typeof p === 'object' && 'kernel' in p) {
+    if (p.blend === undefined) p.blend = p.kernel === 'gaussian1d' ? 'gauss1d' : p.kernel;
+    delete p.kernel;
+  }
+  return c;
+}
+
+/** Validates a config (e.g. parsed from disk); `where` names it in the one-line error. */
+export function parseConfig(raw: unknown, where: string): TrainConfig {
+  const r = schema.safeParse(migrate(raw));
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    const field = issue.path.join('.') || 'the config';
+    throw new Error(`${where}: ${field}: ${issue.message}`);
+  }
+  return r.data as TrainConfig;
+}
+
+/** Reads and validates a config.json. */
+export function readConfig(path: string): TrainConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new Error(`${path}: cannot be read`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new Error(`${path}: not valid JSON`);
+  }
+  return parseConfig(raw, path);
+}

@@ -1,0 +1,21 @@
+// Training: the loop, run and model folders, configs, and what a task gives the trainer.
+export { buildModel, buildProcess, decayGroups } from './build.js';
+export { type ModelChoice, parseConfig, readConfig, type TrainConfig } from './config.js';
+export { EMA } from './ema.js';
+export { MetricsLog } from './metrics.js';
+export { exportModel, type LoadedModel, loadModel, type ShapeOf } from './model-io.js';
+export {
+  checkRunFolder,
+  finishedStep,
+  isModelFolder,
+  isRunFolder,
+  MODEL_FILES,
+  RUN_FILES,
+  type RunState,
+  runState,
+} from './run-folder.js';
+export { type LrSchedule, learningRate } from './schedule.js';
+export { sjdLoss } from './sjd-loss.js';
+export { crossEntropyStep, optimiseStep, type StepOptions } from './step.js';
+export type { TaskShape, TrainTask } from './task.js';
+export { type TrainHooks, type TrainResult, train, trainToEnd } from './trainer.js';

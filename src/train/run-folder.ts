@@ -1,0 +1,90 @@
+// The folders training writes, their layout known in this one place (DESIGN.md §4):
+//   run folder    config.json, manifest.json, checkpoint/ (weights, EMA, optimiser, generator,
+//                 state.json), metrics.csv, metrics.svg, frontier.json/.svg (text evaluation)
+//   model folder  config.json, model.safetensors (EMA weights), manifest.json (what it came from)
+// Commands recognise their own folders by these files and refuse any other non-empty folder.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { asideOf } from '../util/atomic.js';
+import { checkWritable, type FolderKind } from '../util/out-path.js';
+
+export const RUN_FILES = {
+  config: 'config.json',
+  manifest: 'manifest.json',
+  checkpoint: 'checkpoint',
+  metrics: 'metrics.csv',
+  plot: 'metrics.svg',
+} as const;
+
+export const MODEL_FILES = {
+  config: 'config.json',
+  weights: 'model.safetensors',
+  manifest: 'manifest.json',
+} as const;
+
+/** The checkpoint folder of a run, or the one set aside by a stop during its replacement. */
+export function checkpointDir(run: string): string | null {
+  const dir = join(run, RUN_FILES.checkpoint);
+  if (existsSync(join(dir, 'state.json'))) return dir;
+  const aside = asideOf(dir);
+  return existsSync(join(aside, 'state.json')) ? aside : null;
+}
+
+export const isRunFolder = (dir: string): boolean =>
+  existsSync(join(dir, RUN_FILES.config)) && checkpointDir(dir) !== null;
+
+export const isModelFolder = (dir: string): boolean =>
+  existsSync(join(dir, MODEL_FILES.config)) && existsSync(join(dir, MODEL_FILES.weights));
+
+export const MODEL_FOLDER: FolderKind = {
+  name: 'model folder',
+  isOurs: isModelFolder,
+  entries: Object.values(MODEL_FILES),
+};
+
+/** Where a run's checkpoint stands: its step, takeoff step and last evaluation. */
+export interface RunState {
+  step: number;
+  takeoff: number | null;
+  lastEval: Record<string, number> | null;
+}
+
+/** The state of a run folder's checkpoint (step 0 when there is none). */
+export function runState(dir: string): RunState {
+  const ck = checkpointDir(dir);
+  if (!ck) return { step: 0, takeoff: null, lastEval: null };
+  const path = join(ck, 'state.json');
+  try {
+    const s = JSON.parse(readFileSync(path, 'utf8'));
+    return { step: s.step, takeoff: s.takeoff ?? null, lastEval: s.lastEval ?? null };
+  } catch {
+    throw new Error(`${path}: not valid JSON`);
+  }
+}
+
+/** The step a run folder's checkpoint holds (0 when there is none). */
+export const finishedStep = (dir: string): number => runState(dir).step;
+
+/**
+ * Checks `dir` for a run: resuming needs a checkpoint there; starting needs a missing or empty
+ * folder (never another run's, never a user's files) where files can be written. Commands call
+ * it before loading data; train() calls it again and creates the folder.
+ */
+export function checkRunFolder(dir: string, resume: boolean): void {
+  const exists = existsSync(dir);
+  if (exists && !statSync(dir).isDirectory()) throw new Error(`${dir} is a file, not a run folder`);
+  if (resume) {
+    if (!exists || checkpointDir(dir) === null)
+      throw new Error(`--resume: no checkpoint in ${dir}`);
+    return;
+  }
+  if (exists && isRunFolder(dir))
+    throw new Error(
+      `${dir} already holds a run; pass --resume to continue it or choose another --out`,
+    );
+  // A run stopped before its first checkpoint holds only run files: it starts over.
+  const runEntries: string[] = [...Object.values(RUN_FILES), 'frontier.json', 'frontier.svg'];
+  if (exists && readdirSync(dir).some((e) => !runEntries.includes(e)))
+    throw new Error(`${dir} is not empty; choose another --out for the run`);
+  checkWritable(dir);
+}

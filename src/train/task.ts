@@ -1,0 +1,25 @@
+// What a task gives the trainer (DESIGN.md §2: tasks feed train/, train/ knows no task): its
+// shape (what rebuilding a saved model and its process needs), its data, its evaluation and the
+// metrics it declares, including the one whose first positive value is the takeoff step
+// (sec:exp-sudoku: the first evaluation that solves a board).
+import type { Denoiser } from '../model/denoiser.js';
+import type { BlendShape, SJDProcess } from '../process/index.js';
+import type { Generator, Tensor } from '../torch/index.js';
+
+/** What building a model and its process needs of a task (loading a trained model needs no data). */
+export interface TaskShape {
+  readonly name: string;
+  readonly length: number; // L
+  readonly classes: number; // K
+  readonly structure?: number[][]; // per structure, the group of every position
+  readonly blendShape?: BlendShape; // the positions W acts on (default: L in a row)
+}
+
+export interface TrainTask extends TaskShape {
+  readonly dataHash: string;
+  readonly evalMetrics: string[];
+  /** the metric whose first positive evaluation is the run's takeoff step, if any */
+  readonly takeoffMetric?: string;
+  batch(size: number, gen: Generator): { x0: Tensor; condition?: Tensor }; // [B, L] int64, [B, L] bool
+  evaluate(model: Denoiser, proc: SJDProcess, step: number): Record<string, number>;
+}
