@@ -83,7 +83,7 @@ test('text end to end: data text8, train text, sample text, eval text --frontier
     'text',
     '--size',
     'tiny',
-    '--preset',
+    '--process',
     'sjd',
     '--sigma-w',
     '1',
@@ -104,7 +104,7 @@ test('text end to end: data text8, train text, sample text, eval text --frontier
   const config = JSON.parse(readFileSync(join(run, 'config.json'), 'utf8'));
   assert.deepEqual(config.process, {
     preset: 'sjd',
-    kernel: 'gaussian1d',
+    blend: 'gauss1d',
     sigmaW: 1,
     vp: { kind: 'rank', rMin: 0.05, rMax: 0.4, anchorDim: 16, T: 1 }, // the tiny size's d
   });
@@ -141,11 +141,18 @@ for (const [args, message] of [
   [['sample', 'text', '--model', '/nonexistent'], /not a model or run folder/],
   [['data', 'text8', '--from', '/nonexistent', '--out', '/tmp/x'], /no such file or folder/],
   [
-    ['train', 'text', '--out', '/tmp/sjd-x', '--preset', 'sjd', '--sigma-w', '0'],
-    /--sigma-w must be > 0/,
+    ['train', 'text', '--out', '/tmp/sjd-x', '--process', 'sjd', '--sigma-w', '0'],
+    /--sigma-w.*expected a number in/,
   ],
-  [['train', 'text', '--out', '/tmp/sjd-x', '--preset', 'bert'], /expected one of mdlm, cadd, sjd/],
-  [['train', 'text', '--out', '/tmp/sjd-x', '--schedule', 'cubic'], /expected one of rank, linear/],
+  [
+    ['train', 'text', '--out', '/tmp/sjd-x', '--process', 'bert'],
+    /expected one of masked, continuous, hybrid, sjd/,
+  ],
+  [
+    ['train', 'text', '--out', '/tmp/sjd-x', '--process', 'hybrid', '--blend', 'gauss1d'],
+    /the hybrid process has no blending matrix W/,
+  ],
+  [['train', 'text', '--out', '/tmp/sjd-x', '--schedule', 'cubic'], /expected one of linear, rank/],
 ] as const) {
   test(`bad text input gets one line: sjd ${args.join(' ')}`, () => {
     const r = sjd(...args);
@@ -166,7 +173,7 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
     '--steps',
     '3',
     '--models',
-    'cadd,sjd-2',
+    'hybrid,sjd-2',
     '-n',
     '1',
     '--out',
@@ -177,8 +184,8 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
   const a = sjd(...args);
   assert.equal(a.status, 0, a.stderr);
   const md = readFileSync(doc, 'utf8');
-  assert.match(md, /\| CADD \(W = I\) \| [\d.]+ \| [\d.]+ \| [\d.]+ \|/);
-  assert.match(md, /\| SJD sigma_W = 2 \| /);
+  assert.match(md, /\| CADD \(hybrid, W = I\) \| [\d.]+ \| [\d.]+ \| [\d.]+ \|/);
+  assert.match(md, /\| SJD \(gauss1d W, sigma_W = 2\) \| /);
   assert.match(md, /1 samples of 64 characters/);
   assert.match(md, /\(CADD, SJD\):\nCANDI's rank degradation, r from 0.05 to 0.4;/);
   assert.match(md, /3 steps of 8 windows of 64 characters, 24 windows\n\(1,536 characters\)/);
