@@ -4,13 +4,13 @@
 // skipped, so the comparison can be continued across sessions. Writes a Markdown table (board
 // accuracy mean +- std over seeds, takeoff step) and a plot of held-out board accuracy
 // against step.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../../eval/plot.js';
 import { mean, std } from '../../eval/stats.js';
 import { describeProcess } from '../../process/index.js';
 import { loadModel, MetricsLog, runState, type TrainHooks, trainToEnd } from '../../train/index.js';
-import { writeFileAtomic } from '../../util/atomic.js';
+import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { scoreBoards } from './metrics.js';
 import { SUDOKU_SIZES, sudokuConfig } from './presets.js';
 import { solveSudoku } from './solve.js';
@@ -106,6 +106,7 @@ ${rows.join('\n')}
 
 Reproduce: \`${o.command}\` (resumable: run it again to continue).
 `;
+  makeDir(dirname(o.doc));
   writeFileAtomic(o.doc, md);
   const values = runs.flatMap((r) =>
     new MetricsLog(r.dir, ['board_accuracy', 'cell_accuracy'])

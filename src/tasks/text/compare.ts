@@ -6,7 +6,7 @@
 // restricted to the diversity of held-out text (the paper's high-diversity regime), the
 // training budget, and the frontiers with held-out text as the reference point.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { mean, std } from '../../eval/stats.js';
 import { describeProcess, describeSchedule } from '../../process/index.js';
 import {
@@ -16,7 +16,7 @@ import {
   type TrainHooks,
   trainToEnd,
 } from '../../train/index.js';
-import { writeFileAtomic } from '../../util/atomic.js';
+import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import {
   FRONTIER_NFES,
   type FrontierPoint,
@@ -166,6 +166,7 @@ ${table('valid_words5', reference.unique_words)}
 
 Reproduce: \`${o.command}\` (resumable: run it again to continue).
 `;
+  makeDir(dirname(o.doc));
   writeFileAtomic(o.doc, md);
   const jsonPath = o.doc.replace(/\.md$/, '.json');
   await writeFrontier(

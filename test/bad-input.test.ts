@@ -1,0 +1,440 @@
+// A corpus of bad inputs across every command, run as a careless user would: each gets one
+// line on stderr starting `sjd: ` (no stack trace) and a non-zero exit, and none deletes,
+// overwrites or half-writes a file: the sandbox the commands point at is byte-for-byte the same
+// after every case (its users' files, a run, a model folder), and nothing new appears in it.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { formatSudokuCsv } from '../src/tasks/sudoku/csv.js';
+import { generatePuzzles } from '../src/tasks/sudoku/generator.js';
+
+const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
+const sjd = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, SJD_THREADS: '1' },
+    timeout: 60_000, // a hang is a failure, not a stuck suite
+  });
+
+const box = mkdtempSync(join(tmpdir(), 'sjd-bad-input-'));
+const p = (...parts: string[]) => join(box, ...parts);
+const PUZZLE = '000000010400000000020000000000050407008000300001090000300400200050100000000806000';
+const ROW_CLASH = `11${'0'.repeat(79)}`; // two 1s in row 1
+
+/** Every path under the sandbox with the hash of its bytes. */
+function snapshot(dir = box): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(dir)) {
+    const full = join(dir, e);
+    if (statSync(full).isDirectory()) {
+      out[`${full}/`] = '';
+      Object.assign(out, snapshot(full));
+    } else out[full] = createHash('sha256').update(readFileSync(full)).digest('hex');
+  }
+  return out;
+}
+
+/** A model folder with this config.json (and weights that are not weights). */
+function modelFolder(name: string, config: unknown): void {
+  mkdirSync(p('models', name), { recursive: true });
+  const text = typeof config === 'string' ? config : JSON.stringify(config);
+  writeFileSync(p('models', name, 'config.json'), text);
+  writeFileSync(p('models', name, 'model.safetensors'), 'not weights');
+}
+
+let before_: Record<string, string>;
+
+before(() => {
+  mkdirSync(p('mine'));
+  writeFileSync(p('mine', 'notes.txt'), 'a user file that must survive\n');
+  writeFileSync(p('afile.txt'), 'not a folder\n');
+  mkdirSync(p('empty'));
+  const g = generatePuzzles(24, { seed: 5 });
+  writeFileSync(
+    p('puzzles.csv'),
+    formatSudokuCsv(g.map((x) => ({ puzzle: x.puzzle, solution: x.solution }))),
+  );
+  writeFileSync(
+    p('quizzes.csv'),
+    formatSudokuCsv(g.map((x) => ({ puzzle: x.puzzle, solution: null }))),
+  );
+  writeFileSync(p('garbage.csv'), 'quizzes,solutions\nhello,world\n');
+  const t = sjd(
+    'train',
+    'sudoku',
+    '--size',
+    'tiny',
+    '--steps',
+    '2',
+    '--out',
+    p('run'),
+    '--data',
+    p('puzzles.csv'),
+    '--eval-data',
+    p('puzzles.csv'),
+    '--eval-size',
+    '2',
+    '--eval-nfe',
+    '2',
+  );
+  assert.equal(t.status, 0, t.stderr);
+  const shipped = JSON.parse(
+    readFileSync(new URL('../../models/sudoku/config.json', import.meta.url), 'utf8'),
+  );
+  modelFolder('deep', { ...shipped, model: { ...shipped.model, depth: 1e9 } });
+  modelFolder('negative', { ...shipped, model: { ...shipped.model, width: -1 } });
+  modelFolder('bert', { ...shipped, process: { preset: 'bert' } });
+  modelFolder('notjson', '{ not json');
+  modelFolder('corrupt', shipped);
+  before_ = snapshot();
+});
+
+after(() => rmSync(box, { recursive: true, force: true }));
+
+const cases: [string, () => string[], RegExp][] = [
+  // the program and its global flags
+  ['threads 0', () => ['--threads', '0', 'info'], /--threads.*expected an integer/],
+  [
+    'threads above the cores',
+    () => ['--threads', '1000', 'info'],
+    /--threads.*expected an integer in \[1, \d+\]/,
+  ],
+  ['threads not a number', () => ['--threads', 'abc', 'info'], /--threads/],
+  ['unknown command', () => ['nosuch'], /unknown command 'nosuch'/],
+  ['unknown demo', () => ['demo', 'chess'], /unknown demo 'chess'/],
+  ['demo count 0', () => ['demo', '--count', '0'], /--count/],
+  ['demo missing model', () => ['demo', '--model', p('nowhere')], /not a model or run folder/],
+  // train sudoku
+  ['train without --out', () => ['train', 'sudoku'], /required option '--out <dir>'/],
+  [
+    'unknown size',
+    () => ['train', 'sudoku', '--out', p('r1'), '--size', 'huge'],
+    /--size.*expected one of/,
+  ],
+  [
+    'unknown process',
+    () => ['train', 'sudoku', '--out', p('r1'), '--process', 'bert'],
+    /expected one of masked, continuous, hybrid, sjd/,
+  ],
+  [
+    'unknown blend',
+    () => ['train', 'sudoku', '--out', p('r1'), '--blend', 'nope'],
+    /--blend.*expected one of identity/,
+  ],
+  [
+    'blend on hybrid',
+    () => ['train', 'sudoku', '--out', p('r1'), '--process', 'hybrid', '--blend', 'sudoku'],
+    /the hybrid process has no blending matrix W/,
+  ],
+  [
+    'eta on masked',
+    () => ['train', 'sudoku', '--out', p('r1'), '--process', 'masked', '--eta', '0.5'],
+    /the masked process has no eta/,
+  ],
+  [
+    'gauss1d on 81 cells is fine but blur2d is not',
+    () => [
+      'train',
+      'sudoku',
+      '--out',
+      p('r1'),
+      '--blend',
+      'blur2d',
+      '--data',
+      p('puzzles.csv'),
+      '--eval-data',
+      p('puzzles.csv'),
+    ],
+    /blur2d blend needs positions on a 2-D grid/,
+  ],
+  ['negative sigma', () => ['train', 'sudoku', '--out', p('r1'), '--sigma-w', '-1'], /--sigma-w/],
+  ['eta above 1', () => ['train', 'sudoku', '--out', p('r1'), '--eta', '2'], /--eta/],
+  ['zero steps', () => ['train', 'sudoku', '--out', p('r1'), '--steps', '0'], /--steps/],
+  ['negative seed', () => ['train', 'sudoku', '--out', p('r1'), '--seed', '-1'], /--seed/],
+  [
+    'unknown schedule',
+    () => ['train', 'sudoku', '--out', p('r1'), '--schedule', 'cubic'],
+    /expected one of linear, rank/,
+  ],
+  [
+    'missing data file',
+    () => ['train', 'sudoku', '--out', p('r1'), '--data', p('none.csv')],
+    /none\.csv/,
+  ],
+  [
+    'a folder as data',
+    () => ['train', 'sudoku', '--out', p('r1'), '--data', p('mine')],
+    /mine is a folder/,
+  ],
+  [
+    'garbage data',
+    () => ['train', 'sudoku', '--out', p('r1'), '--data', p('garbage.csv')],
+    /garbage\.csv/,
+  ],
+  [
+    'a user folder as --out',
+    () => ['train', 'sudoku', '--out', p('mine'), '--data', p('puzzles.csv')],
+    /mine is not empty/,
+  ],
+  ['a file as --out', () => ['train', 'sudoku', '--out', p('afile.txt')], /afile\.txt is a file/],
+  [
+    'an unwritable --out',
+    () => ['train', 'sudoku', '--out', '/proc/sjd-x', '--data', p('puzzles.csv')],
+    /cannot write \/proc\/sjd-x/,
+  ],
+  [
+    'a run over a run',
+    () => ['train', 'sudoku', '--out', p('run'), '--data', p('puzzles.csv')],
+    /already holds a run; pass --resume/,
+  ],
+  [
+    'resume nothing',
+    () => ['train', 'sudoku', '--out', p('empty'), '--resume'],
+    /--resume: no checkpoint in/,
+  ],
+  [
+    'unknown eval sampler',
+    () => ['train', 'sudoku', '--out', p('r1'), '--eval-sampler', 'nope'],
+    /--eval-sampler.*expected one of/,
+  ],
+  ['eval size 0', () => ['train', 'sudoku', '--out', p('r1'), '--eval-size', '0'], /--eval-size/],
+  [
+    'unknown anchors',
+    () => ['train', 'sudoku', '--out', p('r1'), '--anchors', 'nope'],
+    /--anchors/,
+  ],
+  // train text
+  [
+    'text: unknown size',
+    () => ['train', 'text', '--out', p('r1'), '--size', 'huge'],
+    /--size.*expected one of/,
+  ],
+  [
+    'text: missing corpus',
+    () => ['train', 'text', '--out', p('r1'), '--data', p('nowhere')],
+    /nowhere/,
+  ],
+  [
+    'text: a file as corpus',
+    () => ['train', 'text', '--out', p('r1'), '--data', p('afile.txt')],
+    /afile\.txt/,
+  ],
+  [
+    'text: blend on continuous',
+    () => ['train', 'text', '--out', p('r1'), '--process', 'continuous', '--blend', 'gauss1d'],
+    /the continuous process has no blending matrix W/,
+  ],
+  [
+    'text: a user folder as --out',
+    () => ['train', 'text', '--out', p('mine'), '--size', 'tiny'],
+    /mine is not empty/,
+  ],
+  // export
+  [
+    'export a missing run',
+    () => ['export', '--run', p('nowhere'), '--out', p('m1')],
+    /no such folder/,
+  ],
+  [
+    'export a model folder',
+    () => [
+      'export',
+      '--run',
+      new URL('../../models/sudoku', import.meta.url).pathname,
+      '--out',
+      p('m1'),
+    ],
+    /is an exported model, not a run folder/,
+  ],
+  [
+    'export onto the run',
+    () => ['export', '--run', p('run'), '--out', p('run')],
+    /would overwrite the run/,
+  ],
+  [
+    'export into the run',
+    () => ['export', '--run', p('run'), '--out', p('run', 'model')],
+    /would overwrite the run/,
+  ],
+  [
+    'export onto a user folder',
+    () => ['export', '--run', p('run'), '--out', p('mine')],
+    /mine is not empty and is not a model folder written by sjd/,
+  ],
+  [
+    'export to an unwritable place',
+    () => ['export', '--run', p('run'), '--out', '/proc/sjd-x'],
+    /cannot write \/proc\/sjd-x/,
+  ],
+  ['export without --out', () => ['export', '--run', p('run')], /required option '--out <dir>'/],
+  // solve
+  ['solve a short puzzle', () => ['solve', '123'], /81/],
+  ['solve a puzzle with a letter', () => ['solve', `x${PUZZLE.slice(1)}`], /puzzle/],
+  ['solve a contradictory puzzle', () => ['solve', ROW_CLASH], /row 1/],
+  ['solve nothing', () => ['solve'], /give one puzzle or --file/],
+  ['solve a file without --out', () => ['solve', '--file', p('quizzes.csv')], /--file needs --out/],
+  [
+    'solve a missing file',
+    () => ['solve', '--file', p('none.csv'), '--out', p('o.csv')],
+    /none\.csv/,
+  ],
+  [
+    'solve with a missing model',
+    () => ['solve', PUZZLE, '--model', p('nowhere')],
+    /not a model or run folder/,
+  ],
+  ['solve with nfe 0', () => ['solve', PUZZLE, '--nfe', '0'], /--nfe/],
+  [
+    'solve with an unknown sampler',
+    () => ['solve', PUZZLE, '--sampler', 'nope'],
+    /--sampler.*expected one of/,
+  ],
+  [
+    'solve into an existing file',
+    () => ['solve', '--file', p('quizzes.csv'), '--out', p('puzzles.csv')],
+    /puzzles\.csv exists/,
+  ],
+  [
+    'solve into a folder',
+    () => ['solve', '--file', p('quizzes.csv'), '--out', p('mine')],
+    /mine is a folder/,
+  ],
+  // model configs read from disk
+  [
+    'an absurd depth',
+    () => ['solve', PUZZLE, '--model', p('models', 'deep')],
+    /config\.json: model\.depth/,
+  ],
+  [
+    'a negative width',
+    () => ['solve', PUZZLE, '--model', p('models', 'negative')],
+    /config\.json: model\.width/,
+  ],
+  [
+    'an unknown process',
+    () => ['solve', PUZZLE, '--model', p('models', 'bert')],
+    /config\.json: process\.preset/,
+  ],
+  [
+    'a config that is not JSON',
+    () => ['solve', PUZZLE, '--model', p('models', 'notjson')],
+    /config\.json: not valid JSON/,
+  ],
+  [
+    'corrupt weights',
+    () => ['solve', PUZZLE, '--model', p('models', 'corrupt')],
+    /model\.safetensors/,
+  ],
+  // eval and sample
+  ['eval sudoku without data', () => ['eval', 'sudoku'], /required option '--data <file>'/],
+  ['eval sudoku, missing data', () => ['eval', 'sudoku', '--data', p('none.csv')], /none\.csv/],
+  [
+    'eval sudoku, a folder as data',
+    () => ['eval', 'sudoku', '--data', p('mine')],
+    /mine is a folder/,
+  ],
+  [
+    'eval sudoku, no solutions',
+    () => ['eval', 'sudoku', '--data', p('quizzes.csv')],
+    /quizzes\.csv/,
+  ],
+  [
+    'eval sudoku, limit 0',
+    () => ['eval', 'sudoku', '--data', p('puzzles.csv'), '--limit', '0'],
+    /--limit/,
+  ],
+  [
+    'eval text, missing model',
+    () => ['eval', 'text', '--model', p('nowhere')],
+    /not a model or run folder/,
+  ],
+  [
+    'eval text with a Sudoku model',
+    () => ['eval', 'text', '--model', p('run')],
+    /holds a sudoku model, not text/,
+  ],
+  [
+    'sample text with a Sudoku model',
+    () => ['sample', 'text', '--model', p('run')],
+    /holds a sudoku model, not text/,
+  ],
+  ['sample zero texts', () => ['sample', 'text', '--model', p('run'), '-n', '0'], /--n/],
+  [
+    'sample at temperature 0',
+    () => ['sample', 'text', '--model', p('run'), '--temperature', '0'],
+    /--temperature/,
+  ],
+  // data
+  [
+    'data text8 over a user folder',
+    () => ['data', 'text8', '--out', p('mine')],
+    /mine is not empty/,
+  ],
+  [
+    'data text8 from nowhere',
+    () => ['data', 'text8', '--from', p('nowhere'), '--out', p('c1')],
+    /nowhere/,
+  ],
+  [
+    'data text8 to an unwritable place',
+    () => ['data', 'text8', '--out', '/proc/sjd-x'],
+    /cannot write \/proc\/sjd-x/,
+  ],
+  // compare
+  [
+    'compare with zero steps',
+    () => ['compare', 'sudoku', '--steps', '0', '--out', p('c')],
+    /--steps/,
+  ],
+  [
+    'compare an unknown process',
+    () => ['compare', 'sudoku', '--steps', '1', '--out', p('c'), '--processes', 'bert'],
+    /unknown process 'bert'/,
+  ],
+  [
+    'compare bad seeds',
+    () => ['compare', 'sudoku', '--steps', '1', '--out', p('c'), '--seeds', 'a'],
+    /'a' is not a seed/,
+  ],
+  [
+    'compare into an unwritable doc',
+    () => ['compare', 'sudoku', '--steps', '1', '--out', p('c'), '--doc', '/proc/sjd-x/doc.md'],
+    /cannot write \/proc\/sjd-x\/doc\.md/,
+  ],
+  [
+    'compare text, unknown model',
+    () => ['compare', 'text', '--steps', '1', '--out', p('c'), '--models', 'bert'],
+    /unknown model 'bert'/,
+  ],
+];
+
+test(`the corpus holds at least 50 bad inputs (${cases.length})`, () => {
+  assert.ok(cases.length >= 50);
+});
+
+for (const [name, args, message] of cases) {
+  test(`bad input: ${name}`, () => {
+    const argv = args();
+    const r = sjd(...argv);
+    const where = `sjd ${argv.join(' ')}\n${r.stderr}`;
+    assert.notEqual(r.status, 0, where);
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, where);
+    assert.match(lines[0]!, /^sjd: /, where);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, where);
+    assert.match(lines[0]!, message, where);
+    assert.deepEqual(snapshot(), before_, where);
+  });
+}
