@@ -2,19 +2,19 @@
 // puzzle and a file, eval with --json, and one-line errors for bad input.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { tempDir } from './tmp.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
 const sjd = (...args: string[]) =>
   spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
-const shared = new URL('../../../shared/data/sudoku/mgdm_test_1k.csv', import.meta.url).pathname;
+const mgdm = new URL('../../test/fixtures/sudoku/mgdm_test_first100.csv', import.meta.url).pathname;
 
-const dir = mkdtempSync(join(tmpdir(), 'sjd-sudoku-cli-'));
-const data = join(dir, 'puzzles.csv');
-writeFileSync(data, readFileSync(shared, 'utf8').split(/\r?\n/).slice(0, 41).join('\n'));
+const dir = tempDir('sjd-sudoku-cli-');
+const data = join(dir, 'puzzles.csv'); // the first 40 puzzles, LF
+writeFileSync(data, readFileSync(mgdm, 'utf8').split(/\r?\n/).slice(0, 41).join('\n'));
 const run = join(dir, 'run');
 const puzzle = readFileSync(data, 'utf8').split('\n')[1]!.split(',')[0]!;
 
