@@ -5,20 +5,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { formatSudokuCsv } from '../src/tasks/sudoku/csv.js';
 import { generatePuzzles } from '../src/tasks/sudoku/generator.js';
+import { tempDir } from './tmp.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
 const sjd = (...args: string[]) =>
@@ -28,7 +20,7 @@ const sjd = (...args: string[]) =>
     timeout: 60_000, // a hang is a failure, not a stuck suite
   });
 
-const box = mkdtempSync(join(tmpdir(), 'sjd-bad-input-'));
+const box = tempDir('sjd-bad-input-');
 const p = (...parts: string[]) => join(box, ...parts);
 const PUZZLE = '000000010400000000020000000000050407008000300001090000300400200050100000000806000';
 const ROW_CLASH = `11${'0'.repeat(79)}`; // two 1s in row 1
@@ -100,8 +92,6 @@ before(() => {
   modelFolder('corrupt', shipped);
   before_ = snapshot();
 });
-
-after(() => rmSync(box, { recursive: true, force: true }));
 
 const cases: [string, () => string[], RegExp][] = [
   // the program and its global flags

@@ -2,10 +2,10 @@
 // one line on stderr and exit status 2, never a stack trace.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { tempDir } from './tmp.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
 const sjd = (...args: string[]) =>
@@ -72,7 +72,7 @@ test('sjd info names the libtorch build', () => {
 });
 
 test('text end to end: data text8, train text, sample text, eval text --frontier, export', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sjd-cli-text-'));
+  const dir = tempDir('sjd-cli-text-');
   const corpus = join(dir, 'corpus');
   const d = sjd('data', 'text8', '--out', corpus);
   assert.equal(d.status, 0, d.stderr);
@@ -137,33 +137,36 @@ test('text end to end: data text8, train text, sample text, eval text --frontier
   );
 });
 
+const refused = tempDir('sjd-cli-bad-');
+const x = join(refused, 'x'); // an --out that bad input must leave unmade
 for (const [args, message] of [
   [['sample', 'text', '--model', '/nonexistent'], /not a model or run folder/],
-  [['data', 'text8', '--from', '/nonexistent', '--out', '/tmp/x'], /no such file or folder/],
+  [['data', 'text8', '--from', '/nonexistent', '--out', x], /no such file or folder/],
   [
-    ['train', 'text', '--out', '/tmp/sjd-x', '--process', 'sjd', '--sigma-w', '0'],
+    ['train', 'text', '--out', x, '--process', 'sjd', '--sigma-w', '0'],
     /--sigma-w.*expected a number in/,
   ],
   [
-    ['train', 'text', '--out', '/tmp/sjd-x', '--process', 'bert'],
+    ['train', 'text', '--out', x, '--process', 'bert'],
     /expected one of masked, continuous, hybrid, sjd/,
   ],
   [
-    ['train', 'text', '--out', '/tmp/sjd-x', '--process', 'hybrid', '--blend', 'gauss1d'],
+    ['train', 'text', '--out', x, '--process', 'hybrid', '--blend', 'gauss1d'],
     /the hybrid process has no blending matrix W/,
   ],
-  [['train', 'text', '--out', '/tmp/sjd-x', '--schedule', 'cubic'], /expected one of linear, rank/],
+  [['train', 'text', '--out', x, '--schedule', 'cubic'], /expected one of linear, rank/],
 ] as const) {
   test(`bad text input gets one line: sjd ${args.join(' ')}`, () => {
     const r = sjd(...args);
     assert.notEqual(r.status, 0);
     assert.match(r.stderr, message);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.ok(!existsSync(x), `${x} was made`);
   });
 }
 
 test('sjd compare text trains each model, caches its frontier, and writes the report; a rerun reuses both', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sjd-cli-cmp-'));
+  const dir = tempDir('sjd-cli-cmp-');
   const doc = join(dir, 'doc.md');
   const args = [
     'compare',

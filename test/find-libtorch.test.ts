@@ -3,10 +3,10 @@
 // paths by default; a clear error for a folder that is not libtorch.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { tempDir } from './tmp.js';
 
 const script = new URL('../../native/find-libtorch.mjs', import.meta.url).pathname;
 const run = (what: string, libtorch?: string) => {
@@ -24,7 +24,7 @@ test('Debian paths by default', () => {
 });
 
 test('LIBTORCH=/path: a wheel-style folder with CUDA and the old C++ ABI', () => {
-  const root = mkdtempSync(join(tmpdir(), 'libtorch-'));
+  const root = tempDir('libtorch-');
   mkdirSync(join(root, 'include/ATen'), { recursive: true });
   mkdirSync(join(root, 'lib'));
   mkdirSync(join(root, 'share/cmake/Torch'), { recursive: true });
@@ -47,7 +47,7 @@ test('LIBTORCH=/path: a wheel-style folder with CUDA and the old C++ ABI', () =>
 });
 
 test('LIBTORCH naming a folder without libtorch is refused with a clear message', () => {
-  const r = run('include', mkdtempSync(join(tmpdir(), 'empty-')));
+  const r = run('include', tempDir('empty-'));
   assert.notEqual(r.status, 0);
   assert.match(r.stderr, /no include\/ATen\/ATen.h there/);
 });

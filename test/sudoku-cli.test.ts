@@ -2,19 +2,19 @@
 // puzzle and a file, eval with --json, and one-line errors for bad input.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { tempDir } from './tmp.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
 const sjd = (...args: string[]) =>
   spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
-const shared = new URL('../../../shared/data/sudoku/mgdm_test_1k.csv', import.meta.url).pathname;
+const mgdm = new URL('../../test/fixtures/sudoku/mgdm_test_first100.csv', import.meta.url).pathname;
 
-const dir = mkdtempSync(join(tmpdir(), 'sjd-sudoku-cli-'));
-const data = join(dir, 'puzzles.csv');
-writeFileSync(data, readFileSync(shared, 'utf8').split(/\r?\n/).slice(0, 41).join('\n'));
+const dir = tempDir('sjd-sudoku-cli-');
+const data = join(dir, 'puzzles.csv'); // the first 40 puzzles, LF
+writeFileSync(data, readFileSync(mgdm, 'utf8').split(/\r?\n/).slice(0, 41).join('\n'));
 const run = join(dir, 'run');
 const puzzle = readFileSync(data, 'utf8').split('\n')[1]!.split(',')[0]!;
 
@@ -22,7 +22,7 @@ test('sjd train sudoku writes a run folder and reports its evaluation', () => {
   const r = sjd(
     'train',
     'sudoku',
-    '--preset',
+    '--size',
     'tiny',
     '--steps',
     '12',
@@ -50,7 +50,7 @@ test('sjd train sudoku writes a run folder and reports its evaluation', () => {
     'checkpoint/ema.safetensors',
   ])
     assert.ok(existsSync(join(run, f)), f);
-  const again = sjd('train', 'sudoku', '--preset', 'tiny', '--out', run, '--data', data);
+  const again = sjd('train', 'sudoku', '--size', 'tiny', '--out', run, '--data', data);
   assert.notEqual(again.status, 0);
   assert.match(again.stderr, /^sjd: .* already holds a run; pass --resume/);
 });
@@ -60,7 +60,7 @@ test('--anchors frozen keeps the anchors out of training', () => {
   const r = sjd(
     'train',
     'sudoku',
-    '--preset',
+    '--size',
     'tiny',
     '--steps',
     '3',
@@ -162,7 +162,7 @@ test('sjd compare sudoku trains CADD and SJD per seed, is resumable, and writes 
     '4',
     '--eval-every',
     '2',
-    '--preset',
+    '--size',
     'tiny',
     '--seeds',
     '0',
@@ -180,12 +180,12 @@ test('sjd compare sudoku trains CADD and SJD per seed, is resumable, and writes 
   const r = sjd(...args);
   assert.equal(r.status, 0, r.stderr);
   const md = readFileSync(doc, 'utf8');
-  assert.match(md, /\| CADD \(W = I\) \| \d+\.\d\d \+- \d+\.\d\d \|/);
-  assert.match(md, /\| SJD \(Sudoku graph, sigma_W = 1\.5\) \|/);
+  assert.match(md, /\| CADD \(hybrid, W = I\) \| \d+\.\d\d \+- \d+\.\d\d \|/);
+  assert.match(md, /\| SJD \(sudoku W, sigma_W = 1\.5\) \|/);
   assert.match(readFileSync(doc.replace(/\.md$/, '.svg'), 'utf8'), /^<svg/);
   assert.match(md, /--eval-every 2 /);
-  const config = JSON.parse(readFileSync(join(out, 'identity-seed0', 'config.json'), 'utf8'));
-  assert.equal(config.evalEvery, 2); // --eval-every overrides the preset's period (10)
+  const config = JSON.parse(readFileSync(join(out, 'hybrid-seed0', 'config.json'), 'utf8'));
+  assert.equal(config.evalEvery, 2); // --eval-every overrides the size's period (10)
   assert.equal(config.lr.total, 4);
   const again = sjd(...args); // both runs finished: evaluated again, not retrained
   assert.equal(again.status, 0, again.stderr);
@@ -213,8 +213,8 @@ for (const [args, message] of [
     /^sjd: .*nope: not a model or run folder \(no config.json\)$/,
   ],
   [
-    ['train', 'sudoku', '--out', join(dir, 'x'), '--kernel', 'bogus'],
-    /^sjd: option '--kernel <name>' argument 'bogus' is invalid/,
+    ['train', 'sudoku', '--out', join(dir, 'x'), '--blend', 'bogus'],
+    /^sjd: option '--blend <name>' argument 'bogus' is invalid/,
   ],
 ] as [string[], RegExp][]) {
   test(`bad input, one line: sjd ${args.slice(0, 2).join(' ')} ...`, () => {

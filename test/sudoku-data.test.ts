@@ -1,12 +1,13 @@
-// Sudoku data files: the CSV reader on the real data sets (LF and CRLF), every bad-input
-// message with its line number, atomic writing; the .npy reader (Shah et al. layout) on files
-// written by hand here and by NumPy, several dtypes and versions, and its one-line errors.
+// Sudoku data files: the CSV reader on real data (the first rows of the MGDM test set, CRLF, and
+// of the qqwing no-guess test set, LF with qqwing's strategy columns; test/fixtures/README.md),
+// every bad-input message with its line number, atomic writing; the .npy reader (Shah et al.
+// layout) on files written by hand here and by NumPy, several dtypes and versions, and its
+// one-line errors.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import {
   formatBoard,
@@ -19,31 +20,34 @@ import {
   readSudokuNpy,
   writeSudokuCsv,
 } from '../src/tasks/sudoku/index.js';
+import { tempDir } from './tmp.js';
 
-const DATA = fileURLToPath(new URL('../../../shared/data/sudoku/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../test/fixtures/sudoku/', import.meta.url));
+const MGDM = join(FIXTURES, 'mgdm_test_first100.csv');
+const QQWING = join(FIXTURES, 'qqwing_noguess_test_first320.csv');
 const PUZZLE = '080050060460907108005000029970006500000872031300049000004025003010000480603100007';
 const SOLUTION =
   '789251364462937158135468729978316542546872931321549876894725613217693485653184297';
 const GOOD = `${PUZZLE},${SOLUTION}`;
-const dir = mkdtempSync(join(tmpdir(), 'sjd-sudoku-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('sjd-sudoku-');
 
 const csv = (...rows: string[]) => ['quizzes,solutions', ...rows].join('\n');
 const at = (s: string, i: number, ch: string) => s.slice(0, i) + ch + s.slice(i + 1);
 
-test('mgdm_test_1k.csv (CRLF): 1000 pairs, the first is the paper example', () => {
-  assert.match(readFileSync(join(DATA, 'mgdm_test_1k.csv'), 'latin1').slice(0, 40), /\r\n/);
-  const { puzzles, solutions } = readSudokuCsv(join(DATA, 'mgdm_test_1k.csv'));
-  assert.equal(puzzles.length, 1000);
-  assert.equal(solutions.length, 1000);
+test('the MGDM test set (CRLF): 100 pairs, the first is the paper example', () => {
+  assert.match(readFileSync(MGDM, 'latin1').slice(0, 40), /\r\n/);
+  const { puzzles, solutions } = readSudokuCsv(MGDM);
+  assert.equal(puzzles.length, 100);
+  assert.equal(solutions.length, 100);
   assert.equal(formatBoard(puzzles[0]!), PUZZLE);
   assert.equal(formatBoard(solutions[0]!), SOLUTION);
   const givens = puzzles.map((p) => p.filter((v) => v > 0).length);
-  assert.ok(Math.min(...givens) >= 31 && Math.max(...givens) <= 36); // per the data README
+  assert.ok(Math.min(...givens) >= 31 && Math.max(...givens) <= 36); // per test/fixtures/README.md
 });
 
-test('qqwing_noguess_test.csv: limit, extra columns ignored, rows match the raw text', () => {
-  const path = join(DATA, 'qqwing_noguess_test.csv');
+test('the qqwing test set: limit, extra columns ignored, rows match the raw text', () => {
+  const path = QQWING;
+  assert.equal(readSudokuCsv(path).puzzles.length, 320);
   const set = readSudokuCsv(path, { limit: 300, requireSolutions: true });
   assert.equal(set.puzzles.length, 300);
   const raw = readFileSync(path, 'utf8').split('\n');
@@ -135,7 +139,7 @@ test('bad rows: one-line errors naming the file, the 1-based line and the proble
 });
 
 test('writeSudokuCsv writes atomically and round-trips; formatSudokuCsv leaves null blank', () => {
-  const set = readSudokuCsv(join(DATA, 'mgdm_test_1k.csv'), { limit: 20 });
+  const set = readSudokuCsv(MGDM, { limit: 20 });
   const rows = set.puzzles.map((puzzle, k) => ({
     puzzle,
     solution: k === 3 ? null : set.solutions[k]!,
@@ -201,8 +205,26 @@ function npy(descr: string, rows: number[][], opts: { version?: 1 | 2; shape?: s
   return buf;
 }
 
-const qq = readSudokuCsv(join(DATA, 'qqwing_noguess_test.csv'), { limit: 5000 });
-const QQ = { puzzles: qq.puzzles, solutions: qq.solutions as Uint8Array[] };
+/**
+ * n valid pairs from the 320 qqwing pairs, the first 320 as they are: pair k % 320, its digits
+ * shifted by v % 9 and, from v = 9 on, transposed, where v = floor(k / 320) (a relabelled or
+ * transposed Sudoku is a Sudoku).
+ */
+function variants(n: number): { puzzles: Uint8Array[]; solutions: Uint8Array[] } {
+  const qq = readSudokuCsv(QQWING, { requireSolutions: true });
+  const m = qq.puzzles.length;
+  const map = (b: Uint8Array, v: number) =>
+    b.map((_, i) => {
+      const x = b[v < 9 ? i : (i % 9) * 9 + ((i / 9) | 0)]!;
+      return x && ((x - 1 + v) % 9) + 1;
+    });
+  const ks = [...Array(n).keys()];
+  return {
+    puzzles: ks.map((k) => map(qq.puzzles[k % m]!, (k / m) | 0)),
+    solutions: ks.map((k) => map(qq.solutions[k % m]!, (k / m) | 0)),
+  };
+}
+const QQ = variants(5000);
 
 test('.npy written by hand: every dtype, versions 1.0 and 2.0, matches the CSV pairs', () => {
   const some = { puzzles: QQ.puzzles.slice(0, 40), solutions: QQ.solutions.slice(0, 40) };
@@ -217,6 +239,7 @@ test('.npy written by hand: every dtype, versions 1.0 and 2.0, matches the CSV p
 });
 
 test('readSudokuNpy reads in chunks (5000 records), honours limit, names records in errors', () => {
+  assert.equal(new Set(QQ.puzzles.map((p) => formatBoard(p))).size, 5000);
   const recs = records(QQ.puzzles, QQ.solutions);
   const path = join(dir, 'big.npy');
   writeFileSync(path, npy('|u1', recs));

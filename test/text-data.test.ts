@@ -3,8 +3,7 @@
 // corpus folders, encoding, the word metrics on hand-computed examples, and the held-out
 // reference windows.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { zipSync } from 'fflate';
@@ -26,8 +25,9 @@ import {
   words,
 } from '../src/tasks/text/metrics.js';
 import { isText8, normaliseText } from '../src/tasks/text/normalise.js';
+import { tempDir } from './tmp.js';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'sjd-text-'));
+const tmp = () => tempDir('sjd-text-');
 
 test('normalisation follows wikifil: doc lines and titles dropped, digits spelled, the rest folded', () => {
   const raw = [

@@ -5,9 +5,6 @@
 // its samples (MDLM ancestral sampler) are dictionary words; frontier maxima, overall and at a
 // diversity floor.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { DiTBlock, modulate } from '../src/model/dit-block.js';
 import { corrupt } from '../src/process/index.js';
@@ -19,6 +16,7 @@ import { TextTask, textShape } from '../src/tasks/text/task.js';
 import * as torch from '../src/torch/index.js';
 import { buildModel, buildProcess, train } from '../src/train/index.js';
 import { loadModel } from '../src/train/model-io.js';
+import { tempDir } from './tmp.js';
 
 const maxDiff = (a: torch.Tensor, b: torch.Tensor) => a.sub(b).abs().amax().item();
 
@@ -56,7 +54,7 @@ test('the adaLN denoiser ignores t at initialisation and depends on it after tra
   const y = gen.randn([2, 24, 16]);
   const at = (m: typeof model, t: number) => torch.noGrad(() => m.forward(y, torch.full([2], t)));
   assert.equal(maxDiff(at(model, 0.1), at(model, 0.9)), 0);
-  const dir = mkdtempSync(join(tmpdir(), 'sjd-text-'));
+  const dir = tempDir('sjd-text-');
   await train(dir, { ...config, length: 24 } as typeof config, task, false, {});
   const { model: trained } = loadModel(dir, textShape, 'text');
   assert.ok(maxDiff(at(trained, 0.1), at(trained, 0.9)) > 1e-4);
@@ -103,7 +101,7 @@ test('a tiny masked model learns a periodic text: it denoises, and some samples 
     lr: { ...base.lr, lr: 3e-3 },
     evalEvery: 1000,
   };
-  const dir = mkdtempSync(join(tmpdir(), 'sjd-text-'));
+  const dir = tempDir('sjd-text-');
   const r = await train(dir, config, task, false, {});
   const early = r.losses.slice(0, 10).reduce((a, b) => a + b) / 10;
   const late = r.losses.slice(-20).reduce((a, b) => a + b) / 20;

@@ -3,17 +3,17 @@
 // PyTorch's model, and PyTorch's files load back here.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { TokenClassifier } from '../src/model/token-classifier.js';
 import * as torch from '../src/torch/index.js';
+import { tempDir } from './tmp.js';
 
 const ref = new URL('../../bench/torch_ref.py', import.meta.url).pathname;
 
 test('PyTorch reads our safetensors and computes the same logits from the same weights', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sjd-ref-'));
+  const dir = tempDir('sjd-ref-');
   const cfg = { length: 9, dim: 32, depth: 2, heads: 4, mlpHidden: 64, classes: 7 };
   const gen = new torch.Generator(11);
   const model = new TokenClassifier(7, cfg, gen).eval();
@@ -40,7 +40,7 @@ test('PyTorch reads our safetensors and computes the same logits from the same w
 });
 
 test('safetensors round trip keeps names, dtypes, shapes, values and metadata; bad files get one-line errors', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sjd-st-'));
+  const dir = tempDir('sjd-st-');
   const path = join(dir, 'a.safetensors');
   const tensors = {
     f32: torch.tensor([1.5, -2], [2]),

@@ -2,13 +2,13 @@
 // and plot; resume is exact (same losses and weights as an uninterrupted run), also after a
 // SIGINT; bad invocations are refused with clear errors.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { modelDenoiser, sample } from '../src/sample/index.js';
 import * as torch from '../src/torch/index.js';
 import { type TrainConfig, type TrainTask, train } from '../src/train/index.js';
+import { tempDir } from './tmp.js';
 
 // x_i = (x_0 + i) mod K: one free token per sequence, the rest determined by it.
 const L = 6;
@@ -71,7 +71,7 @@ const config = (steps: number): TrainConfig => ({
   checkpointEvery: 7,
 });
 
-const fresh = () => mkdtempSync(join(tmpdir(), 'sjd-train-'));
+const fresh = () => tempDir('sjd-train-');
 
 test('the toy task is learned; the run folder holds config, manifest, metrics.csv, metrics.svg, checkpoint', async () => {
   const dir = fresh();
