@@ -31,17 +31,20 @@ export interface BlendShape {
 
 export const PRESETS = Object.keys(presets) as ProcessChoice['preset'][];
 
-/** W by name: a builder from the task's positions and sigma_W. */
-export const BLENDS: Record<string, (shape: BlendShape, sigmaW: number) => Blend> = {
-  identity: (s) => identity(s.length),
-  gauss1d: (s, sigma) => gaussian1d(s.length, sigma),
-  blur2d: (s, sigma) => {
-    if (!s.grid) throw new Error('the blur2d blend needs positions on a 2-D grid (images)');
-    return grid2d(s.grid.height, s.grid.width, sigma, 'row', s.grid.channels);
+/** W by name: what it needs of the task's positions (null when they fit), and its builder. */
+export const BLENDS: Record<
+  string,
+  { misfit(shape: BlendShape): string | null; make(shape: BlendShape, sigmaW: number): Blend }
+> = {
+  identity: { misfit: () => null, make: (s) => identity(s.length) },
+  gauss1d: { misfit: () => null, make: (s, sigma) => gaussian1d(s.length, sigma) },
+  blur2d: {
+    misfit: (s) => (s.grid ? null : 'the blur2d blend needs positions on a 2-D grid (images)'),
+    make: (s, sigma) => grid2d(s.grid!.height, s.grid!.width, sigma, 'row', s.grid!.channels),
   },
-  sudoku: (s, sigma) => {
-    if (s.length !== 81) throw new Error(`the sudoku blend is for 81 cells, not ${s.length}`);
-    return sudoku(sigma);
+  sudoku: {
+    misfit: (s) => (s.length === 81 ? null : `the sudoku blend is for 81 cells, not ${s.length}`),
+    make: (_, sigma) => sudoku(sigma),
   },
 };
 
@@ -54,10 +57,13 @@ export const SCHEDULES: Record<string, (anchorDim: number) => VPConfig> = {
 const known = (what: string, name: string, table: object) =>
   new Error(`unknown ${what} '${name}' (known: ${Object.keys(table).join(', ')})`);
 
+/** W by name over a task's positions; refuses a W that does not fit them. */
 export function makeBlend(name: string, shape: BlendShape, sigmaW: number): Blend {
-  const make = BLENDS[name];
-  if (!make) throw known('blend', name, BLENDS);
-  return make(shape, sigmaW);
+  const b = BLENDS[name];
+  if (!b) throw known('blend', name, BLENDS);
+  const misfit = b.misfit(shape);
+  if (misfit) throw new Error(misfit);
+  return b.make(shape, sigmaW);
 }
 
 export function makeSchedule(name: string, anchorDim: number): VPConfig {
@@ -87,6 +93,7 @@ export function describeSchedule(vp: VPConfig = VP_DEFAULT): string {
  * the schedule. Refuses what a preset does not take, with the flag's name.
  */
 export function chooseProcess(o: {
+  shape: BlendShape; // the task's positions, for W
   preset: string;
   blend?: string;
   sigmaW?: number;
@@ -102,6 +109,8 @@ export function chooseProcess(o: {
   if (preset === 'sjd') {
     choice.blend = o.blend ?? 'identity';
     if (!BLENDS[choice.blend]) throw known('blend', choice.blend, BLENDS);
+    const misfit = BLENDS[choice.blend]!.misfit(o.shape);
+    if (misfit) throw new Error(misfit);
     if (choice.blend !== 'identity') {
       if (!(o.sigmaW !== undefined && o.sigmaW > 0))
         throw new Error(`--sigma-w must be > 0 for the ${choice.blend} blend, got ${o.sigmaW}`);

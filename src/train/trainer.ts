@@ -72,7 +72,6 @@ export async function train(
   hooks: TrainHooks = {},
 ): Promise<TrainResult> {
   checkRunFolder(dir, resume);
-  makeDir(dir);
   if (resume) config = readConfig(join(dir, RUN_FILES.config));
 
   // The process, the model, its optimiser and EMA, all from the run's one generator.
@@ -86,7 +85,6 @@ export async function train(
     weightDecay: config.weightDecay,
   });
   const ema = new EMA(model, config.ema);
-  const metrics = new MetricsLog(dir, task.evalMetrics);
   let s: LoopState = {
     step: 0,
     takeoff: null,
@@ -102,9 +100,9 @@ export async function train(
     s = { ...s, ...(ck.state as Partial<LoopState>) };
     loadOptimState(opt, names, { tensors: ck.tensors.optim!, steps: s.optimSteps });
     gen.setState(ck.tensors.rng!.train!);
-    metrics.truncateAfter(s.step);
     hooks.log?.(`resumed ${dir} at step ${s.step}`);
   } else {
+    makeDir(dir); // only now: a config that cannot be built leaves no folder behind
     writeJsonAtomic(join(dir, RUN_FILES.config), config);
     writeManifest(dir, {
       seed: config.seed,
@@ -114,6 +112,8 @@ export async function train(
       model: config.model.size,
     });
   }
+  const metrics = new MetricsLog(dir, task.evalMetrics);
+  if (resume) metrics.truncateAfter(s.step);
 
   const checkpoint = () => {
     const optim = saveOptimState(opt, names);

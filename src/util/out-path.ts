@@ -3,7 +3,7 @@
 // (recognised by its own marker file) or an existing file, unless --force; replacing then goes
 // through util/atomic.ts (write beside, rename), never delete-then-write.
 import { accessSync, constants, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fsReason, tempBeside, writeFileAtomic } from './atomic.js';
 
 /** A kind of folder sjd writes: its marker file and every entry it may hold. */
@@ -24,16 +24,14 @@ export function checkWritable(path: string): void {
   } catch {
     throw new Error(`cannot write ${path}: ${p} is not writable`);
   }
-  if (p === dirname(abs)) {
-    // The parent exists: probe it (some file systems, e.g. /proc, pass access() and refuse files).
-    const probe = tempBeside(abs);
-    try {
-      writeFileAtomic(probe, '');
-    } catch {
-      throw new Error(`cannot write ${path}: ${p} does not accept new files`);
-    } finally {
-      rmSync(probe, { force: true });
-    }
+  // Probe the folder (some file systems, e.g. /proc, pass access() and refuse new files).
+  const probe = tempBeside(join(p, 'probe'));
+  try {
+    writeFileAtomic(probe, '');
+  } catch {
+    throw new Error(`cannot write ${path}: ${p} does not accept new files`);
+  } finally {
+    rmSync(probe, { force: true });
   }
 }
 

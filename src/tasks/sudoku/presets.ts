@@ -98,6 +98,7 @@ export function sudokuConfig(o: SudokuConfigOptions = {}): TrainConfig {
     task: 'sudoku',
     seed: o.seed ?? 0,
     process: chooseProcess({
+      shape: { length: 81 },
       preset,
       blend: o.blend ?? (preset === 'sjd' ? SUDOKU_PROCESS.blend : undefined),
       sigmaW: o.sigmaW ?? SUDOKU_PROCESS.sigmaW,

@@ -98,6 +98,7 @@ export function textConfig(o: TextConfigOptions = {}): TrainConfig & { length: n
     task: 'text',
     seed: o.seed ?? 0,
     process: chooseProcess({
+      shape: { length: s.length },
       preset,
       blend: o.blend ?? (preset === 'sjd' ? TEXT_PROCESS.blend : undefined),
       sigmaW: o.sigmaW ?? TEXT_PROCESS.sigmaW,
