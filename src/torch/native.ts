@@ -46,12 +46,12 @@ function load(): Native {
       `sjd: cannot load the libtorch addon (${msg}); install libtorch-dev and run 'npm ci' (or 'npm run build:native')`,
     );
   }
-  const loaded = checkExports(exports);
+  const typed = checkExports(exports);
   const envThreads = Number.parseInt(process.env.SJD_THREADS ?? '', 10);
-  loaded.setNumThreads(
+  typed.setNumThreads(
     Number.isFinite(envThreads) && envThreads > 0 ? envThreads : availableParallelism(),
   );
-  return loaded;
+  return typed;
 }
 
 let loaded: Native | null = null;
