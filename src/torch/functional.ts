@@ -1,10 +1,10 @@
 // Free functions over tensors: factories, joins, and the network ops (linear, embedding,
 // layer_norm, cross_entropy, dropout) as single libtorch calls (DESIGN.md §3), plus grad mode.
-import { type Handle, native } from './native.js';
+import { type HandleOrScalar, native } from './native.js';
 import type { Generator } from './random.js';
 import { type DType, type Operand, type Reduction, Tensor, type TypedArray } from './tensor.js';
 
-const h = (x: Operand): Handle | number | boolean => (x instanceof Tensor ? x.handle : x);
+const h = (x: Operand): HandleOrScalar => (x instanceof Tensor ? x.handle : x);
 
 function typedFor(data: number[], dtype: DType): TypedArray {
   switch (dtype) {
@@ -173,7 +173,7 @@ export function clipGradNorm(params: Tensor[], maxNorm: number): number {
 
 /** Runs fn with autograd recording off (restored afterwards). */
 export function noGrad<T>(fn: () => T): T {
-  const prev = native.isGradEnabled() as boolean;
+  const prev = native.isGradEnabled();
   native.setGradEnabled(false);
   try {
     return fn();

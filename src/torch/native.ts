@@ -1,43 +1,85 @@
-// Loads the libtorch addon (DESIGN.md §3). OMP_WAIT_POLICY=PASSIVE must be in the environment
-// before libtorch (and its OpenMP runtime) loads: with busy-waiting workers training steps run
-// 1.8-3.6x slower on these 2-core machines. The intra-op thread count defaults to the cores
-// this process may use (SJD_THREADS overrides; setNumThreads changes it later).
+// Loads the libtorch addon (DESIGN.md §3) on first use, not at import: `sjd --help` and bad
+// flags never wait for libtorch (1-3 s). Until then `native` holds one stub per function of the
+// table in addon-api.ts; the first call loads the addon and `native` becomes its export object,
+// so later calls reach libtorch with no indirection of ours.
+// OMP_WAIT_POLICY=PASSIVE must be in the environment before libtorch (and its OpenMP runtime)
+// loads: with busy-waiting workers training steps run 1.8-3.6x slower on these 2-core machines.
+// The intra-op thread count defaults to the cores this process may use (SJD_THREADS overrides;
+// setNumThreads changes it later).
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { ADDON_FUNCTIONS, type Native } from './addon-api.js';
 
-process.env.OMP_WAIT_POLICY ??= 'PASSIVE';
-
-/** An opaque libtorch tensor handle (a tagged N-API External). */
-export type Handle = { readonly __tensor: unique symbol };
-/** An opaque libtorch generator handle. */
-export type GenHandle = { readonly __generator: unique symbol };
-/** An opaque libtorch optimizer handle. */
-export type OptHandle = { readonly __optimizer: unique symbol };
-
-// biome-ignore lint/suspicious/noExplicitAny: the addon's surface is typed by the wrappers.
-export type Native = Record<string, (...args: any[]) => any>;
+export type {
+  BinaryOp,
+  GenHandle,
+  Handle,
+  HandleOrScalar,
+  Native,
+  OptHandle,
+  UnaryOp,
+} from './addon-api.js';
 
 const require = createRequire(import.meta.url);
 // dist/src/torch/native.js -> <package>/build/Release/sjd_torch.node
 const addonPath = new URL('../../../build/Release/sjd_torch.node', import.meta.url).pathname;
 
+/** Checks that a loaded export object has every function of the table; returns it typed. */
+export function checkExports(exports: Record<string, unknown>): Native {
+  const missing = ADDON_FUNCTIONS.filter((name) => typeof exports[name] !== 'function');
+  if (missing.length > 0) {
+    throw new Error(
+      `sjd: the libtorch addon lacks ${missing.map((m) => `'${m}'`).join(', ')} (stale build? run 'npm run build:native')`,
+    );
+  }
+  return exports as unknown as Native;
+}
+
 function load(): Native {
+  process.env.OMP_WAIT_POLICY ??= 'PASSIVE';
+  let exports: Record<string, unknown>;
   try {
-    return require(addonPath) as Native;
+    exports = require(addonPath);
   } catch (e) {
     const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
     throw new Error(
       `sjd: cannot load the libtorch addon (${msg}); install libtorch-dev and run 'npm ci' (or 'npm run build:native')`,
     );
   }
+  const typed = checkExports(exports);
+  const envThreads = Number.parseInt(process.env.SJD_THREADS ?? '', 10);
+  typed.setNumThreads(
+    Number.isFinite(envThreads) && envThreads > 0 ? envThreads : availableParallelism(),
+  );
+  return typed;
 }
 
-export const native: Native = load();
+let loaded: Native | null = null;
 
-const envThreads = Number.parseInt(process.env.SJD_THREADS ?? '', 10);
-native.setNumThreads(
-  Number.isFinite(envThreads) && envThreads > 0 ? envThreads : availableParallelism(),
-);
+function stubs(): Native {
+  const out: Record<string, unknown> = {};
+  for (const name of ADDON_FUNCTIONS) {
+    out[name] = (...args: unknown[]) => (addon()[name] as (...a: unknown[]) => unknown)(...args);
+  }
+  return out as Native;
+}
+
+/** The addon's functions (a live binding: stubs until the first call, then the addon's own). */
+export let native: Native = stubs();
+
+/** The loaded addon (loads it on the first call). */
+function addon(): Native {
+  if (loaded === null) {
+    loaded = load();
+    native = loaded;
+  }
+  return loaded;
+}
+
+/** Whether libtorch has been loaded into this process. */
+export function isLoaded(): boolean {
+  return loaded !== null;
+}
 
 /** Sets the number of intra-op threads libtorch uses. */
 export function setNumThreads(n: number): void {
@@ -50,16 +92,11 @@ export function getNumThreads(): number {
 }
 
 /** libtorch's version and build, and whether CUDA is available. */
-export function torchVersion(): {
-  torch: string;
-  cuda: boolean;
-  cudaDevices: number;
-  config: string;
-} {
+export function torchVersion(): ReturnType<Native['version']> {
   return native.version();
 }
 
 /** Live tensor handles and the bytes they hold (CPU), as told to V8. */
-export function memoryStats(): { liveTensors: number; tensorBytes: number } {
+export function memoryStats(): ReturnType<Native['memoryStats']> {
   return native.memoryStats();
 }

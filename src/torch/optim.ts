@@ -54,16 +54,15 @@ export class Optimizer {
   }
   /** The state of each parameter, in order (copies). */
   getState(): ParamState[] {
-    return (native.optimGetState(this.handle) as Record<string, unknown>[]).map((s) =>
-      s === null
-        ? null
-        : Object.fromEntries(
-            Object.entries(s).map(([k, v]) => [
-              k,
-              typeof v === 'number' ? v : new Tensor(v as never),
-            ]),
-          ),
-    );
+    return native
+      .optimGetState(this.handle)
+      .map((s) =>
+        s === null
+          ? null
+          : Object.fromEntries(
+              Object.entries(s).map(([k, v]) => [k, typeof v === 'number' ? v : new Tensor(v)]),
+            ),
+      );
   }
   setState(states: ParamState[]): void {
     native.optimSetState(

@@ -2,7 +2,7 @@
 // into the addon (DESIGN.md §3). Numbers next to tensors follow PyTorch's scalar promotion.
 // Every new Tensor joins the innermost `tidy` scope; `dispose()` frees it at once.
 import { inspect } from 'node:util';
-import { type Handle, native } from './native.js';
+import { type BinaryOp, type Handle, type HandleOrScalar, native, type UnaryOp } from './native.js';
 import { type Disposable, track } from './scope.js';
 
 export type DType =
@@ -25,7 +25,7 @@ export type TypedArray =
 export type Operand = Tensor | number | boolean;
 export type Reduction = 'none' | 'mean' | 'sum';
 
-const h = (x: Operand): Handle | number | boolean => (x instanceof Tensor ? x.handle : x);
+const h = (x: Operand): HandleOrScalar => (x instanceof Tensor ? x.handle : x);
 
 export class Tensor implements Disposable {
   #handle: Handle;
@@ -140,11 +140,11 @@ export class Tensor implements Disposable {
   }
 
   // ---- elementwise ----
-  #u(name: string): Tensor {
-    return new Tensor(native[name]!(this.#handle));
+  #u(name: UnaryOp): Tensor {
+    return new Tensor(native[name](this.#handle));
   }
-  #b(name: string, other: Operand): Tensor {
-    return new Tensor(native[name]!(this.#handle, h(other)));
+  #b(name: BinaryOp, other: Operand): Tensor {
+    return new Tensor(native[name](this.#handle, h(other)));
   }
   neg(): Tensor {
     return this.#u('neg');
@@ -401,10 +401,10 @@ export class Tensor implements Disposable {
     return new Tensor(native.select(this.#handle, dim, index));
   }
   split(sizes: number | number[], dim = 0): Tensor[] {
-    return (native.split(this.#handle, sizes, dim) as Handle[]).map((x) => new Tensor(x));
+    return native.split(this.#handle, sizes, dim).map((x) => new Tensor(x));
   }
   chunk(chunks: number, dim = 0): Tensor[] {
-    return (native.chunk(this.#handle, chunks, dim) as Handle[]).map((x) => new Tensor(x));
+    return native.chunk(this.#handle, chunks, dim).map((x) => new Tensor(x));
   }
 
   // ---- indexing ----

@@ -1,0 +1,116 @@
+// The addon's surface and its loading (src/torch/addon-api.ts, src/torch/native.ts): the built
+// addon exports exactly the functions the typed table declares, a misspelled op does not
+// compile, and libtorch loads on first use — never on import — with PASSIVE OpenMP waiting
+// and the default thread count.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import { ADDON_FUNCTIONS } from '../src/torch/addon-api.js';
+import * as torch from '../src/torch/index.js';
+import { checkExports, native } from '../src/torch/native.js';
+
+// dist/test/ -> <package>/build/Release/sjd_torch.node, as native.ts finds it.
+const addonPath = new URL('../../build/Release/sjd_torch.node', import.meta.url).pathname;
+
+test('the built addon exports exactly the functions the table declares', () => {
+  process.env.OMP_WAIT_POLICY ??= 'PASSIVE'; // as the library sets it before loading libtorch
+  const exports = createRequire(import.meta.url)(addonPath) as Record<string, unknown>;
+  const built = Object.keys(exports).sort();
+  const declared = [...ADDON_FUNCTIONS].sort();
+  assert.equal(new Set(declared).size, declared.length, 'the table names a function twice');
+  assert.deepEqual(
+    {
+      notDeclared: built.filter((n) => !declared.includes(n as never)),
+      notBuilt: declared.filter((n) => !built.includes(n)),
+    },
+    { notDeclared: [], notBuilt: [] },
+  );
+  for (const name of built) assert.equal(typeof exports[name], 'function', name);
+  // Once loaded, `native` is the addon's own export object: no stub between a call and libtorch.
+  torch.zeros([1]);
+  assert.equal(native, exports);
+});
+
+test('a stale addon that lacks a declared function is refused by name', () => {
+  const complete = Object.fromEntries(ADDON_FUNCTIONS.map((n) => [n, () => undefined]));
+  assert.equal(checkExports(complete), complete);
+  const { exp: _exp, optimStep: _step, ...stale } = complete;
+  assert.throws(
+    () => checkExports(stale),
+    /^Error: sjd: the libtorch addon lacks 'exp', 'optimStep' \(stale build\?/,
+  );
+});
+
+test('a misspelled op or a wrong handle is a compile error', () => {
+  // Never called: tsc fails on an unused @ts-expect-error, so these lines check the types.
+  const typeChecks = () => {
+    // @ts-expect-error: no such op
+    native.expp(torch.ones([1]).handle);
+    // @ts-expect-error: a generator handle is not an optimizer handle
+    native.optimStep(new torch.Generator(0).handle);
+    // @ts-expect-error: a reduction's dims are numbers
+    native.sum(torch.ones([1]).handle, ['0']);
+  };
+  assert.equal(typeof typeChecks, 'function');
+});
+
+/** Runs `body` in a fresh Node process after importing the library; returns what it prints. */
+function child(body: string, env: Record<string, string>): Record<string, unknown> {
+  const { OMP_WAIT_POLICY: _omp, SJD_THREADS: _threads, ...rest } = process.env;
+  const script = `
+    import { readFileSync, readdirSync, statSync } from 'node:fs';
+    import { availableParallelism } from 'node:os';
+    import { join } from 'node:path';
+    const inMaps = () => readFileSync('/proc/self/maps', 'utf8').includes('sjd_torch.node');
+    const lib = await import(${JSON.stringify(new URL('../src/index.js', import.meta.url).href)});
+    const torch = lib.torch;
+    const out = {};
+    ${body}
+    console.log(JSON.stringify(out));`;
+  const stdout = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...rest, ...env },
+    encoding: 'utf8',
+  });
+  return JSON.parse(stdout);
+}
+
+test('importing every module leaves libtorch unloaded; the first tensor loads it', () => {
+  const out = child(
+    `
+    out.afterIndex = [inMaps(), torch.isLoaded(), process.env.OMP_WAIT_POLICY ?? null];
+    // Every module of the library (the CLI entry runs the program, so not that one).
+    const dir = ${JSON.stringify(new URL('../src', import.meta.url).pathname)};
+    const walk = (d) => readdirSync(d).flatMap((f) => statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : [join(d, f)]);
+    out.modules = 0;
+    for (const f of walk(dir)) {
+      if (!f.endsWith('.js') || f.endsWith('/cli/main.js')) continue;
+      await import(f);
+      out.modules++;
+    }
+    out.afterAll = [inMaps(), torch.isLoaded()];
+    torch.zeros([2]);
+    out.afterTensor = [inMaps(), torch.isLoaded(), process.env.OMP_WAIT_POLICY];
+    out.threads = [torch.getNumThreads(), availableParallelism()];`,
+    {},
+  );
+  assert.deepEqual(out.afterIndex, [false, false, null]);
+  assert.ok((out.modules as number) > 20, `${out.modules} modules imported`);
+  assert.deepEqual(out.afterAll, [false, false]);
+  assert.deepEqual(out.afterTensor, [true, true, 'PASSIVE']);
+  const [threads, cores] = out.threads as number[];
+  assert.equal(threads, cores);
+});
+
+test('torchVersion loads libtorch with SJD_THREADS threads and a given OMP_WAIT_POLICY', () => {
+  const out = child(
+    `
+    out.before = [inMaps(), torch.isLoaded()];
+    out.version = torch.torchVersion().torch;
+    out.after = [inMaps(), torch.isLoaded(), process.env.OMP_WAIT_POLICY, torch.getNumThreads()];`,
+    { SJD_THREADS: '1', OMP_WAIT_POLICY: 'ACTIVE' },
+  );
+  assert.deepEqual(out.before, [false, false]);
+  assert.match(out.version as string, /^\d+\.\d+/);
+  assert.deepEqual(out.after, [true, true, 'ACTIVE', 1]);
+});
