@@ -1,0 +1,130 @@
+// Run configs read from disk (src/train/config.ts) and the process vocabulary
+// (src/process/choice.ts): old names migrate, bad fields are named in one line, and a process
+// refuses what it does not take.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import * as P from '../src/process/index.js';
+import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
+import { textConfig } from '../src/tasks/text/presets.js';
+import { parseConfig } from '../src/train/config.js';
+
+// A config as plain JSON, edited field by field.
+// biome-ignore lint/suspicious/noExplicitAny: JSON edited by hand, on purpose
+type Cfg = any;
+
+const shipped = JSON.parse(
+  readFileSync(new URL('../../models/sudoku/config.json', import.meta.url), 'utf8'),
+);
+
+test('configs written under the earlier names load under the new ones', () => {
+  const old = {
+    ...sudokuConfig({ size: 'tiny' }),
+    model: { ...sudokuConfig({ size: 'tiny' }).model, size: undefined, name: 'tiny' },
+    process: { preset: 'sjd', kernel: 'gaussian1d', sigmaW: 2 },
+  };
+  const c = parseConfig(JSON.parse(JSON.stringify(old)), 'old.json');
+  assert.equal(c.model.size, 'tiny');
+  assert.equal((c.model as Record<string, unknown>).name, undefined);
+  assert.deepEqual(c.process, { preset: 'sjd', blend: 'gauss1d', sigmaW: 2 });
+  // the shipped model's config predates the vocabulary
+  assert.equal(shipped.model.name, 'cpu');
+  assert.deepEqual(parseConfig(shipped, 'shipped').process, {
+    preset: 'sjd',
+    blend: 'sudoku',
+    sigmaW: 1.5,
+  });
+});
+
+test('the configs the presets write are valid as they are', () => {
+  for (const size of ['tiny', 'cpu', 'paper'])
+    for (const process of ['masked', 'hybrid', 'sjd']) {
+      const s = sudokuConfig({ size, process });
+      assert.deepEqual(parseConfig(JSON.parse(JSON.stringify(s)), 'x'), s);
+      const t = textConfig({ size, process });
+      assert.deepEqual(parseConfig(JSON.parse(JSON.stringify(t)), 'x'), t);
+    }
+});
+
+for (const [what, edit, message] of [
+  ['an absurd depth', (c: Cfg) => (c.model.depth = 1e9), /^m\.json: model\.depth: /],
+  ['a negative width', (c: Cfg) => (c.model.width = -1), /^m\.json: model\.width: /],
+  [
+    'width not a multiple of heads',
+    (c: Cfg) => (c.model.heads = 3),
+    /width must be a multiple of heads/,
+  ],
+  ['an unknown preset', (c: Cfg) => (c.process.preset = 'bert'), /^m\.json: process\.preset: /],
+  ['a string seed', (c: Cfg) => (c.seed = 'zero'), /^m\.json: seed: /],
+  ['no model', (c: Cfg) => delete c.model, /^m\.json: model: /],
+  ['eta above 1', (c: Cfg) => (c.process.eta = 2), /^m\.json: process\.eta: /],
+  ['a NaN learning rate', (c: Cfg) => (c.lr.lr = null), /^m\.json: lr\.lr: /],
+] as const) {
+  test(`a config with ${what} is refused in one line naming the field`, () => {
+    const c = structuredClone(shipped);
+    edit(c);
+    assert.throws(
+      () => parseConfig(c, 'm.json'),
+      (e: Error) => message.test(e.message) && !e.message.includes('\n'),
+    );
+  });
+}
+
+test('the vocabulary: each preset takes only what it has; W must fit the positions', () => {
+  const shape = { length: 81 };
+  const base = { shape, anchorDim: 8 };
+  assert.deepEqual(P.chooseProcess({ ...base, preset: 'masked' }), { preset: 'masked' });
+  assert.deepEqual(P.chooseProcess({ ...base, preset: 'hybrid' }), {
+    preset: 'hybrid',
+    vp: P.VP_DEFAULT,
+  });
+  assert.deepEqual(
+    P.chooseProcess({ ...base, preset: 'sjd', blend: 'sudoku', sigmaW: 1.5, eta: 0.5 }),
+    {
+      preset: 'sjd',
+      blend: 'sudoku',
+      sigmaW: 1.5,
+      eta: 0.5,
+      vp: P.VP_DEFAULT,
+    },
+  );
+  assert.throws(() => P.chooseProcess({ ...base, preset: 'bert' }), /unknown process 'bert'/);
+  assert.throws(
+    () => P.chooseProcess({ ...base, preset: 'hybrid', blend: 'sudoku' }),
+    /the hybrid process has no blending matrix W/,
+  );
+  assert.throws(() => P.chooseProcess({ ...base, preset: 'masked', eta: 0.5 }), /no eta/);
+  assert.throws(
+    () => P.chooseProcess({ ...base, preset: 'sjd', blend: 'blur2d', sigmaW: 1 }),
+    /blur2d blend needs positions on a 2-D grid/,
+  );
+  assert.throws(
+    () =>
+      P.chooseProcess({
+        shape: { length: 64 },
+        anchorDim: 8,
+        preset: 'sjd',
+        blend: 'sudoku',
+        sigmaW: 1,
+      }),
+    /the sudoku blend is for 81 cells, not 64/,
+  );
+  assert.throws(
+    () => P.chooseProcess({ ...base, preset: 'sjd', blend: 'gauss1d', sigmaW: 0 }),
+    /--sigma-w must be > 0/,
+  );
+  assert.throws(
+    () => P.makeSchedule('cubic', 8),
+    /unknown schedule 'cubic' \(known: linear, rank\)/,
+  );
+  // W by name equals the builder it names
+  const w = P.makeBlend('blur2d', { length: 12, grid: { height: 2, width: 3, channels: 2 } }, 1);
+  const ref = P.grid2d(2, 3, 1, 'row', 2);
+  assert.equal(w.L, ref.L);
+  assert.equal(w.nnz, ref.nnz);
+  assert.equal(
+    P.describeProcess({ preset: 'sjd', blend: 'sudoku', sigmaW: 1.5 }),
+    'SJD (sudoku W, sigma_W = 1.5)',
+  );
+  assert.equal(P.describeProcess({ preset: 'hybrid' }), 'CADD (hybrid, W = I)');
+});
