@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { process as P, sudoku, text, util } from '../index.js';
-import { group, int, oneOf } from './options.js';
+import { group, int, nfe, oneOf } from './options.js';
 
 const list = (check: (item: string) => void, what: string) => (v: string) => {
   const items = v.split(',').map((s) => s.trim());
@@ -87,7 +87,7 @@ export function registerCompare(program: Command): void {
       ['hybrid', 'sjd'],
     )
     .option('--limit <n>', 'held-out puzzles for the final evaluation', int(1, 1_000_000), 1000)
-    .option('--nfe <n>', 'NFE of the final evaluation (confidence policy)', int(2, 4096), 32)
+    .option('--nfe <n>', 'NFE of the final evaluation (confidence policy)', nfe, 32)
     .option(
       '--doc <file>',
       'the Markdown report (the plot goes beside it)',

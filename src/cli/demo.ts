@@ -3,7 +3,7 @@
 // sequences in a few seconds (no model needed).
 import type { Command } from 'commander';
 import { runReverseDemo, sudoku, torch } from '../index.js';
-import { int } from './options.js';
+import { int, nfe } from './options.js';
 
 interface DemoOpts {
   steps: number;
@@ -23,7 +23,7 @@ export function registerDemo(program: Command): void {
     )
     .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
     .option('--count <n>', 'sudoku: puzzles to generate and solve', int(1, 100_000), 100)
-    .option('--nfe <n>', 'sudoku: classifier evaluations per puzzle', int(2, 4096), 32)
+    .option('--nfe <n>', 'sudoku: classifier evaluations per puzzle', nfe, 32)
     .option('--show <n>', 'sudoku: boards to print', int(0, 100), 2)
     .option('--model <dir>', 'sudoku: a run folder or exported model instead of the shipped one')
     .option('--steps <n>', 'reverse: training steps', int(1, 1_000_000), 400)

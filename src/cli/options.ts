@@ -38,6 +38,9 @@ export function group(program: Command, name: string, description: string): Comm
   );
 }
 
+/** Every NFE flag takes the same range; a budget below one step of a sampler is refused by the driver. */
+export const nfe = int(1, 4096);
+
 /** The process flags every training command shares (process/choice.ts has the vocabulary). */
 export interface ProcessFlags {
   size: string;

@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { sudoku, train as T, text } from '../index.js';
-import { group, int, oneOf, type ProcessFlags, processOptions, samplerOption } from './options.js';
+import {
+  group,
+  int,
+  nfe,
+  oneOf,
+  type ProcessFlags,
+  processOptions,
+  samplerOption,
+} from './options.js';
 
 interface RunFlags {
   out: string;
@@ -60,7 +68,7 @@ export function registerTrain(program: Command): void {
     .option('--data <file>', 'training puzzles, .csv or .npy (default: 20,000 generated here)')
     .option('--eval-data <file>', 'held-out puzzles (default: generated here)')
     .option('--eval-size <n>', 'held-out puzzles per evaluation', int(1, 100_000), 200)
-    .option('--eval-nfe <n>', 'NFE budget of the evaluation sampler', int(1, 4096), 32);
+    .option('--eval-nfe <n>', 'NFE budget of the evaluation sampler', nfe, 32);
   samplerOption(sudokuCmd, '--eval-sampler', 'evaluation sampler', 'confidence')
     .option('--no-augment', 'no random digit relabelling of training boards')
     .option(
@@ -105,7 +113,7 @@ export function registerTrain(program: Command): void {
   runOptions(processOptions(textCmd, { sizes: Object.keys(text.TEXT_SIZES), ...text.TEXT_PROCESS }))
     .option('--data <dir>', 'corpus folder from `sjd data text8` (default: the embedded corpus)')
     .option('--eval-samples <n>', 'samples scored at each evaluation', int(1, 100_000), 16)
-    .option('--eval-nfe <n>', 'NFE of the evaluation samples', int(1, 4096), 32)
+    .option('--eval-nfe <n>', 'NFE of the evaluation samples', nfe, 32)
     .action(async (o: TextFlags) => {
       T.checkRunFolder(o.out, o.resume === true);
       const config = o.resume

@@ -1,7 +1,8 @@
 // Named tensors to and from safetensors files (the format Python's `safetensors` reads):
 // u64 little-endian header length, a JSON header {name: {dtype, shape, data_offsets}},
-// then the raw little-endian bytes. Writes go to a temporary file renamed into place.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+// then the raw little-endian bytes. Writes are atomic (util/atomic.ts).
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../util/atomic.js';
 import { fromBytes } from './functional.js';
 import type { DType, Tensor } from './tensor.js';
 
@@ -60,9 +61,7 @@ export function saveSafetensors(
   tensors: Record<string, Tensor>,
   metadata?: Record<string, string>,
 ): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, encodeSafetensors(tensors, metadata));
-  renameSync(tmp, path);
+  writeFileAtomic(path, encodeSafetensors(tensors, metadata));
 }
 
 /** Decodes safetensors bytes; throws a one-line error naming what is wrong. */
