@@ -5,6 +5,12 @@ export { EMA } from './ema.js';
 export { MetricsLog } from './metrics.js';
 export { exportModel, type LoadedModel, loadModel, type ShapeOf } from './model-io.js';
 export {
+  type ConfigOptions,
+  type ProcessDefaults,
+  presetConfig,
+  type Size,
+} from './preset-config.js';
+export {
   checkRunFolder,
   finishedStep,
   isModelFolder,

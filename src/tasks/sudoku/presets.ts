@@ -2,10 +2,12 @@
 // (3 layers, width 384, 12 heads, AdamW 3e-4, 4k warm-up, cosine, 200k steps), cpu (this
 // machine) and tiny (tests) — and the process by the shared vocabulary (process/choice.ts):
 // sjd with the constraint-graph W (sigma_W = 1.5) by default, hybrid (CADD, W = I), masked (MDLM).
-import { chooseProcess } from '../../process/index.js';
-import type { TrainConfig } from '../../train/index.js';
-
-type Size = Omit<TrainConfig, 'seed' | 'process' | 'task'>;
+import {
+  type ConfigOptions,
+  presetConfig,
+  type Size,
+  type TrainConfig,
+} from '../../train/index.js';
 
 const anchors = { anchorDim: 64, anchors: 'learned' as const, structure: true };
 
@@ -71,44 +73,10 @@ export const SUDOKU_SIZES: Record<string, Size> = {
 /** The task's process defaults: W is the constraint graph; linear VP noise. */
 export const SUDOKU_PROCESS = { process: 'sjd', blend: 'sudoku', sigmaW: 1.5, schedule: 'linear' };
 
-export interface SudokuConfigOptions {
-  size?: string;
-  process?: string;
-  blend?: string;
-  sigmaW?: number;
-  eta?: number;
-  schedule?: string;
-  seed?: number;
-  steps?: number;
-  evalEvery?: number;
-  anchors?: 'learned' | 'frozen';
-}
-
-export function sudokuConfig(o: SudokuConfigOptions = {}): TrainConfig {
-  const size = o.size ?? 'cpu';
-  const s = SUDOKU_SIZES[size];
-  if (!s)
-    throw new Error(
-      `unknown Sudoku size '${size}' (known: ${Object.keys(SUDOKU_SIZES).join(', ')})`,
-    );
-  const preset = o.process ?? SUDOKU_PROCESS.process;
-  const total = o.steps ?? s.steps;
-  return {
-    ...s,
-    task: 'sudoku',
-    seed: o.seed ?? 0,
-    process: chooseProcess({
-      shape: { length: 81 },
-      preset,
-      blend: o.blend ?? (preset === 'sjd' ? SUDOKU_PROCESS.blend : undefined),
-      sigmaW: o.sigmaW ?? SUDOKU_PROCESS.sigmaW,
-      eta: o.eta,
-      schedule: o.schedule ?? SUDOKU_PROCESS.schedule,
-      anchorDim: s.model.anchorDim,
-    }),
-    model: { ...s.model, anchors: o.anchors ?? s.model.anchors },
-    steps: total,
-    lr: { ...s.lr, total },
-    evalEvery: o.evalEvery ?? s.evalEvery,
-  };
+export function sudokuConfig(
+  o: ConfigOptions & { anchors?: 'learned' | 'frozen' } = {},
+): TrainConfig {
+  const task = { name: 'sudoku', label: 'Sudoku', sizes: SUDOKU_SIZES, defaults: SUDOKU_PROCESS };
+  const c = presetConfig(task, () => ({ length: 81 }), o);
+  return { ...c, model: { ...c.model, anchors: o.anchors ?? c.model.anchors } };
 }

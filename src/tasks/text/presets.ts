@@ -8,10 +8,14 @@
 // antithetic time) and CPU-sized ones for this machine with the same optimiser (the EMA decay
 // shortened to 0.999 for runs of a few thousand steps). The DiT encodes positions by rotary
 // embeddings (learned absolute positions left the cpu model at the unigram loss for 800 steps).
-import { chooseProcess } from '../../process/index.js';
-import type { TrainConfig } from '../../train/index.js';
+import {
+  type Size as BaseSize,
+  type ConfigOptions,
+  presetConfig,
+  type TrainConfig,
+} from '../../train/index.js';
 
-type Size = Omit<TrainConfig, 'seed' | 'process' | 'task'> & { length: number };
+type Size = BaseSize & { length: number };
 
 const dit = {
   anchorDim: 64,
@@ -75,38 +79,7 @@ export const SIGMA_SWEEP = [0.5, 1, 1.5, 2, 2.5];
 /** The task's process defaults: W the full-band 1-D Gaussian; CANDI's rank-degradation noise. */
 export const TEXT_PROCESS = { process: 'sjd', blend: 'gauss1d', sigmaW: 1.5, schedule: 'rank' };
 
-export interface TextConfigOptions {
-  size?: string;
-  process?: string;
-  blend?: string;
-  sigmaW?: number;
-  eta?: number;
-  schedule?: string;
-  seed?: number;
-  steps?: number;
-}
-
-export function textConfig(o: TextConfigOptions = {}): TrainConfig & { length: number } {
-  const size = o.size ?? 'cpu';
-  const s = TEXT_SIZES[size];
-  if (!s)
-    throw new Error(`unknown text size '${size}' (known: ${Object.keys(TEXT_SIZES).join(', ')})`);
-  const preset = o.process ?? TEXT_PROCESS.process;
-  const total = o.steps ?? s.steps;
-  return {
-    ...s,
-    task: 'text',
-    seed: o.seed ?? 0,
-    process: chooseProcess({
-      shape: { length: s.length },
-      preset,
-      blend: o.blend ?? (preset === 'sjd' ? TEXT_PROCESS.blend : undefined),
-      sigmaW: o.sigmaW ?? TEXT_PROCESS.sigmaW,
-      eta: o.eta,
-      schedule: o.schedule ?? TEXT_PROCESS.schedule,
-      anchorDim: s.model.anchorDim,
-    }),
-    steps: total,
-    lr: { ...s.lr, total },
-  };
+export function textConfig(o: ConfigOptions = {}): TrainConfig & { length: number } {
+  const task = { name: 'text', label: 'text', sizes: TEXT_SIZES, defaults: TEXT_PROCESS };
+  return presetConfig(task, (s) => ({ length: s.length }), o);
 }

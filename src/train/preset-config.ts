@@ -1,0 +1,62 @@
+// A run's config from a task's named sizes and process defaults (the vocabulary of
+// process/choice.ts): the size gives the model, optimiser and loop; the process flags, or the
+// task's defaults where absent, give the process (W only for sjd); steps also end the schedule.
+import { type BlendShape, chooseProcess } from '../process/index.js';
+import type { TrainConfig } from './config.js';
+
+/** A size: everything of a config but the task, seed and process. */
+export type Size = Omit<TrainConfig, 'seed' | 'process' | 'task'>;
+
+/** A task's process defaults, e.g. Sudoku: sjd with the `sudoku` W, linear noise. */
+export interface ProcessDefaults {
+  process: string;
+  blend: string;
+  sigmaW: number;
+  schedule: string;
+}
+
+/** What a user may choose (flags of `sjd train`). */
+export interface ConfigOptions {
+  size?: string;
+  process?: string;
+  blend?: string;
+  sigmaW?: number;
+  eta?: number;
+  schedule?: string;
+  seed?: number;
+  steps?: number;
+  evalEvery?: number;
+}
+
+export function presetConfig<S extends Size>(
+  task: { name: string; label: string; sizes: Record<string, S>; defaults: ProcessDefaults },
+  shape: (size: S) => BlendShape,
+  o: ConfigOptions,
+): S & TrainConfig {
+  const name = o.size ?? 'cpu';
+  const s = task.sizes[name];
+  if (!s)
+    throw new Error(
+      `unknown ${task.label} size '${name}' (known: ${Object.keys(task.sizes).join(', ')})`,
+    );
+  const d = task.defaults;
+  const preset = o.process ?? d.process;
+  const total = o.steps ?? s.steps;
+  return {
+    ...s,
+    task: task.name,
+    seed: o.seed ?? 0,
+    process: chooseProcess({
+      shape: shape(s),
+      preset,
+      blend: o.blend ?? (preset === 'sjd' ? d.blend : undefined),
+      sigmaW: o.sigmaW ?? d.sigmaW,
+      eta: o.eta,
+      schedule: o.schedule ?? d.schedule,
+      anchorDim: s.model.anchorDim,
+    }),
+    steps: total,
+    lr: { ...s.lr, total },
+    evalEvery: o.evalEvery ?? s.evalEvery,
+  };
+}
