@@ -10,11 +10,21 @@ import { tempDir } from './tmp.js';
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
 const sjd = (...args: string[]) =>
   spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
-const mgdm = new URL('../../test/fixtures/sudoku/mgdm_test_first100.csv', import.meta.url).pathname;
+const qqwing = new URL(
+  '../../test/fixtures/sudoku/qqwing_noguess_test_first320.csv',
+  import.meta.url,
+).pathname;
 
 const dir = tempDir('sjd-sudoku-cli-');
-const data = join(dir, 'puzzles.csv'); // the first 40 puzzles, LF
-writeFileSync(data, readFileSync(mgdm, 'utf8').split(/\r?\n/).slice(0, 41).join('\n'));
+const data = join(dir, 'puzzles.csv'); // the first 40 qqwing pairs as quizzes,solutions, LF
+writeFileSync(
+  data,
+  readFileSync(qqwing, 'utf8')
+    .split('\n')
+    .slice(0, 41)
+    .map((line) => line.split(',').slice(0, 2).join(','))
+    .join('\n'),
+);
 const run = join(dir, 'run');
 const puzzle = readFileSync(data, 'utf8').split('\n')[1]!.split(',')[0]!;
 

@@ -1,8 +1,8 @@
-// Sudoku data files: the CSV reader on real data (the first rows of the MGDM test set, CRLF, and
-// of the qqwing no-guess test set, LF with qqwing's strategy columns; test/fixtures/README.md),
-// every bad-input message with its line number, atomic writing; the .npy reader (Shah et al.
-// layout) on files written by hand here and by NumPy, several dtypes and versions, and its
-// one-line errors.
+// Sudoku data files: the CSV reader on real data (the first rows of the qqwing no-guess test set,
+// LF with qqwing's strategy columns, test/fixtures/README.md, and the same rows written here with
+// CRLF line endings), the paper's example as it quotes it (first and last rows), every bad-input
+// message with its line number, atomic writing; the .npy reader (Shah et al. layout) on files
+// written by hand here and by NumPy, several dtypes and versions, and its one-line errors.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,31 +18,76 @@ import {
   parseSudokuNpy,
   readSudokuCsv,
   readSudokuNpy,
+  solveByBacktracking,
   writeSudokuCsv,
 } from '../src/tasks/sudoku/index.js';
 import { tempDir } from './tmp.js';
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/sudoku/', import.meta.url));
-const MGDM = join(FIXTURES, 'mgdm_test_first100.csv');
 const QQWING = join(FIXTURES, 'qqwing_noguess_test_first320.csv');
-const PUZZLE = '080050060460907108005000029970006500000872031300049000004025003010000480603100007';
+// the first qqwing pair (23 givens)
+const PUZZLE = '780000000500009100000010700802500003010300980070000000620800000003000005000006009';
 const SOLUTION =
-  '789251364462937158135468729978316542546872931321549876894725613217693485653184297';
+  '781253496564789132239614758892571643415362987376948521627895314943127865158436279';
 const GOOD = `${PUZZLE},${SOLUTION}`;
 const dir = tempDir('sjd-sudoku-');
 
 const csv = (...rows: string[]) => ['quizzes,solutions', ...rows].join('\n');
 const at = (s: string, i: number, ch: string) => s.slice(0, i) + ch + s.slice(i + 1);
 
-test('the MGDM test set (CRLF): 100 pairs, the first is the paper example', () => {
-  assert.match(readFileSync(MGDM, 'latin1').slice(0, 40), /\r\n/);
-  const { puzzles, solutions } = readSudokuCsv(MGDM);
+test('CRLF files: the first 100 qqwing pairs as quizzes,solutions, and all 320 rows with columns', () => {
+  const lines = readFileSync(QQWING, 'utf8').split('\n'); // header, 320 rows, '' after the last LF
+  assert.equal(lines.length, 322);
+  const pairs = [
+    'quizzes,solutions',
+    ...lines.slice(1, 101).map((l) => l.split(',').slice(0, 2).join(',')),
+  ];
+  const crlfDir = tempDir('sjd-sudoku-crlf-'); // removed when this test ends
+  const crlf = join(crlfDir, 'pairs.csv');
+  writeFileSync(crlf, pairs.map((l) => `${l}\r\n`).join(''));
+  const bytes = readFileSync(crlf, 'latin1');
+  assert.equal(bytes.split('\r\n').length, 102); // 101 lines, each ending CRLF
+  assert.equal(bytes.split('\n').length, 102); // and no bare LF
+  const { puzzles, solutions } = readSudokuCsv(crlf);
   assert.equal(puzzles.length, 100);
   assert.equal(solutions.length, 100);
   assert.equal(formatBoard(puzzles[0]!), PUZZLE);
   assert.equal(formatBoard(solutions[0]!), SOLUTION);
-  const givens = puzzles.map((p) => p.filter((v) => v > 0).length);
-  assert.ok(Math.min(...givens) >= 31 && Math.max(...givens) <= 36); // per test/fixtures/README.md
+  puzzles.forEach((p, k) => {
+    const [q, s, givens] = lines[k + 1]!.split(',');
+    assert.equal(formatBoard(p), q);
+    assert.equal(formatBoard(solutions[k]!), s);
+    assert.equal(p.filter((v) => v > 0).length, Number(givens)); // qqwing's givens column
+  });
+  // CRLF after qqwing's last column (a label, not a digit string) reads like the LF file
+  const all = join(crlfDir, 'all.csv');
+  writeFileSync(all, lines.join('\r\n'));
+  assert.deepEqual(readSudokuCsv(all), readSudokuCsv(QQWING));
+});
+
+test("the paper's example as quoted (first and last rows of puzzle and solution) parses", () => {
+  // Paper, Sudoku experiments: input (080050060...603100007), solution (789251364...653184297)
+  const [p1, p9, s1, s9] = ['080050060', '603100007', '789251364', '653184297'];
+  for (const [p, s] of [
+    [p1, s1],
+    [p9, s9],
+  ] as const) {
+    assert.equal([...s].sort().join(''), '123456789'); // a solution row is a permutation
+    for (let c = 0; c < 9; c++) assert.ok(p[c] === '0' || p[c] === s[c], `${p} vs ${s}`);
+  }
+  const puzzle = `${p1}${'0'.repeat(63)}${p9}`; // 0 masks a cell: 7 clues, 74 blanks
+  const grid = solveByBacktracking(parseBoard(`${s1}${'0'.repeat(63)}${s9}`))!;
+  assert.ok(grid, 'the quoted solution rows complete to a grid');
+  const { puzzles, solutions } = parseSudokuCsv(
+    csv(puzzle, `${puzzle},${formatBoard(grid)}`),
+    'paper.csv',
+    { limit: 2 },
+  );
+  assert.equal(formatBoard(puzzles[0]!), puzzle);
+  assert.equal(puzzles[0]!.filter((v) => v > 0).length, 7);
+  assert.equal(solutions[0], null);
+  const s = formatBoard(solutions[1]!);
+  assert.deepEqual([s.slice(0, 9), s.slice(72)], [s1, s9]);
 });
 
 test('the qqwing test set: limit, extra columns ignored, rows match the raw text', () => {
@@ -139,7 +184,7 @@ test('bad rows: one-line errors naming the file, the 1-based line and the proble
 });
 
 test('writeSudokuCsv writes atomically and round-trips; formatSudokuCsv leaves null blank', () => {
-  const set = readSudokuCsv(MGDM, { limit: 20 });
+  const set = readSudokuCsv(QQWING, { limit: 20 });
   const rows = set.puzzles.map((puzzle, k) => ({
     puzzle,
     solution: k === 3 ? null : set.solutions[k]!,

@@ -1,5 +1,6 @@
 // Sudoku solvers and generator: the logical solver against real puzzles' stored solutions and
-// qqwing's difficulty labels (test/fixtures/sudoku: first rows of the MGDM and qqwing test sets), exact solution counting (unique, ambiguous, impossible puzzles) and
+// qqwing's difficulty labels and strategy counts (test/fixtures/sudoku: the first rows of the
+// qqwing no-guess test set), exact solution counting (unique, ambiguous, impossible puzzles) and
 // its speed, and seeded generation (valid, unique, logically solvable, reproducible).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import {
   isValidSolution,
   keepsClues,
   PEERS,
+  parseBoard,
   readSudokuCsv,
   STRATEGIES,
   solveByBacktracking,
@@ -21,22 +23,45 @@ import {
 } from '../src/tasks/sudoku/index.js';
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/sudoku/', import.meta.url));
-const mgdm = readSudokuCsv(join(FIXTURES, 'mgdm_test_first100.csv'));
 const QQ_PATH = join(FIXTURES, 'qqwing_noguess_test_first320.csv');
 const qq = readSudokuCsv(QQ_PATH, { limit: 300 });
-// qqwing's own columns for the same rows: givens, singles, hidden_singles, ..., qqwing_difficulty
+// qqwing's own columns for all 320 rows: quizzes, solutions, givens, singles, hidden_singles,
+// naked_pairs, hidden_pairs, pointing_pairs_triples, box_line_intersections, qqwing_difficulty
 const qqCols = readFileSync(QQ_PATH, 'utf8')
   .split('\n')
-  .slice(1, 301)
+  .slice(1, 321)
   .map((line) => line.split(','));
 const givensOf = (p: Uint8Array) => p.filter((v) => v > 0).length;
 
-test('naked singles alone solve all 100 mgdm puzzles, matching the stored solutions', () => {
-  mgdm.puzzles.forEach((p, k) => {
+// 100 puzzles that need naked singles only, with their solutions: the qqwing rows whose strategy
+// columns count no hidden single, pair or intersection (9 of the 320), then puzzles generated here
+// with naked singles as the only allowed strategy (seed 100).
+const singlesRows = qqCols.filter((c) => c.slice(4, 9).every((n) => n === '0'));
+const generatedSingles = generatePuzzles(100 - singlesRows.length, {
+  seed: 100,
+  allowed: ['nakedSingle'],
+});
+const singles = {
+  puzzles: [...singlesRows.map((c) => parseBoard(c[0]!)), ...generatedSingles.map((g) => g.puzzle)],
+  solutions: [
+    ...singlesRows.map((c) => parseBoard(c[1]!)),
+    ...generatedSingles.map((g) => g.solution),
+  ],
+};
+
+test('naked singles alone solve all 100 singles-only puzzles, matching the stored solutions', () => {
+  assert.equal(singlesRows.length, 9);
+  assert.ok(singlesRows.every((c) => c[9] === 'Simple')); // qqwing's label agrees with its counts
+  assert.equal(singles.puzzles.length, 100);
+  singles.puzzles.forEach((p, k) => {
     const r = solveLogically(p, ['nakedSingle']);
     assert.ok(r.solved, `puzzle ${k}`);
-    assert.deepEqual(r.grid, mgdm.solutions[k]);
+    assert.deepEqual(r.grid, singles.solutions[k]);
     assert.equal(r.counts.nakedSingle, 81 - givensOf(p));
+    if (k < singlesRows.length) {
+      assert.equal(givensOf(p), Number(singlesRows[k]![2]));
+      assert.equal(r.counts.nakedSingle, Number(singlesRows[k]![3])); // qqwing's singles column
+    }
     assert.equal(r.hardest, 'nakedSingle');
     assert.equal(gradeOf(r.hardest), 'simple');
   });
@@ -103,13 +128,13 @@ test('each pair / intersection strategy, added to singles, alone cracks some qqw
 });
 
 test('the solver reports contradictions instead of a wrong grid', () => {
-  const p = mgdm.puzzles[0]!.slice();
+  const p = qq.puzzles[0]!.slice();
   const i = p.indexOf(0);
-  p[i] = (mgdm.solutions[0]![i]! % 9) + 1; // a wrong clue, maybe with repeats
+  p[i] = (qq.solutions[0]![i]! % 9) + 1; // a wrong clue, maybe with repeats
   const r = solveLogically(p);
   assert.equal(r.solved, false);
-  assert.equal(solveLogically(mgdm.solutions[0]!).solved, true);
-  assert.equal(solveLogically(mgdm.solutions[0]!).hardest, null);
+  assert.equal(solveLogically(qq.solutions[0]!).solved, true);
+  assert.equal(solveLogically(qq.solutions[0]!).hardest, null);
   assert.equal(gradeOf(null), 'simple');
   assert.deepEqual(
     [gradeOf('hiddenSingle'), gradeOf('hiddenPair'), gradeOf('boxLine')],
@@ -118,7 +143,7 @@ test('the solver reports contradictions instead of a wrong grid', () => {
 });
 
 test('countSolutions: 1 for the data sets, 2 once a clue is removed, 0 without a solution', () => {
-  for (const p of [...mgdm.puzzles.slice(0, 50), ...qq.puzzles.slice(0, 50)])
+  for (const p of [...singles.puzzles.slice(0, 50), ...qq.puzzles.slice(0, 50)])
     assert.equal(countSolutions(p), 1);
   // qqwing puzzles are minimal-ish: some clue's removal must open a second solution
   const p = qq.puzzles[0]!;
@@ -153,9 +178,9 @@ test('solveByBacktracking finds the stored solutions; countSolutions runs thousa
   const full = solveByBacktracking(new Uint8Array(81))!;
   assert.ok(isValidSolution(full));
   const t0 = performance.now();
-  for (let k = 0; k < 1000; k++) countSolutions(mgdm.puzzles[k % mgdm.puzzles.length]!);
+  for (let k = 0; k < 1000; k++) countSolutions(singles.puzzles[k % singles.puzzles.length]!);
   const ms = performance.now() - t0;
-  assert.ok(ms < 1000, `1000 countSolutions took ${ms.toFixed(0)} ms`); // ~15 ms unloaded
+  assert.ok(ms < 1000, `1000 countSolutions took ${ms.toFixed(0)} ms`); // ~25 ms unloaded
 });
 
 test('generatePuzzles: valid, unique, logically solvable, clues kept, givens like qqwing', () => {
