@@ -18,7 +18,7 @@ import {
   UNITS,
 } from '../src/tasks/sudoku/index.js';
 
-// The paper's example (the first row of mgdm_test_1k.csv).
+// The paper's example puzzle (quoted in part in sec:exp-sudoku; a single puzzle and its solution).
 const PUZZLE = '080050060460907108005000029970006500000872031300049000004025003010000480603100007';
 const SOLUTION =
   '789251364462937158135468729978316542546872931321549876894725613217693485653184297';
