@@ -2,7 +2,9 @@
 // t to s, commit the round(#active (t - s) / t) active sites whose classifier is most
 // confident, each to its argmax; then a second classifier pass on the updated state drives the
 // reverse-SDE move of the remaining sites from t to s (reverse-sde.ts; 2 NFE a step). The last
-// step fills every remaining site with its argmax (1 NFE).
+// step fills every remaining site with its argmax (1 NFE). As in Alg. 2, the temperature
+// divides the classifier logits wherever the step reads them: the confidence ranking (the
+// argmax is unchanged) and the score's posterior mean in the drift.
 import { arange, where } from '../torch/index.js';
 import { commitSites } from './commit.js';
 import { reverseSdeMove, temperedProbs } from './reverse-sde.js';
@@ -10,7 +12,7 @@ import type { StepFn } from './types.js';
 
 export const confidenceStep: StepFn = (ctx, state, t, s, last, gen) => {
   const logits = ctx.denoiser(state.y.to('float32'), t, state.committed); // [B, L, K]
-  const [conf, pred] = temperedProbs(logits, 1).max(-1); // [B, L]
+  const [conf, pred] = temperedProbs(logits, ctx.temperature).max(-1); // [B, L]
   const active = state.committed.logicalNot(); // [B, L]
   let jump = active;
   if (!last) {
@@ -28,8 +30,5 @@ export const confidenceStep: StepFn = (ctx, state, t, s, last, gen) => {
   if (last || ctx.process.config.kernel !== 'vp') return committed;
   // Second pass: the score on the updated state moves the remaining active sites from t to s.
   const logits2 = ctx.denoiser(committed.y.to('float32'), t, committed.committed); // [B, L, K]
-  return {
-    ...committed,
-    y: reverseSdeMove({ ...ctx, temperature: 1 }, committed, logits2, t, s, gen),
-  };
+  return { ...committed, y: reverseSdeMove(ctx, committed, logits2, t, s, gen) };
 };
