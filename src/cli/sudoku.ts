@@ -1,14 +1,22 @@
 // `sjd solve` and `sjd eval sudoku`: solve puzzles with a trained model (the shipped one unless
-// --model), by the confidence policy (2 NFE a step, the paper's headline sampler) or Alg. 2.
+// --model), by the confidence policy (2 NFE a step, the paper's headline sampler), Alg. 2 or
+// any registered sampler. Every answer is checked: `sjd solve` says how a board breaks the
+// rules (and whether the puzzle has one solution, several or none) and exits with status 3
+// when any board is not solved; --out marks each row's status.
 import type { Command } from 'commander';
+import { samplers } from '../sample/index.js';
 import { type Board, formatBoard, parseBoard, renderBoard } from '../tasks/sudoku/board.js';
-import { pairProblem } from '../tasks/sudoku/check.js';
+import { failureReason, pairProblem } from '../tasks/sudoku/check.js';
 import { readSudokuCsv, writeSudokuCsv } from '../tasks/sudoku/csv.js';
 import { loadPairs } from '../tasks/sudoku/data.js';
 import { loadSudokuModel } from '../tasks/sudoku/load.js';
 import { scoreBoards } from '../tasks/sudoku/metrics.js';
 import { solveSudoku } from '../tasks/sudoku/solve.js';
+import { claimOutFile } from '../util/out-path.js';
 import { group, int, num, oneOf } from './options.js';
+
+/** The exit status of `sjd solve` when some board is not solved. */
+export const EXIT_NOT_SOLVED = 3;
 
 interface SamplerOpts {
   model?: string;
@@ -24,12 +32,17 @@ const samplerOptions = (c: Command) =>
     .option('--model <dir>', 'a run folder or an exported model (default: the shipped model)')
     .option(
       '--sampler <name>',
-      'confidence (2 NFE a step) or sjd (Alg. 2)',
-      oneOf(['confidence', 'sjd']),
+      `a registered sampler: ${[...samplers.keys()].join(', ')} (confidence: 2 NFE a step; sjd: Alg. 2)`,
+      oneOf([...samplers.keys()]),
       'confidence',
     )
     .option('--nfe <n>', 'classifier evaluations', int(1, 4096), 32)
-    .option('--temperature <x>', 'allocation temperature (sjd sampler)', num(1e-3, 100), 1)
+    .option(
+      '--temperature <x>',
+      'classifier temperature: divides the logits (ranking, allocation, drift)',
+      num(1e-3, 100),
+      1,
+    )
     .option('--grid <kind>', 'time grid (cosine, uniform)', oneOf(['cosine', 'uniform']), 'cosine')
     .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0);
 
@@ -39,16 +52,19 @@ export function registerSudoku(program: Command): void {
       .command('solve [puzzle]')
       .description('solve an 81-character Sudoku (0 or . for blanks), or many with --file/--out')
       .option('--file <csv>', 'puzzles to solve (quizzes[,solutions])')
-      .option('--out <csv>', 'where to write quizzes,solutions (with --file)')
+      .option('--out <csv>', 'where to write quizzes,solutions,status (with --file)')
+      .option('--force', 'replace an existing --out file')
       .option('--trace', 'show the board filling in, step by step'),
   ).action(
     (
       puzzle: string | undefined,
-      o: SamplerOpts & { file?: string; out?: string; trace?: boolean },
+      o: SamplerOpts & { file?: string; out?: string; force?: boolean; trace?: boolean },
     ) => {
       if ((puzzle === undefined) === (o.file === undefined))
         throw new Error('give one puzzle or --file');
       if (o.file && !o.out) throw new Error('--file needs --out');
+      if (o.out && !o.file) throw new Error('--out goes with --file (one puzzle is printed)');
+      if (o.out) claimOutFile(o.out, o.force === true);
       const puzzles: Board[] = o.file
         ? readSudokuCsv(o.file).puzzles
         : [parseBoard(puzzle!, 'puzzle')];
@@ -65,12 +81,25 @@ export function registerSudoku(program: Command): void {
         seed: o.seed,
         record: o.trace,
       });
+      const reasons = r.problems.map((p, n) =>
+        p.length === 0 ? null : failureReason(puzzles[n]!, p),
+      );
       if (o.file) {
         writeSudokuCsv(
           o.out!,
-          puzzles.map((p, n) => ({ puzzle: p, solution: r.boards[n]! })),
+          puzzles.map((p, n) => ({
+            puzzle: p,
+            solution: r.boards[n]!,
+            status: reasons[n] ?? 'solved',
+          })),
         );
-        console.log(`solved ${puzzles.length} puzzles into ${o.out}`);
+        console.log(`solved ${r.solved} of ${puzzles.length} puzzles into ${o.out}`);
+        if (r.solved < puzzles.length) {
+          console.error(
+            `sjd: ${puzzles.length - r.solved} of ${puzzles.length} boards not solved; see the status column of ${o.out}`,
+          );
+          process.exitCode = EXIT_NOT_SOLVED;
+        }
         return;
       }
       if (o.trace && r.trajectory) {
@@ -84,6 +113,10 @@ export function registerSudoku(program: Command): void {
       }
       console.log(renderBoard(r.boards[0]!, { clues: puzzles[0] }));
       console.log(formatBoard(r.boards[0]!));
+      if (reasons[0]) {
+        console.error(`sjd: not solved: ${reasons[0]}`);
+        process.exitCode = EXIT_NOT_SOLVED;
+      }
     },
   );
 

@@ -35,6 +35,7 @@ export interface TrajectoryStep {
 export interface SampleResult {
   tokens: Tensor; // [B, L] int64
   y: Tensor; // [B, L, d] float64, final state
+  nfe: number; // classifier evaluations spent (each over the whole batch)
   trajectory?: TrajectoryStep[];
 }
 
@@ -51,11 +52,12 @@ function snapshot(t: number, s: SamplerState): TrajectoryStep {
 
 export function sample(o: SampleOptions): SampleResult {
   const proc = o.process;
-  const { step, nfePerStep } = getSampler(o.sampler ?? 'sjd');
+  const name = o.sampler ?? 'sjd';
+  const { step, nfePerStep } = getSampler(name);
   const steps = Math.floor(o.nfe / nfePerStep);
   if (steps < 1)
     throw new Error(
-      `an NFE budget of ${o.nfe} is less than one step of the ${o.sampler} sampler (${nfePerStep} NFE a step)`,
+      `an NFE budget of ${o.nfe} is less than one step of the ${name} sampler (${nfePerStep} NFE a step)`,
     );
   const E = o.anchors.detach().to('float64'); // [K, d]
   const [K, d] = E.shape as [number, number];
@@ -63,9 +65,13 @@ export function sample(o: SampleOptions): SampleResult {
   if (proc.blend.L !== L)
     throw new Error(`the process's W is for length ${proc.blend.L}, sampling length ${L}`);
   const grid = timeGrid(o.grid ?? 'cosine', steps, proc.T);
+  let nfe = 0;
   const ctx = {
     process: proc,
-    denoiser: o.denoiser,
+    denoiser: (y: Tensor, t: number, committed: Tensor) => {
+      nfe++;
+      return o.denoiser(y, t, committed);
+    },
     anchors: E,
     temperature: o.temperature ?? 1,
     topP: o.topP ?? 1,
@@ -102,6 +108,6 @@ export function sample(o: SampleOptions): SampleResult {
       for (const x of Object.values(prev)) if (!Object.values(state).includes(x)) x.dispose();
       if (o.record) trajectory.push(snapshot(grid[i + 1]!, state));
     }
-    return { tokens: state.tokens, y: state.y, trajectory: o.record ? trajectory : undefined };
+    return { tokens: state.tokens, y: state.y, nfe, trajectory: o.record ? trajectory : undefined };
   });
 }

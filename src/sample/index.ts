@@ -1,4 +1,9 @@
 // Samplers: pure step functions in a registry, one driver (DESIGN.md §2).
+export {
+  type BatchedSampleOptions,
+  type BatchedSampleResult,
+  sampleInBatches,
+} from './batched.js';
 export { drawCategorical } from './categorical.js';
 export { confidenceStep } from './confidence-step.js';
 export {
@@ -12,5 +17,6 @@ export { type GridKind, timeGrid } from './grid.js';
 export { mdlmStep } from './mdlm-step.js';
 export { modelDenoiser } from './model-denoiser.js';
 export { getSampler, registerSampler, type Sampler, samplers } from './registry.js';
+export { reverseSdeMove, temperedProbs } from './reverse-sde.js';
 export { sjdStep } from './sjd-step.js';
 export type { Denoiser, SamplerState, StepContext, StepFn } from './types.js';

@@ -5,6 +5,7 @@
 import { survival } from '../process/index.js';
 import { drawCategorical } from './categorical.js';
 import { commitSites } from './commit.js';
+import { temperedProbs } from './reverse-sde.js';
 import type { StepFn } from './types.js';
 
 export const mdlmStep: StepFn = (ctx, state, t, s, last, gen) => {
@@ -16,6 +17,6 @@ export const mdlmStep: StepFn = (ctx, state, t, s, last, gen) => {
   const pUnmask = last ? 1 : (survival(proc.hazard, s) - St) / (1 - St);
   const active = state.committed.logicalNot();
   const jump = last ? active : active.logicalAnd(gen.rand(active.shape, 'float64').lt(pUnmask));
-  const probs = logits.to('float64').div(ctx.temperature).softmax(-1);
+  const probs = temperedProbs(logits, ctx.temperature); // [B, L, K]
   return commitSites(state, state.y, jump, drawCategorical(probs, gen, ctx.topP), ctx.anchors);
 };

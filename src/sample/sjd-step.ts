@@ -1,19 +1,20 @@
 // The SJD predictor, one step of Alg. 2 (alg:sjd-sampling, app:sampling) as a pure function:
 // one classifier pass; the plug-in rate and allocation (eq:plugin-estimators, closed form or
-// quadrature); drift y += (beta y / 2 + beta s_theta) dt + sqrt(beta dt) xi on active sites
-// (reverse VP SDE with the classifier-induced score); each active site jumps with probability
+// quadrature); the reverse-SDE move of the active sites (reverse-sde.ts: the drift line of
+// Alg. 2 with the classifier-induced score); each active site jumps with probability
 // 1 - exp(-lambda_plug dt) to an anchor drawn from pi_plug; committed sites stay frozen. The
 // temperature divides the classifier logits wherever the step reads them, the allocation and
 // the score's posterior mean (as CANDI's sampler, whose temperature sweep the paper traces).
 import {
-  classifierScore,
   logTargetClosedForm,
   logTargetQuadrature,
+  type MixtureTerms,
   plugIn,
 } from '../process/index.js';
 import type { Tensor } from '../torch/index.js';
 import { drawCategorical } from './categorical.js';
 import { commitSites } from './commit.js';
+import { reverseSdeMove } from './reverse-sde.js';
 import type { StepFn } from './types.js';
 
 export const sjdStep: StepFn = (ctx, state, t, s, last, gen) => {
@@ -22,27 +23,16 @@ export const sjdStep: StepFn = (ctx, state, t, s, last, gen) => {
   const [K, d] = E.shape as [number, number];
   const logits = ctx.denoiser(state.y.to('float32'), t, state.committed); // [B, L, K]
   let logTarget: Tensor;
-  let mixture: ReturnType<typeof logTargetQuadrature>['mixture'] | undefined;
+  let mixture: MixtureTerms | undefined;
   if (proc.closedForm) logTarget = logTargetClosedForm(proc, t, K);
   else
     ({ logTarget, mixture } = logTargetQuadrature(proc, proc.anchorDistances(state.y, E, t), t, d));
   const { rate, allocation } = plugIn(logits, logTarget, ctx.temperature); // [B, L], [B, L, K]
   const dt = t - s;
-  let y = state.y;
-  if (proc.config.kernel === 'vp' && !last) {
-    const probs = logits.to('float64').div(ctx.temperature).softmax(-1); // [B, L, K]
-    const score = classifierScore(proc, y, t, probs, E, state.committed, state.tokens, mixture);
-    const beta = proc.vp.beta(t);
-    const xi = gen.randn(y.shape, 'float64');
-    y = y
-      .add(
-        y
-          .mul(0.5 * beta)
-          .add(score.mul(beta))
-          .mul(dt),
-      )
-      .add(xi.mul(Math.sqrt(beta * dt)));
-  }
+  const y =
+    proc.config.kernel === 'vp' && !last
+      ? reverseSdeMove(ctx, state, logits, t, s, gen, mixture) // [B, L, d]
+      : state.y;
   const active = state.committed.logicalNot();
   const jump = last
     ? active

@@ -1,7 +1,8 @@
 // Exact Sudoku search by backtracking: digits used per row/column/box as 9-bit masks, the next
 // cell chosen by minimum remaining values (MRV). Counts solutions up to a limit (uniqueness
-// checks, unsolvable-puzzle detection) and finds one (completing random grids). Digits d are
-// bit d-1 of a mask.
+// checks, unsolvable-puzzle detection) and finds one (completing random grids); a bounded count
+// stops after a number of search nodes and says so (a hard puzzle never hangs a command).
+// Digits d are bit d-1 of a mask.
 import { type Board, boxOf, CELLS, colOf, hasContradiction, rowOf } from './board.js';
 
 const ROW = Uint8Array.from({ length: CELLS }, (_, i) => rowOf(i));
@@ -20,9 +21,22 @@ export const DIGIT_OF_BIT = Uint8Array.from({ length: 257 }, (_, m) =>
   m && (m & (m - 1)) === 0 ? Math.log2(m) + 1 : 0,
 );
 
-/** Runs the search; `found` (when given) receives the first solution. Returns min(count, limit). */
-function search(puzzle: Board, limit: number, found: Uint8Array | null): number {
-  if (hasContradiction(puzzle)) return 0;
+interface SearchResult {
+  count: number; // solutions found, at most the limit
+  complete: boolean; // false when the node bound stopped the search first
+}
+
+/**
+ * Runs the search, visiting at most `maxNodes` cells' placements; `found` (when given) receives
+ * the first solution.
+ */
+function search(
+  puzzle: Board,
+  limit: number,
+  found: Uint8Array | null,
+  maxNodes = Number.POSITIVE_INFINITY,
+): SearchResult {
+  if (hasContradiction(puzzle)) return { count: 0, complete: true };
   const g = puzzle.slice();
   const rows = new Uint16Array(9);
   const cols = new Uint16Array(9);
@@ -41,8 +55,14 @@ function search(puzzle: Board, limit: number, found: Uint8Array | null): number 
     boxes[BOX[i]!]! |= bit;
   }
   let count = 0;
-  // Fills empty[k..n-1]; returns true when the limit is reached (stop everything).
+  let nodes = 0;
+  let complete = true;
+  // Fills empty[k..n-1]; returns true when the limit or the node bound is reached (stop all).
   const fill = (k: number): boolean => {
+    if (++nodes > maxNodes) {
+      complete = false;
+      return true;
+    }
     if (k === n) {
       if (count === 0 && found) found.set(g);
       return ++count >= limit;
@@ -84,14 +104,22 @@ function search(puzzle: Board, limit: number, found: Uint8Array | null): number 
     return false;
   };
   if (limit > 0) fill(0);
-  return count;
+  return { count, complete: complete || count >= limit };
 }
 
 /** Number of solutions of `puzzle`, counting no further than `limit` (2: "is it unique?"). */
-export const countSolutions = (puzzle: Board, limit = 2): number => search(puzzle, limit, null);
+export const countSolutions = (puzzle: Board, limit = 2): number =>
+  search(puzzle, limit, null).count;
+
+/**
+ * Solutions of `puzzle` counted no further than `limit`, visiting at most `maxNodes` search
+ * nodes; `complete` is false when the bound stopped the search before the count was settled.
+ */
+export const countSolutionsBounded = (puzzle: Board, limit: number, maxNodes: number) =>
+  search(puzzle, limit, null, maxNodes);
 
 /** The first solution found by backtracking, or null when the puzzle has none. */
 export function solveByBacktracking(puzzle: Board): Board | null {
   const out = new Uint8Array(CELLS);
-  return search(puzzle, 1, out) > 0 ? out : null;
+  return search(puzzle, 1, out).count > 0 ? out : null;
 }

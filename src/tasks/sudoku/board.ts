@@ -93,6 +93,28 @@ export function findRepeat(b: Board): Repeat | null {
   return null;
 }
 
+/** The digits (ascending) that appear more than once in unit `u` of `b`. */
+export function unitRepeats(b: Board, u: number): number[] {
+  let seen = 0;
+  let twice = 0;
+  for (const i of UNITS[u]!) {
+    const v = b[i]!;
+    if (v === 0) continue;
+    twice |= seen & (1 << v);
+    seen |= 1 << v;
+  }
+  const out: number[] = [];
+  for (let d = 1; d <= 9; d++) if (twice & (1 << d)) out.push(d);
+  return out;
+}
+
+/** Unit `u` of `b` holds each digit 1..9 once. */
+export function unitIsPermutation(b: Board, u: number): boolean {
+  let seen = 0;
+  for (const i of UNITS[u]!) seen |= 1 << b[i]!;
+  return seen === 0b1111111110;
+}
+
 /** True when some digit appears twice in a row, column or box. */
 export const hasContradiction = (puzzle: Board): boolean => findRepeat(puzzle) !== null;
 

@@ -2,7 +2,10 @@
 // columns ignored), then one row per puzzle: the 81-character puzzle ('0' or '.' blank), then
 // optionally the 81-character solution. LF or CRLF line endings. Bad input throws one line
 // naming the file and the 1-based line: "in.csv line 7: puzzle has 80 characters, expected 81".
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+// Written files may carry a third column, `status` (a solver's verdict on each row).
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { type Board, formatBoard, parseBoard } from './board.js';
 import { pairProblem, type SudokuSet } from './check.js';
 
@@ -14,6 +17,7 @@ export interface CsvReadOptions {
 export interface SudokuRow {
   puzzle: Board;
   solution: Board | null;
+  status?: string; // written as a third column when any row has one (no commas or quotes)
 }
 
 const HEADER = 'quizzes';
@@ -65,17 +69,26 @@ export function parseSudokuCsv(text: string, source: string, opts: CsvReadOption
 export const readSudokuCsv = (path: string, opts: CsvReadOptions = {}): SudokuSet =>
   parseSudokuCsv(readFileSync(path, 'utf8'), path, opts);
 
-/** CSV text with the header `quizzes,solutions`, LF line endings, empty solution for null. */
+/**
+ * CSV text with the header `quizzes,solutions` (`,status` when any row has a status), LF line
+ * endings, empty solution for null.
+ */
 export function formatSudokuCsv(rows: readonly SudokuRow[]): string {
-  const body = rows.map(
-    (r) => `${formatBoard(r.puzzle)},${r.solution ? formatBoard(r.solution) : ''}`,
-  );
-  return `${[`${HEADER},solutions`, ...body].join('\n')}\n`;
+  const withStatus = rows.some((r) => r.status !== undefined);
+  const body = rows.map((r) => {
+    const pair = `${formatBoard(r.puzzle)},${r.solution ? formatBoard(r.solution) : ''}`;
+    if (!withStatus) return pair;
+    const status = r.status ?? '';
+    if (/[",\r\n]/.test(status))
+      throw new Error(`a CSV status may not hold commas, quotes or line breaks: '${status}'`);
+    return `${pair},${status}`;
+  });
+  return `${[`${HEADER},solutions${withStatus ? ',status' : ''}`, ...body].join('\n')}\n`;
 }
 
-/** Writes rows as CSV atomically (temporary file beside `path`, then rename). */
+/** Writes rows as CSV atomically (util/atomic.ts), creating missing parent folders. */
 export function writeSudokuCsv(path: string, rows: readonly SudokuRow[]): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, formatSudokuCsv(rows));
-  renameSync(tmp, path);
+  const text = formatSudokuCsv(rows);
+  makeDir(dirname(resolve(path)));
+  writeFileAtomic(path, text);
 }

@@ -1,7 +1,7 @@
 // Sudoku metrics (app:sudoku, DESIGN.md §5): a board counts as solved when it equals the
 // solution, keeps every clue, and every row, column and box is a permutation of 1..9; cell
 // accuracy is over the blanks; row/column/box validity are the fractions of valid units.
-import { type Board, keepsClues, UNITS } from './board.js';
+import { type Board, keepsClues, UNITS, unitIsPermutation } from './board.js';
 
 export interface SudokuScores {
   boards: number;
@@ -11,12 +11,6 @@ export interface SudokuScores {
   column_validity: number;
   box_validity: number;
 }
-
-const unitValid = (b: Board, unit: Uint8Array) => {
-  let seen = 0;
-  for (const i of unit) seen |= 1 << b[i]!;
-  return seen === 0b1111111110;
-};
 
 export function scoreBoards(puzzles: Board[], solutions: Board[], answers: Board[]): SudokuScores {
   let solved = 0;
@@ -34,7 +28,7 @@ export function scoreBoards(puzzles: Board[], solutions: Board[], answers: Board
         if (a[i] === s[i]) cells++;
       }
     }
-    const unitsOk = UNITS.map((u) => unitValid(a, u));
+    const unitsOk = UNITS.map((_, u) => unitIsPermutation(a, u));
     unitsOk.forEach((ok, k) => {
       if (ok) valid[Math.floor(k / 9)]!++;
     });

@@ -1,14 +1,16 @@
 // Solving Sudoku with a trained denoiser: clues are conditioned (committed from the start and
 // re-clamped each step), the blanks are sampled by a named sampler (the confidence policy or
-// Alg. 2), in batches; digits 1..9 are tokens 0..8.
+// Alg. 2) in batches (sample/batched.ts); digits 1..9 are tokens 0..8. Every returned board is
+// checked against the rules (check.ts): a sampler's answer is not taken on trust.
 import type { Denoiser } from '../../model/denoiser.js';
 import type { SJDProcess } from '../../process/index.js';
-import { type GridKind, modelDenoiser, sample, type TrajectoryStep } from '../../sample/index.js';
-import { tensor, tidy } from '../../torch/index.js';
+import { type GridKind, sampleInBatches, type TrajectoryStep } from '../../sample/index.js';
+import { tensor } from '../../torch/index.js';
 import type { Board } from './board.js';
+import { answerProblems } from './check.js';
 
 export interface SolveOptions {
-  sampler: string; // 'confidence' | 'sjd'
+  sampler: string; // a registered sampler: 'confidence', 'sjd', ...
   nfe: number;
   temperature?: number;
   grid?: GridKind;
@@ -19,6 +21,9 @@ export interface SolveOptions {
 
 export interface SolveResult {
   boards: Board[];
+  /** per board, why it does not solve its puzzle (answerProblems); empty when it does */
+  problems: string[][];
+  solved: number; // boards with no problem
   trajectory?: TrajectoryStep[];
 }
 
@@ -28,39 +33,28 @@ export function solveSudoku(
   puzzles: Board[],
   o: SolveOptions,
 ): SolveResult {
-  const out: Board[] = [];
-  let trajectory: TrajectoryStep[] | undefined;
-  const size = o.batch ?? 256;
-  const anchors = tidy(() => model.anchors.forward().detach());
-  for (let start = 0; start < puzzles.length; start += size) {
-    const chunk = puzzles.slice(start, start + size);
-    tidy(() => {
-      const B = chunk.length;
+  const { rows, trajectory } = sampleInBatches(model, proc, {
+    n: puzzles.length,
+    batchSize: o.batch ?? 256,
+    sampler: o.sampler,
+    nfe: o.nfe,
+    temperature: o.temperature ?? 1,
+    grid: o.grid ?? 'cosine',
+    seed: o.seed,
+    record: o.record,
+    condition: (start, B) => {
       const flat = new Float64Array(B * 81);
-      chunk.forEach((p, n) => {
-        for (let i = 0; i < 81; i++) flat[n * 81 + i] = p[i]!;
-      });
-      const digits = tensor(flat, [B, 81], 'float64');
-      const r = sample({
-        process: proc,
-        denoiser: modelDenoiser(model),
-        anchors,
-        batch: B,
-        length: 81,
-        sampler: o.sampler,
-        nfe: o.nfe,
-        temperature: o.temperature ?? 1,
-        grid: o.grid ?? 'cosine',
-        seed: o.seed + start,
-        condition: { tokens: digits.sub(1).clamp(0, null).to('int64'), mask: digits.gt(0) },
-        record: o.record === true && start === 0,
-      });
-      if (r.trajectory) trajectory = r.trajectory;
-      const tokens = r.tokens.toArray();
-      for (let n = 0; n < B; n++)
-        out.push(Uint8Array.from(tokens.slice(n * 81, n * 81 + 81), (v) => v + 1));
-    });
-  }
-  anchors.dispose();
-  return { boards: out, trajectory };
+      for (let n = 0; n < B; n++) flat.set(puzzles[start + n]!, n * 81);
+      const digits = tensor(flat, [B, 81], 'float64'); // [B, 81] 0 = blank
+      return { tokens: digits.sub(1).clamp(0, null).to('int64'), mask: digits.gt(0) };
+    },
+  });
+  const boards = rows.map((r) => Uint8Array.from(r, (v) => v + 1));
+  const problems = boards.map((b, n) => answerProblems(puzzles[n]!, b));
+  return {
+    boards,
+    problems,
+    solved: problems.filter((p) => p.length === 0).length,
+    trajectory,
+  };
 }

@@ -1,0 +1,135 @@
+// `sjd solve` checks its answers (shipped model, inline puzzles): a board that breaks a rule is
+// reported (which rows, columns or boxes repeat which digit, and whether the puzzle has one
+// solution, several or none) with exit status 3; --file/--out writes a status column and says
+// how many were solved; --out refuses an existing file unless --force and a folder at once,
+// before the model runs, leaving nothing behind; --sampler takes the registry's names.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { samplers } from '../src/sample/index.js';
+import { parseBoard, UNIT_NAMES, unitRepeats } from '../src/tasks/sudoku/board.js';
+
+const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
+const sjd = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, SJD_THREADS: '1' },
+  });
+
+/** 17 clues, one solution; the shipped model repeats digits on it (seed 0, 32 NFE). */
+const SEVENTEEN =
+  '000000010400000000020000000000050407008000300001090000300400200050100000000806000';
+/** An easy puzzle the shipped model solves. */
+const EASY = '530070000600195000098000060800060003400803001700020006060000280000419005000080079';
+const EASY_SOLUTION =
+  '534678912672195348198342567859761423426853791713924856961537284287419635345286179';
+
+const dir = mkdtempSync(join(tmpdir(), 'sjd-solve-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const input = join(dir, 'in.csv');
+writeFileSync(input, `quizzes,solutions\n${SEVENTEEN}\n${EASY},${EASY_SOLUTION}\n`);
+
+/** What breaks in `board`, by unit, as the command words it ("row 4 repeats 2"). */
+const repeatsOf = (board: string): string[] =>
+  UNIT_NAMES.flatMap((name, u) => {
+    const d = unitRepeats(parseBoard(board), u);
+    return d.length > 0 ? [`${name} repeats ${d.join(' and ')}`] : [];
+  });
+
+test('sjd solve on the 17-clue puzzle: the board breaks rules, the command names them and exits 3', () => {
+  const r = sjd('solve', SEVENTEEN);
+  assert.equal(r.status, 3, r.stderr);
+  const board = r.stdout.trim().split('\n').pop()!;
+  assert.match(board, /^[1-9]{81}$/);
+  for (let i = 0; i < 81; i++) if (SEVENTEEN[i] !== '0') assert.equal(board[i], SEVENTEEN[i]);
+  const broken = repeatsOf(board);
+  assert.ok(broken.length > 0, 'the shipped model repeats a digit here');
+  assert.equal(
+    r.stderr.trim(),
+    `sjd: not solved: ${broken.join('; ')}; the puzzle has one solution`,
+  );
+});
+
+test('sjd solve on an easy puzzle: the solution, exit 0, nothing on stderr', () => {
+  const r = sjd('solve', EASY);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim().split('\n').pop(), EASY_SOLUTION);
+  assert.equal(r.stderr, '');
+});
+
+test('sjd solve --file --out: a status column per row, the count solved, exit 3 when any is not', () => {
+  const out = join(dir, 'solved.csv');
+  const r = sjd('solve', '--file', input, '--out', out);
+  assert.equal(r.status, 3, r.stderr);
+  assert.equal(r.stdout.trim(), `solved 1 of 2 puzzles into ${out}`);
+  assert.equal(r.stderr.trim(), `sjd: 1 of 2 boards not solved; see the status column of ${out}`);
+  const lines = readFileSync(out, 'utf8').trim().split('\n');
+  assert.equal(lines[0], 'quizzes,solutions,status');
+  const [p1, b1, s1] = lines[1]!.split(',');
+  assert.equal(p1, SEVENTEEN);
+  assert.equal(s1, `${repeatsOf(b1!).join('; ')}; the puzzle has one solution`);
+  assert.equal(lines[2], `${EASY},${EASY_SOLUTION},solved`);
+  // All solved: exit 0.
+  const easy = join(dir, 'easy.csv');
+  writeFileSync(easy, `quizzes\n${EASY}\n`);
+  const ok = sjd('solve', '--file', easy, '--out', join(dir, 'easy-out.csv'));
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stdout, /^solved 1 of 1 puzzles into /);
+});
+
+test('sjd solve --out: an existing file is refused before the model runs unless --force', () => {
+  const out = join(dir, 'exists.csv');
+  writeFileSync(out, 'keep me');
+  // A missing --model would fail later: the out check comes first.
+  const r = sjd('solve', '--file', input, '--out', out, '--model', join(dir, 'no-model'));
+  assert.equal(r.status, 1);
+  assert.equal(
+    r.stderr.trim(),
+    `sjd: ${out} exists; choose another --out or pass --force to replace it`,
+  );
+  assert.equal(readFileSync(out, 'utf8'), 'keep me');
+  const forced = sjd('solve', '--file', input, '--out', out, '--force');
+  assert.equal(forced.status, 3, forced.stderr);
+  assert.match(readFileSync(out, 'utf8'), /^quizzes,solutions,status\n/);
+});
+
+test('sjd solve --out a folder fails at once and leaves nothing behind', () => {
+  const folder = join(dir, 'folder');
+  mkdirSync(folder);
+  const before = readdirSync(dir).sort();
+  const r = sjd('solve', '--file', input, '--out', folder, '--model', join(dir, 'no-model'));
+  assert.equal(r.status, 1);
+  assert.equal(r.stderr.trim(), `sjd: ${folder} is a folder, not a file`);
+  assert.deepEqual(readdirSync(folder), []);
+  assert.deepEqual(readdirSync(dir).sort(), before);
+});
+
+for (const [args, message] of [
+  [['solve', EASY, '--out', 'x.csv'], /^sjd: --out goes with --file \(one puzzle is printed\)$/],
+  [['solve', '--file', input], /^sjd: --file needs --out$/],
+  [
+    ['solve', EASY, '--sampler', 'bogus'],
+    new RegExp(`argument 'bogus' is invalid. expected one of ${[...samplers.keys()].join(', ')}$`),
+  ],
+] as [string[], RegExp][]) {
+  test(`sjd solve bad input, one line: ${args.filter((a) => a.startsWith('--')).join(' ')}`, () => {
+    const r = sjd(...args);
+    assert.notEqual(r.status, 0);
+    assert.notEqual(r.status, 3);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr.trim(), message);
+  });
+}
+
+test('sjd solve --sampler takes every registered sampler name', () => {
+  const r = sjd('solve', '--help');
+  assert.equal(r.status, 0);
+  const help = r.stdout.replace(/\s+/g, ' ');
+  assert.match(help, new RegExp(`a registered sampler: ${[...samplers.keys()].join(', ')}`));
+  const sjdSampler = sjd('solve', EASY, '--sampler', 'sjd', '--nfe', '8');
+  assert.ok(sjdSampler.status === 0 || sjdSampler.status === 3, sjdSampler.stderr);
+  if (sjdSampler.status === 3) assert.match(sjdSampler.stderr, /^sjd: not solved: /);
+});
