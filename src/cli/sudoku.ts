@@ -4,16 +4,8 @@
 // rules (and whether the puzzle has one solution, several or none) and exits with status 3
 // when any board is not solved; --out marks each row's status.
 import type { Command } from 'commander';
-import { samplers } from '../sample/index.js';
-import { type Board, formatBoard, parseBoard, renderBoard } from '../tasks/sudoku/board.js';
-import { failureReason, pairProblem } from '../tasks/sudoku/check.js';
-import { readSudokuCsv, writeSudokuCsv } from '../tasks/sudoku/csv.js';
-import { loadPairs } from '../tasks/sudoku/data.js';
-import { loadSudokuModel } from '../tasks/sudoku/load.js';
-import { scoreBoards } from '../tasks/sudoku/metrics.js';
-import { solveSudoku } from '../tasks/sudoku/solve.js';
-import { claimOutFile } from '../util/out-path.js';
-import { group, int, num, oneOf } from './options.js';
+import { sudoku, util } from '../index.js';
+import { group, int, nfe, num, oneOf, samplerOption } from './options.js';
 
 /** The exit status of `sjd solve` when some board is not solved. */
 export const EXIT_NOT_SOLVED = 3;
@@ -28,15 +20,13 @@ interface SamplerOpts {
 }
 
 const samplerOptions = (c: Command) =>
-  c
-    .option('--model <dir>', 'a run folder or an exported model (default: the shipped model)')
-    .option(
-      '--sampler <name>',
-      `a registered sampler: ${[...samplers.keys()].join(', ')} (confidence: 2 NFE a step; sjd: Alg. 2)`,
-      oneOf([...samplers.keys()]),
-      'confidence',
-    )
-    .option('--nfe <n>', 'classifier evaluations', int(1, 4096), 32)
+  samplerOption(
+    c.option('--model <dir>', 'a run folder or an exported model (default: the shipped model)'),
+    '--sampler',
+    'sampler (confidence: 2 NFE a step; sjd: Alg. 2)',
+    'confidence',
+  )
+    .option('--nfe <n>', 'classifier evaluations', nfe, 32)
     .option(
       '--temperature <x>',
       'classifier temperature: divides the logits (ranking, allocation, drift)',
@@ -64,16 +54,16 @@ export function registerSudoku(program: Command): void {
         throw new Error('give one puzzle or --file');
       if (o.file && !o.out) throw new Error('--file needs --out');
       if (o.out && !o.file) throw new Error('--out goes with --file (one puzzle is printed)');
-      if (o.out) claimOutFile(o.out, o.force === true);
-      const puzzles: Board[] = o.file
-        ? readSudokuCsv(o.file).puzzles
-        : [parseBoard(puzzle!, 'puzzle')];
+      if (o.out) util.claimOutFile(o.out, o.force === true);
+      const puzzles: sudoku.Board[] = o.file
+        ? sudoku.readSudokuCsv(o.file).puzzles
+        : [sudoku.parseBoard(puzzle!, 'puzzle')];
       if (!o.file) {
-        const problem = pairProblem(puzzles[0]!, null);
+        const problem = sudoku.pairProblem(puzzles[0]!, null);
         if (problem) throw new Error(problem);
       }
-      const { model, process: proc } = loadSudokuModel(o.model);
-      const r = solveSudoku(model, proc, puzzles, {
+      const { model, process: proc } = sudoku.loadSudokuModel(o.model);
+      const r = sudoku.solveSudoku(model, proc, puzzles, {
         sampler: o.sampler,
         nfe: o.nfe,
         temperature: o.temperature,
@@ -82,10 +72,10 @@ export function registerSudoku(program: Command): void {
         record: o.trace,
       });
       const reasons = r.problems.map((p, n) =>
-        p.length === 0 ? null : failureReason(puzzles[n]!, p),
+        p.length === 0 ? null : sudoku.failureReason(puzzles[n]!, p),
       );
       if (o.file) {
-        writeSudokuCsv(
+        sudoku.writeSudokuCsv(
           o.out!,
           puzzles.map((p, n) => ({
             puzzle: p,
@@ -108,11 +98,11 @@ export function registerSudoku(program: Command): void {
           console.log(
             `step ${k} (t = ${s.t.toFixed(3)}): ${b.filter((v) => v > 0).length} cells committed`,
           );
-          console.log(renderBoard(b, { clues: puzzles[0] }));
+          console.log(sudoku.renderBoard(b, { clues: puzzles[0] }));
         });
       }
-      console.log(renderBoard(r.boards[0]!, { clues: puzzles[0] }));
-      console.log(formatBoard(r.boards[0]!));
+      console.log(sudoku.renderBoard(r.boards[0]!, { clues: puzzles[0] }));
+      console.log(sudoku.formatBoard(r.boards[0]!));
       if (reasons[0]) {
         console.error(`sjd: not solved: ${reasons[0]}`);
         process.exitCode = EXIT_NOT_SOLVED;
@@ -129,10 +119,10 @@ export function registerSudoku(program: Command): void {
       .option('--limit <n>', 'the first N puzzles', int(1, 10_000_000))
       .option('--json', 'end with one JSON line of the results'),
   ).action((o: SamplerOpts & { data: string; limit?: number; json?: boolean }) => {
-    const pairs = loadPairs(o.data, o.limit);
-    const { model, process: proc, source } = loadSudokuModel(o.model);
+    const pairs = sudoku.loadPairs(o.data, o.limit);
+    const { model, process: proc, source } = sudoku.loadSudokuModel(o.model);
     const t0 = performance.now();
-    const r = solveSudoku(model, proc, pairs.puzzles, {
+    const r = sudoku.solveSudoku(model, proc, pairs.puzzles, {
       sampler: o.sampler,
       nfe: o.nfe,
       temperature: o.temperature,
@@ -140,7 +130,7 @@ export function registerSudoku(program: Command): void {
       seed: o.seed,
     });
     const seconds = (performance.now() - t0) / 1000;
-    const s = scoreBoards(pairs.puzzles, pairs.solutions, r.boards);
+    const s = sudoku.scoreBoards(pairs.puzzles, pairs.solutions, r.boards);
     const out = {
       ...s,
       boards_per_s: s.boards / seconds,
