@@ -7,8 +7,11 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { TokenClassifier } from '../src/model/token-classifier.js';
 import * as torch from '../src/torch/index.js';
 import { crossEntropyStep } from '../src/train/step.js';
+import { slow } from './slow.js';
 
-test('5,000 training steps: live tensors constant, RSS growth under 40 MB after warm-up', async () => {
+test('5,000 training steps: live tensors constant, RSS growth under 40 MB after warm-up', {
+  skip: slow,
+}, async () => {
   const gen = new torch.Generator(1);
   const cfg = { length: 16, dim: 32, depth: 2, heads: 4, mlpHidden: 64, classes: 8 };
   const model = new TokenClassifier(8, cfg, gen);

@@ -10,6 +10,7 @@ import { mixtureTerms } from '../src/process/quadrature.js';
 import type { Tensor } from '../src/torch/index.js';
 import * as torch from '../src/torch/index.js';
 import { logPosteriorSeqs, makeToy } from './oracle.js';
+import { slow } from './slow.js';
 
 const withQuadrature = (proc: P.SJDProcess, n: number, rule: P.QuadratureRule = 'simpson') =>
   proc.withQuadrature(rule, n);
@@ -79,7 +80,9 @@ test('quadrature at eta = 1 equals the closed form for every y; at eta < 1 it co
   assert.ok(midErrs[2]! < midErrs[1]! && midErrs[1]! < midErrs[0]!, `midpoint errors ${midErrs}`);
 });
 
-test('DHM identity (eq:dhm-identity) by Monte Carlo: E[lambdahat(X_t, X_0) h(X_t)] = E[lambda*(X_t) h(X_t)]', () => {
+test('DHM identity (eq:dhm-identity) by Monte Carlo: E[lambdahat(X_t, X_0) h(X_t)] = E[lambda*(X_t) h(X_t)]', {
+  skip: slow,
+}, () => {
   const proc = P.makeProcess('sjd', { length: 1, eta: 0.5 });
   const gen = new torch.Generator(7);
   const n = 200_000;

@@ -16,13 +16,16 @@ import {
   oracleDenoiser,
   totalVariation,
 } from './oracle.js';
+import { slow } from './slow.js';
 
 const toy = ORACLE_TOY;
 const W = ORACLE_W;
 const configs = oracleConfigs();
 
 for (const [name, proc, sampler] of configs) {
-  test(`exact posterior -> p0: ${name}, 20,000 samples, 256 steps, TV < 0.03`, () => {
+  test(`exact posterior -> p0: ${name}, 20,000 samples, 256 steps, TV < 0.03`, {
+    skip: slow,
+  }, () => {
     const r = sample({
       process: proc,
       denoiser: oracleDenoiser(proc, toy),
