@@ -16,7 +16,7 @@ export function saveCheckpoint(run: string, ck: Checkpoint): void {
   replaceDirAtomic(join(run, RUN_FILES.checkpoint), (tmp) => {
     for (const [stem, ts] of Object.entries(ck.tensors))
       saveSafetensors(join(tmp, `${stem}.safetensors`), ts);
-    writeJsonAtomic(join(tmp, 'state.json'), ck.state);
+    writeJsonAtomic(join(tmp, RUN_FILES.state), ck.state);
   });
 }
 
@@ -29,9 +29,9 @@ export function loadCheckpoint(run: string, stems: string[]): Checkpoint {
     tensors[stem] = loadSafetensors(join(where, `${stem}.safetensors`)).tensors;
   let state: Record<string, unknown>;
   try {
-    state = JSON.parse(readFileSync(join(where, 'state.json'), 'utf8'));
+    state = JSON.parse(readFileSync(join(where, RUN_FILES.state), 'utf8'));
   } catch {
-    throw new Error(`${join(where, 'state.json')}: not valid JSON`);
+    throw new Error(`${join(where, RUN_FILES.state)}: not valid JSON`);
   }
   return { tensors, state };
 }

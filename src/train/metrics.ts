@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../eval/plot.js';
 import { writeFileAtomic } from '../util/atomic.js';
+import { RUN_FILES } from './run-folder.js';
 
 const BASE = ['step', 'loss', 'lr', 'tokens_per_s'];
 
@@ -17,7 +18,7 @@ export class MetricsLog {
     readonly dir: string,
     readonly evalMetrics: string[],
   ) {
-    this.path = join(dir, 'metrics.csv');
+    this.path = join(dir, RUN_FILES.metrics);
     this.columns = [...BASE, ...evalMetrics];
     if (!existsSync(this.path)) writeFileSync(this.path, `${this.columns.join(',')}\n`);
   }
@@ -70,6 +71,6 @@ export class MetricsLog {
       },
       resolve: { scale: { y: 'independent' } },
     };
-    return writeSvg(join(this.dir, 'metrics.svg'), spec);
+    return writeSvg(join(this.dir, RUN_FILES.plot), spec);
   }
 }

@@ -14,6 +14,7 @@ export const RUN_FILES = {
   checkpoint: 'checkpoint',
   metrics: 'metrics.csv',
   plot: 'metrics.svg',
+  state: 'state.json', // inside checkpoint/
 } as const;
 
 export const MODEL_FILES = {
@@ -25,9 +26,9 @@ export const MODEL_FILES = {
 /** The checkpoint folder of a run, or the one set aside by a stop during its replacement. */
 export function checkpointDir(run: string): string | null {
   const dir = join(run, RUN_FILES.checkpoint);
-  if (existsSync(join(dir, 'state.json'))) return dir;
+  if (existsSync(join(dir, RUN_FILES.state))) return dir;
   const aside = asideOf(dir);
-  return existsSync(join(aside, 'state.json')) ? aside : null;
+  return existsSync(join(aside, RUN_FILES.state)) ? aside : null;
 }
 
 export const isRunFolder = (dir: string): boolean =>
@@ -53,7 +54,7 @@ export interface RunState {
 export function runState(dir: string): RunState {
   const ck = checkpointDir(dir);
   if (!ck) return { step: 0, takeoff: null, lastEval: null };
-  const path = join(ck, 'state.json');
+  const path = join(ck, RUN_FILES.state);
   try {
     const s = JSON.parse(readFileSync(path, 'utf8'));
     return { step: s.step, takeoff: s.takeoff ?? null, lastEval: s.lastEval ?? null };
