@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { Command } from 'commander';
 import { torch } from '../index.js';
 import { registerCompare } from './compare.js';
+import { registerDataSudoku } from './data-sudoku.js';
 import { registerDemo } from './demo.js';
 import { registerExport } from './export.js';
 import { int } from './options.js';
@@ -34,6 +35,7 @@ registerDemo(program);
 registerTrain(program);
 registerSudoku(program);
 registerText(program);
+registerDataSudoku(program);
 registerCompare(program);
 registerExport(program);
 

@@ -23,7 +23,7 @@ export interface SudokuRow {
 const HEADER = 'quizzes';
 
 /** A field without surrounding double quotes. */
-const unquote = (f: string): string =>
+export const unquote = (f: string): string =>
   f.length >= 2 && f.startsWith('"') && f.endsWith('"') ? f.slice(1, -1) : f;
 
 /** One data row's pair; throws the problem (without file and line) when it is unusable. */

@@ -4,11 +4,13 @@
 // solvable by the allowed logical strategies. Logical solvability implies a unique solution:
 // every deduction holds in every solution, so all solutions equal the deduced grid. One pass: a
 // cell that cannot be blanked is not retried, as blanking others later only removes
-// information; the pass stops early at minGivens clues.
+// information; the pass stops early at minGivens clues. With `guessing`, a cell is blanked
+// while the solution stays unique (backtracking) instead: minimal puzzles, some of which the
+// logical strategies cannot finish (they need guessing, grade 'expert', as in qqwing).
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
-import { solveByBacktracking } from './backtrack.js';
+import { countSolutions, solveByBacktracking } from './backtrack.js';
 import { type Board, CELLS } from './board.js';
 import { type Grade, gradeOf, STRATEGIES, type Strategy, solveLogically } from './solver.js';
 
@@ -16,14 +18,15 @@ export interface GenerateOptions {
   seed: number;
   allowed?: readonly Strategy[]; // strategies the solver may use (all by default)
   minGivens?: number; // stop blanking at this many clues (default 17: no limit in practice)
+  guessing?: boolean; // blank while the solution is unique, not while logic solves (default false)
 }
 
 export interface GeneratedPuzzle {
   puzzle: Board;
   solution: Board;
   givens: number;
-  grade: Grade;
-  counts: Record<Strategy, number>; // the logical solve's applications per strategy
+  grade: Grade | 'expert'; // 'expert': the allowed strategies cannot finish it (needs guessing)
+  counts: Record<Strategy, number>; // the logical solve's applications per strategy (until stuck)
 }
 
 /** A uniformly shuffled copy of `items` (Fisher-Yates). */
@@ -49,23 +52,35 @@ function randomGrid(rng: RandomGenerator): Board {
   return solveByBacktracking(seed)!; // independent boxes always complete
 }
 
-function generateOne(rng: RandomGenerator, allowed: readonly Strategy[], minGivens: number) {
+function generateOne(
+  rng: RandomGenerator,
+  allowed: readonly Strategy[],
+  minGivens: number,
+  guessing: boolean,
+): GeneratedPuzzle {
   const solution = randomGrid(rng);
   const puzzle = solution.slice();
+  const keeps = guessing
+    ? (p: Board) => countSolutions(p, 2) === 1
+    : (p: Board) => solveLogically(p, allowed).solved;
   let givens = CELLS;
   for (const i of shuffled(rng, [...Array(CELLS).keys()])) {
     if (givens <= minGivens) break;
     puzzle[i] = 0;
-    if (solveLogically(puzzle, allowed).solved) givens--;
+    if (keeps(puzzle)) givens--;
     else puzzle[i] = solution[i]!;
   }
-  const { counts, hardest } = solveLogically(puzzle, allowed);
-  return { puzzle, solution, givens, grade: gradeOf(hardest), counts };
+  const { solved, counts, hardest } = solveLogically(puzzle, allowed);
+  return { puzzle, solution, givens, grade: solved ? gradeOf(hardest) : 'expert', counts };
 }
 
-/** `n` puzzles, deterministic for a seed; each is uniquely and logically solvable. */
+/**
+ * `n` puzzles, deterministic for a seed; each has a unique solution and, without `guessing`, is
+ * logically solvable.
+ */
 export function generatePuzzles(n: number, opts: GenerateOptions): GeneratedPuzzle[] {
   const rng = xoroshiro128plus(opts.seed);
   const allowed = opts.allowed ?? STRATEGIES;
-  return Array.from({ length: n }, () => generateOne(rng, allowed, opts.minGivens ?? 17));
+  const guessing = opts.guessing ?? false;
+  return Array.from({ length: n }, () => generateOne(rng, allowed, opts.minGivens ?? 17, guessing));
 }

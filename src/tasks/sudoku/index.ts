@@ -1,5 +1,6 @@
 // The Sudoku task (app:sudoku): grids, exact and logical solvers, generator, CSV and .npy files,
-// the training task and its configs, solving, scores, the demo and the CADD-vs-SJD comparison.
+// the qqwing layout with strategy columns, difficulty classes, the training task and its configs,
+// solving, scores, the demo and the CADD-vs-SJD comparison.
 export * from './backtrack.js';
 export * from './board.js';
 export * from './check.js';
@@ -7,11 +8,14 @@ export * from './compare.js';
 export * from './csv.js';
 export * from './data.js';
 export * from './demo.js';
+export * from './difficulty.js';
 export * from './generator.js';
 export * from './load.js';
 export * from './metrics.js';
 export * from './npy.js';
 export * from './presets.js';
+export * from './qqwing-csv.js';
 export * from './solve.js';
 export * from './solver.js';
+export * from './strategy-set.js';
 export * from './task.js';

@@ -1,0 +1,50 @@
+// `sjd data sudoku`: write a Sudoku set in the qqwing layout (quizzes, solutions, givens, one
+// count per logical strategy, qqwing_difficulty), the columns from our logical solver: generated
+// (--count, --seed; --allow-guessing adds puzzles that logic alone cannot finish), or converted
+// from a puzzle file (--from: a CSV, with or without solutions, or a Shah et al. .npy file).
+import type { Command } from 'commander';
+import { sudoku, util } from '../index.js';
+import { group, int } from './options.js';
+
+interface DataSudokuOpts {
+  out: string;
+  count?: number;
+  seed?: number;
+  allowGuessing?: boolean;
+  from?: string;
+  force?: boolean;
+}
+
+export function registerDataSudoku(program: Command): void {
+  group(program, 'data', 'prepare data')
+    .command('sudoku')
+    .description(
+      'write Sudoku puzzles with their strategy columns (qqwing layout): generated, or from --from',
+    )
+    .requiredOption('--out <csv>', 'the file to write')
+    .option('--count <n>', 'puzzles to generate (with --from: the first N)', int(1, 10_000_000))
+    .option('--seed <n>', 'generator seed (default 0)', int(0, 2 ** 31 - 1))
+    .option('--allow-guessing', 'also puzzles that need guessing (minimal unique puzzles)')
+    .option('--from <file>', 'convert a puzzle file (.csv or .npy) instead of generating')
+    .option('--force', 'replace an existing --out file')
+    .action((o: DataSudokuOpts) => {
+      if (o.from === undefined && o.count === undefined)
+        throw new Error('give --count N (puzzles to generate) or --from FILE');
+      if (o.from !== undefined && (o.seed !== undefined || o.allowGuessing))
+        throw new Error('--seed and --allow-guessing go with generation, not with --from');
+      util.claimOutFile(o.out, o.force === true);
+      const t0 = performance.now();
+      const rows = o.from
+        ? sudoku.convertPuzzleFile(o.from, o.count)
+        : sudoku.generateStrategySet(o.count!, { seed: o.seed ?? 0, guessing: o.allowGuessing });
+      const seconds = (performance.now() - t0) / 1000;
+      sudoku.writeStrategyCsv(o.out, rows);
+      const tally = sudoku.DIFFICULTY_CLASSES.map(
+        (c) => `${c} ${rows.filter((r) => sudoku.classOfLabel(r.label) === c).length}`,
+      );
+      const from = o.from ? `from ${o.from}` : `seed ${o.seed ?? 0}`;
+      console.log(
+        `wrote ${o.out}: ${rows.length} puzzles (${tally.join(', ')}), ${from}, ${seconds.toFixed(1)} s`,
+      );
+    });
+}

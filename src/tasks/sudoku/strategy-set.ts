@@ -1,0 +1,51 @@
+// Sudoku sets in the qqwing layout (qqwing-csv.ts) with the statistics of our logical solver:
+// generated here (generator.ts, seeded; with `guessing`, minimal unique puzzles, some of which
+// logic alone cannot finish), or converted from a puzzle file (a CSV with or without solutions,
+// a Shah et al. .npy file). Every row has exactly one solution.
+import { existsSync, statSync } from 'node:fs';
+import { solveByBacktracking } from './backtrack.js';
+import { solutionCount } from './check.js';
+import { readSudokuCsv } from './csv.js';
+import { strategyStats } from './difficulty.js';
+import { generatePuzzles } from './generator.js';
+import { readSudokuNpy } from './npy.js';
+import { labelOfCounts, type StrategyRow } from './qqwing-csv.js';
+
+export interface StrategySetOptions {
+  seed: number;
+  guessing?: boolean; // also puzzles that need guessing (default false: all logically solvable)
+}
+
+/** `n` generated puzzles with their statistics, deterministic for a seed. */
+export function generateStrategySet(n: number, opts: StrategySetOptions): StrategyRow[] {
+  return generatePuzzles(n, { seed: opts.seed, guessing: opts.guessing }).map((g) => ({
+    puzzle: g.puzzle,
+    solution: g.solution,
+    givens: g.givens,
+    counts: g.counts,
+    label: g.grade === 'expert' ? 'Expert' : labelOfCounts(g.counts),
+  }));
+}
+
+/**
+ * The first `limit` puzzles of a .csv or .npy file with their statistics; a missing solution is
+ * found by backtracking. A puzzle without exactly one solution is refused, naming its row.
+ */
+export function convertPuzzleFile(path: string, limit?: number): StrategyRow[] {
+  if (!existsSync(path)) throw new Error(`${path}: no such file`);
+  if (statSync(path).isDirectory())
+    throw new Error(`${path} is a folder; give a puzzle file (.csv or .npy)`);
+  const set = path.endsWith('.npy')
+    ? readSudokuNpy(path, { limit })
+    : readSudokuCsv(path, { limit });
+  return set.puzzles.map((puzzle, n) => {
+    const count = solutionCount(puzzle);
+    if (count !== 'one')
+      throw new Error(
+        `${path} puzzle ${n + 1}: ${count === 'unknown' ? 'the number of solutions is unknown (search bound reached)' : `the puzzle has ${count === 'none' ? 'no solution' : 'several solutions'}`}; a set holds puzzles with one`,
+      );
+    // one solution, found within the search bound: backtracking to it stays within that bound
+    const solution = set.solutions[n] ?? solveByBacktracking(puzzle)!;
+    return { puzzle, solution, ...strategyStats(puzzle) };
+  });
+}
