@@ -3,10 +3,10 @@
 // corpus folders, encoding, the word metrics on hand-computed examples, and the held-out
 // reference windows.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { zipSync } from 'fflate';
 import {
   decode,
@@ -27,7 +27,15 @@ import {
 } from '../src/tasks/text/metrics.js';
 import { isText8, normaliseText } from '../src/tasks/text/normalise.js';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'sjd-text-'));
+const dirs: string[] = [];
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'sjd-text-'));
+  dirs.push(d);
+  return d;
+};
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 test('normalisation follows wikifil: doc lines and titles dropped, digits spelled, the rest folded', () => {
   const raw = [
