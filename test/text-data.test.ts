@@ -3,7 +3,7 @@
 // corpus folders, encoding, the word metrics on hand-computed examples, and the held-out
 // reference windows.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { zipSync } from 'fflate';
@@ -107,7 +107,7 @@ test('writeCorpus writes the three splits and corpus.json; loadCorpus reads them
   assert.equal(meta.train!.chars, c.train.length);
   assert.equal(c.train.slice(0, 24), 'hello world seven hello ');
   assert.equal(c.train.length, Math.floor(total * 0.9));
-  assert.ok(!existsSync(`${out}.tmp-${process.pid}`));
+  assert.deepEqual(readdirSync(dir).sort(), ['corpus', 'src.txt']); // nothing temporary left
   assert.equal(JSON.parse(readFileSync(join(out, 'corpus.json'), 'utf8')).format, 'sjd-text8');
   assert.throws(() => loadCorpus(dir), /no train\.txt/);
 });

@@ -56,8 +56,12 @@ export function registerText(program: Command): void {
       `WikiExtractor output or plain text (file or folder), a text8 file or text8.zip; '${EMBEDDED}' for the embedded corpus`,
       EMBEDDED,
     )
-    .action((o: { out: string; from: string }) => {
-      const meta = writeCorpus(o.from, o.out) as Record<string, { chars: number }>;
+    .option('--force', 'replace --out even when it is not a corpus folder sjd wrote')
+    .action((o: { out: string; from: string; force?: boolean }) => {
+      const meta = writeCorpus(o.from, o.out, { force: o.force }) as Record<
+        string,
+        { chars: number }
+      >;
       console.log(
         `wrote ${o.out}: train ${meta.train!.chars}, valid ${meta.valid!.chars}, test ${meta.test!.chars} characters (from ${o.from})`,
       );

