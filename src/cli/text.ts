@@ -3,19 +3,8 @@
 // temperatures at NFE 32, 64, 128 and writes JSON and a plot).
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { EMBEDDED, loadCorpus, writeCorpus } from '../tasks/text/corpus.js';
-import {
-  FRONTIER_NFES,
-  frontier,
-  frontierMaxima,
-  heldOutReference,
-  writeFrontier,
-} from '../tasks/text/frontier.js';
-import { TextScorer } from '../tasks/text/metrics.js';
-import { defaultTextSampler, sampleText } from '../tasks/text/sample.js';
-import { textShape } from '../tasks/text/task.js';
-import { loadModel } from '../train/model-io.js';
-import { group, int, num, oneOf } from './options.js';
+import { text, train, util } from '../index.js';
+import { group, int, nfe, num, samplerOption } from './options.js';
 
 interface SampleOpts {
   model: string;
@@ -28,21 +17,16 @@ interface SampleOpts {
 }
 
 function samplingOptions(cmd: Command): Command {
-  return cmd
+  return samplerOption(cmd, '--sampler', 'sampler (default: mdlm for masked models, else sjd)')
     .requiredOption('--model <dir>', 'a text run folder or exported text model')
-    .option('--nfe <n>', 'model evaluations', int(1, 4096), 64)
+    .option('--nfe <n>', 'model evaluations', nfe, 64)
     .option('--temperature <t>', 'sampling temperature', num(1e-6, 100), 0.7)
     .option('-n, --n <n>', 'number of samples', int(1, 1_000_000), 16)
     .option('--seed <n>', 'sampling seed', int(0, 2 ** 31 - 1), 0)
-    .option('--top-p <p>', 'nucleus sampling mass', num(1e-6, 1), 1)
-    .option(
-      '--sampler <name>',
-      'sjd (Alg. 2) or mdlm (ancestral; masked models)',
-      oneOf(['sjd', 'mdlm']),
-    );
+    .option('--top-p <p>', 'nucleus sampling mass', num(1e-6, 1), 1);
 }
 
-const loadText = (dir: string) => loadModel(dir, textShape, 'text');
+const loadText = (dir: string) => train.loadModel(dir, text.textShape, 'text');
 
 export function registerText(program: Command): void {
   group(program, 'data', 'prepare data')
@@ -53,12 +37,12 @@ export function registerText(program: Command): void {
     .requiredOption('--out <dir>', 'corpus folder to write')
     .option(
       '--from <path>',
-      `WikiExtractor output or plain text (file or folder), a text8 file or text8.zip; '${EMBEDDED}' for the embedded corpus`,
-      EMBEDDED,
+      `WikiExtractor output or plain text (file or folder), a text8 file or text8.zip; '${text.EMBEDDED}' for the embedded corpus`,
+      text.EMBEDDED,
     )
     .option('--force', 'replace --out even when it is not a corpus folder sjd wrote')
     .action((o: { out: string; from: string; force?: boolean }) => {
-      const meta = writeCorpus(o.from, o.out, { force: o.force }) as Record<
+      const meta = text.writeCorpus(o.from, o.out, { force: o.force }) as Record<
         string,
         { chars: number }
       >;
@@ -74,11 +58,11 @@ export function registerText(program: Command): void {
   ).action((o: SampleOpts) => {
     const { model, process: proc } = loadText(o.model);
     const t0 = performance.now();
-    const { texts } = sampleText(model, proc, o);
+    const { texts } = text.sampleText(model, proc, o);
     const s = (performance.now() - t0) / 1000;
     for (const t of texts) console.log(t);
     console.error(
-      `${texts.length} samples of ${model.config.length} characters, ${o.sampler ?? defaultTextSampler(proc)} sampler, ${o.nfe} NFE, temperature ${o.temperature}: ${((texts.length * model.config.length) / s).toFixed(0)} characters/s`,
+      `${texts.length} samples of ${model.config.length} characters, ${o.sampler ?? text.defaultTextSampler(proc)} sampler, ${o.nfe} NFE, temperature ${o.temperature}: ${((texts.length * model.config.length) / s).toFixed(0)} characters/s`,
     );
   });
 
@@ -89,7 +73,7 @@ export function registerText(program: Command): void {
   )
     .option(
       '--data <dir>',
-      `corpus folder whose test split is the dictionary (default: ${EMBEDDED})`,
+      `corpus folder whose test split is the dictionary (default: ${text.EMBEDDED})`,
     )
     .option('--frontier', 'sweep 11 temperatures in [0.05, 1] at NFE 32, 64, 128')
     .option(
@@ -101,13 +85,14 @@ export function registerText(program: Command): void {
       async (
         o: SampleOpts & { data?: string; frontier?: boolean; out?: string; json?: boolean },
       ) => {
+        if (o.frontier) util.checkWritable(join(o.out ?? o.model, 'frontier.json')); // before the sweep
         const { model, process: proc, config } = loadText(o.model);
-        const data = o.data ?? (config as { data?: string }).data ?? EMBEDDED;
-        const corpus = loadCorpus(data);
-        const scorer = new TextScorer(corpus.test);
+        const data = o.data ?? config.data ?? text.EMBEDDED;
+        const corpus = text.loadCorpus(data);
+        const scorer = new text.TextScorer(corpus.test);
         if (!o.frontier) {
           const t0 = performance.now();
-          const { texts } = sampleText(model, proc, o);
+          const { texts } = text.sampleText(model, proc, o);
           const chars_per_s =
             (texts.length * model.config.length) / ((performance.now() - t0) / 1000);
           const r = { ...scorer.score(texts), nfe: o.nfe, temperature: o.temperature, chars_per_s };
@@ -117,7 +102,7 @@ export function registerText(program: Command): void {
           if (o.json) console.log(JSON.stringify(r));
           return;
         }
-        const points = frontier(model, proc, scorer, {
+        const points = text.frontier(model, proc, scorer, {
           n: o.n,
           seed: o.seed,
           sampler: o.sampler,
@@ -128,16 +113,16 @@ export function registerText(program: Command): void {
         });
         const dir = o.out ?? o.model;
         const json = join(dir, 'frontier.json');
-        const reference = heldOutReference(scorer, corpus.valid, model.config.length);
-        await writeFrontier(
+        const reference = text.heldOutReference(scorer, corpus.valid, model.config.length);
+        await text.writeFrontier(
           json,
           join(dir, 'frontier.svg'),
           [{ label: o.model, points }],
           { model: o.model, data, n: o.n, seed: o.seed },
           reference,
         );
-        const max = frontierMaxima(points);
-        for (const nfe of FRONTIER_NFES)
+        const max = text.frontierMaxima(points);
+        for (const nfe of text.FRONTIER_NFES)
           console.log(
             `NFE ${nfe}: max valid words >= 5 ${(100 * max[nfe]!.valid_words5).toFixed(2)}%, >= 6 ${(100 * max[nfe]!.valid_words6).toFixed(2)}%`,
           );
