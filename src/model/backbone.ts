@@ -2,8 +2,11 @@
 // non-causal transformer blocks and a head to K classes. Two kinds: GPT-2-like pre-LN blocks
 // with a final LayerNorm (time conditioning added to the input by the caller), or DiT blocks
 // with adaLN-zero conditioning on a vector c in every block and in the output layer.
+// Options: attention restricted to the task's relations (attention-pattern.ts), and weight-tied
+// looping (the stack of blocks applied `loops` times with the same weights).
 // Input is a sequence of d-vectors (token embeddings, or the SJD state y), output logits.
 import { arange, type Generator, keep, nn, type Tensor, tidy } from '../torch/index.js';
+import { type AttentionKind, attentionBias } from './attention-pattern.js';
 import { DiTBlock, DiTFinal } from './dit-block.js';
 
 export type Conditioning = 'add' | 'adaln';
@@ -22,6 +25,12 @@ export interface BackboneConfig {
   conditioning?: Conditioning;
   /** positions by rotary embedding in attention (MDLM's DiT) instead of learned absolute ones */
   rotary?: boolean;
+  /** 'dense' (default), or attention restricted to the relations: 'peers' or 'typed' heads */
+  attention?: AttentionKind;
+  /** per relation (e.g. row, col, box): the group index of every position; for 'peers'/'typed' */
+  relations?: number[][];
+  /** weight-tied looping: the blocks are applied this many times in sequence (default 1) */
+  loops?: number;
 }
 
 export class Backbone extends nn.Module {
@@ -31,6 +40,7 @@ export class Backbone extends nn.Module {
   readonly head: nn.Linear | null; // 'add'
   readonly final: DiTFinal | null; // 'adaln'
   readonly #positions: Tensor; // [L] int64
+  readonly bias: Tensor | undefined; // [H or 1, L, L] additive attention pattern (derived)
 
   constructor(
     readonly config: BackboneConfig,
@@ -43,6 +53,9 @@ export class Backbone extends nn.Module {
       : this.child('pos', new nn.Embedding(c.length, c.dim, { gen, std: c.posStd ?? 0.02 }));
     const rotary = c.rotary ? new nn.Rotary(c.length, c.dim / c.heads) : undefined;
     const dit = c.conditioning === 'adaln';
+    if (c.loops !== undefined && !(Number.isInteger(c.loops) && c.loops >= 1))
+      throw new Error(`model.loops: ${c.loops} is not a whole number >= 1`);
+    this.bias = attentionBias(c.attention ?? 'dense', c.relations, c.heads, c.length);
     const opts = {
       dim: c.dim,
       heads: c.heads,
@@ -50,6 +63,7 @@ export class Backbone extends nn.Module {
       dropout: c.dropout,
       gen,
       rotary,
+      bias: this.bias,
     };
     this.blocks = Array.from({ length: c.depth }, (_, i) =>
       this.child(`blocks.${i}`, dit ? new DiTBlock(opts) : new nn.TransformerBlock(opts)),
@@ -63,13 +77,16 @@ export class Backbone extends nn.Module {
   /** h [B, L, d], c [B, d] (the 'adaln' conditioning vector) -> logits [B, L, K] */
   forward(h: Tensor, c?: Tensor, mask?: Tensor): Tensor {
     let x = this.pos ? h.add(this.pos.forward(this.#positions)) : h; // [B, L, d]
+    const loops = this.config.loops ?? 1;
     if (this.final) {
       if (!c) throw new Error('an adaLN backbone needs its conditioning vector');
-      for (const b of this.blocks) x = tidy(() => (b as DiTBlock).forward(x, c, mask));
+      for (let n = 0; n < loops; n++)
+        for (const b of this.blocks) x = tidy(() => (b as DiTBlock).forward(x, c, mask));
       return this.final.forward(x, c);
     }
     // Each block in its own scope: intermediates autograd does not save are freed at once.
-    for (const b of this.blocks) x = tidy(() => (b as nn.TransformerBlock).forward(x, mask));
+    for (let n = 0; n < loops; n++)
+      for (const b of this.blocks) x = tidy(() => (b as nn.TransformerBlock).forward(x, mask));
     return this.head!.forward(this.lnF!.forward(x));
   }
 }

@@ -3,9 +3,11 @@
 // absolute positions (in the Backbone), optional learned structure embeddings (e.g. Sudoku's
 // row, column and box: an inductive bias of the network, independent of W) and the sinusoidal
 // time embedding, either added to the input (GPT-2-like, pre-LN blocks; Sudoku) or fed to every
-// block by adaLN-zero (DiT; text8); non-causal attention; logits over the K anchors.
+// block by adaLN-zero (DiT; text8); non-causal attention, dense or restricted to the relations
+// of the structure (attention-pattern.ts), optionally weight-tied looped; logits over K anchors.
 import { type Generator, keep, nn, type Tensor, tensor, tidy } from '../torch/index.js';
 import { type AnchorMode, Anchors } from './anchors.js';
+import type { AttentionKind } from './attention-pattern.js';
 import { Backbone, type Conditioning } from './backbone.js';
 import { TimeEmbedding } from './time-embedding.js';
 
@@ -29,6 +31,10 @@ export interface DenoiserConfig {
   conditioning?: Conditioning;
   /** rotary position embedding in attention instead of learned absolute positions */
   rotary?: boolean;
+  /** 'dense' (default); 'peers' or 'typed': attention restricted to the structure's relations */
+  attention?: AttentionKind;
+  /** weight-tied looping: the blocks applied this many times (default 1) */
+  loops?: number;
 }
 
 export class Denoiser extends nn.Module {
@@ -80,6 +86,9 @@ export class Denoiser extends nn.Module {
           posStd: EMBED_STD,
           conditioning: c.conditioning,
           rotary: c.rotary,
+          attention: c.attention,
+          relations: c.structure,
+          loops: c.loops,
         },
         gen,
       ),

@@ -16,6 +16,8 @@ export interface DiTBlockOptions {
   dropout?: number;
   gen: Generator;
   rotary?: nn.Rotary;
+  /** additive attention pattern [H or 1, L, L], as in MultiHeadSelfAttention */
+  bias?: Tensor;
 }
 
 export class DiTBlock extends nn.Module {
@@ -31,7 +33,7 @@ export class DiTBlock extends nn.Module {
     this.ln1 = this.child('ln1', new nn.LayerNorm(o.dim, 1e-6, false));
     this.attn = this.child(
       'attn',
-      new nn.MultiHeadSelfAttention(o.dim, o.heads, p, o.gen, o.rotary),
+      new nn.MultiHeadSelfAttention(o.dim, o.heads, p, o.gen, o.rotary, o.bias),
     );
     this.ln2 = this.child('ln2', new nn.LayerNorm(o.dim, 1e-6, false));
     this.mlp = this.child('mlp', new nn.MLP(o.dim, o.mlpHidden, p, o.gen));

@@ -78,8 +78,14 @@ const model = z
     dropout: z.number().min(0).lt(1).optional(),
     conditioning: z.enum(['add', 'adaln']).optional(),
     rotary: z.boolean().optional(),
+    attention: z.enum(['dense', 'peers', 'typed']).optional(), // absent = 'dense'
+    loops: int(1, 64).optional(), // absent = 1
   })
   .refine((m) => m.width % m.heads === 0, { message: 'width must be a multiple of heads' })
+  .refine((m) => (m.attention ?? 'dense') === 'dense' || m.structure, {
+    message: "other than 'dense' needs the task's structure (model.structure true)",
+    path: ['attention'],
+  })
   .refine((m) => m.depth * (4 * m.width * m.width + 2 * m.width * m.mlpHidden) <= 2e9, {
     message: 'more than 2e9 parameters',
   });

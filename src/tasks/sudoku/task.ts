@@ -1,8 +1,9 @@
 // Sudoku as a training task (app:sudoku): tokens are digits 1..9 (0..8), the clues are
 // conditioned positions (committed in corruption and sampling, out of the loss), the
 // structure embeddings are row, column and box, W is the identity (CADD) or the constraint
-// graph (SJD). Batches draw puzzles with the run's generator, with a random relabelling of the
-// digits per board (a symmetry of Sudoku). Evaluation solves held-out puzzles.
+// graph (SJD). Batches draw puzzles with the run's generator, augmented per board by symmetries
+// of Sudoku (symmetry.ts: digit relabelling, or that and the geometric group). Evaluation solves
+// held-out puzzles.
 import { createHash } from 'node:crypto';
 import type { Denoiser } from '../../model/denoiser.js';
 import type { SJDProcess } from '../../process/index.js';
@@ -11,6 +12,7 @@ import type { TrainTask } from '../../train/index.js';
 import { type Board, boxOf, colOf, rowOf } from './board.js';
 import { scoreBoards } from './metrics.js';
 import { solveSudoku } from './solve.js';
+import { AUGMENTS, type Augment, augmentBoards } from './symmetry.js';
 
 export interface SudokuPairs {
   puzzles: Board[];
@@ -21,7 +23,8 @@ export interface SudokuTaskOptions {
   evalSize: number;
   evalNfe: number;
   evalSampler: string;
-  augment: boolean;
+  /** 'none', 'digits' (relabelling) or 'full' (and the geometric group); true = 'digits' */
+  augment: Augment | boolean;
 }
 
 const cells = Array.from({ length: 81 }, (_, i) => i);
@@ -43,6 +46,7 @@ export class SudokuTask implements TrainTask {
   readonly dataHash: string;
   readonly #x0: Tensor; // [N, 81] int64 digits - 1
   readonly #clues: Tensor; // [N, 81] bool
+  readonly augment: Augment;
 
   constructor(
     readonly train: SudokuPairs,
@@ -50,6 +54,10 @@ export class SudokuTask implements TrainTask {
     readonly opts: SudokuTaskOptions,
   ) {
     if (train.puzzles.length === 0) throw new Error('sudoku: no training puzzles');
+    const a = opts.augment;
+    this.augment = a === true ? 'digits' : a === false ? 'none' : a;
+    if (!AUGMENTS.includes(this.augment))
+      throw new Error(`sudoku: augment '${a}' is not one of ${AUGMENTS.join(', ')}`);
     const N = train.puzzles.length;
     const sol = new Float64Array(N * 81);
     const clue = new Uint8Array(N * 81);
@@ -66,9 +74,10 @@ export class SudokuTask implements TrainTask {
 
   batch(size: number, gen: Generator): { x0: Tensor; condition: Tensor } {
     const idx = gen.randint(0, this.#x0.size(0), [size]);
-    let x0 = this.#x0.indexSelect(0, idx); // [B, 81]
-    if (this.opts.augment) x0 = gen.rand([size, 9]).sort(-1)[1].gather(1, x0); // relabel digits per board
-    return { x0, condition: this.#clues.indexSelect(0, idx) };
+    const x0 = this.#x0.indexSelect(0, idx); // [B, 81]
+    const clues = this.#clues.indexSelect(0, idx); // [B, 81]
+    const a = augmentBoards(x0, clues, this.augment, gen);
+    return { x0: a.x0, condition: a.clues };
   }
 
   evaluate(model: Denoiser, proc: SJDProcess, step: number): Record<string, number> {

@@ -14,6 +14,8 @@ export interface BlockOptions {
   dropout?: number;
   gen?: Generator;
   rotary?: Rotary;
+  /** additive attention pattern [H or 1, L, L], as in MultiHeadSelfAttention */
+  bias?: Tensor;
 }
 
 export class TransformerBlock extends Module {
@@ -28,7 +30,7 @@ export class TransformerBlock extends Module {
     this.ln1 = this.child('ln1', new LayerNorm(opts.dim));
     this.attn = this.child(
       'attn',
-      new MultiHeadSelfAttention(opts.dim, opts.heads, p, opts.gen, opts.rotary),
+      new MultiHeadSelfAttention(opts.dim, opts.heads, p, opts.gen, opts.rotary, opts.bias),
     );
     this.ln2 = this.child('ln2', new LayerNorm(opts.dim));
     this.mlp = this.child('mlp', new MLP(opts.dim, opts.mlpHidden ?? 4 * opts.dim, p, opts.gen));
