@@ -28,7 +28,9 @@ interface SudokuFlags extends ProcessFlags, RunFlags {
   evalSize: number;
   evalNfe: number;
   evalSampler: string;
-  augment: boolean;
+  augment: sudoku.Augment;
+  attention: 'dense' | 'peers' | 'typed';
+  loops: number;
   anchors: 'learned' | 'frozen';
 }
 
@@ -70,7 +72,19 @@ export function registerTrain(program: Command): void {
     .option('--eval-size <n>', 'held-out puzzles per evaluation', int(1, 100_000), 200)
     .option('--eval-nfe <n>', 'NFE budget of the evaluation sampler', nfe, 32);
   samplerOption(sudokuCmd, '--eval-sampler', 'evaluation sampler', 'confidence')
-    .option('--no-augment', 'no random digit relabelling of training boards')
+    .option(
+      '--augment <kind>',
+      'symmetries drawn per training board: none, digits (relabelling), full (digits, bands, stacks, rows, columns, transposition)',
+      oneOf(['none', 'digits', 'full']),
+      'digits',
+    )
+    .option(
+      '--attention <kind>',
+      'dense, peers (every head sees a cell and its 20 peers) or typed (heads by row, column, box, peers)',
+      oneOf(['dense', 'peers', 'typed']),
+      'dense',
+    )
+    .option('--loops <n>', 'apply the blocks n times with the same weights', int(1, 64), 1)
     .option(
       '--anchors <mode>',
       'learned (CDCD-normalised) or frozen random anchors',
@@ -86,6 +100,9 @@ export function registerTrain(program: Command): void {
             seed: o.seed,
             steps: o.steps,
             anchors: o.anchors,
+            attention: o.attention,
+            loops: o.loops,
+            augment: o.augment,
           });
       const { pairs: trainSet, source } = sudoku.pairsOrGenerated(o.data, undefined, {
         n: 20_000,
@@ -99,7 +116,7 @@ export function registerTrain(program: Command): void {
         evalSize: o.evalSize,
         evalNfe: o.evalNfe,
         evalSampler: o.evalSampler,
-        augment: o.augment,
+        augment: config.augment ?? 'digits',
       });
       console.error(
         `sjd train sudoku: ${trainSet.puzzles.length} training puzzles from ${source}; evaluating on ${held.puzzles.length} from ${heldSource}`,

@@ -31,6 +31,7 @@ export interface TrainConfig {
   checkpointEvery: number;
   length?: number; // text: the sequence length
   data?: string; // text: the corpus folder
+  augment?: 'none' | 'digits' | 'full'; // Sudoku: the symmetries drawn per training board
 }
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
@@ -113,6 +114,7 @@ const schema = z.object({
   checkpointEvery: int(1, 1_000_000_000),
   length: int(1, 1_000_000).optional(),
   data: z.string().optional(),
+  augment: z.enum(['none', 'digits', 'full']).optional(),
 });
 
 /** Renames of the earlier vocabulary, applied to a parsed config.json before validation. */

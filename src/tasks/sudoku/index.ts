@@ -18,4 +18,5 @@ export * from './qqwing-csv.js';
 export * from './solve.js';
 export * from './solver.js';
 export * from './strategy-set.js';
+export * from './symmetry.js';
 export * from './task.js';

@@ -2,12 +2,15 @@
 // (3 layers, width 384, 12 heads, AdamW 3e-4, 4k warm-up, cosine, 200k steps), cpu (this
 // machine) and tiny (tests) — and the process by the shared vocabulary (process/choice.ts):
 // sjd with the constraint-graph W (sigma_W = 1.5) by default, hybrid (CADD, W = I), masked (MDLM).
+
+import type { AttentionKind } from '../../model/attention-pattern.js';
 import {
   type ConfigOptions,
   presetConfig,
   type Size,
   type TrainConfig,
 } from '../../train/index.js';
+import type { Augment } from './symmetry.js';
 
 const anchors = { anchorDim: 64, anchors: 'learned' as const, structure: true };
 
@@ -73,10 +76,19 @@ export const SUDOKU_SIZES: Record<string, Size> = {
 /** The task's process defaults: W is the constraint graph; linear VP noise. */
 export const SUDOKU_PROCESS = { process: 'sjd', blend: 'sudoku', sigmaW: 1.5, schedule: 'linear' };
 
-export function sudokuConfig(
-  o: ConfigOptions & { anchors?: 'learned' | 'frozen' } = {},
-): TrainConfig {
+/** The network and data options of the Sudoku task (app:sudoku; issue: graph-aware attention). */
+export interface SudokuOptions {
+  anchors?: 'learned' | 'frozen';
+  attention?: AttentionKind;
+  loops?: number;
+  augment?: Augment;
+}
+
+export function sudokuConfig(o: ConfigOptions & SudokuOptions = {}): TrainConfig {
   const task = { name: 'sudoku', label: 'Sudoku', sizes: SUDOKU_SIZES, defaults: SUDOKU_PROCESS };
   const c = presetConfig(task, () => ({ length: 81 }), o);
-  return { ...c, model: { ...c.model, anchors: o.anchors ?? c.model.anchors } };
+  const model = { ...c.model, anchors: o.anchors ?? c.model.anchors };
+  if (o.attention !== undefined && o.attention !== 'dense') model.attention = o.attention;
+  if (o.loops !== undefined && o.loops !== 1) model.loops = o.loops;
+  return { ...c, model, augment: o.augment ?? c.augment ?? 'digits' };
 }
