@@ -9,6 +9,7 @@ import {
   group,
   int,
   nfe,
+  num,
   oneOf,
   type ProcessFlags,
   processOptions,
@@ -19,6 +20,9 @@ interface RunFlags {
   out: string;
   seed: number;
   steps?: number;
+  batch?: number;
+  lr?: number;
+  warmup?: number;
   resume?: boolean;
 }
 
@@ -45,9 +49,19 @@ const runOptions = (c: Command) =>
     .requiredOption('--out <dir>', 'run folder (new, empty, or with --resume the run to continue)')
     .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
     .option('--steps <n>', 'training steps (default: the size)', int(1, 1_000_000_000))
+    .option('--batch <n>', 'sequences a step (default: the size)', int(1, 1_000_000))
+    .option('--lr <x>', 'peak learning rate (default: the size)', num(1e-8, 10))
+    .option(
+      '--warmup <n>',
+      'learning-rate warm-up steps (default: the size)',
+      int(0, 1_000_000_000),
+    )
     .option('--resume', 'continue the run in --out from its checkpoint');
 
-const processOf = (o: ProcessFlags) => ({
+const processOf = (o: ProcessFlags & RunFlags) => ({
+  batch: o.batch,
+  lr: o.lr,
+  warmup: o.warmup,
   size: o.size,
   process: o.process,
   blend: o.blend,

@@ -26,6 +26,9 @@ export interface ConfigOptions {
   seed?: number;
   steps?: number;
   evalEvery?: number;
+  batch?: number;
+  lr?: number; // peak learning rate (the floor of a cosine keeps its ratio to it)
+  warmup?: number;
 }
 
 export function presetConfig<S extends Size>(
@@ -56,7 +59,14 @@ export function presetConfig<S extends Size>(
       anchorDim: s.model.anchorDim,
     }),
     steps: total,
-    lr: { ...s.lr, total },
+    batch: o.batch ?? s.batch,
+    lr: {
+      ...s.lr,
+      total,
+      lr: o.lr ?? s.lr.lr,
+      warmup: o.warmup ?? s.lr.warmup,
+      ...(s.lr.minLr !== undefined && { minLr: (s.lr.minLr * (o.lr ?? s.lr.lr)) / s.lr.lr }),
+    },
     evalEvery: o.evalEvery ?? s.evalEvery,
   };
 }
