@@ -5,7 +5,7 @@
 // Commands recognise their own folders by these files and refuse any other non-empty folder.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { asideOf } from '../util/atomic.js';
+import { asidesOf } from '../util/atomic.js';
 import { checkWritable, type FolderKind } from '../util/out-path.js';
 
 export const RUN_FILES = {
@@ -27,8 +27,7 @@ export const MODEL_FILES = {
 export function checkpointDir(run: string): string | null {
   const dir = join(run, RUN_FILES.checkpoint);
   if (existsSync(join(dir, RUN_FILES.state))) return dir;
-  const aside = asideOf(dir);
-  return existsSync(join(aside, RUN_FILES.state)) ? aside : null;
+  return asidesOf(dir).find((aside) => existsSync(join(aside, RUN_FILES.state))) ?? null;
 }
 
 export const isRunFolder = (dir: string): boolean =>

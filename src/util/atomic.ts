@@ -2,7 +2,15 @@
 // name beside its target and is renamed into place, so a stop at any moment leaves the old file
 // or the new one. Folders are built beside their target and renamed in the same way; a folder
 // being replaced is moved aside first and removed only once the new one is in place.
-import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /** The one-line reason of a file-system error (`EACCES`, `ENOENT`, ...). */
@@ -66,8 +74,23 @@ export function writeJsonAtomic(path: string, value: unknown): void {
   writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Where replaceDirAtomic keeps the folder it replaces until the new one is in place. */
-export const asideOf = (dir: string): string => join(dirname(dir), `.${basename(dir)}.old`);
+/**
+ * Where replaceDirAtomic keeps the folder it replaces until the new one is in place: a name of
+ * this process's own (like tempBeside's), so no cleanup here can reach a folder it did not make.
+ */
+export const asideOf = (dir: string, pid = process.pid): string =>
+  join(dirname(dir), `.${basename(dir)}.${pid}.old`);
+
+/** Folders set aside by replaceDirAtomic for `dir` (by any process, e.g. one stopped mid-swap). */
+export function asidesOf(dir: string): string[] {
+  const parent = dirname(dir);
+  if (!existsSync(parent)) return [];
+  const head = `.${basename(dir)}.`;
+  const ours = (e: string) => e.startsWith(head) && /^\d+\.old$/.test(e.slice(head.length));
+  return readdirSync(parent)
+    .filter(ours)
+    .map((e) => join(parent, e));
+}
 
 /**
  * Builds a folder with `fill` in a temporary folder beside `dir`, then puts it in place of `dir`
@@ -82,10 +105,7 @@ export function replaceDirAtomic<T>(dir: string, fill: (tmp: string) => T): T {
   try {
     mkdirSync(tmp);
     const r = fill(tmp);
-    if (existsSync(dir)) {
-      rmSync(old, { recursive: true, force: true }); // left by a stop after an earlier rename
-      renameSync(dir, old);
-    }
+    if (existsSync(dir)) renameSync(dir, old);
     renameSync(tmp, dir);
     rmSync(old, { recursive: true, force: true });
     return r;

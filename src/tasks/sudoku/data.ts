@@ -7,14 +7,17 @@ import { generatePuzzles } from './generator.js';
 import { readSudokuNpy } from './npy.js';
 import type { SudokuPairs } from './task.js';
 
-/** Puzzles with solutions from a file (.csv or .npy). */
-export function loadPairs(path: string, limit?: number): SudokuPairs {
+/** Puzzles (and solutions, where the file has them) from a file, .csv or .npy. */
+export function readPuzzleFile(path: string, o: { limit?: number; requireSolutions?: boolean }) {
   if (!existsSync(path)) throw new Error(`${path}: no such file`);
   if (statSync(path).isDirectory())
     throw new Error(`${path} is a folder; give a puzzle file (.csv or .npy)`);
-  const set = path.endsWith('.npy')
-    ? readSudokuNpy(path, { limit })
-    : readSudokuCsv(path, { limit, requireSolutions: true });
+  return path.endsWith('.npy') ? readSudokuNpy(path, { limit: o.limit }) : readSudokuCsv(path, o);
+}
+
+/** Puzzles with solutions from a file (.csv or .npy). */
+export function loadPairs(path: string, limit?: number): SudokuPairs {
+  const set = readPuzzleFile(path, { limit, requireSolutions: true });
   return { puzzles: set.puzzles, solutions: set.solutions as SudokuPairs['solutions'] };
 }
 

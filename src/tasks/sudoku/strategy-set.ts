@@ -2,13 +2,11 @@
 // generated here (generator.ts, seeded; with `guessing`, minimal unique puzzles, some of which
 // logic alone cannot finish), or converted from a puzzle file (a CSV with or without solutions,
 // a Shah et al. .npy file). Every row has exactly one solution.
-import { existsSync, statSync } from 'node:fs';
 import { solveByBacktracking } from './backtrack.js';
 import { solutionCount } from './check.js';
-import { readSudokuCsv } from './csv.js';
+import { readPuzzleFile } from './data.js';
 import { strategyStats } from './difficulty.js';
 import { generatePuzzles } from './generator.js';
-import { readSudokuNpy } from './npy.js';
 import { labelOfCounts, type StrategyRow } from './qqwing-csv.js';
 
 export interface StrategySetOptions {
@@ -32,12 +30,7 @@ export function generateStrategySet(n: number, opts: StrategySetOptions): Strate
  * found by backtracking. A puzzle without exactly one solution is refused, naming its row.
  */
 export function convertPuzzleFile(path: string, limit?: number): StrategyRow[] {
-  if (!existsSync(path)) throw new Error(`${path}: no such file`);
-  if (statSync(path).isDirectory())
-    throw new Error(`${path} is a folder; give a puzzle file (.csv or .npy)`);
-  const set = path.endsWith('.npy')
-    ? readSudokuNpy(path, { limit })
-    : readSudokuCsv(path, { limit });
+  const set = readPuzzleFile(path, { limit });
   return set.puzzles.map((puzzle, n) => {
     const count = solutionCount(puzzle);
     if (count !== 'one')
