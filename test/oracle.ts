@@ -102,14 +102,34 @@ export function logPosteriorSeqs(
     .logSoftmax(-1);
 }
 
-/** The exact per-position posterior as logits [B, L, K]: a perfect classifier. */
+/**
+ * The exact per-position posterior as logits [B, L, K]: a perfect classifier. Per-row times
+ * are served by the rows that share a time, together.
+ */
 export function oracleDenoiser(proc: SJDProcess, toy: Toy): Denoiser {
-  return (y, t, committed) => {
+  const atTime = (y: Tensor, t: number, committed: Tensor): Tensor => {
     const tokens = committedTokens(toy, y, committed);
     const post = logPosteriorSeqs(proc, toy, y, t, committed, tokens).exp(); // [B, N]
     const onehot = toy.seqs.oneHot(toy.K).to('float64'); // [N, L, K]
     const marg = torch.einsum('bn,nlk->blk', [post, onehot]); // [B, L, K]
     return marg.clamp(1e-300, null).log();
+  };
+  return (y, t, committed) => {
+    if (typeof t === 'number') return atTime(y, t, committed);
+    const B = y.size(0);
+    const parts: Tensor[] = [];
+    const order: number[] = [];
+    for (const tb of new Set(t)) {
+      const rows = [...t.keys()].filter((b) => t[b] === tb);
+      const idx = torch.tensor(rows, [rows.length], 'int64');
+      parts.push(atTime(y.indexSelect(0, idx), tb, committed.indexSelect(0, idx)));
+      order.push(...rows);
+    }
+    const back = new Array<number>(B);
+    order.forEach((b, k) => {
+      back[b] = k;
+    });
+    return torch.cat(parts, 0).indexSelect(0, torch.tensor(back, [B], 'int64')); // [B, L, K]
   };
 }
 

@@ -22,7 +22,8 @@ export interface BatchedSampleOptions
 
 export interface BatchedSampleResult {
   rows: number[][]; // [n][L] token ids
-  nfe: number; // classifier evaluations spent per sequence
+  nfe: number; // classifier evaluations spent per sequence (the most any sequence took)
+  rowNfe: number[]; // [n] the evaluations each sequence took part in
   trajectory?: TrajectoryStep[];
 }
 
@@ -37,6 +38,7 @@ export function sampleInBatches(
   const L = model.config.length;
   const rows: number[][] = [];
   let nfe = 0;
+  const rowNfe: number[] = [];
   let trajectory: TrajectoryStep[] | undefined;
   const anchors = tidy(() => model.anchors.forward().detach()); // [K, d]
   try {
@@ -55,7 +57,8 @@ export function sampleInBatches(
           record: record === true && start === 0,
         });
         if (r.trajectory) trajectory = r.trajectory;
-        nfe = r.nfe;
+        nfe = Math.max(nfe, ...r.rowNfe);
+        rowNfe.push(...r.rowNfe);
         const tokens = r.tokens.toArray(); // [B * L]
         for (let b = 0; b < B; b++) rows.push(tokens.slice(b * L, (b + 1) * L));
       });
@@ -63,5 +66,5 @@ export function sampleInBatches(
   } finally {
     anchors.dispose();
   }
-  return { rows, nfe, trajectory };
+  return { rows, nfe, rowNfe, trajectory };
 }

@@ -1,12 +1,25 @@
-// The one sampling driver (md4's split: pure step functions, one loop): builds the grid for an
-// NFE budget, starts from the prior (y ~ N(0, I), or the mask point), keeps conditioned
-// positions committed, runs the named sampler with step i's randomness from a generator
-// seeded by (seed, i) alone, and optionally records the trajectory for plots and the web page.
+// The one sampling driver (md4's split: pure step functions, one loop): starts from the prior
+// (y ~ N(0, I), or the mask point), keeps conditioned positions committed, runs the named
+// sampler with step i's randomness from a generator seeded by (seed, i) alone, counts the
+// classifier evaluations each row takes part in, and optionally records the trajectory for
+// plots and the web page. A grid sampler steps every row along the time grid built for the NFE
+// budget; an adaptive one steps only the rows with active sites, each at its own time, until
+// none is left or the budget is spent (its last step fills every row).
 import type { SJDProcess } from '../process/index.js';
-import { embedding, Generator, noGrad, type Tensor, tidy, where, zeros } from '../torch/index.js';
+import {
+  embedding,
+  Generator,
+  noGrad,
+  type Tensor,
+  tensor,
+  tidy,
+  where,
+  zeros,
+} from '../torch/index.js';
+import { boardTime } from './board-time.js';
 import { type GridKind, timeGrid } from './grid.js';
 import { getSampler } from './registry.js';
-import type { Denoiser, SamplerState } from './types.js';
+import type { CommitRule, Denoiser, SamplerState, StepContext, Time } from './types.js';
 
 export interface SampleOptions {
   process: SJDProcess;
@@ -23,10 +36,12 @@ export interface SampleOptions {
   /** tokens [B, L] int64 and mask [B, L] bool of conditioned (clamped) positions */
   condition?: { tokens: Tensor; mask: Tensor };
   record?: boolean;
+  /** the adaptive sampler's commit rule (its default when absent) */
+  commit?: CommitRule;
 }
 
 export interface TrajectoryStep {
-  t: number;
+  t: number; // the grid time (adaptive samplers: row 0's time)
   committed: Uint8Array; // [B * L]
   tokens: number[]; // [B * L] (-1 where not committed)
   yNorm: Float32Array; // [B * L] |y_i|
@@ -35,7 +50,8 @@ export interface TrajectoryStep {
 export interface SampleResult {
   tokens: Tensor; // [B, L] int64
   y: Tensor; // [B, L, d] float64, final state
-  nfe: number; // classifier evaluations spent (each over the whole batch)
+  nfe: number; // classifier evaluations spent (each over the rows still sampled)
+  rowNfe: Int32Array; // [B] the evaluations each row took part in
   trajectory?: TrajectoryStep[];
 }
 
@@ -50,10 +66,31 @@ function snapshot(t: number, s: SamplerState): TrajectoryStep {
   return { t, committed, tokens, yNorm: Float32Array.from(s.y.norm(2, [-1]).toArray()) };
 }
 
+/** The rows of `s` at idx [n] int64. */
+function rowsOf(s: SamplerState, idx: Tensor): SamplerState {
+  return {
+    y: s.y.indexSelect(0, idx),
+    committed: s.committed.indexSelect(0, idx),
+    tokens: s.tokens.indexSelect(0, idx),
+  };
+}
+
+/** `s` with its rows idx [n] int64 replaced by `part`'s. */
+function withRows(s: SamplerState, idx: Tensor, part: SamplerState): SamplerState {
+  const put = (x: Tensor, p: Tensor) =>
+    x.scatter(0, idx.view([-1, ...x.shape.slice(1).map(() => 1)]).expand(p.shape), p);
+  return {
+    y: put(s.y, part.y),
+    committed: put(s.committed, part.committed),
+    tokens: put(s.tokens, part.tokens),
+  };
+}
+
 export function sample(o: SampleOptions): SampleResult {
   const proc = o.process;
   const name = o.sampler ?? 'sjd';
-  const { step, nfePerStep } = getSampler(name);
+  const sampler = getSampler(name);
+  const { nfePerStep } = sampler;
   const steps = Math.floor(o.nfe / nfePerStep);
   if (steps < 1)
     throw new Error(
@@ -64,17 +101,22 @@ export function sample(o: SampleOptions): SampleResult {
   const [B, L] = [o.batch, o.length];
   if (proc.blend.L !== L)
     throw new Error(`the process's W is for length ${proc.blend.L}, sampling length ${L}`);
-  const grid = timeGrid(o.grid ?? 'cosine', steps, proc.T);
+  const grid =
+    sampler.kind === 'adaptive' ? undefined : timeGrid(o.grid ?? 'cosine', steps, proc.T);
   let nfe = 0;
-  const ctx = {
+  const rowNfe = new Int32Array(B);
+  let rows: number[] = Array.from({ length: B }, (_, b) => b); // the rows the step sees
+  const ctx: StepContext = {
     process: proc,
-    denoiser: (y: Tensor, t: number, committed: Tensor) => {
+    denoiser: (y: Tensor, t: Time, committed: Tensor) => {
       nfe++;
+      for (const b of rows) rowNfe[b]!++;
       return o.denoiser(y, t, committed);
     },
     anchors: E,
     temperature: o.temperature ?? 1,
     topP: o.topP ?? 1,
+    commit: o.commit,
   };
   return noGrad(() => {
     let state: SamplerState = tidy(() => {
@@ -98,16 +140,44 @@ export function sample(o: SampleOptions): SampleResult {
       const y = where(committed.unsqueeze(-1), embedding(E, tokens.clamp(0, K - 1)), prior);
       return { y, committed, tokens };
     });
+    const blanks = new Float64Array(B).fill(L); // [B] sites not conditioned
+    if (o.condition) blanks.set(tidy(() => o.condition!.mask.logicalNot().sum(-1).toArray()));
+    // Row 0's time: the grid's, or (adaptive) the time its state reads.
+    const timeOf = (i: number, s: SamplerState) =>
+      grid
+        ? grid[i]!
+        : tidy(() =>
+            boardTime(proc, s.committed.select(0, 0).logicalNot().sum().item() / (blanks[0]! || 1)),
+          );
     const trajectory: TrajectoryStep[] = [];
-    if (o.record) trajectory.push(snapshot(grid[0]!, state));
+    if (o.record) trajectory.push(snapshot(timeOf(0, state), state));
     for (let i = 0; i < steps; i++) {
       const prev = state;
-      state = tidy(() =>
-        step(ctx, prev, grid[i]!, grid[i + 1]!, i === steps - 1, stepGenerator(o.seed, i)),
-      );
+      const last = i === steps - 1;
+      const gen = stepGenerator(o.seed, i);
+      if (sampler.kind === 'adaptive') {
+        // Only the rows with active sites are stepped (and evaluated); the rest stay as they are.
+        const done = tidy(() => prev.committed.all(-1).toArray()); // [B]
+        rows = [...done.keys()].filter((b) => !done[b]);
+        if (rows.length === 0) break;
+        const mine = blanks.filter((_, b) => !done[b]); // [rows]
+        state = tidy(() => {
+          if (rows.length === B) return sampler.step(ctx, prev, blanks, last, gen);
+          const idx = tensor(rows, [rows.length], 'int64');
+          return withRows(prev, idx, sampler.step(ctx, rowsOf(prev, idx), mine, last, gen));
+        });
+      } else {
+        state = tidy(() => sampler.step(ctx, prev, grid![i]!, grid![i + 1]!, last, gen));
+      }
       for (const x of Object.values(prev)) if (!Object.values(state).includes(x)) x.dispose();
-      if (o.record) trajectory.push(snapshot(grid[i + 1]!, state));
+      if (o.record) trajectory.push(snapshot(timeOf(i + 1, state), state));
     }
-    return { tokens: state.tokens, y: state.y, nfe, trajectory: o.record ? trajectory : undefined };
+    return {
+      tokens: state.tokens,
+      y: state.y,
+      nfe,
+      rowNfe,
+      trajectory: o.record ? trajectory : undefined,
+    };
   });
 }

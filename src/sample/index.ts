@@ -1,9 +1,11 @@
 // Samplers: pure step functions in a registry, one driver (DESIGN.md §2).
+export { adaptiveStep, checkCommitRule, DEFAULT_COMMIT, substepTimes } from './adaptive-step.js';
 export {
   type BatchedSampleOptions,
   type BatchedSampleResult,
   sampleInBatches,
 } from './batched.js';
+export { boardTime, boardTimes } from './board-time.js';
 export { drawCategorical } from './categorical.js';
 export { confidenceStep } from './confidence-step.js';
 export {
@@ -19,4 +21,12 @@ export { modelDenoiser } from './model-denoiser.js';
 export { getSampler, registerSampler, type Sampler, samplers } from './registry.js';
 export { reverseSdeMove, temperedProbs } from './reverse-sde.js';
 export { sjdStep } from './sjd-step.js';
-export type { Denoiser, SamplerState, StepContext, StepFn } from './types.js';
+export type {
+  AdaptiveStepFn,
+  CommitRule,
+  Denoiser,
+  SamplerState,
+  StepContext,
+  StepFn,
+  Time,
+} from './types.js';

@@ -1,9 +1,16 @@
-// A trained Denoiser as the samplers' classifier: logits = model(y, t) with t broadcast over
-// the batch, evaluated without autograd.
+// A trained Denoiser as the samplers' classifier: logits = model(y, t) with t [B] (one time
+// broadcast over the batch, or one per row as training feeds it), evaluated without autograd.
 import type { Denoiser as Model } from '../model/denoiser.js';
-import { full, noGrad } from '../torch/index.js';
+import { full, noGrad, tensor } from '../torch/index.js';
 import type { Denoiser } from './types.js';
 
 export function modelDenoiser(model: Model): Denoiser {
-  return (y, t, committed) => noGrad(() => model.forward(y, full([y.size(0)], t), committed));
+  return (y, t, committed) =>
+    noGrad(() => {
+      const B = y.size(0);
+      if (typeof t !== 'number' && t.length !== B)
+        throw new Error(`per-row times must have one entry per row (${B}), got ${t.length}`);
+      const times = typeof t === 'number' ? full([B], t) : tensor(t, [B], 'float64').to('float32'); // [B]
+      return model.forward(y, times, committed);
+    });
 }

@@ -1,19 +1,21 @@
 // Samplers by name (as torchdiffeq's solvers): each a pure step function the driver loops,
-// with the classifier evaluations it spends per step.
+// with the classifier evaluations it spends per step. A grid sampler steps every row along
+// one time grid; an adaptive one puts each row at its own time and stops it when it is done.
+import { adaptiveStep } from './adaptive-step.js';
 import { confidenceStep } from './confidence-step.js';
 import { mdlmStep } from './mdlm-step.js';
 import { sjdStep } from './sjd-step.js';
-import type { StepFn } from './types.js';
+import type { AdaptiveStepFn, StepFn } from './types.js';
 
-export interface Sampler {
-  step: StepFn;
-  nfePerStep: number;
-}
+export type Sampler =
+  | { kind?: 'grid'; step: StepFn; nfePerStep: number }
+  | { kind: 'adaptive'; step: AdaptiveStepFn; nfePerStep: number };
 
 export const samplers = new Map<string, Sampler>([
   ['sjd', { step: sjdStep, nfePerStep: 1 }],
   ['mdlm', { step: mdlmStep, nfePerStep: 1 }],
   ['confidence', { step: confidenceStep, nfePerStep: 2 }],
+  ['adaptive', { kind: 'adaptive', step: adaptiveStep, nfePerStep: 1 }],
 ]);
 
 export function registerSampler(name: string, sampler: Sampler): void {

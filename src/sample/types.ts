@@ -1,17 +1,32 @@
 // What the samplers share: the denoiser they call, the state they carry, and a step's context.
 import type { SJDProcess } from '../process/index.js';
-import type { Tensor } from '../torch/index.js';
+import type { Generator, Tensor } from '../torch/index.js';
+
+/**
+ * A forward time: one number for the whole batch (the fixed-grid samplers), or one per row
+ * (Float64Array [B]: the adaptive sampler, each board at its own time).
+ */
+export type Time = number | Float64Array;
 
 /**
  * The classifier P_theta(a | y, t): y [B, L, d] float32 (committed positions on their anchors),
- * t the forward time, committed [B, L] bool -> logits [B, L, K].
+ * t the forward time (per row or broadcast), committed [B, L] bool -> logits [B, L, K].
  */
-export type Denoiser = (y: Tensor, t: number, committed: Tensor) => Tensor;
+export type Denoiser = (y: Tensor, t: Time, committed: Tensor) => Tensor;
 
 export interface SamplerState {
   y: Tensor; // [B, L, d] float64
   committed: Tensor; // [B, L] bool
   tokens: Tensor; // [B, L] int64 (meaningful where committed)
+}
+
+/**
+ * When the adaptive sampler takes a site as sure: its top (tempered) posterior probability,
+ * or the margin between its top two, at least `threshold`.
+ */
+export interface CommitRule {
+  by: 'probability' | 'margin';
+  threshold: number;
 }
 
 export interface StepContext {
@@ -20,6 +35,8 @@ export interface StepContext {
   anchors: Tensor; // [K, d] float64
   temperature: number;
   topP: number;
+  /** the adaptive sampler's commit rule (its default when absent) */
+  commit?: CommitRule;
 }
 
 /** One reverse step from t to s < t; `last` forces commitment. Randomness only from gen. */
@@ -29,5 +46,17 @@ export type StepFn = (
   t: number,
   s: number,
   last: boolean,
-  gen: import('../torch/index.js').Generator,
+  gen: Generator,
+) => SamplerState;
+
+/**
+ * One step of an adaptive sampler on unfinished rows: each row reads its own time from its
+ * state (blanks [B]: the row's sites that are not conditioned); `last` forces commitment.
+ */
+export type AdaptiveStepFn = (
+  ctx: StepContext,
+  state: SamplerState,
+  blanks: Float64Array,
+  last: boolean,
+  gen: Generator,
 ) => SamplerState;
