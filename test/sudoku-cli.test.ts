@@ -1,6 +1,7 @@
 // End-to-end Sudoku commands on a tiny model trained here on 40 puzzles generated here: train
 // (run folder), solve one puzzle and a file (a tiny model's boards may break rules: then exit
-// status 3 and the reason), eval with --json, and one-line errors for bad input.
+// status 3 and the reason), eval with --json (the adaptive sampler's NFE per board, mean and
+// max, or the confidence policy's), and one-line errors for bad input.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -115,7 +116,17 @@ test('sjd solve prints a full grid that keeps the clues', () => {
 });
 
 test('sjd solve --trace shows the board filling in, step by step', () => {
-  const r = sjd('solve', puzzle, '--model', run, '--nfe', '6', '--trace');
+  const r = sjd(
+    'solve',
+    puzzle,
+    '--model',
+    run,
+    '--nfe',
+    '6',
+    '--trace',
+    '--sampler',
+    'confidence',
+  );
   solvedOrReported(r);
   const counts = [
     ...r.stdout.matchAll(/step (\d+) \(t = (\d\.\d{3})\): (\d+) cells committed/g),
@@ -135,7 +146,12 @@ test('sjd solve --file --out writes quizzes,solutions,status', () => {
   assert.equal(lines.length, 41);
   for (const line of lines.slice(1)) assert.match(line, /^[0-9]{81},[1-9]{81},(solved|[^,]+)$/);
   const solved = lines.filter((l) => l.endsWith(',solved')).length;
-  assert.equal(r.stdout.trim(), `solved ${solved} of 40 puzzles into ${out}`);
+  assert.match(
+    r.stdout.trim(),
+    new RegExp(
+      `^solved ${solved} of 40 puzzles into ${out} \\(adaptive sampler \\(probability >= 0\\.9999\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)$`,
+    ),
+  );
   assert.equal(r.status, solved === 40 ? 0 : 3);
 });
 
@@ -156,9 +172,39 @@ test('sjd eval sudoku --json ends with the metrics as one JSON object', () => {
   assert.equal(r.status, 0, r.stderr);
   const j = JSON.parse(r.stdout.trim().split('\n').pop()!);
   assert.equal(j.boards, 6);
-  for (const k of ['solve_rate', 'cell_accuracy', 'boards_per_s'])
+  for (const k of ['solve_rate', 'cell_accuracy', 'boards_per_s', 'nfe_mean', 'nfe_max'])
     assert.equal(typeof j[k], 'number', k);
   assert.ok(j.cell_accuracy >= 0 && j.cell_accuracy <= 1);
+  // The adaptive sampler by default: NFE per board within the budget of 4.
+  assert.equal(j.sampler, 'adaptive');
+  assert.deepEqual(j.commit, { by: 'probability', threshold: 0.9999 });
+  assert.ok(j.nfe_mean >= 1 && j.nfe_mean <= j.nfe_max && j.nfe_max <= 4, r.stdout);
+  assert.match(
+    r.stdout,
+    /^6 boards: .* boards\/s \(adaptive sampler \(probability >= 0\.9999\); NFE per board mean \d+\.\d, max [1-4] of 4\)$/m,
+  );
+  // The paper's policy on request: every board takes the budget's 3 NFE (2 a step, 1 to fill).
+  const c = sjd(
+    'eval',
+    'sudoku',
+    '--model',
+    run,
+    '--data',
+    data,
+    '--limit',
+    '6',
+    '--nfe',
+    '4',
+    '--sampler',
+    'confidence',
+    '--json',
+  );
+  assert.equal(c.status, 0, c.stderr);
+  const k = JSON.parse(c.stdout.trim().split('\n').pop()!);
+  assert.equal(k.sampler, 'confidence');
+  assert.equal(k.commit, undefined);
+  assert.deepEqual([k.nfe_mean, k.nfe_max], [3, 3]);
+  assert.match(c.stdout, /\(confidence policy; NFE per board mean 3\.0, max 3 of 4\)$/m);
 });
 
 test('sjd export writes a float16 model folder that solves like the run', () => {

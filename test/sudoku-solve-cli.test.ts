@@ -64,7 +64,12 @@ test('sjd solve --file --out: a status column per row, the count solved, exit 3 
   const out = join(dir, 'solved.csv');
   const r = sjd('solve', '--file', input, '--out', out);
   assert.equal(r.status, 3, r.stderr);
-  assert.equal(r.stdout.trim(), `solved 1 of 2 puzzles into ${out}`);
+  assert.match(
+    r.stdout.trim(),
+    new RegExp(
+      `^solved 1 of 2 puzzles into ${out} \\(adaptive sampler \\(probability >= 0\\.9999\\); NFE per board mean \\d+\\.\\d, max \\d+ of 32\\)$`,
+    ),
+  );
   assert.equal(r.stderr.trim(), `sjd: 1 of 2 boards not solved; see the status column of ${out}`);
   const lines = readFileSync(out, 'utf8').trim().split('\n');
   assert.equal(lines[0], 'quizzes,solutions,status');

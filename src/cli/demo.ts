@@ -1,9 +1,11 @@
 // `sjd demo [sudoku|reverse]`: the main job on a fresh machine. sudoku: generate puzzles and
-// solve them with the shipped model; reverse: a small transformer learns to reverse token
-// sequences in a few seconds (no model needed).
+// solve them with the shipped model (the adaptive sampler unless --sampler says otherwise);
+// reverse: a small transformer learns to reverse token sequences in a few seconds (no model
+// needed).
 import type { Command } from 'commander';
 import { runReverseDemo, sudoku, torch } from '../index.js';
-import { int, nfe } from './options.js';
+import { int, nfe, samplerOption } from './options.js';
+import { commitOptions, commitRule } from './sudoku.js';
 
 interface DemoOpts {
   steps: number;
@@ -11,19 +13,28 @@ interface DemoOpts {
   length: number;
   count: number;
   nfe: number;
+  sampler: string;
+  commitBy: 'probability' | 'margin';
+  commitThreshold: number;
   show: number;
   model?: string;
 }
 
 export function registerDemo(program: Command): void {
-  program
+  const cmd = program
     .command('demo [task]')
     .description(
       'sudoku (default): generate puzzles and solve them with the shipped model; reverse: train a tiny model for a few seconds',
     )
     .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
     .option('--count <n>', 'sudoku: puzzles to generate and solve', int(1, 100_000), 100)
-    .option('--nfe <n>', 'sudoku: classifier evaluations per puzzle', nfe, 32)
+    .option(
+      '--nfe <n>',
+      "sudoku: classifier evaluations per puzzle (the adaptive sampler's cap)",
+      nfe,
+      32,
+    );
+  commitOptions(samplerOption(cmd, '--sampler', 'sudoku: sampler', sudoku.DEFAULT_SUDOKU_SAMPLER))
     .option('--show <n>', 'sudoku: boards to print', int(0, 100), 2)
     .option('--model <dir>', 'sudoku: a run folder or exported model instead of the shipped one')
     .option('--steps <n>', 'reverse: training steps', int(1, 1_000_000), 400)
@@ -43,7 +54,14 @@ export function registerDemo(program: Command): void {
         return;
       }
       const loaded = sudoku.loadSudokuModel(o.model);
-      const r = sudoku.runSudokuDemo(loaded, { count: o.count, seed: o.seed, nfe: o.nfe });
+      const commit = commitRule(o);
+      const r = sudoku.runSudokuDemo(loaded, {
+        count: o.count,
+        seed: o.seed,
+        nfe: o.nfe,
+        sampler: o.sampler,
+        commit,
+      });
       console.log(
         `generated ${o.count} puzzles without guessing in ${r.generateSeconds.toFixed(1)} s; solving with ${loaded.source}`,
       );
@@ -56,7 +74,7 @@ export function registerDemo(program: Command): void {
       }
       const s = r.scores;
       console.log(
-        `\nsolved ${Math.round(s.solve_rate * s.boards)}/${s.boards} boards (${(100 * s.solve_rate).toFixed(1)}%), cell accuracy ${(100 * s.cell_accuracy).toFixed(1)}%, ${(s.boards / r.seconds).toFixed(1)} boards/s (confidence policy, ${o.nfe} NFE)`,
+        `\nsolved ${Math.round(s.solve_rate * s.boards)}/${s.boards} boards (${(100 * s.solve_rate).toFixed(1)}%), cell accuracy ${(100 * s.cell_accuracy).toFixed(1)}%, ${(s.boards / r.seconds).toFixed(1)} boards/s (${sudoku.samplerLabel(o.sampler, commit)}; NFE per board mean ${r.nfe_mean.toFixed(1)}, max ${r.nfe_max} of ${o.nfe})`,
       );
     });
 }

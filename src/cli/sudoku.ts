@@ -1,10 +1,12 @@
 // `sjd solve` and `sjd eval sudoku`: solve puzzles with a trained model (the shipped one unless
-// --model), by the confidence policy (2 NFE a step, the paper's headline sampler), Alg. 2 or
-// any registered sampler. Every answer is checked: `sjd solve` says how a board breaks the
-// rules (and whether the puzzle has one solution, several or none) and exits with status 3
-// when any board is not solved; --out marks each row's status.
+// --model), by the adaptive sampler (each board at its own time, stopped when filled; the
+// default), the confidence policy (2 NFE a step, the paper's headline sampler), Alg. 2 or any
+// registered sampler; the output names the sampler and the NFE the boards took. Every answer
+// is checked: `sjd solve` says how a board breaks the rules (and whether the puzzle has one
+// solution, several or none) and exits with status 3 when any board is not solved; --out marks
+// each row's status.
 import type { Command } from 'commander';
-import { sudoku, util } from '../index.js';
+import { sampling, sudoku, util } from '../index.js';
 import { group, int, nfe, num, oneOf, samplerOption } from './options.js';
 
 /** The exit status of `sjd solve` when some board is not solved. */
@@ -14,26 +16,57 @@ interface SamplerOpts {
   model?: string;
   sampler: string;
   nfe: number;
+  commitBy: 'probability' | 'margin';
+  commitThreshold: number;
   temperature: number;
   grid: 'uniform' | 'cosine';
   seed: number;
 }
 
+/** The adaptive sampler's flags (shared with `sjd demo`). */
+export const commitOptions = (c: Command) =>
+  c
+    .option(
+      '--commit-by <rule>',
+      'adaptive: a site is sure by its top probability or the margin between its top two',
+      oneOf(['probability', 'margin']),
+      sampling.DEFAULT_COMMIT.by,
+    )
+    .option(
+      '--commit-threshold <p>',
+      'adaptive: commit every site at least this sure (and the surest one) each step',
+      num(Number.MIN_VALUE, 1),
+      sampling.DEFAULT_COMMIT.threshold,
+    );
+
+/** The commit rule from the flags. */
+export const commitRule = (o: { commitBy: 'probability' | 'margin'; commitThreshold: number }) => ({
+  by: o.commitBy,
+  threshold: o.commitThreshold,
+});
+
 const samplerOptions = (c: Command) =>
-  samplerOption(
-    c.option('--model <dir>', 'a run folder or an exported model (default: the shipped model)'),
-    '--sampler',
-    'sampler (confidence: 2 NFE a step; sjd: Alg. 2)',
-    'confidence',
+  commitOptions(
+    samplerOption(
+      c.option('--model <dir>', 'a run folder or an exported model (default: the shipped model)'),
+      '--sampler',
+      "sampler (adaptive: each board at its own time, stops when filled; confidence: the paper's policy, 2 NFE a step; sjd: Alg. 2)",
+      sudoku.DEFAULT_SUDOKU_SAMPLER,
+    ),
   )
-    .option('--nfe <n>', 'classifier evaluations', nfe, 32)
+    .option('--nfe <n>', "classifier evaluations per board (the adaptive sampler's cap)", nfe, 32)
     .option(
       '--temperature <x>',
       'classifier temperature: divides the logits (ranking, allocation, drift)',
       num(1e-3, 100),
       1,
     )
-    .option('--grid <kind>', 'time grid (cosine, uniform)', oneOf(['cosine', 'uniform']), 'cosine')
+    .option(
+      '--grid <kind>',
+      'time grid of the grid samplers (cosine, uniform)',
+      oneOf(['cosine', 'uniform']),
+      'cosine',
+    )
     .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0);
 
 export function registerSudoku(program: Command): void {
@@ -63,14 +96,18 @@ export function registerSudoku(program: Command): void {
         if (problem) throw new Error(problem);
       }
       const { model, process: proc } = sudoku.loadSudokuModel(o.model);
+      const commit = commitRule(o);
       const r = sudoku.solveSudoku(model, proc, puzzles, {
         sampler: o.sampler,
         nfe: o.nfe,
+        commit,
         temperature: o.temperature,
         grid: o.grid,
         seed: o.seed,
         record: o.trace,
       });
+      const { nfe_mean, nfe_max } = sudoku.nfeSummary(r.nfe);
+      const how = sudoku.samplerLabel(o.sampler, commit);
       const reasons = r.problems.map((p, n) =>
         p.length === 0 ? null : sudoku.failureReason(puzzles[n]!, p),
       );
@@ -83,7 +120,9 @@ export function registerSudoku(program: Command): void {
             status: reasons[n] ?? 'solved',
           })),
         );
-        console.log(`solved ${r.solved} of ${puzzles.length} puzzles into ${o.out}`);
+        console.log(
+          `solved ${r.solved} of ${puzzles.length} puzzles into ${o.out} (${how}; NFE per board mean ${nfe_mean.toFixed(1)}, max ${nfe_max} of ${o.nfe})`,
+        );
         if (r.solved < puzzles.length) {
           console.error(
             `sjd: ${puzzles.length - r.solved} of ${puzzles.length} boards not solved; see the status column of ${o.out}`,
@@ -101,6 +140,7 @@ export function registerSudoku(program: Command): void {
           console.log(sudoku.renderBoard(b, { clues: puzzles[0] }));
         });
       }
+      console.log(`${how}: ${nfe_max} NFE of ${o.nfe}`);
       console.log(sudoku.renderBoard(r.boards[0]!, { clues: puzzles[0] }));
       console.log(sudoku.formatBoard(r.boards[0]!));
       if (reasons[0]) {
@@ -121,29 +161,34 @@ export function registerSudoku(program: Command): void {
   ).action((o: SamplerOpts & { data: string; limit?: number; json?: boolean }) => {
     const pairs = sudoku.loadPairs(o.data, o.limit);
     const { model, process: proc, source } = sudoku.loadSudokuModel(o.model);
+    const commit = commitRule(o);
     const t0 = performance.now();
     const r = sudoku.solveSudoku(model, proc, pairs.puzzles, {
       sampler: o.sampler,
       nfe: o.nfe,
+      commit,
       temperature: o.temperature,
       grid: o.grid,
       seed: o.seed,
     });
     const seconds = (performance.now() - t0) / 1000;
     const s = sudoku.scoreBoards(pairs.puzzles, pairs.solutions, r.boards);
+    const adaptive = sampling.getSampler(o.sampler).kind === 'adaptive';
     const out = {
       ...s,
       boards_per_s: s.boards / seconds,
       seconds,
       sampler: o.sampler,
+      ...(adaptive ? { commit } : {}),
       nfe: o.nfe,
+      ...sudoku.nfeSummary(r.nfe),
       model: source,
       data: o.data,
     };
     console.log(
       `${s.boards} boards: solve rate ${(100 * s.solve_rate).toFixed(2)}%, cell accuracy ${(100 * s.cell_accuracy).toFixed(2)}%, ` +
         `rows/columns/boxes valid ${(100 * s.row_validity).toFixed(1)}/${(100 * s.column_validity).toFixed(1)}/${(100 * s.box_validity).toFixed(1)}%, ` +
-        `${out.boards_per_s.toFixed(1)} boards/s (${o.sampler}, ${o.nfe} NFE)`,
+        `${out.boards_per_s.toFixed(1)} boards/s (${sudoku.samplerLabel(o.sampler, commit)}; NFE per board mean ${out.nfe_mean.toFixed(1)}, max ${out.nfe_max} of ${o.nfe})`,
     );
     if (o.json) console.log(JSON.stringify(out));
   });

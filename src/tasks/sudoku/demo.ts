@@ -1,11 +1,12 @@
 // The Sudoku demonstration (sjd's main job on a fresh machine): generate puzzles here (no
-// download, no ../shared), solve them with the shipped model by the confidence policy, and
-// report boards and the solve rate.
+// download, no ../shared), solve them with the shipped model by the adaptive sampler (or the
+// one named), and report boards, the solve rate and the NFE the boards took.
+import type { CommitRule } from '../../sample/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import { type Board, renderBoard } from './board.js';
 import { generatedPairs } from './data.js';
 import { type SudokuScores, scoreBoards } from './metrics.js';
-import { solveSudoku } from './solve.js';
+import { DEFAULT_SUDOKU_SAMPLER, nfeSummary, solveSudoku } from './solve.js';
 
 export interface SudokuDemoResult {
   puzzles: Board[];
@@ -14,19 +15,22 @@ export interface SudokuDemoResult {
   scores: SudokuScores;
   seconds: number;
   generateSeconds: number;
+  nfe_mean: number; // classifier evaluations per board
+  nfe_max: number;
 }
 
 export function runSudokuDemo(
   loaded: LoadedModel,
-  o: { count: number; seed: number; nfe: number },
+  o: { count: number; seed: number; nfe: number; sampler?: string; commit?: CommitRule },
 ): SudokuDemoResult {
   const g0 = performance.now();
   const { puzzles, solutions } = generatedPairs(o.count, o.seed);
   const generateSeconds = (performance.now() - g0) / 1000;
   const t0 = performance.now();
-  const { boards } = solveSudoku(loaded.model, loaded.process, puzzles, {
-    sampler: 'confidence',
+  const { boards, nfe } = solveSudoku(loaded.model, loaded.process, puzzles, {
+    sampler: o.sampler ?? DEFAULT_SUDOKU_SAMPLER,
     nfe: o.nfe,
+    commit: o.commit,
     seed: o.seed,
   });
   const seconds = (performance.now() - t0) / 1000;
@@ -37,6 +41,7 @@ export function runSudokuDemo(
     scores: scoreBoards(puzzles, solutions, boards),
     seconds,
     generateSeconds,
+    ...nfeSummary(nfe),
   };
 }
 

@@ -1,17 +1,30 @@
 // Solving Sudoku with a trained denoiser: clues are conditioned (committed from the start and
-// re-clamped each step), the blanks are sampled by a named sampler (the confidence policy or
-// Alg. 2) in batches (sample/batched.ts); digits 1..9 are tokens 0..8. Every returned board is
-// checked against the rules (check.ts): a sampler's answer is not taken on trust.
+// re-clamped each step), the blanks are sampled by a named sampler (the adaptive sampler by
+// default, the paper's confidence policy, or Alg. 2) in batches (sample/batched.ts); digits
+// 1..9 are tokens 0..8. Every returned board is checked against the rules (check.ts): a
+// sampler's answer is not taken on trust. The classifier evaluations each board took are
+// reported (the adaptive sampler stops a board when it is filled).
 import type { Denoiser } from '../../model/denoiser.js';
 import type { SJDProcess } from '../../process/index.js';
-import { type GridKind, sampleInBatches, type TrajectoryStep } from '../../sample/index.js';
+import {
+  type CommitRule,
+  DEFAULT_COMMIT,
+  type GridKind,
+  getSampler,
+  sampleInBatches,
+  type TrajectoryStep,
+} from '../../sample/index.js';
 import { tensor } from '../../torch/index.js';
 import type { Board } from './board.js';
 import { answerProblems } from './check.js';
 
+/** The sampler `sjd solve`, `sjd eval sudoku` and `sjd demo` use unless told otherwise. */
+export const DEFAULT_SUDOKU_SAMPLER = 'adaptive';
+
 export interface SolveOptions {
-  sampler: string; // a registered sampler: 'confidence', 'sjd', ...
-  nfe: number;
+  sampler: string; // a registered sampler: 'adaptive', 'confidence', 'sjd', ...
+  nfe: number; // the budget per board
+  commit?: CommitRule; // the adaptive sampler's (its default when absent)
   temperature?: number;
   grid?: GridKind;
   seed: number;
@@ -24,6 +37,7 @@ export interface SolveResult {
   /** per board, why it does not solve its puzzle (answerProblems); empty when it does */
   problems: string[][];
   solved: number; // boards with no problem
+  nfe: number[]; // per board, the classifier evaluations it took part in
   trajectory?: TrajectoryStep[];
 }
 
@@ -33,11 +47,12 @@ export function solveSudoku(
   puzzles: Board[],
   o: SolveOptions,
 ): SolveResult {
-  const { rows, trajectory } = sampleInBatches(model, proc, {
+  const { rows, rowNfe, trajectory } = sampleInBatches(model, proc, {
     n: puzzles.length,
     batchSize: o.batch ?? 256,
     sampler: o.sampler,
     nfe: o.nfe,
+    commit: o.commit,
     temperature: o.temperature ?? 1,
     grid: o.grid ?? 'cosine',
     seed: o.seed,
@@ -55,6 +70,21 @@ export function solveSudoku(
     boards,
     problems,
     solved: problems.filter((p) => p.length === 0).length,
+    nfe: rowNfe,
     trajectory,
   };
+}
+
+/** How the boards were sampled, for the commands' output ("adaptive sampler (probability >= 0.9999)"). */
+export function samplerLabel(sampler: string, commit?: CommitRule): string {
+  if (getSampler(sampler).kind !== 'adaptive')
+    return sampler === 'confidence' ? 'confidence policy' : `${sampler} sampler`;
+  const rule = commit ?? DEFAULT_COMMIT;
+  return `${sampler} sampler (${rule.by} >= ${rule.threshold})`;
+}
+
+/** The classifier evaluations the boards took: mean and max over boards. */
+export function nfeSummary(nfe: number[]): { nfe_mean: number; nfe_max: number } {
+  if (nfe.length === 0) return { nfe_mean: 0, nfe_max: 0 };
+  return { nfe_mean: nfe.reduce((a, b) => a + b, 0) / nfe.length, nfe_max: Math.max(...nfe) };
 }
