@@ -1,12 +1,16 @@
 // Sudoku at the shipped settings (cpu preset, SJD kernel): training tokens/s of the full SJD
 // step (corruption, forward, backward, AdamW) against the bare network step on clean inputs,
 // and solving boards/s of the confidence policy (32 NFE) against the same number of bare
-// network passes: ratios are the process's and the sampler's overhead.
+// network passes: ratios are the process's and the sampler's overhead. The adaptive sampler
+// (default settings, the shipped model: its NFE per board depends on what the model is sure
+// of) against the bare passes it made, at the batch sizes it made them (finished boards drop
+// out), with the NFE it spent per board.
 
 import { sampleTimes } from '../src/process/index.js';
 import { generatedPairs } from '../src/tasks/sudoku/data.js';
+import { loadSudokuModel } from '../src/tasks/sudoku/load.js';
 import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
-import { solveSudoku } from '../src/tasks/sudoku/solve.js';
+import { nfeSummary, solveSudoku } from '../src/tasks/sudoku/solve.js';
 import { SudokuTask } from '../src/tasks/sudoku/task.js';
 import { AdamW, crossEntropy, full, Generator, noGrad, tidy } from '../src/torch/index.js';
 import { buildModel, buildProcess } from '../src/train/build.js';
@@ -80,4 +84,41 @@ register(
     return { ...r, boards_per_s: (128 * 1000) / r.sjd_ms };
   },
   '32 bare network passes at batch 128',
+);
+
+register(
+  'sudoku-solve-adaptive',
+  (): BenchResult => {
+    const { model, process: proc } = loadSudokuModel();
+    const { puzzles, solutions } = generatedPairs(128, 3);
+    let r = solveSudoku(model, proc, puzzles, {
+      sampler: 'adaptive',
+      nfe: 32,
+      seed: 0,
+      batch: 128,
+    });
+    const solve = () => {
+      r = solveSudoku(model, proc, puzzles, { sampler: 'adaptive', nfe: 32, seed: 0, batch: 128 });
+    };
+    // The k-th classifier pass saw the boards that had taken more than k passes.
+    const { nfe_mean, nfe_max } = nfeSummary(r.nfe);
+    const sizes = Array.from({ length: nfe_max }, (_, k) => r.nfe.filter((n) => n > k).length);
+    const y = new Generator(1).randn([128, 81, model.config.anchorDim]);
+    const passes = () =>
+      tidy(() =>
+        noGrad(() => {
+          for (const n of sizes) model.forward(y.narrow(0, 0, n), full([n], 0.5)).dispose();
+        }),
+      );
+    const t = interleaved(solve, passes, 3);
+    const solved = r.boards.filter((b, n) => b.every((d, i) => d === solutions[n]![i])).length;
+    return {
+      ...t,
+      boards_per_s: (128 * 1000) / t.sjd_ms,
+      nfe_mean,
+      nfe_max,
+      solved_of_128: solved,
+    };
+  },
+  'the same bare network passes at the batch sizes the sampler made them',
 );
