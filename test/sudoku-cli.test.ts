@@ -183,6 +183,16 @@ test('sjd eval sudoku --json ends with the metrics as one JSON object', () => {
     r.stdout,
     /^6 boards: .* boards\/s \(adaptive sampler \(probability >= 0\.9999\); NFE per board mean \d+\.\d, max [1-4] of 4\)$/m,
   );
+  // Split by difficulty: this file has no strategy columns, so the logical solver classes it.
+  assert.equal(j.difficulty_from, 'solver');
+  const split = Object.values(j.by_difficulty) as { boards: number; nfe_mean: number }[];
+  assert.equal(
+    split.reduce((a, d) => a + d.boards, 0),
+    6,
+  );
+  const nfeTotal = split.reduce((a, d) => a + d.nfe_mean * d.boards, 0);
+  assert.ok(Math.abs(nfeTotal / 6 - j.nfe_mean) < 1e-9, 'class NFE means average to the whole');
+  assert.match(r.stdout, /^ {2}\(difficulty by the logical solver\)$/m);
   // The paper's policy on request: every board takes the budget's 3 NFE (2 a step, 1 to fill).
   const c = sjd(
     'eval',
@@ -292,3 +302,40 @@ for (const [args, message] of [
     assert.match(r.stderr.trim(), message);
   });
 }
+
+test("sjd eval sudoku splits the solve rate by the strategies of the file's qqwing columns", () => {
+  // The fixture's first 12 rows: labels from its qqwing_difficulty column (Simple and Easy need
+  // singles only; Intermediate needs more).
+  const rows = readFileSync(qqwing, 'utf8').trim().split('\n').slice(1, 13);
+  const want = { singles: 0, 'beyond-singles': 0 };
+  for (const row of rows) {
+    const label = row.split(',').pop()!;
+    if (label === 'Intermediate') want['beyond-singles']++;
+    else want.singles++;
+  }
+  const r = sjd(
+    'eval',
+    'sudoku',
+    '--model',
+    run,
+    '--data',
+    qqwing,
+    '--limit',
+    '12',
+    '--nfe',
+    '3',
+    '--json',
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(r.stdout.trim().split('\n').pop()!);
+  assert.equal(j.difficulty_from, 'columns');
+  for (const [c, n] of Object.entries(want)) {
+    if (n === 0) assert.equal(j.by_difficulty[c], undefined, c);
+    else {
+      assert.equal(j.by_difficulty[c].boards, n, c);
+      assert.ok(j.by_difficulty[c].nfe_mean >= 1 && j.by_difficulty[c].nfe_mean <= 3, c);
+      assert.match(r.stdout, new RegExp(`^  ${c}: ${n} boards, solve rate \\d+\\.\\d\\d%`, 'm'));
+    }
+  }
+  assert.match(r.stdout, /^ {2}\(difficulty from the file's strategy columns\)$/m);
+});

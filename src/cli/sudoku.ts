@@ -174,6 +174,14 @@ export function registerSudoku(program: Command): void {
     const seconds = (performance.now() - t0) / 1000;
     const s = sudoku.scoreBoards(pairs.puzzles, pairs.solutions, r.boards);
     const adaptive = sampling.getSampler(o.sampler).kind === 'adaptive';
+    const { classes, source: classSource } = sudoku.difficultyClasses(o.data, pairs.puzzles);
+    const byDifficulty = sudoku.scoreByDifficulty(
+      pairs.puzzles,
+      pairs.solutions,
+      r.boards,
+      classes,
+      r.nfe,
+    );
     const out = {
       ...s,
       boards_per_s: s.boards / seconds,
@@ -182,6 +190,8 @@ export function registerSudoku(program: Command): void {
       ...(adaptive ? { commit } : {}),
       nfe: o.nfe,
       ...sudoku.nfeSummary(r.nfe),
+      by_difficulty: byDifficulty,
+      difficulty_from: classSource,
       model: source,
       data: o.data,
     };
@@ -189,6 +199,16 @@ export function registerSudoku(program: Command): void {
       `${s.boards} boards: solve rate ${(100 * s.solve_rate).toFixed(2)}%, cell accuracy ${(100 * s.cell_accuracy).toFixed(2)}%, ` +
         `rows/columns/boxes valid ${(100 * s.row_validity).toFixed(1)}/${(100 * s.column_validity).toFixed(1)}/${(100 * s.box_validity).toFixed(1)}%, ` +
         `${out.boards_per_s.toFixed(1)} boards/s (${sudoku.samplerLabel(o.sampler, commit)}; NFE per board mean ${out.nfe_mean.toFixed(1)}, max ${out.nfe_max} of ${o.nfe})`,
+    );
+    for (const c of sudoku.DIFFICULTY_CLASSES) {
+      const d = byDifficulty[c];
+      if (d)
+        console.log(
+          `  ${c}: ${d.boards} boards, solve rate ${(100 * d.solve_rate).toFixed(2)}%, cell accuracy ${(100 * d.cell_accuracy).toFixed(2)}%, NFE per board mean ${d.nfe_mean!.toFixed(1)}`,
+        );
+    }
+    console.log(
+      `  (difficulty ${classSource === 'columns' ? "from the file's strategy columns" : 'by the logical solver'})`,
     );
     if (o.json) console.log(JSON.stringify(out));
   });

@@ -23,6 +23,7 @@ interface RunFlags {
   batch?: number;
   lr?: number;
   warmup?: number;
+  evalEvery?: number;
   resume?: boolean;
 }
 
@@ -56,12 +57,18 @@ const runOptions = (c: Command) =>
       'learning-rate warm-up steps (default: the size)',
       int(0, 1_000_000_000),
     )
+    .option(
+      '--eval-every <n>',
+      'steps between held-out evaluations (default: the size)',
+      int(1, 1_000_000_000),
+    )
     .option('--resume', 'continue the run in --out from its checkpoint');
 
 const processOf = (o: ProcessFlags & RunFlags) => ({
   batch: o.batch,
   lr: o.lr,
   warmup: o.warmup,
+  evalEvery: o.evalEvery,
   size: o.size,
   process: o.process,
   blend: o.blend,

@@ -60,25 +60,35 @@ export function difficultyClasses(
   return { classes: stats.map((s) => classOfLabel(s.label)), source: 'columns' };
 }
 
-export type ClassScores = Pick<SudokuScores, 'boards' | 'solve_rate' | 'cell_accuracy'>;
+/** A class's scores; `nfe_mean` (classifier evaluations per board) when the NFE were given. */
+export type ClassScores = Pick<SudokuScores, 'boards' | 'solve_rate' | 'cell_accuracy'> & {
+  nfe_mean?: number;
+};
 
 /** Scores per class, in DIFFICULTY_CLASSES order; a class without puzzles is left out. */
 export type DifficultyScores = Partial<Record<DifficultyClass, ClassScores>>;
 
 /**
  * scoreBoards (metrics.ts) on the boards of each class: how many, the solve rate and the cell
- * accuracy over the blanks. All four arrays are aligned (one entry per puzzle).
+ * accuracy over the blanks, and the mean NFE a board when `nfe` is given. All the arrays are
+ * aligned (one entry per puzzle).
  */
 export function scoreByDifficulty(
   puzzles: readonly Board[],
   solutions: readonly Board[],
   boards: readonly Board[],
   classes: readonly DifficultyClass[],
+  nfe?: readonly number[],
 ): DifficultyScores {
   const n = puzzles.length;
-  if (solutions.length !== n || boards.length !== n || classes.length !== n)
+  if (
+    solutions.length !== n ||
+    boards.length !== n ||
+    classes.length !== n ||
+    (nfe && nfe.length !== n)
+  )
     throw new Error(
-      `scoreByDifficulty: ${n} puzzles, ${solutions.length} solutions, ${boards.length} boards, ${classes.length} classes`,
+      `scoreByDifficulty: ${n} puzzles, ${solutions.length} solutions, ${boards.length} boards, ${classes.length} classes${nfe ? `, ${nfe.length} NFE counts` : ''}`,
     );
   const out: DifficultyScores = {};
   for (const c of DIFFICULTY_CLASSES) {
@@ -87,6 +97,7 @@ export function scoreByDifficulty(
     const pick = (xs: readonly Board[]) => idx.map((i) => xs[i]!);
     const s = scoreBoards(pick(puzzles), pick(solutions), pick(boards));
     out[c] = { boards: s.boards, solve_rate: s.solve_rate, cell_accuracy: s.cell_accuracy };
+    if (nfe) out[c]!.nfe_mean = idx.reduce((a, i) => a + nfe[i]!, 0) / idx.length;
   }
   return out;
 }
