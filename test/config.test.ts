@@ -46,6 +46,22 @@ test('the configs the presets write are valid as they are', () => {
     }
 });
 
+test("the cpu size is issue #13's recipe; flags override its network and augmentation", () => {
+  const cpu = sudokuConfig({ size: 'cpu' });
+  assert.equal(cpu.model.attention, 'peers');
+  assert.equal(cpu.augment, 'full');
+  assert.deepEqual(cpu.lr, { kind: 'cosine', lr: 2e-3, warmup: 300, total: 16_000, minLr: 2e-4 });
+  const dense = sudokuConfig({ size: 'cpu', attention: 'dense', augment: 'digits', loops: 2 });
+  assert.equal('attention' in dense.model, false); // dense is the absence of a pattern
+  assert.equal(dense.model.loops, 2);
+  assert.equal(dense.augment, 'digits');
+  // other sizes keep the paper's dense network and digit relabelling
+  const paper = sudokuConfig({ size: 'paper' });
+  assert.equal(paper.model.attention, undefined);
+  assert.equal(paper.augment, 'digits');
+  assert.equal(sudokuConfig({ size: 'tiny', attention: 'typed' }).model.attention, 'typed');
+});
+
 for (const [what, edit, message] of [
   ['an absurd depth', (c: Cfg) => (c.model.depth = 1e9), /^m\.json: model\.depth: /],
   ['a negative width', (c: Cfg) => (c.model.width = -1), /^m\.json: model\.width: /],

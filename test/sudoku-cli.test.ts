@@ -248,6 +248,10 @@ test('sjd compare sudoku trains CADD and SJD per seed, is resumable, and writes 
     '6',
     '--nfe',
     '4',
+    '--adaptive-nfe',
+    '5',
+    '--attention',
+    'peers',
     '--doc',
     doc,
     '--data',
@@ -258,12 +262,19 @@ test('sjd compare sudoku trains CADD and SJD per seed, is resumable, and writes 
   const r = sjd(...args);
   assert.equal(r.status, 0, r.stderr);
   const md = readFileSync(doc, 'utf8');
-  assert.match(md, /\| CADD \(hybrid, W = I\) \| \d+\.\d\d \+- \d+\.\d\d \|/);
+  // method | adaptive mean +- std | per seed | NFE a board | confidence mean +- std | takeoff | collapsed
+  const row =
+    /^\| CADD \(hybrid, W = I\) \| \d+\.\d\d \+- \d+\.\d\d \| \d+\.\d \| (\d+\.\d) \| \d+\.\d\d \+- \d+\.\d\d \| .* \| ([01])\/1 \|$/m;
+  const m = row.exec(md);
+  assert.ok(m, md);
+  assert.ok(Number(m[1]) >= 1 && Number(m[1]) <= 5, 'the adaptive NFE within its cap');
   assert.match(md, /\| SJD \(sudoku W, sigma_W = 1\.5\) \|/);
+  assert.match(md, /attention `peers`, augmentation `digits`/);
   assert.match(readFileSync(doc.replace(/\.md$/, '.svg'), 'utf8'), /^<svg/);
   assert.match(md, /--eval-every 2 /);
   const config = JSON.parse(readFileSync(join(out, 'hybrid-seed0', 'config.json'), 'utf8'));
   assert.equal(config.evalEvery, 2); // --eval-every overrides the size's period (10)
+  assert.equal(config.model.attention, 'peers'); // --attention reaches every run
   assert.equal(config.lr.total, 4);
   const again = sjd(...args); // both runs finished: evaluated again, not retrained
   assert.equal(again.status, 0, again.stderr);

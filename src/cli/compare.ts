@@ -31,6 +31,9 @@ interface CompareFlags {
   processes: string[];
   limit: number;
   nfe: number;
+  adaptiveNfe: number;
+  attention?: 'dense' | 'peers' | 'typed';
+  augment?: 'none' | 'digits' | 'full';
   doc: string;
   data?: string;
   evalData?: string;
@@ -87,7 +90,18 @@ export function registerCompare(program: Command): void {
       ['hybrid', 'sjd'],
     )
     .option('--limit <n>', 'held-out puzzles for the final evaluation', int(1, 1_000_000), 1000)
-    .option('--nfe <n>', 'NFE of the final evaluation (confidence policy)', nfe, 32)
+    .option('--nfe <n>', "NFE of the final evaluation by the paper's confidence policy", nfe, 32)
+    .option('--adaptive-nfe <n>', "the adaptive sampler's NFE cap in the final evaluation", nfe, 64)
+    .option(
+      '--attention <kind>',
+      "the network's attention, dense, peers or typed (default: the size's)",
+      oneOf(['dense', 'peers', 'typed']),
+    )
+    .option(
+      '--augment <kind>',
+      "training boards' symmetries, none, digits or full (default: the size's)",
+      oneOf(['none', 'digits', 'full']),
+    )
     .option(
       '--doc <file>',
       'the Markdown report (the plot goes beside it)',
@@ -109,9 +123,10 @@ export function registerCompare(program: Command): void {
         evalSize: 200,
         evalNfe: 32,
         evalSampler: 'confidence',
-        augment: true,
+        augment: sudoku.sudokuConfig({ size: o.size, augment: o.augment }).augment ?? 'digits',
       });
-      const command = `npx sjd compare sudoku --out ${o.out} --steps ${o.steps}${o.evalEvery ? ` --eval-every ${o.evalEvery}` : ''} --size ${o.size} --seeds ${o.seeds.join(',')} --processes ${o.processes.join(',')} --limit ${o.limit} --nfe ${o.nfe} --doc ${o.doc}`;
+      const flag = (name: string, v: unknown) => (v === undefined ? '' : ` --${name} ${v}`);
+      const command = `npx sjd compare sudoku --out ${o.out} --steps ${o.steps}${flag('eval-every', o.evalEvery)} --size ${o.size}${flag('attention', o.attention)}${flag('augment', o.augment)} --seeds ${o.seeds.join(',')} --processes ${o.processes.join(',')} --limit ${o.limit} --nfe ${o.nfe} --adaptive-nfe ${o.adaptiveNfe}${flag('data', o.data)}${flag('eval-data', o.evalData)} --doc ${o.doc}`;
       console.error(
         `sjd compare sudoku: evaluating on ${test.puzzles.length} puzzles from ${source}`,
       );
@@ -124,8 +139,11 @@ export function registerCompare(program: Command): void {
           evalEvery: o.evalEvery,
           seeds: o.seeds.map(Number),
           processes: o.processes,
+          attention: o.attention,
+          augment: o.augment,
           test,
           nfe: o.nfe,
+          adaptiveNfe: o.adaptiveNfe,
           doc: o.doc,
           command,
         },

@@ -33,9 +33,9 @@ interface SudokuFlags extends ProcessFlags, RunFlags {
   evalSize: number;
   evalNfe: number;
   evalSampler: string;
-  augment: sudoku.Augment;
-  attention: 'dense' | 'peers' | 'typed';
-  loops: number;
+  augment?: sudoku.Augment;
+  attention?: 'dense' | 'peers' | 'typed';
+  loops?: number;
   anchors: 'learned' | 'frozen';
 }
 
@@ -95,17 +95,19 @@ export function registerTrain(program: Command): void {
   samplerOption(sudokuCmd, '--eval-sampler', 'evaluation sampler', 'confidence')
     .option(
       '--augment <kind>',
-      'symmetries drawn per training board: none, digits (relabelling), full (digits, bands, stacks, rows, columns, transposition)',
+      "symmetries drawn per training board: none, digits (relabelling), full (digits, bands, stacks, rows, columns, transposition) (default: the size's: full for cpu, else digits)",
       oneOf(['none', 'digits', 'full']),
-      'digits',
     )
     .option(
       '--attention <kind>',
-      'dense, peers (every head sees a cell and its 20 peers) or typed (heads by row, column, box, peers)',
+      "dense, peers (every head sees a cell and its 20 peers) or typed (heads by row, column, box, peers) (default: the size's: peers for cpu, else dense)",
       oneOf(['dense', 'peers', 'typed']),
-      'dense',
     )
-    .option('--loops <n>', 'apply the blocks n times with the same weights', int(1, 64), 1)
+    .option(
+      '--loops <n>',
+      'apply the blocks n times with the same weights (default: 1)',
+      int(1, 64),
+    )
     .option(
       '--anchors <mode>',
       'learned (CDCD-normalised) or frozen random anchors',

@@ -2,19 +2,24 @@
 // tab:sudoku_schedule_ablations): hybrid (CADD, W = I) against sjd (constraint graph, sigma_W = 1.5),
 // same network, budget and seeds. Each run is a resumable run folder; finished runs are
 // skipped, so the comparison can be continued across sessions. Writes a Markdown table (board
-// accuracy mean +- std over seeds, takeoff step) and a plot of held-out board accuracy
-// against step.
+// accuracy mean +- std over seeds under the adaptive sampler and the paper's confidence policy,
+// takeoff step, collapsed seeds) and a plot of held-out board accuracy against step.
 import { dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../../eval/plot.js';
 import { mean, std } from '../../eval/stats.js';
+import type { AttentionKind } from '../../model/attention-pattern.js';
 import { describeProcess } from '../../process/index.js';
 import { loadModel, MetricsLog, runState, type TrainHooks, trainToEnd } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { scoreBoards } from './metrics.js';
 import { SUDOKU_SIZES, sudokuConfig } from './presets.js';
 import { solveSudoku } from './solve.js';
+import type { Augment } from './symmetry.js';
 import type { SudokuPairs, SudokuTask } from './task.js';
+
+/** A seed has collapsed when its final adaptive solve rate is below this (near chance). */
+export const COLLAPSE_BELOW = 0.01;
 
 export interface CompareOptions {
   out: string;
@@ -23,8 +28,11 @@ export interface CompareOptions {
   evalEvery?: number; // held-out evaluation period (default: the preset's)
   seeds: number[];
   processes: string[]; // 'hybrid' (CADD), 'sjd' (the constraint-graph W), 'masked'
+  attention?: AttentionKind; // the network (default: the size's)
+  augment?: Augment; // training boards' symmetries (default: the size's)
   test: SudokuPairs; // final evaluation set
-  nfe: number;
+  nfe: number; // the confidence policy's NFE
+  adaptiveNfe: number; // the adaptive sampler's cap
   doc: string; // Markdown path; the plot goes beside it (.svg)
   command: string; // the command line that reproduces this
 }
@@ -33,9 +41,12 @@ export interface RunSummary {
   process: string;
   seed: number;
   dir: string;
-  solveRate: number;
-  cellAccuracy: number;
+  solveRate: number; // adaptive sampler
+  cellAccuracy: number; // adaptive sampler
+  nfeMean: number; // adaptive sampler, per board
+  confidenceRate: number; // the paper's confidence policy at `nfe`
   takeoff: number | null;
+  collapsed: boolean;
 }
 
 const label = (process: string) => describeProcess(sudokuConfig({ process }).process);
@@ -56,15 +67,16 @@ export async function runComparison(
         seed,
         steps: o.steps,
         evalEvery: o.evalEvery,
+        attention: o.attention,
+        augment: o.augment,
       });
       if (!(await trainToEnd(dir, config, task, hooks))) return summaries;
       const { model, process: proc } = loadModel(dir, task);
-      const { boards } = solveSudoku(model, proc, o.test.puzzles, {
-        sampler: 'confidence',
-        nfe: o.nfe,
-        seed: 0,
-      });
-      const s = scoreBoards(o.test.puzzles, o.test.solutions, boards);
+      const solve = (sampler: string, nfe: number) =>
+        solveSudoku(model, proc, o.test.puzzles, { sampler, nfe, seed: 0 });
+      const adaptive = solve('adaptive', o.adaptiveNfe);
+      const s = scoreBoards(o.test.puzzles, o.test.solutions, adaptive.boards);
+      const c = scoreBoards(o.test.puzzles, o.test.solutions, solve('confidence', o.nfe).boards);
       const state = runState(dir);
       summaries.push({
         process,
@@ -72,10 +84,13 @@ export async function runComparison(
         dir,
         solveRate: s.solve_rate,
         cellAccuracy: s.cell_accuracy,
+        nfeMean: mean(adaptive.nfe),
+        confidenceRate: c.solve_rate,
         takeoff: state.takeoff ?? null,
+        collapsed: s.solve_rate < COLLAPSE_BELOW,
       });
       hooks.log?.(
-        `${dir}: solve rate ${(100 * s.solve_rate).toFixed(2)}%, takeoff ${state.takeoff ?? 'none'}`,
+        `${dir}: solve rate ${(100 * s.solve_rate).toFixed(2)}% adaptive, ${(100 * c.solve_rate).toFixed(2)}% confidence; takeoff ${state.takeoff ?? 'none'}`,
       );
     }
   }
@@ -84,22 +99,27 @@ export async function runComparison(
 }
 
 async function writeReport(o: CompareOptions, runs: RunSummary[]): Promise<void> {
+  const pct = (xs: number[]) =>
+    `${mean(xs.map((x) => 100 * x)).toFixed(2)} +- ${std(xs.map((x) => 100 * x)).toFixed(2)}`;
   const rows = o.processes.map((k) => {
     const rs = runs.filter((r) => r.process === k);
-    const acc = rs.map((r) => 100 * r.solveRate);
     const takeoffs = rs.map((r) => r.takeoff).filter((x): x is number => x !== null);
     const per = rs.map((r) => `${(100 * r.solveRate).toFixed(1)}`).join(', ');
-    return `| ${label(k)} | ${mean(acc).toFixed(2)} +- ${std(acc).toFixed(2)} | ${per} | ${takeoffs.length ? Math.round(mean(takeoffs)) : 'none'} (${takeoffs.length}/${rs.length} took off) |`;
+    const collapsed = rs.filter((r) => r.collapsed).length;
+    return `| ${label(k)} | ${pct(rs.map((r) => r.solveRate))} | ${per} | ${mean(rs.map((r) => r.nfeMean)).toFixed(1)} | ${pct(rs.map((r) => r.confidenceRate))} | ${takeoffs.length ? Math.round(mean(takeoffs)) : 'none'} (${takeoffs.length}/${rs.length} took off) | ${collapsed}/${rs.length} |`;
   });
   const svg = o.doc.replace(/\.md$/, '.svg');
+  const c = sudokuConfig({ size: o.size, attention: o.attention, augment: o.augment });
   const md = `# Sudoku: CADD against SJD at this machine's scale
 
-Size \`${o.size}\` (same network and optimiser for both), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
-Board accuracy: exact-match solve rate of the EMA model on the first ${o.test.puzzles.length} held-out puzzles, confidence
-policy at ${o.nfe} NFE. Takeoff: first training evaluation (every ${o.evalEvery ?? SUDOKU_SIZES[o.size]!.evalEvery} steps, 200 held-out puzzles) that solves a board.
+Size \`${o.size}\` (same network and optimiser for both: attention \`${c.model.attention ?? 'dense'}\`, augmentation \`${c.augment}\`), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
+Board accuracy: exact-match solve rate of the EMA model on the first ${o.test.puzzles.length} held-out puzzles, under the
+adaptive sampler (at most ${o.adaptiveNfe} NFE a board; its mean NFE in the table) and under the paper's confidence policy at ${o.nfe} NFE.
+Takeoff: first training evaluation (every ${o.evalEvery ?? SUDOKU_SIZES[o.size]!.evalEvery} steps, 200 held-out puzzles, confidence policy at 32 NFE)
+that solves a board. Collapsed: a seed whose final adaptive solve rate is below ${100 * COLLAPSE_BELOW}%.
 
-| method | board accuracy (%) mean +- std | per seed | takeoff step |
-|---|---|---|---|
+| method | board accuracy (%), adaptive, mean +- std | per seed | NFE a board | board accuracy (%), confidence ${o.nfe} NFE | takeoff step | collapsed |
+|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 ![held-out board accuracy against step](${svg.split('/').pop()})

@@ -1,6 +1,8 @@
 // Sudoku training configs (app:sudoku, DESIGN.md §5): model and optimiser by size — the paper's
 // (3 layers, width 384, 12 heads, AdamW 3e-4, 4k warm-up, cosine, 200k steps), cpu (this
-// machine) and tiny (tests) — and the process by the shared vocabulary (process/choice.ts):
+// machine's recipe, issue #13: 4 layers of width 128 whose heads see only a cell's 20 peers,
+// boards augmented by the full symmetry group, AdamW 2e-3, 300-step warm-up, cosine over 16k
+// steps of 128 boards) and tiny (tests) — and the process by the shared vocabulary (process/choice.ts):
 // sjd with the constraint-graph W (sigma_W = 1.5) by default, hybrid (CADD, W = I), masked (MDLM).
 
 import type { AttentionKind } from '../../model/attention-pattern.js';
@@ -37,17 +39,27 @@ export const SUDOKU_SIZES: Record<string, Size> = {
     checkpointEvery: 500,
   },
   cpu: {
-    model: { size: 'cpu', ...anchors, width: 128, depth: 4, heads: 4, mlpHidden: 512, dropout: 0 },
+    model: {
+      size: 'cpu',
+      ...anchors,
+      width: 128,
+      depth: 4,
+      heads: 4,
+      mlpHidden: 512,
+      dropout: 0,
+      attention: 'peers',
+    },
     batch: 128,
-    steps: 8000,
-    lr: { kind: 'cosine', lr: 1e-3, warmup: 200, total: 8000, minLr: 1e-4 },
+    steps: 16_000,
+    lr: { kind: 'cosine', lr: 2e-3, warmup: 300, total: 16_000, minLr: 2e-4 },
     weightDecay: 0.01,
     clip: 1,
     ema: 0.999,
     timeSampling: 'antithetic',
     logEvery: 25,
-    evalEvery: 250,
+    evalEvery: 1000,
     checkpointEvery: 100,
+    augment: 'full',
   },
   tiny: {
     model: {
@@ -87,8 +99,11 @@ export interface SudokuOptions {
 export function sudokuConfig(o: ConfigOptions & SudokuOptions = {}): TrainConfig {
   const task = { name: 'sudoku', label: 'Sudoku', sizes: SUDOKU_SIZES, defaults: SUDOKU_PROCESS };
   const c = presetConfig(task, () => ({ length: 81 }), o);
-  const model = { ...c.model, anchors: o.anchors ?? c.model.anchors };
-  if (o.attention !== undefined && o.attention !== 'dense') model.attention = o.attention;
-  if (o.loops !== undefined && o.loops !== 1) model.loops = o.loops;
+  const { attention, loops, ...rest } = c.model;
+  const model: TrainConfig['model'] = { ...rest, anchors: o.anchors ?? c.model.anchors };
+  const a = o.attention ?? attention ?? 'dense';
+  if (a !== 'dense') model.attention = a;
+  const n = o.loops ?? loops ?? 1;
+  if (n !== 1) model.loops = n;
   return { ...c, model, augment: o.augment ?? c.augment ?? 'digits' };
 }
