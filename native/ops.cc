@@ -253,6 +253,32 @@ Napi::Value layer_norm_(const Info& info) {
   return W(info, at::layer_norm(ArgT(info, 0, "layer_norm"), ArgInts(info, 1, "normalizedShape"), ArgOptT(info, 2),
                                 ArgOptT(info, 3), ArgOptNum(info, 4).value_or(1e-5)));
 }
+// ---- image ops (the U-Net of app:cifar10-imagenet) ----
+// conv2d(x [N, C, H, W], weight [O, C/groups, kh, kw], bias? [O], stride [2], padding [2], groups)
+Napi::Value conv2d_(const Info& info) {
+  return W(info, at::conv2d(ArgT(info, 0, "conv2d x"), ArgT(info, 1, "conv2d weight"), ArgOptT(info, 2),
+                            ArgInts(info, 3, "stride"), ArgInts(info, 4, "padding"), {1, 1},
+                            ArgOptInt(info, 5).value_or(1)));
+}
+// group_norm(x [N, C, ...], groups, weight? [C], bias? [C], eps)
+Napi::Value group_norm_(const Info& info) {
+  return W(info, at::group_norm(ArgT(info, 0, "group_norm"), ArgInt(info, 1, "groups"), ArgOptT(info, 2),
+                                ArgOptT(info, 3), ArgOptNum(info, 4).value_or(1e-5)));
+}
+// upsample_nearest2d(x [N, C, H, W], outputSize [H', W'])
+Napi::Value upsample_nearest2d_(const Info& info) {
+  return W(info, at::upsample_nearest2d(ArgT(info, 0, "upsample_nearest2d"), ArgInts(info, 1, "outputSize")));
+}
+// avg_pool2d(x [N, C, H, W], kernel [2], stride [2])
+Napi::Value avg_pool2d_(const Info& info) {
+  return W(info, at::avg_pool2d(ArgT(info, 0, "avg_pool2d"), ArgInts(info, 1, "kernel"), ArgInts(info, 2, "stride")));
+}
+// linalg_eigh(A [..., n, n] symmetric) -> [eigenvalues [..., n] ascending, eigenvectors [..., n, n] as columns]
+Napi::Value linalg_eigh_(const Info& info) {
+  auto r = at::linalg_eigh(ArgT(info, 0, "linalg_eigh"), "L");
+  return WrapList(info.Env(), {std::get<0>(r), std::get<1>(r)});
+}
+
 // cross_entropy(logits [N, K, ...], target [N, ...], weight?, reduction 'none'|'mean'|'sum', ignoreIndex, smoothing)
 Napi::Value cross_entropy_(const Info& info) {
   auto red = info.Length() > 3 && info[3].IsString() ? ArgStr(info, 3, "reduction") : std::string("mean");
@@ -320,7 +346,9 @@ void RegisterOps(std::vector<Export>& out) {
            {"scatter", scatter_}, {"scatter_add", scatter_add_}, {"masked_fill", masked_fill_},
            {"index", index_}, {"nonzero", nonzero_}, {"one_hot", one_hot_}, {"matmul", matmul_},
            {"mm", mm_}, {"bmm", bmm_}, {"linear", linear_}, {"einsum", einsum_}, {"embedding", embedding_},
-           {"layer_norm", layer_norm_}, {"cross_entropy", cross_entropy_}, {"add_", add_inplace},
+           {"layer_norm", layer_norm_}, {"cross_entropy", cross_entropy_}, {"conv2d", conv2d_},
+           {"group_norm", group_norm_}, {"upsample_nearest2d", upsample_nearest2d_}, {"avg_pool2d", avg_pool2d_},
+           {"linalg_eigh", linalg_eigh_}, {"add_", add_inplace},
            {"mul_", mul_inplace}, {"copy_", copy_inplace}, {"zero_", zero_inplace}, {"fill_", fill_inplace},
            {"lerp_", lerp_inplace}, {"masked_fill_", masked_fill_inplace}, {"equal", equal_}}) {
     out.push_back(e);

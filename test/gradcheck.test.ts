@@ -186,6 +186,25 @@ test('gradcheck layerNorm (x, weight, bias)', () =>
     torch.layerNorm(x, [4], w, b),
   ));
 
+// The U-Net's ops (issue #14): convolution with stride, padding and groups; group norm; nearest
+// upsampling; average pooling.
+test('gradcheck conv2d (x, weight, bias), stride 1, padding 1', () =>
+  gradcheck('conv2d', [any([2, 2, 4, 4]), any([3, 2, 3, 3]), any([3])], (x, w, b) =>
+    torch.conv2d(x, w, b, { padding: 1 }),
+  ));
+test('gradcheck conv2d stride 2, groups 2, no bias', () =>
+  gradcheck('conv2d strided grouped', [any([1, 4, 5, 5]), any([4, 2, 3, 3])], (x, w) =>
+    torch.conv2d(x, w, null, { stride: 2, padding: 1, groups: 2 }),
+  ));
+test('gradcheck groupNorm (x, weight, bias)', () =>
+  gradcheck('groupNorm', [any([2, 4, 3, 3]), pos([4]), any([4])], (x, w, b) =>
+    torch.groupNorm(x, 2, w, b),
+  ));
+test('gradcheck upsampleNearest2d and avgPool2d', () =>
+  gradcheck('upsample+pool', [any([1, 2, 3, 4])], (x) =>
+    torch.avgPool2d(torch.upsampleNearest2d(x, 6, 8).mul(x.repeat([1, 1, 2, 2])), 2),
+  ));
+
 test('gradcheck itself rejects a wrong gradient (x.detach() * x has half the true slope)', () => {
   assert.throws(
     () => gradcheck('wrong', [any([2, 2])], (x) => x.detach().mul(x)),

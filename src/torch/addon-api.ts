@@ -164,6 +164,34 @@ const SIGNATURES = {
         eps?: number,
       ) => Handle
     >(),
+  /** x [N, C, H, W], weight [O, C/groups, kh, kw], bias [O]. */
+  conv2d:
+    fn<
+      (
+        x: Handle,
+        weight: Handle,
+        bias: Handle | null | undefined,
+        stride: number[],
+        padding: number[],
+        groups?: number,
+      ) => Handle
+    >(),
+  /** x [N, C, ...] normalised over groups of C/groups channels; weight, bias [C]. */
+  group_norm:
+    fn<
+      (
+        x: Handle,
+        groups: number,
+        weight?: Handle | null,
+        bias?: Handle | null,
+        eps?: number,
+      ) => Handle
+    >(),
+  /** x [N, C, H, W] -> [N, C, H', W'] by nearest neighbour. */
+  upsample_nearest2d: fn<(x: Handle, outputSize: number[]) => Handle>(),
+  avg_pool2d: fn<(x: Handle, kernel: number[], stride: number[]) => Handle>(),
+  /** Symmetric A [..., n, n] -> [eigenvalues [..., n] ascending, eigenvectors [..., n, n]]. */
+  linalg_eigh: fn<(a: Handle) => [Handle, Handle]>(),
   /** logits [N, K, ...] against int64 targets [N, ...]. */
   cross_entropy:
     fn<

@@ -133,6 +133,50 @@ export function layerNorm(
   );
 }
 
+/** 2-D convolution: x [N, C, H, W], weight [O, C/groups, kh, kw], bias [O] -> [N, O, H', W']. */
+export function conv2d(
+  x: Tensor,
+  weight: Tensor,
+  bias?: Tensor | null,
+  o: { stride?: number; padding?: number; groups?: number } = {},
+): Tensor {
+  const stride = o.stride ?? 1;
+  const padding = o.padding ?? 0;
+  return new Tensor(
+    native.conv2d(
+      x.handle,
+      weight.handle,
+      bias?.handle,
+      [stride, stride],
+      [padding, padding],
+      o.groups ?? 1,
+    ),
+  );
+}
+/** Group normalisation of x [N, C, ...] over `groups` groups of channels; weight, bias [C]. */
+export function groupNorm(
+  x: Tensor,
+  groups: number,
+  weight?: Tensor | null,
+  bias?: Tensor | null,
+  eps = 1e-5,
+): Tensor {
+  return new Tensor(native.group_norm(x.handle, groups, weight?.handle, bias?.handle, eps));
+}
+/** Nearest-neighbour upsampling x [N, C, H, W] -> [N, C, H', W']. */
+export function upsampleNearest2d(x: Tensor, height: number, width: number): Tensor {
+  return new Tensor(native.upsample_nearest2d(x.handle, [height, width]));
+}
+/** Average pooling x [N, C, H, W] with a square window of side k and stride k (default). */
+export function avgPool2d(x: Tensor, k: number, stride = k): Tensor {
+  return new Tensor(native.avg_pool2d(x.handle, [k, k], [stride, stride]));
+}
+/** Eigendecomposition of symmetric A [..., n, n]: eigenvalues [..., n] ascending, vectors as columns. */
+export function eigh(a: Tensor): [Tensor, Tensor] {
+  const [values, vectors] = native.linalg_eigh(a.handle);
+  return [new Tensor(values), new Tensor(vectors)];
+}
+
 export interface CrossEntropyOptions {
   weight?: Tensor;
   reduction?: Reduction;
