@@ -163,6 +163,53 @@ test('blending matrices: identity, 1-D Gaussian, grid (row-stochastic), Sudoku g
   assert.throws(() => P.fromEdges(2, [{ i: 0, j: 2, w: 1 }]), /outside positions 0..1/);
 });
 
+test('the 2-D Gaussian W applies as row and column kernels, equal to its dense definition', () => {
+  const gen = new torch.Generator(4);
+  for (const [H, Wd, C, sigma, norm] of [
+    [5, 7, 1, 2.5, 'row'],
+    [4, 3, 3, 1.5, 'row'],
+    [3, 4, 2, 1, 'none'],
+  ] as const) {
+    const L = H * Wd * C;
+    // The definition, entry by entry: exp(-d^2 / 2 sigma^2) within a channel, row-normalised.
+    const dense = new Float64Array(L * L);
+    for (let s = 0; s < H * Wd; s++) {
+      const w = Array.from({ length: H * Wd }, (_, s2) =>
+        Math.exp(
+          -((Math.floor(s / Wd) - Math.floor(s2 / Wd)) ** 2 + ((s % Wd) - (s2 % Wd)) ** 2) /
+            (2 * sigma * sigma),
+        ),
+      );
+      const total = norm === 'row' ? w.reduce((a, b) => a + b, 0) : 1;
+      for (let s2 = 0; s2 < H * Wd; s2++)
+        for (let ch = 0; ch < C; ch++) dense[(s * C + ch) * L + s2 * C + ch] = w[s2]! / total;
+    }
+    const B = P.grid2d(H, Wd, sigma, norm, C);
+    assert.ok(B.factors, 'factorised');
+    close(
+      B.toDense().reduce((m, v, k) => Math.max(m, Math.abs(v - dense[k]!)), 0),
+      0,
+      1e-15,
+    );
+    const x = gen.randn([2, L, 3], 'float64');
+    const want = torch.tensor(dense, [L, L], 'float64').matmul(x);
+    close(B.apply(x).sub(want).abs().amax().item(), 0, 1e-13, `${H}x${Wd}x${C} ${norm}`);
+    // float32 as in training
+    close(B.apply(x.to('float32')).to('float64').sub(want).abs().amax().item(), 0, 1e-5, 'float32');
+  }
+  assert.throws(
+    () =>
+      new P.Blend('bad', 10, null, {
+        height: 2,
+        width: 2,
+        channels: 2,
+        rows: new Float64Array(4),
+        cols: new Float64Array(4),
+      }),
+    /factors for a 2 x 2 x 2 grid do not fit length 10/,
+  );
+});
+
 test('blend application: dense and sparse paths agree with the dense product', () => {
   const gen = new torch.Generator(1);
   const L = 600; // above the dense limit: a sparse band
@@ -299,6 +346,24 @@ test("eta < 1 with a non-identity W is refused with the paper's reason", () => {
   assert.throws(() => P.makeProcess('bogus', { length: 4 }), /unknown preset 'bogus'/);
 });
 
+test('the value anchors of K levels are pairwise distinct, at least 2 sin(pi / 2(K - 1)) apart (P = 2(K - 1))', () => {
+  for (const K of [2, 16, 17, 256]) {
+    const E = P.valueAnchors(K); // [K, 8]
+    const d = E.unsqueeze(1).sub(E.unsqueeze(0)).square().sum([-1]).sqrt(); // [K, K]
+    const bound = 2 * Math.sin(Math.PI / (2 * (K - 1)));
+    let min = Infinity;
+    const D = d.data() as Float64Array;
+    for (let i = 0; i < K; i++) for (let j = i + 1; j < K; j++) min = Math.min(min, D[i * K + j]!);
+    assert.ok(min >= bound - 1e-12, `K = ${K}: closest pair ${min} < ${bound}`);
+    assert.equal(P.valuePeriod(K), 2 * (K - 1));
+  }
+  // the paper's period P = K - 1 would make the extremes one anchor: E(0) = E(K - 1)
+  const v = torch.tensor([0, 16], [2], 'float64');
+  const paper = v.unsqueeze(-1).mul((2 * Math.PI) / 16); // f = 1, P = 16
+  close(paper.sin().select(0, 0).item(), paper.sin().select(0, 1).item(), 1e-12);
+  close(paper.cos().select(0, 0).item(), paper.cos().select(0, 1).item(), 1e-12);
+});
+
 test('value-space blending (images, eq:embed-the-blur): mu = E(B v(x0)), the one-hot posterior mean agrees', () => {
   const B = P.grid2d(2, 2, 1.5, 'row');
   const proc = P.makeProcess('sjd', { length: 4, blend: B, mean: 'value' });
@@ -317,13 +382,13 @@ test('value-space blending (images, eq:embed-the-blur): mu = E(B v(x0)), the one
     for (let f = 1; f <= 4; f++) {
       close(
         mu.select(1, i).toArray()[f - 1]!,
-        Math.sin((2 * Math.PI * f * blurred[i]!) / 255),
+        Math.sin((2 * Math.PI * f * blurred[i]!) / 510),
         1e-9,
         `sin f=${f}`,
       );
       close(
         mu.select(1, i).toArray()[f + 3]!,
-        Math.cos((2 * Math.PI * f * blurred[i]!) / 255),
+        Math.cos((2 * Math.PI * f * blurred[i]!) / 510),
         1e-9,
         `cos f=${f}`,
       );

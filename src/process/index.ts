@@ -21,5 +21,5 @@ export {
 } from './rank-schedule.js';
 export { classifierScore, VARIANCE_FLOOR } from './score.js';
 export { sampleTimes, T_CLIP, type TimeSampling } from './time.js';
-export { valueAnchors, valueEmbedding } from './value-embedding.js';
+export { valueAnchors, valueEmbedding, valuePeriod } from './value-embedding.js';
 export { type LinearVPConfig, VP_DEFAULT, type VPConfig, VPSchedule } from './vp.js';

@@ -94,7 +94,7 @@ export class SJDProcess {
         probs.dtype,
       );
       const v = this.blend.apply(probs.matmul(values)).squeeze(-1); // [B, L]
-      return valueEmbedding(v, this.config.valueFrequencies ?? 4, K - 1).to(anchors.dtype);
+      return valueEmbedding(v, this.config.valueFrequencies ?? 4, K).to(anchors.dtype);
     }
     return this.blend.apply(probs.matmul(anchors.to(probs.dtype))); // W (P E)
   }
@@ -103,7 +103,7 @@ export class SJDProcess {
   tokenMean(x0: Tensor, anchors: Tensor): Tensor {
     if (this.config.mean === 'value') {
       const v = this.blend.apply(x0.to('float64').unsqueeze(-1)).squeeze(-1); // [B, L]
-      return valueEmbedding(v, this.config.valueFrequencies ?? 4, anchors.size(0) - 1).to(
+      return valueEmbedding(v, this.config.valueFrequencies ?? 4, anchors.size(0)).to(
         anchors.dtype,
       );
     }

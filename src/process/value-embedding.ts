@@ -1,19 +1,28 @@
 // The fixed sinusoidal value embedding of images (app:cifar10-imagenet, eq:embed-the-blur):
 // E(v) = [sin(2 pi f v / P), cos(2 pi f v / P)]_{f=1..F}, norm sqrt(F). Values are token
-// indices 0..K-1 (P = K - 1), or blended (non-integer) values.
+// indices 0..K-1, or blended (non-integer) values.
+//
+// Deviation from the paper (issue #14): the paper's P = 255 (and P = K - 1 here before) makes
+// E periodic with period K - 1 in v, so E(0) = E(K - 1): black and white were one anchor. We use
+// P = 2 (K - 1): the lowest frequency then spans half a turn over the value range, on which
+// cosine is one-to-one, so every level keeps its own anchor, at least 2 sin(pi / 2P') apart
+// with P' = K - 1 (the f = 1 component alone), and the embedding of a blend stays smooth.
 import { arange, cat, type Tensor } from '../torch/index.js';
 
-/** v [...] (float) -> [..., 2F] */
-export function valueEmbedding(v: Tensor, F = 4, P = 255): Tensor {
+/** The period P of E for a K-level vocabulary: 2 (K - 1), so that E(0) != E(K - 1). */
+export const valuePeriod = (K: number): number => 2 * Math.max(K - 1, 1);
+
+/** v [...] (float) -> [..., 2F], for a K-level vocabulary. */
+export function valueEmbedding(v: Tensor, F: number, K: number): Tensor {
   const f = arange(1, F + 1, 1, v.dtype === 'float32' ? 'float32' : 'float64'); // [F]
   const phase = v
     .unsqueeze(-1)
     .mul(f)
-    .mul((2 * Math.PI) / P); // [..., F]
+    .mul((2 * Math.PI) / valuePeriod(K)); // [..., F]
   return cat([phase.sin(), phase.cos()], -1);
 }
 
 /** The anchors of a K-value vocabulary: E(0..K-1) -> [K, 2F] float64. */
 export function valueAnchors(K: number, F = 4): Tensor {
-  return valueEmbedding(arange(0, K, 1, 'float64'), F, K - 1);
+  return valueEmbedding(arange(0, K, 1, 'float64'), F, K);
 }
