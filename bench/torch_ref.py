@@ -7,6 +7,7 @@ src/model/token-classifier.ts + backbone.ts, in Debian's PyTorch (python3-torch)
                      one JSON line {"times": [s...]} on stdout (benchmarks alternate in blocks);
                      config.model "token" (default) or "dit" (the text denoiser, adaLN-zero)
   torch_ref.py forward --weights W.safetensors --tokens T.safetensors --out O.safetensors
+                     (config.model "unet": the image U-Net, inputs y, t, on_anchor)
   torch_ref.py gemm --n 1024 --reps R --threads T                       -> JSON seconds
 Safetensors are read and written by the format's spec (json header + raw bytes), since the
 `safetensors` Python package is not packaged by Debian.
@@ -188,6 +189,130 @@ class DiTDenoiser(nn.Module):
         return self.head(modulate(self.ln(x), shift, scale))
 
 
+def groups_for(ch):
+    return next((g for g in range(min(32, ch), 1, -1) if ch % g == 0), 1)
+
+
+class ResBlock(nn.Module):
+    """src/model/unet-blocks.ts ResBlock."""
+
+    def __init__(self, cin, cout, emb):
+        super().__init__()
+        self.norm1, self.conv1 = nn.GroupNorm(groups_for(cin), cin), nn.Conv2d(cin, cout, 3, padding=1)
+        self.emb = nn.Linear(emb, cout)
+        self.norm2, self.conv2 = nn.GroupNorm(groups_for(cout), cout), nn.Conv2d(cout, cout, 3, padding=1)
+        nn.init.zeros_(self.conv2.weight)
+        nn.init.zeros_(self.conv2.bias)
+        self.skip = nn.Conv2d(cin, cout, 1) if cin != cout else None
+
+    def forward(self, x, e):
+        h = self.conv1(F.silu(self.norm1(x))) + self.emb(e)[:, :, None, None]
+        h = self.conv2(F.silu(self.norm2(h)))
+        return (self.skip(x) if self.skip is not None else x) + h
+
+
+class AttnBlock(nn.Module):
+    """src/model/unet-blocks.ts AttentionBlock (the token transformer's Attention over pixels)."""
+
+    def __init__(self, ch, heads):
+        super().__init__()
+        self.norm, self.attn = nn.GroupNorm(groups_for(ch), ch), Attention(ch, heads)
+
+    def forward(self, x):
+        B, C, H, W = x.shape
+        seq = self.norm(x).reshape(B, C, H * W).transpose(1, 2)
+        return x + self.attn(seq).transpose(1, 2).reshape(B, C, H, W)
+
+
+class Down(nn.Module):
+    def __init__(self, ch):
+        super().__init__()
+        self.conv = nn.Conv2d(ch, ch, 3, stride=2, padding=1)
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+class Up(nn.Module):
+    def __init__(self, ch):
+        super().__init__()
+        self.conv = nn.Conv2d(ch, ch, 3, padding=1)
+
+    def forward(self, x, size):
+        return self.conv(F.interpolate(x, size=size, mode="nearest"))
+
+
+class UNet(nn.Module):
+    """src/model/unet.ts UNetDenoiser: y [B, L, d], t [B], on_anchor [B, L] -> logits [B, L, K]."""
+
+    def __init__(self, c):
+        super().__init__()
+        self.c = c
+        base, mults, blocks, heads = c["base"], c["mults"], c["blocks"], c["heads"]
+        emb = 4 * base
+        self.time = nn.Module()
+        self.time.fc, self.time.proj = nn.Linear(emb, 4 * emb), nn.Linear(4 * emb, emb)
+        self.in_conv = nn.Conv2d(c["channels"] * (c["anchorDim"] + 1), base, 3, padding=1)
+        last, skips, ch = len(mults) - 1, [base], base
+        self.down = nn.ModuleList()
+        for level, m in enumerate(mults):
+            stage = nn.ModuleList()
+            for _ in range(blocks):
+                stage.append(ResBlock(ch, base * m, emb))
+                ch = base * m
+                if level == last:
+                    stage.append(AttnBlock(ch, heads))
+                skips.append(ch)
+            if level < last:
+                stage.append(Down(ch))
+                skips.append(ch)
+            self.down.append(stage)
+        self.mid = nn.ModuleList([ResBlock(ch, ch, emb), AttnBlock(ch, heads), ResBlock(ch, ch, emb)])
+        self.up = nn.ModuleDict()
+        for level in reversed(range(len(mults))):
+            stage = nn.ModuleList()
+            for _ in range(blocks + 1):
+                stage.append(ResBlock(ch + skips.pop(), base * mults[level], emb))
+                ch = base * mults[level]
+                if level == last:
+                    stage.append(AttnBlock(ch, heads))
+            if level > 0:
+                stage.append(Up(ch))
+            self.up[str(level)] = stage
+        self.out_norm = nn.GroupNorm(groups_for(ch), ch)
+        self.out_conv = nn.Conv2d(ch, c["channels"] * c["classes"], 3, padding=1)
+        nn.init.zeros_(self.out_conv.weight)
+        nn.init.zeros_(self.out_conv.bias)
+        half = emb // 2
+        self.register_buffer("freqs", torch.exp(torch.arange(half, dtype=torch.float32) * (-math.log(10000) / half)), persistent=False)
+
+    def forward(self, y, t, on_anchor):
+        H, W, C, K, d = self.c["height"], self.c["width"], self.c["channels"], self.c["classes"], self.c["anchorDim"]
+        B = y.shape[0]
+        state = y.reshape(B, H, W, C * d).permute(0, 3, 1, 2)
+        flags = on_anchor.float().reshape(B, H, W, C).permute(0, 3, 1, 2)
+        args = (t.float() * 1000).unsqueeze(1) * self.freqs
+        e = F.silu(self.time.proj(F.gelu(self.time.fc(torch.cat([args.sin(), args.cos()], 1)))))
+        h = self.in_conv(torch.cat([state.float(), flags], 1))
+        skips = [h]
+        for stage in self.down:
+            for k, mod in enumerate(stage):
+                h = mod(h, e) if isinstance(mod, ResBlock) else mod(h)
+                if not (k + 1 < len(stage) and isinstance(stage[k + 1], AttnBlock)):
+                    skips.append(h)
+        h = self.mid[2](self.mid[1](self.mid[0](h, e)), e)
+        for stage in self.up.values():
+            for mod in stage:
+                if isinstance(mod, ResBlock):
+                    h = mod(torch.cat([h, skips.pop()], 1), e)
+                elif isinstance(mod, Up):
+                    h = mod(h, skips[-1].shape[2:])
+                else:
+                    h = mod(h)
+        out = self.out_conv(F.silu(self.out_norm(h)))
+        return out.reshape(B, C, K, H, W).permute(0, 3, 4, 1, 2).reshape(B, H * W * C, K)
+
+
 def make_step(c):
     """The model of config c and a closure doing one training step (forward, CE, backward, clip, AdamW)."""
     torch.manual_seed(0)
@@ -195,6 +320,9 @@ def make_step(c):
     y = torch.randint(0, K, (B, L))
     if c.get("model", "token") == "dit":
         model = DiTDenoiser(c)
+        inputs = (torch.randn(B, L, c["anchorDim"]), torch.rand(B), torch.rand(B, L) < 0.5)
+    elif c["model"] == "unet":
+        model = UNet(c)
         inputs = (torch.randn(B, L, c["anchorDim"]), torch.rand(B), torch.rand(B, L) < 0.5)
     else:
         model = TokenClassifier(c["vocab"], c)
@@ -244,9 +372,17 @@ def cmd_step(a):
 def cmd_forward(a):
     w = read_safetensors(a.weights)
     meta = json.loads(a.config)
+    inputs = read_safetensors(a.tokens)
+    if meta.get("model") == "unet":
+        model = UNet(meta)
+        model.load_state_dict({k: v for k, v in w.items() if not k.startswith("anchors.")}, strict=True)
+        with torch.no_grad():
+            logits = model(inputs["y"], inputs["t"], inputs["on_anchor"])
+        write_safetensors(a.out, {"logits": logits})
+        return
     model = TokenClassifier(meta["vocab"], meta)
     model.load_state_dict(w, strict=True)
-    tokens = read_safetensors(a.tokens)["tokens"]
+    tokens = inputs["tokens"]
     with torch.no_grad():
         logits = model.double()(tokens) if meta.get("float64") else model(tokens)
     write_safetensors(a.out, {"logits": logits})

@@ -1,0 +1,51 @@
+// 2-D convolution y = W * x + b over [N, C, H, W] (libtorch's conv2d), square kernel, stride and
+// "same"-style padding; initialised as PyTorch does (uniform +-1/sqrt(C k^2) for weight and bias),
+// or zero (the last convolution of an ADM residual branch).
+import { conv2d, zeros } from '../functional.js';
+import { defaultGenerator, type Generator } from '../random.js';
+import { tidy } from '../scope.js';
+import type { Tensor } from '../tensor.js';
+import { Module } from './module.js';
+
+export interface Conv2dOptions {
+  stride?: number;
+  padding?: number; // default (kernel - 1) / 2: the output keeps H x W at stride 1
+  gen?: Generator;
+  zero?: boolean;
+}
+
+export class Conv2d extends Module {
+  readonly weight: Tensor; // [out, in, k, k]
+  readonly bias: Tensor; // [out]
+  readonly stride: number;
+  readonly padding: number;
+
+  constructor(
+    readonly inChannels: number,
+    readonly outChannels: number,
+    readonly kernel: number,
+    opts: Conv2dOptions = {},
+  ) {
+    super();
+    this.stride = opts.stride ?? 1;
+    this.padding = opts.padding ?? Math.floor((kernel - 1) / 2);
+    const gen = opts.gen ?? defaultGenerator();
+    const bound = 1 / Math.sqrt(inChannels * kernel * kernel);
+    const init = (shape: number[]) =>
+      opts.zero
+        ? zeros(shape)
+        : tidy(() =>
+            gen
+              .rand(shape)
+              .mul(2 * bound)
+              .sub(bound),
+          );
+    this.weight = this.param('weight', init([outChannels, inChannels, kernel, kernel]));
+    this.bias = this.param('bias', init([outChannels]));
+  }
+
+  /** x [N, in, H, W] -> [N, out, H', W'] */
+  forward(x: Tensor): Tensor {
+    return conv2d(x, this.weight, this.bias, { stride: this.stride, padding: this.padding });
+  }
+}
