@@ -382,6 +382,36 @@ const cases: [string, () => string[], RegExp][] = [
     () => ['data', 'text8', '--out', '/proc/sjd-x'],
     /cannot write \/proc\/sjd-x/,
   ],
+  [
+    'data images over a user file',
+    () => ['data', 'images', '--out', p('afile.txt')],
+    /afile\.txt exists; choose another --out or pass --force/,
+  ],
+  [
+    'data images, 3 levels',
+    () => ['data', 'images', '--out', p('i.safetensors'), '--levels', '3'],
+    /--levels.*expected a power of two from 2 to 256/,
+  ],
+  [
+    'data images, unknown split',
+    () => ['data', 'images', '--out', p('i.safetensors'), '--split', 'val'],
+    /--split.*expected one of train, test/,
+  ],
+  [
+    'data images, limit 0',
+    () => ['data', 'images', '--out', p('i.safetensors'), '--limit', '0'],
+    /--limit/,
+  ],
+  [
+    'data images from nowhere',
+    () => ['data', 'images', '--out', p('i.safetensors'), '--from', p('nowhere')],
+    /install Debian's dataset-fashion-mnist/,
+  ],
+  [
+    'data images to an unwritable place',
+    () => ['data', 'images', '--out', '/proc/sjd-x.safetensors'],
+    /cannot write \/proc\/sjd-x\.safetensors/,
+  ],
   // compare
   [
     'compare with zero steps',

@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { Command } from 'commander';
 import { torch } from '../index.js';
 import { registerCompare } from './compare.js';
+import { registerDataImages } from './data-images.js';
 import { registerDataSudoku } from './data-sudoku.js';
 import { registerDemo } from './demo.js';
 import { registerExport } from './export.js';
@@ -36,6 +37,7 @@ registerTrain(program);
 registerSudoku(program);
 registerText(program);
 registerDataSudoku(program);
+registerDataImages(program);
 registerCompare(program);
 registerExport(program);
 

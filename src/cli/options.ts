@@ -1,6 +1,6 @@
 // Shared option parsers for the `sjd` command: each rejects bad values with a one-line message.
 import { type Command, InvalidArgumentError } from 'commander';
-import { process as P, sampling } from '../index.js';
+import { image, process as P, sampling } from '../index.js';
 
 const { BLENDS, PRESETS, SCHEDULES } = P;
 
@@ -20,6 +20,17 @@ export function num(min: number, max: number) {
       throw new InvalidArgumentError(`expected a number in [${min}, ${max}]`);
     return n;
   };
+}
+
+/** Image grey levels: a power of two from 2 to 256 (tasks/image/levels.ts). */
+export function levels(value: string): number {
+  const n = Number(value);
+  try {
+    image.checkLevels(n);
+  } catch {
+    throw new InvalidArgumentError('expected a power of two from 2 to 256');
+  }
+  return n;
 }
 
 export function oneOf(choices: readonly string[]) {
