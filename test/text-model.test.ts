@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DiTBlock, modulate } from '../src/model/dit-block.js';
+import type { Network } from '../src/model/network.js';
 import { corrupt } from '../src/process/index.js';
 import { decode } from '../src/tasks/text/corpus.js';
 import { frontierMaxima } from '../src/tasks/text/frontier.js';
@@ -52,7 +53,7 @@ test('the adaLN denoiser ignores t at initialisation and depends on it after tra
   const model = buildModel(task, config.model, new torch.Generator(0));
   const gen = new torch.Generator(2);
   const y = gen.randn([2, 24, 16]);
-  const at = (m: typeof model, t: number) => torch.noGrad(() => m.forward(y, torch.full([2], t)));
+  const at = (m: Network, t: number) => torch.noGrad(() => m.forward(y, torch.full([2], t)));
   assert.equal(maxDiff(at(model, 0.1), at(model, 0.9)), 0);
   const dir = tempDir('sjd-text-');
   await train(dir, { ...config, length: 24 } as typeof config, task, false, {});

@@ -26,7 +26,7 @@ function samplingOptions(cmd: Command): Command {
     .option('--top-p <p>', 'nucleus sampling mass', num(1e-6, 1), 1);
 }
 
-const loadText = (dir: string) => train.loadModel(dir, text.textShape, 'text');
+const loadText = (dir: string) => train.loadTransformer(dir, text.textShape, 'text');
 
 export function registerText(program: Command): void {
   group(program, 'data', 'prepare data')

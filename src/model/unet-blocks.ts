@@ -68,7 +68,10 @@ export class AttentionBlock extends nn.Module {
   /** x [B, C, H, W] -> [B, C, H, W]: every pixel attends to every pixel. */
   forward(x: Tensor): Tensor {
     const [B, C, H, W] = x.shape as [number, number, number, number];
-    const seq = this.norm.forward(x).reshape([B, C, H * W]).transpose(1, 2); // [B, HW, C]
+    const seq = this.norm
+      .forward(x)
+      .reshape([B, C, H * W])
+      .transpose(1, 2); // [B, HW, C]
     const out = this.attn.forward(seq).transpose(1, 2).reshape([B, C, H, W]);
     return x.add(out);
   }

@@ -48,7 +48,9 @@ export class UNetDenoiser extends nn.Module {
       throw new Error(`unet: blocks must be a whole number >= 1, got ${c.blocks}`);
     const lowest = c.base * c.mults.at(-1)!;
     if (lowest % c.heads !== 0)
-      throw new Error(`unet: ${lowest} channels at the lowest level do not split into ${c.heads} heads`);
+      throw new Error(
+        `unet: ${lowest} channels at the lowest level do not split into ${c.heads} heads`,
+      );
     const p = c.dropout ?? 0;
     const emb = 4 * c.base;
     this.anchors = this.child(
@@ -75,8 +77,7 @@ export class UNetDenoiser extends nn.Module {
         stage.push(new Downsample(ch, gen));
         skips.push(ch);
       }
-      stage.forEach((mod, k) => this.child(`down.${level}.${k}`, mod));
-      return stage;
+      return stage.map((mod, k) => this.child(`down.${level}.${k}`, mod));
     });
     this.mid = [
       this.child('mid.0', new ResBlock(ch, ch, emb, p, gen)),
@@ -92,8 +93,7 @@ export class UNetDenoiser extends nn.Module {
         if (level === last) stage.push(new AttentionBlock(ch, c.heads, gen));
       }
       if (level > 0) stage.push(new Upsample(ch, gen));
-      stage.forEach((mod, k) => this.child(`up.${level}.${k}`, mod));
-      return stage;
+      return stage.map((mod, k) => this.child(`up.${level}.${k}`, mod));
     });
     this.outNorm = this.child('out_norm', new nn.GroupNorm(groupsFor(ch), ch));
     this.outConv = this.child(
@@ -135,6 +135,9 @@ export class UNetDenoiser extends nn.Module {
         } else h = mod.forward(h);
       }
     const out = this.outConv.forward(this.outNorm.forward(h).silu()); // [B, C K, H, W]
-    return out.reshape([B, C, K, H, W]).permute([0, 3, 4, 1, 2]).reshape([B, H * W * C, K]);
+    return out
+      .reshape([B, C, K, H, W])
+      .permute([0, 3, 4, 1, 2])
+      .reshape([B, H * W * C, K]);
   }
 }

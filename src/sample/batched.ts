@@ -2,7 +2,7 @@
 // chunks of `batchSize` through the one driver; the anchors are read once, the chunk starting
 // at sequence `start` is seeded `seed + start` (so a sequence does not depend on how many come
 // after it), and the trajectory of the first chunk is recorded when asked.
-import type { Denoiser as Model } from '../model/denoiser.js';
+import { type Network as Model, networkLength } from '../model/network.js';
 import type { SJDProcess } from '../process/index.js';
 import { type Tensor, tidy } from '../torch/index.js';
 import { type SampleOptions, sample, type TrajectoryStep } from './driver.js';
@@ -35,7 +35,7 @@ export function sampleInBatches(
   if (!(Number.isInteger(o.batchSize) && o.batchSize >= 1))
     throw new Error(`batch size must be a positive integer, got ${o.batchSize}`);
   const { n, batchSize, condition, record, seed, ...rest } = o;
-  const L = model.config.length;
+  const L = networkLength(model);
   const rows: number[][] = [];
   let nfe = 0;
   const rowNfe: number[] = [];

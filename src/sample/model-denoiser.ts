@@ -1,6 +1,6 @@
-// A trained Denoiser as the samplers' classifier: logits = model(y, t) with t [B] (one time
+// A trained network (transformer or U-Net) as the samplers' classifier: logits = model(y, t) with t [B] (one time
 // broadcast over the batch, or one per row as training feeds it), evaluated without autograd.
-import type { Denoiser as Model } from '../model/denoiser.js';
+import type { Network as Model } from '../model/network.js';
 import { full, noGrad, tensor } from '../torch/index.js';
 import type { Denoiser } from './types.js';
 

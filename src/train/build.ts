@@ -1,7 +1,7 @@
 // Builders: the denoiser and the SJD process of a config over a task's shape, and the AdamW
 // parameter groups (nanoGPT's rule: maps with dim >= 2 are weight-decayed; biases, norms and the
 // tables the model declares — anchors, positions, structure embeddings — are not).
-import { Denoiser } from '../model/denoiser.js';
+import { Denoiser, type Network } from '../model/network.js';
 import { type ProcessChoice, resolveProcess, type SJDProcess } from '../process/index.js';
 import type { Generator, Tensor } from '../torch/index.js';
 import type { ModelChoice } from './config.js';
@@ -25,7 +25,7 @@ export function buildModel(task: TaskShape, c: ModelChoice, gen: Generator): Den
 }
 
 /** [decayed, not decayed] parameters of a model. */
-export function decayGroups(model: Denoiser): [Tensor[], Tensor[]] {
+export function decayGroups(model: Network): [Tensor[], Tensor[]] {
   const tables = new Set(model.tables());
   const params = model.parameters();
   const decays = (p: Tensor) => p.ndim >= 2 && !tables.has(p);

@@ -3,7 +3,13 @@ export { buildModel, buildProcess, decayGroups } from './build.js';
 export { type ModelChoice, parseConfig, readConfig, type TrainConfig } from './config.js';
 export { EMA } from './ema.js';
 export { MetricsLog } from './metrics.js';
-export { exportModel, type LoadedModel, loadModel, type ShapeOf } from './model-io.js';
+export {
+  exportModel,
+  type LoadedModel,
+  loadModel,
+  loadTransformer,
+  type ShapeOf,
+} from './model-io.js';
 export {
   type ConfigOptions,
   type ProcessDefaults,

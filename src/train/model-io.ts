@@ -4,7 +4,7 @@
 // new model folder atomically and never over a user's folder or the run itself.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Denoiser } from '../model/denoiser.js';
+import { Denoiser, type Network } from '../model/network.js';
 import type { SJDProcess } from '../process/index.js';
 import {
   Generator,
@@ -31,7 +31,7 @@ import {
 import type { TaskShape } from './task.js';
 
 export interface LoadedModel {
-  model: Denoiser;
+  model: Network;
   process: SJDProcess;
   config: TrainConfig;
   source: string;
@@ -66,6 +66,18 @@ export function loadModel(dir: string, shape: ShapeOf, expectTask?: string): Loa
     ),
   );
   return { model, process: buildProcess(task, config.process), config, source: file };
+}
+
+/** loadModel for the tasks whose network is the transformer (Sudoku, text). */
+export function loadTransformer(
+  dir: string,
+  shape: ShapeOf,
+  expectTask?: string,
+): LoadedModel & { model: Denoiser } {
+  const r = loadModel(dir, shape, expectTask);
+  if (!(r.model instanceof Denoiser))
+    throw new Error(`${dir}: holds an image U-Net, not a sequence transformer`);
+  return { ...r, model: r.model };
 }
 
 /**

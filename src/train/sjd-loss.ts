@@ -1,12 +1,12 @@
 // The SJD training objective (alg:sjd-training, eq:classifier-loss): corrupt x0 at times t by
 // Alg. 1, predict x0 from (y, t), cross-entropy over the unstuck, unconditioned positions
 // (the never-unstuck branch and the clues are the loss mask). Returns the mean over those.
-import type { Denoiser } from '../model/denoiser.js';
+import type { Network } from '../model/network.js';
 import { corrupt, type SJDProcess } from '../process/index.js';
 import { crossEntropy, type Generator, type Tensor, tensor, where } from '../torch/index.js';
 
 export function sjdLoss(
-  model: Denoiser,
+  model: Network,
   proc: SJDProcess,
   x0: Tensor,
   t: Float64Array,

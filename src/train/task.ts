@@ -2,7 +2,7 @@
 // shape (what rebuilding a saved model and its process needs), its data, its evaluation and the
 // metrics it declares, including the one whose first positive value is the takeoff step
 // (sec:exp-sudoku: the first evaluation that solves a board).
-import type { Denoiser } from '../model/denoiser.js';
+import type { Network } from '../model/network.js';
 import type { BlendShape, SJDProcess } from '../process/index.js';
 import type { Generator, Tensor } from '../torch/index.js';
 
@@ -21,5 +21,5 @@ export interface TrainTask extends TaskShape {
   /** the metric whose first positive evaluation is the run's takeoff step, if any */
   readonly takeoffMetric?: string;
   batch(size: number, gen: Generator): { x0: Tensor; condition?: Tensor }; // [B, L] int64, [B, L] bool
-  evaluate(model: Denoiser, proc: SJDProcess, step: number): Record<string, number>;
+  evaluate(model: Network, proc: SJDProcess, step: number): Record<string, number>;
 }

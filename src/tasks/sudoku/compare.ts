@@ -10,7 +10,13 @@ import { writeSvg } from '../../eval/plot.js';
 import { mean, std } from '../../eval/stats.js';
 import type { AttentionKind } from '../../model/attention-pattern.js';
 import { describeProcess } from '../../process/index.js';
-import { loadModel, MetricsLog, runState, type TrainHooks, trainToEnd } from '../../train/index.js';
+import {
+  loadTransformer,
+  MetricsLog,
+  runState,
+  type TrainHooks,
+  trainToEnd,
+} from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { scoreBoards } from './metrics.js';
 import { SUDOKU_SIZES, sudokuConfig } from './presets.js';
@@ -71,7 +77,7 @@ export async function runComparison(
         augment: o.augment,
       });
       if (!(await trainToEnd(dir, config, task, hooks))) return summaries;
-      const { model, process: proc } = loadModel(dir, task);
+      const { model, process: proc } = loadTransformer(dir, task);
       const solve = (sampler: string, nfe: number) =>
         solveSudoku(model, proc, o.test.puzzles, { sampler, nfe, seed: 0 });
       const adaptive = solve('adaptive', o.adaptiveNfe);

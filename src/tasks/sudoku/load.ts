@@ -1,7 +1,8 @@
 // The Sudoku model a command uses: --model DIR (a run folder or an exported model), else the
 // model shipped in the package (models/sudoku).
 import { existsSync } from 'node:fs';
-import { type LoadedModel, loadModel } from '../../train/model-io.js';
+import type { Denoiser } from '../../model/denoiser.js';
+import { type LoadedModel, loadTransformer } from '../../train/model-io.js';
 import { SudokuTask } from './task.js';
 
 export const SHIPPED_SUDOKU = new URL('../../../../models/sudoku', import.meta.url).pathname;
@@ -16,11 +17,11 @@ export function solvingTask(): SudokuTask {
   );
 }
 
-export function loadSudokuModel(dir?: string): LoadedModel {
+export function loadSudokuModel(dir?: string): LoadedModel & { model: Denoiser } {
   const path = dir ?? SHIPPED_SUDOKU;
   if (!dir && !existsSync(path))
     throw new Error(
       `no shipped Sudoku model in ${path}; pass --model DIR (a run folder or an exported model)`,
     );
-  return loadModel(path, solvingTask());
+  return loadTransformer(path, solvingTask());
 }

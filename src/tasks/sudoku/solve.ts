@@ -4,7 +4,7 @@
 // 1..9 are tokens 0..8. Every returned board is checked against the rules (check.ts): a
 // sampler's answer is not taken on trust. The classifier evaluations each board took are
 // reported (the adaptive sampler stops a board when it is filled).
-import type { Denoiser } from '../../model/denoiser.js';
+import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import {
   type CommitRule,
@@ -42,7 +42,7 @@ export interface SolveResult {
 }
 
 export function solveSudoku(
-  model: Denoiser,
+  model: Network,
   proc: SJDProcess,
   puzzles: Board[],
   o: SolveOptions,

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { mean, std } from '../../eval/stats.js';
 import { describeProcess, describeSchedule } from '../../process/index.js';
 import {
-  loadModel,
+  loadTransformer,
   RUN_FILES,
   readConfig,
   type TrainHooks,
@@ -83,7 +83,7 @@ export async function runTextComparison(
       if (cached && cached.n === o.n && cached.step === o.steps) {
         points = cached.curves[0].points;
       } else {
-        const { model, process: proc } = loadModel(dir, textShape, 'text');
+        const { model, process: proc } = loadTransformer(dir, textShape, 'text');
         points = frontier(model, proc, task.scorer, { n: o.n, seed: 0 });
         await writeFrontier(
           cache,

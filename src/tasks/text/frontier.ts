@@ -4,7 +4,7 @@
 // plot of valid-word fraction (>= 5) against unique-word fraction, one curve per NFE.
 
 import { writeSvg } from '../../eval/plot.js';
-import type { Denoiser } from '../../model/denoiser.js';
+import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import { writeFileAtomic } from '../../util/atomic.js';
 import { heldOutWindows, type TextScorer, type TextScores } from './metrics.js';
@@ -32,7 +32,7 @@ export interface FrontierOptions {
 }
 
 export function frontier(
-  model: Denoiser,
+  model: Network,
   proc: SJDProcess,
   scorer: TextScorer,
   o: FrontierOptions,

@@ -1,7 +1,7 @@
 // Unconditional text sampling (app:text8): Alg. 2 on a cosine grid for the hybrid and blended
 // processes, MDLM's ancestral sampler for the masked preset, in batches (sample/batched.ts);
 // tokens to strings.
-import type { Denoiser } from '../../model/denoiser.js';
+import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import { type GridKind, sampleInBatches, type TrajectoryStep } from '../../sample/index.js';
 import { decode } from './corpus.js';
@@ -23,7 +23,7 @@ export function defaultTextSampler(proc: SJDProcess): string {
 }
 
 export function sampleText(
-  model: Denoiser,
+  model: Network,
   proc: SJDProcess,
   o: TextSampleOptions,
 ): { texts: string[]; trajectory?: TrajectoryStep[] } {

@@ -3,7 +3,7 @@
 // or the full-band 1-D Gaussian over positions (SJD). Evaluation: the loss of the EMA model
 // on fixed held-out windows at fixed times and corruption, and the valid- and unique-word
 // fractions of a few samples (Alg. 2 or MDLM ancestral, cosine grid).
-import type { Denoiser } from '../../model/denoiser.js';
+import type { Network } from '../../model/network.js';
 import { type SJDProcess, sampleTimes } from '../../process/index.js';
 import { arange, Generator, keep, noGrad, type Tensor, tensor, tidy } from '../../torch/index.js';
 import type { TaskShape, TrainConfig, TrainTask } from '../../train/index.js';
@@ -74,7 +74,7 @@ export class TextTask implements TrainTask {
   }
 
   /** Mean cross-entropy of the model on the held-out windows, with fixed times and noise. */
-  heldOutLoss(model: Denoiser, proc: SJDProcess): number {
+  heldOutLoss(model: Network, proc: SJDProcess): number {
     const gen = new Generator(12345);
     return noGrad(() =>
       tidy(() => {
@@ -85,7 +85,7 @@ export class TextTask implements TrainTask {
     );
   }
 
-  evaluate(model: Denoiser, proc: SJDProcess, step: number): Record<string, number> {
+  evaluate(model: Network, proc: SJDProcess, step: number): Record<string, number> {
     const valid_loss = this.heldOutLoss(model, proc);
     const { texts } = sampleText(model, proc, {
       n: this.opts.evalSamples,
