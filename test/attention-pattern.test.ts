@@ -19,7 +19,13 @@ import {
 import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
 import * as torch from '../src/torch/index.js';
 import { nn, type Tensor } from '../src/torch/index.js';
-import { crossEntropyStep, parseConfig, train } from '../src/train/index.js';
+import {
+  crossEntropyStep,
+  parseConfig,
+  type TransformerChoice,
+  type TransformerConfig,
+  train,
+} from '../src/train/index.js';
 import { tempDir } from './tmp.js';
 
 const L = 81;
@@ -201,11 +207,11 @@ test('loops: the same blocks applied again, with the parameters of one pass', ()
 
 test('configs: attention and loops optional (absent = dense, 1), bounded, named in errors', () => {
   const base = JSON.parse(JSON.stringify(sudokuConfig({ size: 'tiny' })));
-  assert.equal(parseConfig(base, 'c.json').model.attention, undefined);
+  assert.equal((parseConfig(base, 'c.json').model as TransformerChoice).attention, undefined);
   const ok = parseConfig(
     { ...base, model: { ...base.model, attention: 'typed', loops: 2 } },
     'c.json',
-  );
+  ) as TransformerConfig;
   assert.equal(ok.model.attention, 'typed');
   assert.equal(ok.model.loops, 2);
   for (const [edit, message] of [

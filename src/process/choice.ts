@@ -21,6 +21,7 @@ export interface ProcessChoice {
   eta?: number;
   hazard?: HazardSpec;
   vp?: VPConfig; // the noise schedule of unstuck sites (default: linear beta)
+  mean?: 'embedding' | 'value'; // 'value': W blends raw values, then E (images, eq:embed-the-blur)
 }
 
 /** The positions a task's W acts on: L, and for images the grid and channels. */
@@ -100,6 +101,7 @@ export function chooseProcess(o: {
   eta?: number;
   schedule?: string;
   anchorDim: number;
+  mean?: 'embedding' | 'value'; // the task's: 'value' for images
 }): ProcessChoice {
   if (!PRESETS.includes(o.preset as ProcessChoice['preset']))
     throw known('process', o.preset, presets);
@@ -125,6 +127,7 @@ export function chooseProcess(o: {
     if (o.eta !== undefined) throw new Error(`--eta: the ${preset} process has no eta (sjd only)`);
   }
   if (gaussian) choice.vp = makeSchedule(o.schedule ?? 'linear', o.anchorDim);
+  if (o.mean === 'value') choice.mean = 'value';
   return choice;
 }
 
@@ -140,5 +143,6 @@ export function resolveProcess(choice: ProcessChoice, shape: BlendShape): SJDPro
     eta: choice.preset === 'sjd' ? choice.eta : undefined,
     hazard: choice.hazard,
     vp: choice.vp,
+    mean: choice.mean,
   });
 }

@@ -6,13 +6,27 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { DenoiserConfig } from '../model/denoiser.js';
+import type { UNetConfig } from '../model/unet.js';
 import type { ProcessChoice, TimeSampling } from '../process/index.js';
 import type { LrSchedule } from './schedule.js';
 
-export type ModelChoice = Omit<DenoiserConfig, 'length' | 'classes' | 'structure'> & {
+/** The transformer (denoiser.ts) of sequences and boards. */
+export type TransformerChoice = Omit<DenoiserConfig, 'length' | 'classes' | 'structure'> & {
+  arch?: 'transformer'; // absent in configs written before the U-Net
   size: string; // tiny | cpu | paper, or a name of the user's
   structure: boolean; // the task's structure embeddings (Sudoku: row, column, box)
 };
+
+/** The U-Net (unet.ts) of images; the grid and the levels come from the task. */
+export type UNetChoice = Omit<UNetConfig, 'height' | 'width' | 'channels' | 'classes'> & {
+  arch: 'unet';
+  size: string;
+};
+
+export type ModelChoice = TransformerChoice | UNetChoice;
+
+/** A config whose network is the transformer (Sudoku, text). */
+export type TransformerConfig = TrainConfig & { model: TransformerChoice };
 
 export interface TrainConfig {
   task: string;
@@ -64,10 +78,12 @@ const process = z.object({
   eta: z.number().gt(0).max(1).optional(),
   hazard: hazard.optional(),
   vp: vp.optional(),
+  mean: z.enum(['embedding', 'value']).optional(),
 });
 
-const model = z
+const transformer = z
   .object({
+    arch: z.literal('transformer').optional(),
     size: z.string(),
     anchorDim: int(1, 4096),
     anchors: z.enum(['learned', 'frozen', 'fixed']),
@@ -91,11 +107,36 @@ const model = z
     message: 'more than 2e9 parameters',
   });
 
+const unet = z
+  .object({
+    arch: z.literal('unet'),
+    size: z.string(),
+    anchorDim: int(2, 4096),
+    anchors: z.enum(['learned', 'frozen', 'fixed']),
+    base: int(1, 4096),
+    mults: z.array(int(1, 64)).min(1).max(8),
+    blocks: int(1, 16),
+    heads: int(1, 256),
+    dropout: z.number().min(0).lt(1).optional(),
+  })
+  .refine((m) => (m.base * m.mults.at(-1)!) % m.heads === 0, {
+    message: 'the channels of the lowest level must be a multiple of heads',
+  })
+  .refine((m) => m.blocks * m.mults.length * (m.base * Math.max(...m.mults)) ** 2 * 18 <= 2e9, {
+    message: 'more than 2e9 parameters',
+  });
+
+/** The network's schema by its `arch` (absent: the transformer). */
+const modelSchema = (m: unknown) =>
+  typeof m === 'object' && m !== null && (m as { arch?: unknown }).arch === 'unet'
+    ? unet
+    : transformer;
+
 const schema = z.object({
   task: z.string(),
   seed: int(0, 2 ** 31 - 1),
   process,
-  model,
+  model: z.looseObject({}), // checked by modelSchema
   batch: int(1, 1_000_000),
   steps: int(1, 1_000_000_000),
   lr: z.object({
@@ -136,13 +177,15 @@ function migrate(raw: unknown): unknown {
 
 /** Validates a config (e.g. parsed from disk); `where` names it in the one-line error. */
 export function parseConfig(raw: unknown, where: string): TrainConfig {
+  const fail = (issue: z.core.$ZodIssue, prefix: PropertyKey[] = []) => {
+    const field = [...prefix, ...issue.path].join('.') || 'the config';
+    return new Error(`${where}: ${field}: ${issue.message}`);
+  };
   const r = schema.safeParse(migrate(raw));
-  if (!r.success) {
-    const issue = r.error.issues[0]!;
-    const field = issue.path.join('.') || 'the config';
-    throw new Error(`${where}: ${field}: ${issue.message}`);
-  }
-  return r.data as TrainConfig;
+  if (!r.success) throw fail(r.error.issues[0]!);
+  const m = modelSchema(r.data.model).safeParse(r.data.model);
+  if (!m.success) throw fail(m.error.issues[0]!, ['model']);
+  return { ...r.data, model: m.data } as TrainConfig;
 }
 
 /** Reads and validates a config.json. */

@@ -1,7 +1,16 @@
 // Training: the loop, run and model folders, configs, and what a task gives the trainer.
 export { buildModel, buildProcess, decayGroups } from './build.js';
-export { type ModelChoice, parseConfig, readConfig, type TrainConfig } from './config.js';
+export {
+  type ModelChoice,
+  parseConfig,
+  readConfig,
+  type TrainConfig,
+  type TransformerChoice,
+  type TransformerConfig,
+  type UNetChoice,
+} from './config.js';
 export { EMA } from './ema.js';
+export { heldOutLoss } from './held-out-loss.js';
 export { MetricsLog } from './metrics.js';
 export {
   exportModel,
@@ -15,6 +24,7 @@ export {
   type ProcessDefaults,
   presetConfig,
   type Size,
+  type TransformerSize,
 } from './preset-config.js';
 export {
   checkRunFolder,

@@ -2,10 +2,13 @@
 // process/choice.ts): the size gives the model, optimiser and loop; the process flags, or the
 // task's defaults where absent, give the process (W only for sjd); steps also end the schedule.
 import { type BlendShape, chooseProcess } from '../process/index.js';
-import type { TrainConfig } from './config.js';
+import type { TrainConfig, TransformerChoice } from './config.js';
 
 /** A size: everything of a config but the task, seed and process. */
 export type Size = Omit<TrainConfig, 'seed' | 'process' | 'task'>;
+
+/** A size whose network is the transformer. */
+export type TransformerSize = Size & { model: TransformerChoice };
 
 /** A task's process defaults, e.g. Sudoku: sjd with the `sudoku` W, linear noise. */
 export interface ProcessDefaults {

@@ -9,14 +9,14 @@ import type { AttentionKind } from '../../model/attention-pattern.js';
 import {
   type ConfigOptions,
   presetConfig,
-  type Size,
-  type TrainConfig,
+  type TransformerConfig,
+  type TransformerSize,
 } from '../../train/index.js';
 import type { Augment } from './symmetry.js';
 
 const anchors = { anchorDim: 64, anchors: 'learned' as const, structure: true };
 
-export const SUDOKU_SIZES: Record<string, Size> = {
+export const SUDOKU_SIZES: Record<string, TransformerSize> = {
   paper: {
     model: {
       size: 'paper',
@@ -96,11 +96,11 @@ export interface SudokuOptions {
   augment?: Augment;
 }
 
-export function sudokuConfig(o: ConfigOptions & SudokuOptions = {}): TrainConfig {
+export function sudokuConfig(o: ConfigOptions & SudokuOptions = {}): TransformerConfig {
   const task = { name: 'sudoku', label: 'Sudoku', sizes: SUDOKU_SIZES, defaults: SUDOKU_PROCESS };
   const c = presetConfig(task, () => ({ length: 81 }), o);
   const { attention, loops, ...rest } = c.model;
-  const model: TrainConfig['model'] = { ...rest, anchors: o.anchors ?? c.model.anchors };
+  const model: TransformerConfig['model'] = { ...rest, anchors: o.anchors ?? c.model.anchors };
   const a = o.attention ?? attention ?? 'dense';
   if (a !== 'dense') model.attention = a;
   const n = o.loops ?? loops ?? 1;

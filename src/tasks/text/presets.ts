@@ -9,13 +9,13 @@
 // shortened to 0.999 for runs of a few thousand steps). The DiT encodes positions by rotary
 // embeddings (learned absolute positions left the cpu model at the unigram loss for 800 steps).
 import {
-  type Size as BaseSize,
   type ConfigOptions,
   presetConfig,
-  type TrainConfig,
+  type TransformerConfig,
+  type TransformerSize,
 } from '../../train/index.js';
 
-type Size = BaseSize & { length: number };
+type Size = TransformerSize & { length: number };
 
 const dit = {
   anchorDim: 64,
@@ -79,7 +79,7 @@ export const SIGMA_SWEEP = [0.5, 1, 1.5, 2, 2.5];
 /** The task's process defaults: W the full-band 1-D Gaussian; CANDI's rank-degradation noise. */
 export const TEXT_PROCESS = { process: 'sjd', blend: 'gauss1d', sigmaW: 1.5, schedule: 'rank' };
 
-export function textConfig(o: ConfigOptions = {}): TrainConfig & { length: number } {
+export function textConfig(o: ConfigOptions = {}): TransformerConfig & { length: number } {
   const task = { name: 'text', label: 'text', sizes: TEXT_SIZES, defaults: TEXT_PROCESS };
   return presetConfig(task, (s) => ({ length: s.length }), o);
 }

@@ -4,10 +4,10 @@
 // on fixed held-out windows at fixed times and corruption, and the valid- and unique-word
 // fractions of a few samples (Alg. 2 or MDLM ancestral, cosine grid).
 import type { Network } from '../../model/network.js';
-import { type SJDProcess, sampleTimes } from '../../process/index.js';
-import { arange, Generator, keep, noGrad, type Tensor, tensor, tidy } from '../../torch/index.js';
+import type { SJDProcess } from '../../process/index.js';
+import { arange, type Generator, keep, type Tensor, tensor } from '../../torch/index.js';
+import { heldOutLoss } from '../../train/held-out-loss.js';
 import type { TaskShape, TrainConfig, TrainTask } from '../../train/index.js';
-import { sjdLoss } from '../../train/sjd-loss.js';
 import { type Corpus, corpusHash, encode, VOCAB } from './corpus.js';
 import { TextScorer } from './metrics.js';
 import { sampleText } from './sample.js';
@@ -75,14 +75,7 @@ export class TextTask implements TrainTask {
 
   /** Mean cross-entropy of the model on the held-out windows, with fixed times and noise. */
   heldOutLoss(model: Network, proc: SJDProcess): number {
-    const gen = new Generator(12345);
-    return noGrad(() =>
-      tidy(() => {
-        const x0 = this.#valid;
-        const t = sampleTimes(x0.size(0), proc.T, 'antithetic', gen);
-        return sjdLoss(model, proc, x0, t, gen).item();
-      }),
-    );
+    return heldOutLoss(model, proc, this.#valid);
   }
 
   evaluate(model: Network, proc: SJDProcess, step: number): Record<string, number> {
