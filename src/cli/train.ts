@@ -4,10 +4,11 @@
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { sudoku, train as T, text } from '../index.js';
+import { image, sudoku, train as T, text } from '../index.js';
 import {
   group,
   int,
+  levels,
   nfe,
   num,
   oneOf,
@@ -37,6 +38,14 @@ interface SudokuFlags extends ProcessFlags, RunFlags {
   attention?: 'dense' | 'peers' | 'typed';
   loops?: number;
   anchors: 'learned' | 'frozen';
+}
+
+interface ImageFlags extends ProcessFlags, RunFlags {
+  data?: string;
+  evalData?: string;
+  levels?: number;
+  limit?: number;
+  evalSize: number;
 }
 
 interface TextFlags extends ProcessFlags, RunFlags {
@@ -172,6 +181,55 @@ export function registerTrain(program: Command): void {
       });
       console.error(
         `sjd train text: ${corpus.train.length} training characters from ${corpus.source}; ${describe(config)}`,
+      );
+      await runWithProgress(o.out, config, task, o.resume === true);
+    });
+  registerTrainImage(cmd);
+}
+
+function registerTrainImage(cmd: Command): void {
+  const imageCmd = cmd
+    .command('image')
+    .description(
+      'train an image denoiser, a U-Net (default: sjd with the pixel-grid blur, sigma_B 2.5)',
+    );
+  runOptions(
+    processOptions(imageCmd, { sizes: Object.keys(image.IMAGE_SIZES), ...image.IMAGE_PROCESS }),
+  )
+    .option(
+      '--data <file>',
+      'training images from `sjd data images` (default: Fashion-MNIST train)',
+    )
+    .option('--eval-data <file>', 'held-out images (default: Fashion-MNIST test)')
+    .option(
+      '--levels <n>',
+      'Fashion-MNIST grey levels, a power of two from 2 to 256 (default 256)',
+      levels,
+    )
+    .option('--limit <n>', 'only the first N training images', int(1, 100_000_000))
+    .option('--eval-size <n>', 'held-out images for the evaluation loss', int(1, 100_000), 256)
+    .action(async (o: ImageFlags) => {
+      T.checkRunFolder(o.out, o.resume === true);
+      const saved = o.resume ? T.readConfig(join(o.out, T.RUN_FILES.config)) : undefined;
+      const lv = o.levels ?? (o.data === undefined ? saved?.image?.levels : undefined);
+      const train = image.imagesOrFashion(o.data, 'train', { levels: lv, limit: o.limit });
+      const held = image.imagesOrFashion(o.evalData, 'test', {
+        levels: o.evalData === undefined ? train.set.levels : undefined,
+        limit: o.evalSize,
+      });
+      const config =
+        saved ??
+        image.imageConfig(image.geometryOf(train.set), {
+          ...processOf(o),
+          seed: o.seed,
+          steps: o.steps,
+        });
+      if (!config.image)
+        throw new Error(`${o.out}: not an image run (no image geometry in its config)`);
+      image.checkGeometry(train.set, config.image, train.source);
+      const task = new image.ImageTask(train.set, held.set, { evalSize: o.evalSize });
+      console.error(
+        `sjd train image: ${train.set.n} training images from ${train.source} (${image.describeGeometry(config.image)}); evaluating on ${held.set.n} from ${held.source}; ${describe(config)}`,
       );
       await runWithProgress(o.out, config, task, o.resume === true);
     });

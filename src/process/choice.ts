@@ -127,7 +127,10 @@ export function chooseProcess(o: {
     if (o.eta !== undefined) throw new Error(`--eta: the ${preset} process has no eta (sjd only)`);
   }
   if (gaussian) choice.vp = makeSchedule(o.schedule ?? 'linear', o.anchorDim);
-  if (o.mean === 'value') choice.mean = 'value';
+  // A value-space mean blends raw values (eq:embed-the-blur); with W = I it is the anchor itself,
+  // and the exact per-anchor mixture P E is kept at sampling.
+  if (o.mean === 'value' && choice.blend !== undefined && choice.blend !== 'identity')
+    choice.mean = 'value';
   return choice;
 }
 

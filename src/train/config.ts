@@ -46,6 +46,7 @@ export interface TrainConfig {
   length?: number; // text: the sequence length
   data?: string; // text: the corpus folder
   augment?: 'none' | 'digits' | 'full'; // Sudoku: the symmetries drawn per training board
+  image?: { height: number; width: number; channels: number; levels: number }; // images
 }
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
@@ -156,6 +157,14 @@ const schema = z.object({
   length: int(1, 1_000_000).optional(),
   data: z.string().optional(),
   augment: z.enum(['none', 'digits', 'full']).optional(),
+  image: z
+    .object({
+      height: int(1, 4096),
+      width: int(1, 4096),
+      channels: int(1, 16),
+      levels: int(2, 256),
+    })
+    .optional(),
 });
 
 /** Renames of the earlier vocabulary, applied to a parsed config.json before validation. */

@@ -16,6 +16,7 @@ export interface ProcessDefaults {
   blend: string;
   sigmaW: number;
   schedule: string;
+  mean?: 'embedding' | 'value'; // images: W blends raw values, then the value embedding
 }
 
 /** What a user may choose (flags of `sjd train`). */
@@ -60,6 +61,7 @@ export function presetConfig<S extends Size>(
       eta: o.eta,
       schedule: o.schedule ?? d.schedule,
       anchorDim: s.model.anchorDim,
+      mean: d.mean,
     }),
     steps: total,
     batch: o.batch ?? s.batch,

@@ -4,4 +4,8 @@ export * from './dataset.js';
 export * from './file.js';
 export * from './idx.js';
 export * from './levels.js';
+export * from './presets.js';
+export * from './source.js';
 export * from './synthetic.js';
+export * from './task.js';
+export * from './tokens.js';

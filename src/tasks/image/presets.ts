@@ -1,0 +1,78 @@
+// Image training configs (app:cifar10-imagenet, DESIGN.md §5): the ADM U-Net by size — the
+// paper's (feature dimension 96, channel multipliers [3, 4, 4], 4 residual blocks a level,
+// dropout 0.1, AdamW 1e-4, no weight decay, batch 512), cpu (this machine: 32 features,
+// [1, 2, 2], 1 block a level) and tiny (tests) — with the fixed value embedding F = 4
+// (anchors E(v) in R^8); and the process by the shared vocabulary (process/choice.ts): sjd with
+// the pixel-grid blur (sigma_B = 2.5, the paper's best) by default, hybrid (CADD, W = I),
+// masked (MDLM/MD4). Deviation: attention only at the lowest resolution (the paper: [2, 4]).
+import {
+  type ConfigOptions,
+  presetConfig,
+  type Size,
+  type TrainConfig,
+  type UNetChoice,
+} from '../../train/index.js';
+import { type ImageGeometry, imageBlendShape } from './tokens.js';
+
+export type ImageSize = Size & { model: UNetChoice };
+
+const anchors = { arch: 'unet' as const, anchorDim: 8, anchors: 'fixed' as const };
+const loop = { weightDecay: 0, clip: 1, timeSampling: 'antithetic' as const };
+
+export const IMAGE_SIZES: Record<string, ImageSize> = {
+  paper: {
+    model: {
+      size: 'paper',
+      ...anchors,
+      base: 96,
+      mults: [3, 4, 4],
+      blocks: 4,
+      heads: 4,
+      dropout: 0.1,
+    },
+    batch: 512,
+    steps: 500_000,
+    lr: { kind: 'cosine', lr: 1e-4, warmup: 1000, total: 500_000, minLr: 1e-5 },
+    ema: 0.9999,
+    ...loop,
+    logEvery: 100,
+    evalEvery: 5000,
+    checkpointEvery: 1000,
+  },
+  cpu: {
+    model: { size: 'cpu', ...anchors, base: 32, mults: [1, 2, 2], blocks: 1, heads: 4 },
+    batch: 64,
+    steps: 6000,
+    lr: { kind: 'cosine', lr: 1e-3, warmup: 200, total: 6000, minLr: 1e-4 },
+    ema: 0.999,
+    ...loop,
+    logEvery: 25,
+    evalEvery: 500,
+    checkpointEvery: 100,
+  },
+  tiny: {
+    model: { size: 'tiny', ...anchors, base: 8, mults: [1, 2], blocks: 1, heads: 2 },
+    batch: 8,
+    steps: 20,
+    lr: { kind: 'constant', lr: 1e-3, warmup: 5, total: 20 },
+    ema: 0.9,
+    ...loop,
+    logEvery: 5,
+    evalEvery: 10,
+    checkpointEvery: 10,
+  },
+};
+
+/** The task's process defaults: the value-space blur of the pixel grid, sigma_B = 2.5. */
+export const IMAGE_PROCESS = {
+  process: 'sjd',
+  blend: 'blur2d',
+  sigmaW: 2.5,
+  schedule: 'linear',
+  mean: 'value' as const,
+};
+
+export function imageConfig(g: ImageGeometry, o: ConfigOptions = {}): TrainConfig {
+  const task = { name: 'image', label: 'image', sizes: IMAGE_SIZES, defaults: IMAGE_PROCESS };
+  return { ...presetConfig(task, () => imageBlendShape(g), o), image: g };
+}
