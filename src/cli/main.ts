@@ -9,6 +9,7 @@ import { registerDataImages } from './data-images.js';
 import { registerDataSudoku } from './data-sudoku.js';
 import { registerDemo } from './demo.js';
 import { registerExport } from './export.js';
+import { registerImage } from './image.js';
 import { int } from './options.js';
 import { registerSudoku } from './sudoku.js';
 import { registerText } from './text.js';
@@ -38,6 +39,7 @@ registerSudoku(program);
 registerText(program);
 registerDataSudoku(program);
 registerDataImages(program);
+registerImage(program);
 registerCompare(program);
 registerExport(program);
 

@@ -3,7 +3,7 @@
 // temperatures at NFE 32, 64, 128 and writes JSON and a plot).
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { text, train, util } from '../index.js';
+import { sampling, text, train, util } from '../index.js';
 import { group, int, nfe, num, samplerOption } from './options.js';
 
 interface SampleOpts {
@@ -62,7 +62,7 @@ export function registerText(program: Command): void {
     const s = (performance.now() - t0) / 1000;
     for (const t of texts) console.log(t);
     console.error(
-      `${texts.length} samples of ${model.config.length} characters, ${o.sampler ?? text.defaultTextSampler(proc)} sampler, ${o.nfe} NFE, temperature ${o.temperature}: ${((texts.length * model.config.length) / s).toFixed(0)} characters/s`,
+      `${texts.length} samples of ${model.config.length} characters, ${o.sampler ?? sampling.defaultSampler(proc)} sampler, ${o.nfe} NFE, temperature ${o.temperature}: ${((texts.length * model.config.length) / s).toFixed(0)} characters/s`,
     );
   });
 

@@ -18,7 +18,13 @@ export {
 export { type GridKind, timeGrid } from './grid.js';
 export { mdlmStep } from './mdlm-step.js';
 export { modelDenoiser } from './model-denoiser.js';
-export { getSampler, registerSampler, type Sampler, samplers } from './registry.js';
+export {
+  defaultSampler,
+  getSampler,
+  registerSampler,
+  type Sampler,
+  samplers,
+} from './registry.js';
 export { reverseSdeMove, temperedProbs } from './reverse-sde.js';
 export { sjdStep } from './sjd-step.js';
 export type {

@@ -1,6 +1,8 @@
 // Samplers by name (as torchdiffeq's solvers): each a pure step function the driver loops,
 // with the classifier evaluations it spends per step. A grid sampler steps every row along
 // one time grid; an adaptive one puts each row at its own time and stops it when it is done.
+
+import type { SJDProcess } from '../process/index.js';
 import { adaptiveStep } from './adaptive-step.js';
 import { confidenceStep } from './confidence-step.js';
 import { mdlmStep } from './mdlm-step.js';
@@ -26,4 +28,9 @@ export function getSampler(name: string): Sampler {
   const s = samplers.get(name);
   if (!s) throw new Error(`unknown sampler '${name}' (known: ${[...samplers.keys()].join(', ')})`);
   return s;
+}
+
+/** The sampler of an unconditional task: MDLM's ancestral sampler for the masked preset, else Alg. 2. */
+export function defaultSampler(proc: SJDProcess): string {
+  return proc.config.kernel === 'mask' ? 'mdlm' : 'sjd';
 }

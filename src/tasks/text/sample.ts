@@ -3,7 +3,12 @@
 // tokens to strings.
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
-import { type GridKind, sampleInBatches, type TrajectoryStep } from '../../sample/index.js';
+import {
+  defaultSampler,
+  type GridKind,
+  sampleInBatches,
+  type TrajectoryStep,
+} from '../../sample/index.js';
 import { decode } from './corpus.js';
 
 export interface TextSampleOptions {
@@ -18,10 +23,6 @@ export interface TextSampleOptions {
   record?: boolean; // trajectory of the first batch
 }
 
-export function defaultTextSampler(proc: SJDProcess): string {
-  return proc.config.kernel === 'mask' ? 'mdlm' : 'sjd';
-}
-
 export function sampleText(
   model: Network,
   proc: SJDProcess,
@@ -30,7 +31,7 @@ export function sampleText(
   const { rows, trajectory } = sampleInBatches(model, proc, {
     n: o.n,
     batchSize: o.batch ?? 64,
-    sampler: o.sampler ?? defaultTextSampler(proc),
+    sampler: o.sampler ?? defaultSampler(proc),
     nfe: o.nfe,
     temperature: o.temperature ?? 1,
     topP: o.topP ?? 1,

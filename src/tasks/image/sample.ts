@@ -1,0 +1,49 @@
+// Unconditional image sampling (app:cifar10-imagenet): Alg. 2 on a cosine grid for the hybrid
+// and blurred processes, MDLM's ancestral sampler for the masked preset, in batches
+// (sample/batched.ts); tokens back to images [n, C, H, W] (tokens.ts).
+import type { Network } from '../../model/network.js';
+import type { SJDProcess } from '../../process/index.js';
+import {
+  defaultSampler,
+  type GridKind,
+  sampleInBatches,
+  type TrajectoryStep,
+} from '../../sample/index.js';
+import { type ImageGeometry, imagesOf } from './tokens.js';
+
+export interface ImageSampleOptions {
+  n: number;
+  nfe: number;
+  temperature?: number;
+  seed: number;
+  sampler?: string; // default: 'mdlm' for the masked preset, else 'sjd'
+  grid?: GridKind;
+  batch?: number;
+  record?: boolean; // the trajectory of the first batch
+}
+
+export interface ImageSamples {
+  images: Uint8Array; // [n, C, H, W] levels
+  nfe: number;
+  trajectory?: TrajectoryStep[]; // over tokens [B, L] of the first batch
+}
+
+export function sampleImages(
+  model: Network,
+  proc: SJDProcess,
+  g: ImageGeometry,
+  o: ImageSampleOptions,
+): ImageSamples {
+  const { rows, nfe, trajectory } = sampleInBatches(model, proc, {
+    n: o.n,
+    batchSize: o.batch ?? 64,
+    sampler: o.sampler ?? defaultSampler(proc),
+    nfe: o.nfe,
+    temperature: o.temperature ?? 1,
+    topP: 1,
+    grid: o.grid ?? 'cosine',
+    seed: o.seed,
+    record: o.record,
+  });
+  return { images: imagesOf(rows.flat(), o.n, g), nfe, trajectory };
+}
