@@ -1,7 +1,10 @@
 // The image task (issue #14; the paper's image experiments, app:cifar10-imagenet): idx files,
 // grey levels, image sets (Fashion-MNIST, synthetic colour patterns) and their files.
 export * from './dataset.js';
+export * from './feature-net.js';
+export * from './feature-train.js';
 export * from './file.js';
+export * from './frechet.js';
 export * from './idx.js';
 export * from './levels.js';
 export * from './png.js';
