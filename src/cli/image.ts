@@ -32,7 +32,148 @@ export function loadImageModel(dir: string) {
   return { ...r, geometry: r.config.image! };
 }
 
+interface TrainFeaturesOpts {
+  out: string;
+  data?: string;
+  evalData?: string;
+  steps: number;
+  batch: number;
+  lr: number;
+  seed: number;
+  force?: boolean;
+}
+
+interface EvalImageOpts {
+  model: string;
+  features: string;
+  n: number;
+  nfe: number;
+  temperature: number;
+  seed: number;
+  sampler?: string;
+  data?: string;
+  evalData?: string;
+  json?: boolean;
+}
+
+const f3 = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(1) : x.toPrecision(4));
+
 export function registerImage(program: Command): void {
+  group(program, 'train', 'train a denoiser')
+    .command('features')
+    .description(
+      "train the image metrics' feature network, a small CNN classifier (default: Fashion-MNIST)",
+    )
+    .requiredOption('--out <dir>', 'the folder to write (e.g. models/fashion-features)')
+    .option('--data <file>', 'labelled training images (default: Fashion-MNIST train)')
+    .option(
+      '--eval-data <file>',
+      'labelled test images for its accuracy (default: Fashion-MNIST test)',
+    )
+    .option('--steps <n>', 'training steps', int(1, 10_000_000), 2000)
+    .option('--batch <n>', 'images a step', int(1, 100_000), 128)
+    .option('--lr <x>', 'peak learning rate', num(1e-8, 10), 3e-3)
+    .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
+    .option('--force', 'replace --out when it is not a feature network folder sjd wrote')
+    .action((o: TrainFeaturesOpts) => {
+      util.claimOutDir(o.out, image.FEATURE_FOLDER, o.force === true);
+      const train = image.imagesOrFashion(o.data, 'train');
+      const test = image.imagesOrFashion(o.evalData, 'test');
+      const t0 = performance.now();
+      const net = image.trainFeatureNet(train.set, {
+        ...o,
+        log: (step, loss) => {
+          if (step % 200 === 0 || step === o.steps)
+            console.error(`step ${step}/${o.steps} loss ${loss.toFixed(4)}`);
+        },
+      });
+      const acc = image.classifierAccuracy(net, test.set);
+      image.saveFeatureNet(
+        o.out,
+        net,
+        { testAccuracy: acc, levels: train.set.levels, steps: o.steps, data: train.source },
+        o.force === true,
+      );
+      console.log(
+        `wrote ${o.out}: test accuracy ${(100 * acc).toFixed(2)}% on ${test.set.n} images of ${test.source} (${o.steps} steps, ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+      );
+    });
+
+  samplerOption(
+    group(program, 'eval', 'evaluate a model')
+      .command('image')
+      .description(
+        "Fréchet distance and KID of samples in the feature network's space, with the floor (test set) and ceiling (pixel marginals); label entropy; class coverage",
+      ),
+    '--sampler',
+    'sampler (default: mdlm for masked models, else sjd)',
+  )
+    .requiredOption('--model <dir>', 'an image run folder or exported image model')
+    .option(
+      '--features <dir>',
+      'the feature network (default: the shipped one)',
+      image.SHIPPED_FEATURES,
+    )
+    .option(
+      '-n, --n <n>',
+      'images per set (samples, training, test, marginals)',
+      int(20, 100_000),
+      1000,
+    )
+    .option('--nfe <n>', 'model evaluations', nfe, 64)
+    .option('--temperature <t>', 'sampling temperature', num(1e-6, 100), 1)
+    .option('--seed <n>', 'sampling seed', int(0, 2 ** 31 - 1), 0)
+    .option(
+      '--data <file>',
+      "the reference (training) images (default: Fashion-MNIST train at the model's levels)",
+    )
+    .option('--eval-data <file>', 'the floor (test) images (default: Fashion-MNIST test)')
+    .option('--json', 'end with one JSON line of the results')
+    .action((o: EvalImageOpts) => {
+      const { net, config: fc } = image.loadFeatureNet(o.features);
+      const { model, process: proc, geometry: g } = loadImageModel(o.model);
+      if (fc.channels !== g.channels || fc.height !== g.height || fc.width !== g.width)
+        throw new Error(
+          `${o.features} scores ${fc.height} x ${fc.width} x ${fc.channels} images; the model makes ${image.describeGeometry(g)}`,
+        );
+      const lv = { levels: o.data === undefined ? g.levels : undefined, limit: o.n };
+      const train = image.imagesOrFashion(o.data, 'train', lv);
+      const test = image.imagesOrFashion(o.evalData, 'test', {
+        ...lv,
+        levels: o.evalData === undefined ? g.levels : undefined,
+      });
+      image.checkGeometry(train.set, g, train.source);
+      image.checkGeometry(test.set, g, test.source);
+      const t0 = performance.now();
+      const r = image.sampleImages(model, proc, g, o);
+      const seconds = (performance.now() - t0) / 1000;
+      const s = image.scoreImages(net, r.images, o.n, train.set, test.set, o.seed);
+      const sampler = o.sampler ?? sampling.defaultSampler(proc);
+      console.log(
+        `${o.n} samples (${sampler} sampler, ${r.nfe} NFE, temperature ${o.temperature}; ${(o.n / seconds).toFixed(2)} images/s) against ${o.n} of ${train.source}, in the space of ${o.features} (test accuracy ${(100 * fc.testAccuracy).toFixed(1)}%):`,
+      );
+      for (const [name, d] of [
+        ['model', s.model],
+        ['floor (test set)', s.floor],
+        ['ceiling (pixel marginals)', s.ceiling],
+      ] as const)
+        console.log(`  ${name}: FD ${f3(d.fd)}, KID ${f3(d.kid)}`);
+      console.log(
+        `  label entropy ${s.label_entropy.toFixed(3)} nats; score ${s.score.toFixed(2)}; class coverage ${s.coverage.map((c) => (100 * c).toFixed(0)).join('/')}%`,
+      );
+      if (o.json)
+        console.log(
+          JSON.stringify({
+            ...s,
+            sampler,
+            nfe: r.nfe,
+            seconds,
+            model: o.model,
+            features: o.features,
+          }),
+        );
+    });
+
   samplerOption(
     group(program, 'sample', 'draw samples from a model')
       .command('image')

@@ -21,6 +21,10 @@ import { claimOutDir, type FolderKind } from '../../util/out-path.js';
 import type { ImageSet } from './dataset.js';
 import { FeatureNet, type FeatureNetConfig, networkInput } from './feature-net.js';
 
+/** The shipped feature network (trained on Fashion-MNIST; its accuracy is in its config). */
+export const SHIPPED_FEATURES = new URL('../../../../models/fashion-features', import.meta.url)
+  .pathname;
+
 export const FEATURE_FILES = {
   config: 'config.json',
   weights: 'features.safetensors',
