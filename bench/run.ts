@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { getNumThreads, torchVersion } from '../src/torch/index.js';
 import './gemm.js';
+import './image.js';
 import './train-step.js';
 import './process-cost.js';
 import './sudoku.js';

@@ -153,7 +153,7 @@ export function registerImage(program: Command): void {
         `${o.n} samples (${sampler} sampler, ${r.nfe} NFE, temperature ${o.temperature}; ${(o.n / seconds).toFixed(2)} images/s) against ${o.n} of ${train.source}, in the space of ${o.features} (test accuracy ${(100 * fc.testAccuracy).toFixed(1)}%):`,
       );
       for (const [name, d] of [
-        ['model', s.model],
+        ['samples', s.samples],
         ['floor (test set)', s.floor],
         ['ceiling (pixel marginals)', s.ceiling],
       ] as const)

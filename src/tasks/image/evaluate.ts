@@ -1,6 +1,6 @@
 // Scoring generated images (issue #14; the paper's FID, app:cifar10-imagenet) in the feature
 // space of the classifier trained here (feature-net.ts), at an equal count N for every row:
-//   model     the samples against the training images (FD, KID)
+//   samples   the model's samples against the training images (FD, KID)
 //   floor     held-out test images against the training images: what a perfect model scores
 //   ceiling   images of independent per-pixel marginals of the training set: no structure
 // plus, on the samples, the classifier's label entropy (mean entropy of p(y | x): low when each
@@ -18,7 +18,7 @@ export interface Distances {
 
 export interface ImageScores {
   n: number;
-  model: Distances;
+  samples: Distances;
   floor: Distances;
   ceiling: Distances;
   label_entropy: number; // nats
@@ -91,7 +91,7 @@ export function scoreImages(
     for (const c of p.argmax(-1).toArray()) counts[c]++;
     return {
       n,
-      model: dist(s.features),
+      samples: dist(s.features),
       floor: dist(t),
       ceiling: dist(m),
       label_entropy: entropy,

@@ -1,0 +1,243 @@
+// The image task (issue #14): tokens laid out site-major with a site's channels together (the
+// blur's and the U-Net's layout) and back; training batches are training images; presets make
+// valid configs for every size and process, the masked and CADD presets without a value mean;
+// and the commands end to end on a small synthetic colour set written here: sjd train image,
+// sample image (PNG grid and trace), train features, eval image (FD, KID, floor, ceiling), with
+// one-line errors for bad input.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { PNG } from 'pngjs';
+import {
+  IMAGE_SIZES,
+  ImageTask,
+  imageConfig,
+  imagesOf,
+  saveImageSet,
+  syntheticImages,
+  tokensOf,
+} from '../src/tasks/image/index.js';
+import * as torch from '../src/torch/index.js';
+import { parseConfig } from '../src/train/index.js';
+import { tempDir } from './tmp.js';
+
+const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
+const sjd = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args, '--threads', '1'], { encoding: 'utf8' });
+
+const set = syntheticImages({ n: 96, channels: 3, height: 8, width: 8, levels: 16, seed: 1 });
+const held = syntheticImages({ n: 96, channels: 3, height: 8, width: 8, levels: 16, seed: 2 });
+const geometry = { height: 8, width: 8, channels: 3, levels: 16 };
+
+test("tokens: site-major with a site's channels together, and back", () => {
+  const tokens = tokensOf(set); // [n, 8 * 8 * 3]
+  // image 5, channel 2, row 3, column 6 -> token (3 * 8 + 6) * 3 + 2 of sequence 5
+  assert.equal(tokens[5 * 192 + (3 * 8 + 6) * 3 + 2], set.images[((5 * 3 + 2) * 8 + 3) * 8 + 6]);
+  assert.deepEqual(imagesOf(tokens, set.n, geometry), set.images);
+  assert.throws(() => imagesOf(tokens.subarray(1), set.n, geometry), /not 96 images of 8 x 8 x 3/);
+});
+
+test('a batch holds training images as int64 tokens', () => {
+  const task = new ImageTask(set, held, { evalSize: 16 });
+  assert.equal(task.length, 192);
+  assert.equal(task.classes, 16);
+  const { x0 } = task.batch(10, new torch.Generator(0));
+  assert.deepEqual(x0.shape, [10, 192]);
+  assert.equal(x0.dtype, 'int64');
+  const rows = new Set(
+    Array.from({ length: set.n }, (_, i) =>
+      tokensOf(set)
+        .subarray(i * 192, (i + 1) * 192)
+        .join(),
+    ),
+  );
+  const got = x0.toArray();
+  for (let b = 0; b < 10; b++)
+    assert.ok(rows.has(got.slice(b * 192, (b + 1) * 192).join()), `row ${b}`);
+  const other = syntheticImages({ n: 4, channels: 1, height: 8, width: 8, levels: 16, seed: 3 });
+  assert.throws(() => new ImageTask(set, other, { evalSize: 4 }), /held-out images 8 x 8 x 1/);
+});
+
+test('image presets: valid configs for every size and process; the value mean only with a blur', () => {
+  for (const size of Object.keys(IMAGE_SIZES))
+    for (const process of ['masked', 'hybrid', 'sjd']) {
+      const c = imageConfig(geometry, { size, process });
+      assert.deepEqual(parseConfig(JSON.parse(JSON.stringify(c)), 'x'), c);
+      assert.equal(c.process.mean, process === 'sjd' ? 'value' : undefined, `${size} ${process}`);
+      assert.equal(c.model.arch, 'unet');
+    }
+  const sjdDefault = imageConfig(geometry).process;
+  assert.deepEqual(
+    { blend: sjdDefault.blend, sigmaW: sjdDefault.sigmaW },
+    { blend: 'blur2d', sigmaW: 2.5 },
+  );
+  assert.throws(
+    () =>
+      parseConfig(
+        { ...imageConfig(geometry), model: { ...imageConfig(geometry).model, mults: [] } },
+        'c.json',
+      ),
+    /c\.json: model\.mults: /,
+  );
+});
+
+test('sjd train image, sample image, train features and eval image end to end', () => {
+  const dir = tempDir('sjd-image-cli-');
+  const data = join(dir, 'train.safetensors');
+  const test = join(dir, 'test.safetensors');
+  saveImageSet(data, set, 'synthetic');
+  saveImageSet(test, held, 'synthetic');
+  const run = join(dir, 'run');
+  const t = sjd(
+    'train',
+    'image',
+    '--size',
+    'tiny',
+    '--data',
+    data,
+    '--eval-data',
+    test,
+    '--steps',
+    '6',
+    '--out',
+    run,
+  );
+  assert.equal(t.status, 0, t.stderr);
+  assert.match(t.stdout + t.stderr, /finished at step 6; valid_loss \d/);
+  const grid = join(dir, 'grid.png');
+  const trace = join(dir, 'trace.png');
+  const s = sjd(
+    'sample',
+    'image',
+    '--model',
+    run,
+    '--out',
+    grid,
+    '--trace',
+    trace,
+    '-n',
+    '6',
+    '--nfe',
+    '5',
+    '--cols',
+    '3',
+  );
+  assert.equal(s.status, 0, s.stderr);
+  assert.match(
+    s.stdout,
+    /^wrote .*grid\.png and .*trace\.png: 6 images of 8 x 8 x 3, 16 levels, sjd sampler, 5 NFE/,
+  );
+  const png = PNG.sync.read(readFileSync(grid));
+  assert.deepEqual([png.width, png.height], [3 * (8 * 2 + 2) + 2, 2 * (8 * 2 + 2) + 2]);
+  assert.ok(PNG.sync.read(readFileSync(trace)).width > 0);
+  // the same seed gives the same grid; an existing file is refused without --force
+  const again = sjd(
+    'sample',
+    'image',
+    '--model',
+    run,
+    '--out',
+    grid,
+    '-n',
+    '6',
+    '--nfe',
+    '5',
+    '--cols',
+    '3',
+  );
+  assert.equal(again.status, 1);
+  assert.match(again.stderr.trim(), /^sjd: .*grid\.png exists/);
+  const grid2 = join(dir, 'grid2.png');
+  assert.equal(
+    sjd('sample', 'image', '--model', run, '--out', grid2, '-n', '6', '--nfe', '5', '--cols', '3')
+      .status,
+    0,
+  );
+  assert.deepEqual(readFileSync(grid2), readFileSync(grid));
+  const feats = join(dir, 'features');
+  const f = sjd(
+    'train',
+    'features',
+    '--out',
+    feats,
+    '--data',
+    data,
+    '--eval-data',
+    test,
+    '--steps',
+    '30',
+    '--batch',
+    '16',
+  );
+  assert.equal(f.status, 0, f.stderr);
+  assert.match(f.stdout, /test accuracy \d+\.\d\d% on 96 images/);
+  const e = sjd(
+    'eval',
+    'image',
+    '--model',
+    run,
+    '--features',
+    feats,
+    '--data',
+    data,
+    '--eval-data',
+    test,
+    '-n',
+    '40',
+    '--nfe',
+    '4',
+    '--json',
+  );
+  assert.equal(e.status, 0, e.stderr);
+  const j = JSON.parse(e.stdout.trim().split('\n').pop()!);
+  for (const k of ['samples', 'floor', 'ceiling'])
+    for (const m of ['fd', 'kid']) assert.equal(typeof j[k][m], 'number', `${k}.${m}`);
+  assert.ok(
+    j.floor.fd >= 0 && j.ceiling.fd > j.floor.fd,
+    'marginals are further from the data than held-out images',
+  );
+  assert.equal(j.coverage.length, 3);
+  assert.ok(Math.abs(j.coverage.reduce((a: number, b: number) => a + b, 0) - 1) < 1e-9);
+  // bad input: one line, non-zero exit
+  for (const [args, message] of [
+    [
+      ['train', 'image', '--size', 'huge', '--data', data, '--out', join(dir, 'x')],
+      /argument 'huge' is invalid. expected one of paper, cpu, tiny/,
+    ],
+    [
+      ['train', 'image', '--data', data, '--levels', '3', '--out', join(dir, 'y')],
+      /argument '3' is invalid. expected a power of two from 2 to 256/,
+    ],
+    [
+      ['train', 'image', '--data', data, '--levels', '8', '--out', join(dir, 'z')],
+      /has 16 levels, not 8/,
+    ],
+    [
+      [
+        'train',
+        'image',
+        '--process',
+        'sjd',
+        '--blend',
+        'sudoku',
+        '--data',
+        data,
+        '--out',
+        join(dir, 'w'),
+      ],
+      /the sudoku blend is for 81 cells, not 192/,
+    ],
+    [['sample', 'image', '--model', dir, '--out', join(dir, 'q.png')], /not a model or run folder/],
+    [
+      ['eval', 'image', '--model', run, '--features', dir, '-n', '40'],
+      /not a feature network folder/,
+    ],
+  ] as const) {
+    const r = sjd(...args);
+    assert.notEqual(r.status, 0, args.join(' '));
+    assert.match(r.stderr.trim(), message);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  }
+});
