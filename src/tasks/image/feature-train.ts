@@ -87,7 +87,8 @@ export function trainFeatureNet(train: ImageSet, o: FeatureTrainOptions): Featur
   for (let step = 1; step <= o.steps; step++) {
     const idx = gen.randint(0, train.n, [o.batch]).toArray();
     const imgs = new Uint8Array(o.batch * per);
-    idx.forEach((i, b) => imgs.set(train.images.subarray(i * per, (i + 1) * per), b * per));
+    for (const [b, i] of idx.entries())
+      imgs.set(train.images.subarray(i * per, (i + 1) * per), b * per);
     const y = Int32Array.from(idx, (i) => labels[i]!);
     const loss = optimiseStep(
       () =>
