@@ -6,11 +6,12 @@
 // one-line errors for bad input.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PNG } from 'pngjs';
 import {
+  FASHION_MNIST_DIR,
   IMAGE_SIZES,
   ImageTask,
   imageConfig,
@@ -240,4 +241,46 @@ test('sjd train image, sample image, train features and eval image end to end', 
     assert.match(r.stderr.trim(), message);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
   }
+});
+
+test('sjd compare image trains each model, scores it at each NFE (cached), and writes the table, plot and grids', {
+  skip: existsSync(FASHION_MNIST_DIR) ? false : "Debian's dataset-fashion-mnist is not installed",
+}, () => {
+  const dir = tempDir('sjd-image-compare-');
+  const doc = join(dir, 'doc', 'images.md');
+  const args = [
+    'compare',
+    'image',
+    '--out',
+    join(dir, 'runs'),
+    '--steps',
+    '3',
+    '--size',
+    'tiny',
+    '--limit',
+    '64',
+    '-n',
+    '20',
+    '--nfes',
+    '2,4',
+    '--models',
+    'masked,sjd-2',
+    '--doc',
+    doc,
+  ];
+  const r = sjd(...args);
+  assert.equal(r.status, 0, r.stderr);
+  const md = readFileSync(doc, 'utf8');
+  assert.match(md, /^\| MDLM \(masked\) \| \d+\.\d\d \| \d+\.\d\d \| -?\d+\.\d{4} \|/m);
+  assert.match(md, /^\| SJD \(blur, sigma_B = 2\) \|/m);
+  assert.match(md, /^\| floor: 20 test images \|/m);
+  assert.match(md, /feature space of `models\/fashion-features` \(test accuracy 90\.\d%\)/);
+  for (const f of ['images.svg', 'images-masked.png', 'images-sjd-2.png'])
+    assert.ok(existsSync(join(dir, 'doc', f)), f);
+  const again = sjd(...args); // trained and scored: read back, not redone
+  assert.equal(again.status, 0, again.stderr);
+  assert.doesNotMatch(again.stderr, /training|resuming/);
+  const bad = sjd('compare', 'image', '--out', join(dir, 'x'), '--steps', '1', '--models', 'sjd-0');
+  assert.notEqual(bad.status, 0);
+  assert.match(bad.stderr.trim(), /unknown model 'sjd-0'/);
 });

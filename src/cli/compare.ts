@@ -3,8 +3,8 @@
 // docs/. Output paths are checked before any training.
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { process as P, sudoku, text, util } from '../index.js';
-import { group, int, nfe, oneOf } from './options.js';
+import { image, process as P, sudoku, text, util } from '../index.js';
+import { group, int, levels, nfe, oneOf } from './options.js';
 
 const list = (check: (item: string) => void, what: string) => (v: string) => {
   const items = v.split(',').map((s) => s.trim());
@@ -37,6 +37,20 @@ interface CompareFlags {
   doc: string;
   data?: string;
   evalData?: string;
+}
+
+interface ImageCompareFlags {
+  out: string;
+  steps: number;
+  size: string;
+  seeds: string[];
+  models: string[];
+  nfes: number[];
+  n: number;
+  levels: number;
+  limit?: number;
+  features: string;
+  doc: string;
 }
 
 interface TextCompareFlags {
@@ -158,6 +172,83 @@ export function registerCompare(program: Command): void {
     });
 
   cmd
+    .command('image')
+    .description(
+      'masked (MDLM), hybrid (CADD) and sjd over sigma_B on one U-Net: train every model x seed (resumable), score FD/KID at each NFE, write docs',
+    )
+    .requiredOption('--out <dir>', 'folder of the runs')
+    .requiredOption('--steps <n>', 'training steps per run', int(1, 1_000_000_000))
+    .option(
+      '--size <name>',
+      'model and optimiser size',
+      oneOf(Object.keys(image.IMAGE_SIZES)),
+      'cpu',
+    )
+    .option('--seeds <list>', 'seeds', seedList, ['0'])
+    .option(
+      '--models <list>',
+      'models: masked, hybrid, sjd-SIGMA (sigma_B)',
+      list(P.parseProcessName, 'expected a comma-separated list of models'),
+      ['masked', 'hybrid', 'sjd-1.5', 'sjd-2', 'sjd-2.5'],
+    )
+    .option(
+      '--nfes <list>',
+      'NFE of the scored samples',
+      list((s) => nfe(s), 'expected a comma-separated list of NFE'),
+      ['32', '64', '128'],
+    )
+    .option('-n, --n <n>', 'images per scored set', int(20, 100_000), 1000)
+    .option('--levels <n>', 'Fashion-MNIST grey levels', levels, 16)
+    .option('--limit <n>', 'only the first N training images', int(1, 100_000_000))
+    .option(
+      '--features <dir>',
+      'the feature network (default: the shipped one)',
+      image.SHIPPED_FEATURES,
+    )
+    .option(
+      '--doc <file>',
+      'the Markdown report (plot and grids beside it)',
+      'docs/image-comparison.md',
+    )
+    .action(async (o: ImageCompareFlags) => {
+      checkOutputs(o.out, o.doc);
+      const nfes = o.nfes.map(Number);
+      const { net, config: fc } = image.loadFeatureNet(o.features);
+      const train = image.imagesOrFashion(undefined, 'train', { levels: o.levels, limit: o.limit });
+      const test = image.imagesOrFashion(undefined, 'test', { levels: o.levels });
+      const task = new image.ImageTask(train.set, test.set, { evalSize: 256 });
+      const command = `npx sjd compare image --out ${o.out} --steps ${o.steps} --size ${o.size} --seeds ${o.seeds.join(',')} --models ${o.models.join(',')} --nfes ${nfes.join(',')} -n ${o.n} --levels ${o.levels}${o.limit ? ` --limit ${o.limit}` : ''} --doc ${o.doc}`;
+      const runs = await image.runImageComparison(
+        task,
+        {
+          out: o.out,
+          size: o.size,
+          steps: o.steps,
+          seeds: o.seeds.map(Number),
+          models: o.models,
+          nfes,
+          n: o.n,
+          features: {
+            net,
+            path: o.features === image.SHIPPED_FEATURES ? 'models/fashion-features' : o.features,
+            accuracy: fc.testAccuracy,
+          },
+          train: train.set,
+          test: test.set,
+          doc: o.doc,
+          command,
+        },
+        { log: (l) => console.error(l) },
+      );
+      if (!runs) {
+        console.log('interrupted; run the same command again to continue');
+        process.exitCode = 130;
+        return;
+      }
+      console.log(`wrote ${o.doc}`);
+    });
+
+  cmd
     .command('text')
     .description(
       'masked (MDLM), hybrid (CADD) and sjd over the sigma_W sweep: train every model x seed (resumable), trace frontiers, write docs',
@@ -169,7 +260,7 @@ export function registerCompare(program: Command): void {
     .option(
       '--models <list>',
       'models: masked, hybrid, sjd-SIGMA',
-      list(text.parseModelName, 'expected a comma-separated list of models'),
+      list(P.parseProcessName, 'expected a comma-separated list of models'),
       ['masked', 'hybrid', ...text.SIGMA_SWEEP.map((s) => `sjd-${s}`)],
     )
     .option('-n, --n <n>', 'samples per frontier point', int(1, 100_000), 32)

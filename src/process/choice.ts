@@ -82,6 +82,14 @@ export function describeProcess(c: ProcessChoice): string {
   return `SJD (${c.blend} W, sigma_W = ${c.sigmaW})`;
 }
 
+/** A comparison's model name, 'masked' | 'hybrid' | 'sjd-<sigma_W>', -> the preset and sigma_W. */
+export function parseProcessName(name: string): { process: string; sigmaW?: number } {
+  const m = /^sjd-(\d+(?:\.\d+)?)$/.exec(name);
+  if (m && Number(m[1]) > 0) return { process: 'sjd', sigmaW: Number(m[1]) };
+  if (name === 'masked' || name === 'hybrid') return { process: name };
+  throw new Error(`unknown model '${name}' (masked, hybrid, or sjd-SIGMA such as sjd-1.5)`);
+}
+
 /** A VP schedule in words, for reports. */
 export function describeSchedule(vp: VPConfig = VP_DEFAULT): string {
   return vp.kind === 'rank'

@@ -1,5 +1,6 @@
 // The image task (issue #14; the paper's image experiments, app:cifar10-imagenet): idx files,
 // grey levels, image sets (Fashion-MNIST, synthetic colour patterns) and their files.
+export * from './compare.js';
 export * from './dataset.js';
 export * from './evaluate.js';
 export * from './feature-net.js';

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { mean, std } from '../../eval/stats.js';
-import { describeProcess, describeSchedule } from '../../process/index.js';
+import { describeProcess, describeSchedule, parseProcessName } from '../../process/index.js';
 import {
   loadTransformer,
   RUN_FILES,
@@ -49,17 +49,9 @@ export interface TextRunSummary {
   points: FrontierPoint[];
 }
 
-/** 'masked' | 'hybrid' | 'sjd-1.5' -> the process preset and sigma_W. */
-export function parseModelName(name: string): { process: string; sigmaW?: number } {
-  const m = /^sjd-(\d+(?:\.\d+)?)$/.exec(name);
-  if (m && Number(m[1]) > 0) return { process: 'sjd', sigmaW: Number(m[1]) };
-  if (name === 'masked' || name === 'hybrid') return { process: name };
-  throw new Error(`unknown model '${name}' (masked, hybrid, or sjd-SIGMA such as sjd-1.5)`);
-}
-
 /** The comparison's configs, one per model name. */
 const modelConfig = (name: string, o: TextCompareOptions, seed: number) =>
-  textConfig({ ...parseModelName(name), size: o.size, seed, steps: o.steps });
+  textConfig({ ...parseProcessName(name), size: o.size, seed, steps: o.steps });
 
 const label = (name: string, o: TextCompareOptions) =>
   describeProcess(modelConfig(name, o, 0).process);
