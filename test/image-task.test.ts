@@ -157,6 +157,14 @@ test('sjd train image, sample image, train features and eval image end to end', 
     0,
   );
   assert.deepEqual(readFileSync(grid2), readFileSync(grid));
+  const demo = join(dir, 'demo.png');
+  const d = sjd('demo', 'image', '--model', run, '--out', demo, '--count', '4', '--nfe', '3');
+  assert.equal(d.status, 0, d.stderr);
+  assert.match(
+    d.stdout,
+    /sampled 4 images of 8 x 8 x 3, 16 levels with .* \(3 NFE\) in \d+\.\d s; wrote /,
+  );
+  assert.equal(PNG.sync.read(readFileSync(demo)).height, 8 * 2 + 4);
   const feats = join(dir, 'features');
   const f = sjd(
     'train',

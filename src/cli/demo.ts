@@ -1,9 +1,10 @@
 // `sjd demo [sudoku|reverse]`: the main job on a fresh machine. sudoku: generate puzzles and
 // solve them with the shipped model (the adaptive sampler unless --sampler says otherwise);
 // reverse: a small transformer learns to reverse token sequences in a few seconds (no model
-// needed).
+// needed); image: sample the shipped image model into a PNG grid.
 import type { Command } from 'commander';
-import { runReverseDemo, sudoku, torch } from '../index.js';
+import { image, runReverseDemo, sudoku, torch, util } from '../index.js';
+import { loadImageModel } from './image.js';
 import { int, nfe, samplerOption } from './options.js';
 import { commitOptions, commitRule } from './sudoku.js';
 
@@ -11,23 +12,29 @@ interface DemoOpts {
   steps: number;
   seed: number;
   length: number;
-  count: number;
+  count?: number;
   nfe: number;
   sampler: string;
   commitBy: 'probability' | 'margin';
   commitThreshold: number;
   show: number;
   model?: string;
+  out: string;
+  force?: boolean;
 }
 
 export function registerDemo(program: Command): void {
   const cmd = program
     .command('demo [task]')
     .description(
-      'sudoku (default): generate puzzles and solve them with the shipped model; reverse: train a tiny model for a few seconds',
+      'sudoku (default): generate puzzles and solve them with the shipped model; image: sample the shipped image model into a PNG grid; reverse: train a tiny model for a few seconds',
     )
     .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
-    .option('--count <n>', 'sudoku: puzzles to generate and solve', int(1, 100_000), 100)
+    .option(
+      '--count <n>',
+      'sudoku: puzzles to generate and solve (default 100); image: images (default 16)',
+      int(1, 100_000),
+    )
     .option(
       '--nfe <n>',
       "sudoku: classifier evaluations per puzzle (the adaptive sampler's cap)",
@@ -36,13 +43,15 @@ export function registerDemo(program: Command): void {
     );
   commitOptions(samplerOption(cmd, '--sampler', 'sudoku: sampler', sudoku.DEFAULT_SUDOKU_SAMPLER))
     .option('--show <n>', 'sudoku: boards to print', int(0, 100), 2)
-    .option('--model <dir>', 'sudoku: a run folder or exported model instead of the shipped one')
+    .option('--model <dir>', 'a run folder or exported model instead of the shipped one')
+    .option('--out <file>', 'image: the PNG grid to write', 'sjd-demo-images.png')
+    .option('--force', 'image: replace an existing --out file')
     .option('--steps <n>', 'reverse: training steps', int(1, 1_000_000), 400)
     .option('--length <n>', 'reverse: sequence length', int(2, 256), 12)
     .action(async (task: string | undefined, o: DemoOpts) => {
       const which = task ?? 'sudoku';
-      if (which !== 'sudoku' && which !== 'reverse')
-        throw new Error(`unknown demo '${which}' (sudoku, reverse)`);
+      if (which !== 'sudoku' && which !== 'reverse' && which !== 'image')
+        throw new Error(`unknown demo '${which}' (sudoku, image, reverse)`);
       const v = torch.torchVersion();
       console.log(`sjd demo ${which} (libtorch ${v.torch}, ${torch.getNumThreads()} threads)`);
       if (which === 'reverse') {
@@ -53,19 +62,36 @@ export function registerDemo(program: Command): void {
         console.log(`held-out token accuracy ${(100 * r.accuracy).toFixed(1)}%`);
         return;
       }
+      if (which === 'image') {
+        const n = o.count ?? 16;
+        util.claimOutFile(o.out, o.force === true);
+        const dir = o.model ?? image.SHIPPED_IMAGE;
+        if (!o.model && !image.hasShippedImageModel())
+          throw new Error(
+            `no shipped image model in ${dir}; pass --model DIR (a run folder or an exported model)`,
+          );
+        const { model, process: proc, geometry: g, source } = loadImageModel(dir);
+        const t0 = performance.now();
+        const r = image.sampleImages(model, proc, g, { n, nfe: o.nfe, seed: o.seed });
+        util.writeFileAtomic(o.out, image.gridPng(r.images, n, g));
+        console.log(
+          `sampled ${n} images of ${image.describeGeometry(g)} with ${source} (${r.nfe} NFE) in ${((performance.now() - t0) / 1000).toFixed(1)} s; wrote ${o.out}`,
+        );
+        return;
+      }
       const loaded = sudoku.loadSudokuModel(o.model);
       const commit = commitRule(o);
       const r = sudoku.runSudokuDemo(loaded, {
-        count: o.count,
+        count: o.count ?? 100,
         seed: o.seed,
         nfe: o.nfe,
         sampler: o.sampler,
         commit,
       });
       console.log(
-        `generated ${o.count} puzzles without guessing in ${r.generateSeconds.toFixed(1)} s; solving with ${loaded.source}`,
+        `generated ${o.count ?? 100} puzzles without guessing in ${r.generateSeconds.toFixed(1)} s; solving with ${loaded.source}`,
       );
-      for (let n = 0; n < Math.min(o.show, o.count); n++) {
+      for (let n = 0; n < Math.min(o.show, o.count ?? 100); n++) {
         const ok = r.answers[n]!.every((d, i) => d === r.solutions[n]![i]);
         console.log(
           `\npuzzle ${n + 1} (${r.puzzles[n]!.filter((d) => d > 0).length} clues): ${ok ? 'solved' : 'not solved'}`,

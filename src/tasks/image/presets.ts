@@ -5,8 +5,11 @@
 // (anchors E(v) in R^8); and the process by the shared vocabulary (process/choice.ts): sjd with
 // the pixel-grid blur (sigma_B = 2.5, the paper's best) by default, hybrid (CADD, W = I),
 // masked (MDLM/MD4). Deviation: attention only at the lowest resolution (the paper: [2, 4]).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   type ConfigOptions,
+  MODEL_FILES,
   presetConfig,
   type Size,
   type TrainConfig,
@@ -76,3 +79,9 @@ export function imageConfig(g: ImageGeometry, o: ConfigOptions = {}): TrainConfi
   const task = { name: 'image', label: 'image', sizes: IMAGE_SIZES, defaults: IMAGE_PROCESS };
   return { ...presetConfig(task, () => imageBlendShape(g), o), image: g };
 }
+
+/** The shipped image model (an exported model folder), when it has been shipped. */
+export const SHIPPED_IMAGE = new URL('../../../../models/image', import.meta.url).pathname;
+
+export const hasShippedImageModel = (): boolean =>
+  existsSync(join(SHIPPED_IMAGE, MODEL_FILES.config));
