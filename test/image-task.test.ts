@@ -164,7 +164,7 @@ test('sjd train image, sample image, train features and eval image end to end', 
     d.stdout,
     /sampled 4 images of 8 x 8 x 3, 16 levels with .* \(3 NFE\) in \d+\.\d s; wrote /,
   );
-  assert.equal(PNG.sync.read(readFileSync(demo)).height, 8 * 2 + 4);
+  assert.equal(PNG.sync.read(readFileSync(demo)).height, 2 * (8 * 2 + 2) + 2); // 2 x 2 grid
   const feats = join(dir, 'features');
   const f = sjd(
     'train',
