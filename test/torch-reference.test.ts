@@ -2,37 +2,20 @@
 // Python reader that follows the format's spec, the same weights give the same logits in
 // PyTorch's model, and PyTorch's files load back here.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { TokenClassifier } from '../src/model/token-classifier.js';
 import * as torch from '../src/torch/index.js';
 import { tempDir } from './tmp.js';
-
-const ref = new URL('../../bench/torch_ref.py', import.meta.url).pathname;
+import { pytorchForward } from './torch-ref.js';
 
 test('PyTorch reads our safetensors and computes the same logits from the same weights', () => {
-  const dir = tempDir('sjd-ref-');
   const cfg = { length: 9, dim: 32, depth: 2, heads: 4, mlpHidden: 64, classes: 7 };
   const gen = new torch.Generator(11);
   const model = new TokenClassifier(7, cfg, gen).eval();
   const tokens = gen.randint(0, 7, [3, 9]);
-  torch.saveSafetensors(join(dir, 'w.safetensors'), model.stateDict(), { producer: 'sjd' });
-  torch.saveSafetensors(join(dir, 't.safetensors'), { tokens });
-  execFileSync('/usr/bin/python3', [
-    ref,
-    'forward',
-    '--weights',
-    join(dir, 'w.safetensors'),
-    '--tokens',
-    join(dir, 't.safetensors'),
-    '--config',
-    JSON.stringify({ ...cfg, vocab: 7 }),
-    '--out',
-    join(dir, 'o.safetensors'),
-  ]);
-  const theirs = torch.loadSafetensors(join(dir, 'o.safetensors')).tensors.logits!;
+  const theirs = pytorchForward(model.stateDict(), { tokens }, { ...cfg, vocab: 7 });
   const ours = torch.noGrad(() => model.forward(tokens));
   assert.deepEqual(theirs.shape, [3, 9, 7]);
   const diff = theirs.sub(ours).abs().amax().item();

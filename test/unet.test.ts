@@ -3,15 +3,12 @@
 // reach every parameter, and that Debian's PyTorch computes the same logits from the same
 // weights with the same network written in Python (bench/torch_ref.py).
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { UNetDenoiser } from '../src/model/unet.js';
 import { valueAnchors } from '../src/process/index.js';
 import * as torch from '../src/torch/index.js';
-import { tempDir } from './tmp.js';
+import { pytorchForward } from './torch-ref.js';
 
-const ref = new URL('../../bench/torch_ref.py', import.meta.url).pathname;
 const cfg = {
   height: 6,
   width: 5,
@@ -86,7 +83,6 @@ test('gradients of the cross-entropy reach every parameter', () => {
 });
 
 test('PyTorch computes the same logits from the same weights (bench/torch_ref.py UNet)', () => {
-  const dir = tempDir('sjd-unet-ref-');
   const model = build(7).eval();
   const gen = new torch.Generator(8);
   perturb(model, gen);
@@ -95,21 +91,7 @@ test('PyTorch computes the same logits from the same weights (bench/torch_ref.py
     t: gen.rand([2]),
     on_anchor: gen.rand([2, L]).lt(0.3),
   };
-  torch.saveSafetensors(join(dir, 'w.safetensors'), model.stateDict(), { producer: 'sjd' });
-  torch.saveSafetensors(join(dir, 'in.safetensors'), inputs);
-  execFileSync('/usr/bin/python3', [
-    ref,
-    'forward',
-    '--weights',
-    join(dir, 'w.safetensors'),
-    '--tokens',
-    join(dir, 'in.safetensors'),
-    '--config',
-    JSON.stringify({ ...cfg, model: 'unet' }),
-    '--out',
-    join(dir, 'o.safetensors'),
-  ]);
-  const theirs = torch.loadSafetensors(join(dir, 'o.safetensors')).tensors.logits!;
+  const theirs = pytorchForward(model.stateDict(), inputs, { ...cfg, model: 'unet' });
   const ours = torch.noGrad(() => model.forward(inputs.y, inputs.t, inputs.on_anchor));
   assert.deepEqual(theirs.shape, ours.shape);
   const scale = ours.abs().amax().item();

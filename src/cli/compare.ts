@@ -64,6 +64,19 @@ interface TextCompareFlags {
   doc: string;
 }
 
+/** Training and scoring progress goes to stderr. */
+const logHooks = { log: (l: string) => console.error(l) };
+
+/** The end of a comparison: the report's path, or how to continue an interrupted one (exit 130). */
+function reportDone(doc: string, complete: boolean): void {
+  if (!complete) {
+    console.log('interrupted; run the same command again to continue');
+    process.exitCode = 130;
+    return;
+  }
+  console.log(`wrote ${doc}`);
+}
+
 /** The comparison folder and the report must be writable before hours of training. */
 function checkOutputs(out: string, doc: string): void {
   util.checkWritable(out);
@@ -161,14 +174,9 @@ export function registerCompare(program: Command): void {
           doc: o.doc,
           command,
         },
-        { log: (l) => console.error(l) },
+        logHooks,
       );
-      if (runs.length < o.seeds.length * o.processes.length) {
-        console.log('interrupted; run the same command again to continue');
-        process.exitCode = 130;
-        return;
-      }
-      console.log(`wrote ${o.doc}`);
+      reportDone(o.doc, runs.length === o.seeds.length * o.processes.length);
     });
 
   cmd
@@ -238,14 +246,9 @@ export function registerCompare(program: Command): void {
           doc: o.doc,
           command,
         },
-        { log: (l) => console.error(l) },
+        logHooks,
       );
-      if (!runs) {
-        console.log('interrupted; run the same command again to continue');
-        process.exitCode = 130;
-        return;
-      }
-      console.log(`wrote ${o.doc}`);
+      reportDone(o.doc, runs !== null);
     });
 
   cmd
@@ -294,13 +297,8 @@ export function registerCompare(program: Command): void {
           doc: o.doc,
           command,
         },
-        { log: (l) => console.error(l) },
+        logHooks,
       );
-      if (!runs) {
-        console.log('interrupted; run the same command again to continue');
-        process.exitCode = 130;
-        return;
-      }
-      console.log(`wrote ${o.doc}`);
+      reportDone(o.doc, runs !== null);
     });
 }
