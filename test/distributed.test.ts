@@ -6,12 +6,12 @@
 // bad arguments are one-line errors before any rendezvous.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { DEFAULT_BUCKET_BYTES, planBuckets } from '../src/torch/buckets.js';
 import { initProcessGroup } from '../src/torch/distributed.js';
+import { freePort } from '../src/util/free-port.js';
 import type { WorkerTask } from './distributed-worker.js';
 import { tempDir } from './tmp.js';
 
@@ -52,16 +52,6 @@ function runRanks(
         clearTimeout(timer);
         resolve(lines);
       });
-    });
-  });
-}
-
-/** A TCP port free a moment ago (the OS picks it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
     });
   });
 }
