@@ -7,7 +7,8 @@
         "native/tensor_io.cc",
         "native/ops.cc",
         "native/autograd.cc",
-        "native/optim.cc"
+        "native/optim.cc",
+        "native/distributed.cc"
       ],
       "include_dirs": [
         "<!(node -p \"require('node-addon-api').include_dir\")",

@@ -2,6 +2,7 @@
 // figure as a ratio to its reference (PyTorch in Debian's python3-torch, same threads).
 import { parseArgs } from 'node:util';
 import { getNumThreads, torchVersion } from '../src/torch/index.js';
+import './distributed.js';
 import './gemm.js';
 import './image.js';
 import './train-step.js';
@@ -24,19 +25,28 @@ if (!values.json)
   console.log(
     `sjd bench: libtorch ${torchVersion().torch}, ${getNumThreads()} threads; ratio = sjd / reference`,
   );
+/** Extra figures: 3 significant digits below 10, else one decimal. */
+const fmt = (v: number) => (Math.abs(v) >= 10 ? v.toFixed(1) : v.toPrecision(3));
+
 for (const name of names) {
   const bench = benches.get(name)!;
-  const r = await bench.run();
-  const ratio = r.sjd_ms / r.ref_ms;
-  if (values.json) {
-    console.log(JSON.stringify({ bench: name, ...r, ratio, reference: bench.reference }));
-  } else {
-    const extra = Object.entries(r)
-      .filter(([k]) => !['sjd_ms', 'ref_ms'].includes(k))
-      .map(([k, v]) => `${k} ${Number(v).toFixed(1)}`)
-      .join(', ');
-    console.log(
-      `${name.padEnd(22)} sjd ${r.sjd_ms.toFixed(2)} ms  ref ${r.ref_ms.toFixed(2)} ms  ratio ${ratio.toFixed(3)}  ${extra}`,
-    );
+  const result = await bench.run();
+  const rows =
+    result instanceof Map
+      ? [...result].map(([k, r]) => [`${name}-${k}`, r] as const)
+      : [[name, result] as const];
+  for (const [label, r] of rows) {
+    const ratio = r.sjd_ms / r.ref_ms;
+    if (values.json) {
+      console.log(JSON.stringify({ bench: label, ...r, ratio, reference: bench.reference }));
+    } else {
+      const extra = Object.entries(r)
+        .filter(([k]) => !['sjd_ms', 'ref_ms'].includes(k))
+        .map(([k, v]) => `${k} ${fmt(Number(v))}`)
+        .join(', ');
+      console.log(
+        `${label.padEnd(22)} sjd ${r.sjd_ms.toFixed(2)} ms  ref ${r.ref_ms.toFixed(2)} ms  ratio ${ratio.toFixed(3)}  ${extra}`,
+      );
+    }
   }
 }

@@ -9,10 +9,14 @@ src/model/token-classifier.ts + backbone.ts, in Debian's PyTorch (python3-torch)
   torch_ref.py forward --weights W.safetensors --tokens T.safetensors --out O.safetensors
                      (config.model "unet": the image U-Net, inputs y, t, on_anchor)
   torch_ref.py gemm --n 1024 --reps R --threads T                       -> JSON seconds
+  torch_ref.py allreduce --rank R --world W --port P --sizes B,.. --reps N,.. --threads T
+                     one rank of bench/distributed.ts: gloo over tcp://127.0.0.1:P on interface
+                     lo, per size B (bytes) N timed all_reduce calls of float32 zeros after 2
+                     warm-up calls and a barrier -> JSON {"times": {B: [s...]}}
 Safetensors are read and written by the format's spec (json header + raw bytes), since the
 `safetensors` Python package is not packaged by Debian.
 """
-import argparse, json, math, os, struct, sys, time
+import argparse, datetime, json, math, os, struct, sys, time
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import torch  # noqa: E402
@@ -402,6 +406,28 @@ def cmd_gemm(a):
     print(json.dumps({"times": times}))
 
 
+def cmd_allreduce(a):
+    import torch.distributed as dist
+    torch.set_num_threads(a.threads)
+    os.environ["GLOO_SOCKET_IFNAME"] = "lo"  # as sjd's worker: Gloo on loopback
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{a.port}", rank=a.rank,
+                            world_size=a.world, timeout=datetime.timedelta(seconds=120))
+    times = {}
+    for nbytes, reps in zip(map(int, a.sizes.split(",")), map(int, a.reps.split(","))):
+        t = torch.zeros(nbytes // 4)
+        dist.all_reduce(t)
+        dist.all_reduce(t)
+        dist.barrier()
+        ts = []
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            dist.all_reduce(t)
+            ts.append(time.perf_counter() - t0)
+        times[nbytes] = ts
+    dist.destroy_process_group()
+    print(json.dumps({"times": times}))
+
+
 def main():
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -422,8 +448,16 @@ def main():
     g.add_argument("--n", type=int, default=1024)
     g.add_argument("--reps", type=int, default=10)
     g.add_argument("--threads", type=int, default=2)
+    r = sub.add_parser("allreduce")
+    r.add_argument("--rank", type=int, required=True)
+    r.add_argument("--world", type=int, default=2)
+    r.add_argument("--port", type=int, required=True)
+    r.add_argument("--sizes", required=True)
+    r.add_argument("--reps", required=True)
+    r.add_argument("--threads", type=int, default=1)
     a = p.parse_args()
-    {"step": cmd_step, "serve": cmd_serve, "forward": cmd_forward, "gemm": cmd_gemm}[a.cmd](a)
+    {"step": cmd_step, "serve": cmd_serve, "forward": cmd_forward, "gemm": cmd_gemm,
+     "allreduce": cmd_allreduce}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ void RegisterTensorIo(std::vector<Export>& out);
 void RegisterOps(std::vector<Export>& out);
 void RegisterAutograd(std::vector<Export>& out);
 void RegisterOptim(std::vector<Export>& out);
+void RegisterDistributed(std::vector<Export>& out);
 
 // ---- handles ----
 Napi::Value Wrap(Napi::Env env, at::Tensor t);  // undefined tensor -> null

@@ -2,7 +2,8 @@
 // native/*.cc registers, with its parameters and result. The type of `native` is derived from
 // it, so a misspelled op or a wrong argument is a compile error, and test/addon-surface.test.ts
 // fails when the built addon exports a function the table lacks or lacks one it declares.
-// Handles are opaque: tensors, generators and optimizers live in libtorch.
+// Handles are opaque: tensors, generators, optimizers and process groups live in libtorch.
+import type { Backend, InitOptions, ReduceOp } from './distributed.js';
 import type { DType, Reduction, TypedArray } from './tensor.js';
 
 /** An opaque libtorch tensor handle (a tagged N-API External). */
@@ -11,6 +12,8 @@ export type Handle = { readonly __tensor: unique symbol };
 export type GenHandle = { readonly __generator: unique symbol };
 /** An opaque libtorch optimizer handle. */
 export type OptHandle = { readonly __optimizer: unique symbol };
+/** An opaque c10d process-group handle. */
+export type GroupHandle = { readonly __group: unique symbol };
 
 /** A tensor, or a number/boolean the addon wraps as a scalar (PyTorch's promotion rules). */
 export type HandleOrScalar = Handle | number | boolean;
@@ -241,6 +244,21 @@ const SIGNATURES = {
   /** Per parameter, in group order: null or {step?, <buffer>: tensor...}. */
   optimGetState: fn<(opt: OptHandle) => OptState[]>(),
   optimSetState: fn<(opt: OptHandle, states: OptState[]) => void>(),
+
+  // ---- distributed.cc: c10d process groups (Gloo); each call blocks at most the timeout ----
+  /** Rendezvous and join (a TCPStore hosted by rank 0, or a FileStore). */
+  newProcessGroup: fn<(options: InitOptions) => GroupHandle>(),
+  /** In place; several tensors (one dtype) go as one coalesced all-reduce. */
+  pgAllReduce: fn<(g: GroupHandle, ts: Handle[], op: ReduceOp) => void>(),
+  pgBroadcast: fn<(g: GroupHandle, t: Handle, src: number) => void>(),
+  /** One tensor per rank, in rank order. */
+  pgAllGather: fn<(g: GroupHandle, t: Handle) => Handle[]>(),
+  pgBarrier: fn<(g: GroupHandle) => void>(),
+  pgInfo:
+    fn<
+      (g: GroupHandle) => { rank: number; worldSize: number; backend: Backend; timeoutMs: number }
+    >(),
+  pgDestroy: fn<(g: GroupHandle) => void>(),
 };
 
 type Signatures = {

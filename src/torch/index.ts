@@ -1,4 +1,5 @@
 // The tensor layer of sjd: libtorch through our addon (DESIGN.md §3).
+export * as distributed from './distributed.js';
 export * from './functional.js';
 export { getNumThreads, isLoaded, memoryStats, setNumThreads, torchVersion } from './native.js';
 export * as nn from './nn/index.js';

@@ -13,6 +13,7 @@ import { ADDON_FUNCTIONS, type Native } from './addon-api.js';
 export type {
   BinaryOp,
   GenHandle,
+  GroupHandle,
   Handle,
   HandleOrScalar,
   Native,
