@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { image, sudoku, train as T, text } from '../index.js';
+import { image, sudoku, train as T, text, torch } from '../index.js';
 import {
   group,
   int,
@@ -19,6 +19,12 @@ import {
 
 interface RunFlags {
   out: string;
+  nproc?: number;
+  rank?: number;
+  worldSize?: number;
+  master?: string;
+  shards?: number;
+  stopAfter?: number;
   seed: number;
   steps?: number;
   batch?: number;
@@ -71,7 +77,28 @@ const runOptions = (c: Command) =>
       'steps between held-out evaluations (default: the size)',
       int(1, 1_000_000_000),
     )
-    .option('--resume', 'continue the run in --out from its checkpoint');
+    .option('--resume', 'continue the run in --out from its checkpoint')
+    .option(
+      '--stop-after <n>',
+      'stop after N steps of this invocation, with a checkpoint',
+      int(1, 1_000_000_000),
+    )
+    .option('--nproc <n>', 'data-parallel: start N local processes (ranks 0..N-1)', int(1, 1024))
+    .option('--rank <r>', "data-parallel across machines: this process's rank", int(0, 1_000_000))
+    .option(
+      '--world-size <n>',
+      'data-parallel across machines: the number of ranks',
+      int(1, 1_000_000),
+    )
+    .option(
+      '--master <addr:port>',
+      "data-parallel across machines: rank 0's address and a free port",
+    )
+    .option(
+      '--shards <n>',
+      "data-parallel: each step's batch in N parts with their own generators, shared by the ranks (default: the number of ranks)",
+      int(1, 65_536),
+    );
 
 const processOf = (o: ProcessFlags & RunFlags) => ({
   batch: o.batch,
@@ -124,7 +151,9 @@ export function registerTrain(program: Command): void {
       'learned',
     )
     .action(async (o: SudokuFlags) => {
-      T.checkRunFolder(o.out, o.resume === true);
+      if (await launched(o)) return;
+      const dp = joinGroup(o);
+      if (dp.rank === 0 || o.resume) T.checkRunFolder(o.out, o.resume === true);
       const config = o.resume
         ? T.readConfig(join(o.out, T.RUN_FILES.config))
         : sudoku.sudokuConfig({
@@ -153,7 +182,7 @@ export function registerTrain(program: Command): void {
       console.error(
         `sjd train sudoku: ${trainSet.puzzles.length} training puzzles from ${source}; evaluating on ${held.puzzles.length} from ${heldSource}`,
       );
-      await runWithProgress(o.out, config, task, o.resume === true);
+      await runWithProgress(o.out, withShards(config, o, dp), task, o, dp);
     });
 
   const textCmd = cmd
@@ -164,7 +193,9 @@ export function registerTrain(program: Command): void {
     .option('--eval-samples <n>', 'samples scored at each evaluation', int(1, 100_000), 16)
     .option('--eval-nfe <n>', 'NFE of the evaluation samples', nfe, 32)
     .action(async (o: TextFlags) => {
-      T.checkRunFolder(o.out, o.resume === true);
+      if (await launched(o)) return;
+      const dp = joinGroup(o);
+      if (dp.rank === 0 || o.resume) T.checkRunFolder(o.out, o.resume === true);
       const config = o.resume
         ? T.readConfig(join(o.out, T.RUN_FILES.config))
         : {
@@ -182,7 +213,7 @@ export function registerTrain(program: Command): void {
       console.error(
         `sjd train text: ${corpus.train.length} training characters from ${corpus.source}; ${describe(config)}`,
       );
-      await runWithProgress(o.out, config, task, o.resume === true);
+      await runWithProgress(o.out, withShards(config, o, dp), task, o, dp);
     });
   registerTrainImage(cmd);
 }
@@ -209,7 +240,9 @@ function registerTrainImage(cmd: Command): void {
     .option('--limit <n>', 'only the first N training images', int(1, 100_000_000))
     .option('--eval-size <n>', 'held-out images for the evaluation loss', int(1, 100_000), 256)
     .action(async (o: ImageFlags) => {
-      T.checkRunFolder(o.out, o.resume === true);
+      if (await launched(o)) return;
+      const dp = joinGroup(o);
+      if (dp.rank === 0 || o.resume) T.checkRunFolder(o.out, o.resume === true);
       const saved = o.resume ? T.readConfig(join(o.out, T.RUN_FILES.config)) : undefined;
       const lv = o.levels ?? (o.data === undefined ? saved?.image?.levels : undefined);
       const train = image.imagesOrFashion(o.data, 'train', { levels: lv, limit: o.limit });
@@ -231,20 +264,85 @@ function registerTrainImage(cmd: Command): void {
       console.error(
         `sjd train image: ${train.set.n} training images from ${train.source} (${image.describeGeometry(config.image)}); evaluating on ${held.set.n} from ${held.source}; ${describe(config)}`,
       );
-      await runWithProgress(o.out, config, task, o.resume === true);
+      await runWithProgress(o.out, withShards(config, o, dp), task, o, dp);
     });
 }
 
 const describe = (c: T.TrainConfig) =>
   `${c.process.preset}${c.process.blend && c.process.blend !== 'identity' ? ` (${c.process.blend} W, sigma_W ${c.process.sigmaW})` : ''}`;
 
+/** With --nproc: this process launches the ranks and waits for them (true: nothing else to do). */
+async function launched(o: RunFlags): Promise<boolean> {
+  if (o.nproc === undefined) return false;
+  if (o.rank !== undefined || o.worldSize !== undefined || o.master !== undefined)
+    throw new Error(
+      '--nproc starts its own ranks; --rank, --world-size and --master are for joining a group',
+    );
+  // the ranks must be able to share the run's shards: checked here, before any rank starts
+  const shards = o.resume
+    ? T.readConfig(join(o.out, T.RUN_FILES.config)).shards
+    : (o.shards ?? o.nproc);
+  if (shards === undefined)
+    throw new Error(`${o.out}: the run has no shards (config.shards), so it trains in one process`);
+  T.shardsOf(shards, { rank: 0, worldSize: o.nproc });
+  const argv = withoutOptions(process.argv.slice(2), ['--nproc', '--threads']);
+  const threads = Math.max(1, Math.floor(torch.getNumThreads() / o.nproc));
+  process.exitCode = await T.launch({ nproc: o.nproc, argv, bin: process.argv[1]!, threads });
+  return true;
+}
+
+/** argv without the named options and their values (`--name value` or `--name=value`). */
+function withoutOptions(argv: string[], names: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (names.includes(a)) i++;
+    else if (!names.some((n) => a.startsWith(`${n}=`))) out.push(a);
+  }
+  return out;
+}
+
+/** --rank, --world-size, --master: join the group (rank 0 hosts the rendezvous). */
+function joinGroup(o: RunFlags): T.DataParallel {
+  const given = [o.rank, o.worldSize, o.master].filter((x) => x !== undefined).length;
+  if (given === 0) return T.SINGLE;
+  if (given < 3) throw new Error('--rank, --world-size and --master go together');
+  if (o.rank! >= o.worldSize!)
+    throw new Error(`--rank ${o.rank} is not below --world-size ${o.worldSize}`);
+  const m = /^(.+):(\d+)$/.exec(o.master!);
+  if (!m || Number(m[2]) < 1 || Number(m[2]) > 65_535)
+    throw new Error(`--master must be ADDRESS:PORT, got '${o.master}'`);
+  const group = torch.distributed.initProcessGroup({
+    backend: 'gloo',
+    store: { kind: 'tcp', host: m[1]!, port: Number(m[2]), isMaster: o.rank === 0 },
+    rank: o.rank!,
+    worldSize: o.worldSize!,
+  });
+  return { group, rank: o.rank!, worldSize: o.worldSize! };
+}
+
+/** A new run's shards: --shards, else the number of ranks when there are several. */
+function withShards(config: T.TrainConfig, o: RunFlags, dp: T.DataParallel): T.TrainConfig {
+  if (o.resume) {
+    if (o.shards !== undefined && o.shards !== config.shards)
+      throw new Error(
+        `--shards ${o.shards}: the run was started with ${config.shards ?? 'no'} shards`,
+      );
+    return config;
+  }
+  const shards = o.shards ?? (dp.worldSize > 1 ? dp.worldSize : undefined);
+  return shards === undefined ? config : { ...config, shards };
+}
+
 /** Trains with a progress bar (loss, tokens/s, ETA) and prints the outcome; exit 130 if interrupted. */
 export async function runWithProgress(
   out: string,
   config: T.TrainConfig,
   task: T.TrainTask,
-  resume: boolean,
+  o: RunFlags,
+  dp: T.DataParallel = T.SINGLE,
 ): Promise<void> {
+  const resume = o.resume === true;
   const bar = new cliProgress.SingleBar(
     {
       format: 'step {value}/{total} |{bar}| loss {loss} | {tps} tokens/s | ETA {eta_formatted}',
@@ -256,20 +354,37 @@ export async function runWithProgress(
     cliProgress.Presets.shades_classic,
   );
   let started = false;
-  const r = await T.train(out, config, task, resume, {
-    progress: (step, total, info) => {
-      if (!started) {
-        bar.start(total, step, { loss: '-', tps: '-' });
-        started = true;
-      }
-      bar.update(step, { loss: info.loss.toFixed(4), tps: Math.round(info.tokensPerS) });
-    },
-    log: (line) => {
-      if (started && process.stderr.isTTY) process.stderr.write('\n');
-      console.error(line);
-    },
-  });
+  const lead = dp.rank === 0;
+  const hooks: T.TrainHooks = { stopAfter: o.stopAfter };
+  const r = await T.train(
+    out,
+    config,
+    task,
+    resume,
+    lead
+      ? {
+          ...hooks,
+          progress: (step, total, info) => {
+            if (!started) {
+              bar.start(total, step, { loss: '-', tps: '-' });
+              started = true;
+            }
+            bar.update(step, { loss: info.loss.toFixed(4), tps: Math.round(info.tokensPerS) });
+          },
+          log: (line) => {
+            if (started && process.stderr.isTTY) process.stderr.write('\n');
+            console.error(line);
+          },
+        }
+      : hooks,
+    dp,
+  );
+  dp.group?.destroy();
   if (started) bar.stop();
+  if (!lead) {
+    if (r.interrupted) process.exitCode = 130;
+    return;
+  }
   const ev = r.lastEval
     ? Object.entries(r.lastEval)
         .map(([k, v]) => `${k} ${v.toFixed(4)}`)

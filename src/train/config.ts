@@ -47,6 +47,7 @@ export interface TrainConfig {
   data?: string; // text: the corpus folder
   augment?: 'none' | 'digits' | 'full'; // Sudoku: the symmetries drawn per training board
   image?: { height: number; width: number; channels: number; levels: number }; // images
+  shards?: number; // data-parallel: the global batch in this many parts (data-parallel.ts)
 }
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
@@ -157,6 +158,7 @@ const schema = z.object({
   length: int(1, 1_000_000).optional(),
   data: z.string().optional(),
   augment: z.enum(['none', 'digits', 'full']).optional(),
+  shards: int(1, 65_536).optional(),
   image: z
     .object({
       height: int(1, 4096),

@@ -9,8 +9,10 @@ export {
   type TransformerConfig,
   type UNetChoice,
 } from './config.js';
+export { type DataParallel, SINGLE, shardsOf } from './data-parallel.js';
 export { EMA } from './ema.js';
 export { heldOutLoss } from './held-out-loss.js';
+export { launch } from './launcher.js';
 export { MetricsLog } from './metrics.js';
 export {
   exportModel,

@@ -9,16 +9,38 @@ export interface StepOptions {
   ignoreIndex?: number; // targets equal to this leave the loss (e.g. clues)
 }
 
+export interface AccumulateOptions extends StepOptions {
+  /** between the backward passes and the clip: e.g. averaging gradients over data-parallel ranks */
+  sync?: () => void;
+}
+
+/**
+ * One step over several losses (a batch in parts): zero grads; per part, build its loss and
+ * backward (gradients add up; each part's graph is freed before the next); sync; clip;
+ * AdamW/SGD step. Returns the sum of the parts' losses.
+ */
+export function accumulateStep(
+  parts: (() => Tensor)[],
+  opt: Optimizer,
+  opts: AccumulateOptions = {},
+): number {
+  opt.zeroGrad();
+  let total = 0;
+  for (const part of parts)
+    total += tidy(() => {
+      const l = part();
+      l.backward();
+      return l.item();
+    });
+  opts.sync?.();
+  if (opts.clip !== undefined) clipGradNorm(opt.params, opts.clip);
+  opt.step(opts.lr);
+  return total;
+}
+
 /** loss() builds a scalar loss; zero grads, backward, clip, AdamW/SGD step; returns the loss. */
 export function optimiseStep(loss: () => Tensor, opt: Optimizer, opts: StepOptions = {}): number {
-  return tidy(() => {
-    const l = loss();
-    opt.zeroGrad();
-    l.backward();
-    if (opts.clip !== undefined) clipGradNorm(opt.params, opts.clip);
-    opt.step(opts.lr);
-    return l.item();
-  });
+  return accumulateStep([loss], opt, opts);
 }
 
 /** forward(inputs) gives logits [B, L, K] for targets [B, L]; returns the mean loss. */

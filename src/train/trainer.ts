@@ -5,6 +5,9 @@
 // weights, checkpoint. One generator drives initialisation, data, times, corruption and dropout,
 // and the checkpoint holds its state and the logging window, so a resumed run repeats the
 // uninterrupted one bit for bit. SIGINT/SIGTERM stop at the end of a step with a checkpoint.
+// A run whose config has `shards` is data-parallel (data-parallel.ts): the batch's shards draw
+// from their own generators, the ranks of a process group share them and sum their gradients,
+// every rank stops at the same step, and rank 0 alone writes the folder, evaluates and logs.
 import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import { sampleTimes } from '../process/index.js';
@@ -13,6 +16,15 @@ import { makeDir, writeJsonAtomic } from '../util/atomic.js';
 import { buildModel, buildProcess, decayGroups } from './build.js';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint.js';
 import { readConfig, type TrainConfig } from './config.js';
+import {
+  broadcastFromZero,
+  type DataParallel,
+  SINGLE,
+  shardGenerator,
+  shardsOf,
+  sumOver,
+  syncGradients,
+} from './data-parallel.js';
 import { EMA } from './ema.js';
 import { writeManifest } from './manifest.js';
 import { MetricsLog } from './metrics.js';
@@ -20,7 +32,7 @@ import { loadOptimState, saveOptimState } from './optim-state.js';
 import { checkRunFolder, finishedStep, RUN_FILES } from './run-folder.js';
 import { learningRate } from './schedule.js';
 import { sjdLoss } from './sjd-loss.js';
-import { optimiseStep } from './step.js';
+import { accumulateStep, optimiseStep } from './step.js';
 import type { TrainTask } from './task.js';
 
 export interface TrainHooks {
@@ -70,9 +82,16 @@ export async function train(
   task: TrainTask,
   resume: boolean,
   hooks: TrainHooks = {},
+  dp: DataParallel = SINGLE,
 ): Promise<TrainResult> {
-  checkRunFolder(dir, resume);
+  const lead = dp.rank === 0;
+  if (lead || resume) checkRunFolder(dir, resume);
   if (resume) config = readConfig(join(dir, RUN_FILES.config));
+  const mine = config.shards === undefined ? null : shardsOf(config.shards, dp);
+  if (!mine && dp.worldSize > 1)
+    throw new Error(`${dir}: the run has no shards (config.shards), so it trains in one process`);
+  if (config.shards !== undefined && config.batch % config.shards !== 0)
+    throw new Error(`batch ${config.batch} does not split into ${config.shards} shards`);
 
   // The process, the model, its optimiser and EMA, all from the run's one generator.
   const gen = new Generator(config.seed);
@@ -101,7 +120,7 @@ export async function train(
     loadOptimState(opt, names, { tensors: ck.tensors.optim!, steps: s.optimSteps });
     gen.setState(ck.tensors.rng!.train!);
     hooks.log?.(`resumed ${dir} at step ${s.step}`);
-  } else {
+  } else if (lead) {
     makeDir(dir); // only now: a config that cannot be built leaves no folder behind
     writeJsonAtomic(join(dir, RUN_FILES.config), config);
     writeManifest(dir, {
@@ -112,8 +131,9 @@ export async function train(
       model: config.model.size,
     });
   }
-  const metrics = new MetricsLog(dir, task.evalMetrics);
-  if (resume) metrics.truncateAfter(s.step);
+  broadcastFromZero(model.parameters(), dp); // every rank starts from rank 0's weights
+  const metrics = lead ? new MetricsLog(dir, task.evalMetrics) : null;
+  if (resume) metrics?.truncateAfter(s.step);
 
   const checkpoint = () => {
     const optim = saveOptimState(opt, names);
@@ -156,19 +176,35 @@ export async function train(
       !stop &&
       (hooks.stopAfter === undefined || s.step - first < hooks.stopAfter)
     ) {
-      // One step: times and a batch from the run's generator, corruption, cross-entropy, AdamW.
+      // One step: times and a batch from the run's generator (or each shard's), corruption,
+      // cross-entropy, AdamW on the global batch's gradient.
       const lr = learningRate(config.lr, s.step);
-      const loss = optimiseStep(
-        () => {
-          const t = sampleTimes(config.batch, proc.T, config.timeSampling, gen); // [B] float64
-          const { x0, condition } = task.batch(config.batch, gen); // [B, L] int64, [B, L] bool
-          return sjdLoss(model, proc, x0, t, gen, condition);
-        },
-        opt,
-        { clip: config.clip, lr },
-      );
+      const shard = (k: number, size: number) => () => {
+        const g = shardGenerator(config.seed, s.step, k);
+        const t = sampleTimes(size, proc.T, config.timeSampling, g); // [b] float64
+        const { x0, condition } = task.batch(size, g); // [b, L] int64, [b, L] bool
+        return sjdLoss(model, proc, x0, t, g, condition).div(config.shards!);
+      };
+      const loss = mine
+        ? sumOver(
+            accumulateStep(
+              mine.map((k) => shard(k, config.batch / config.shards!)),
+              opt,
+              { clip: config.clip, lr, sync: () => syncGradients(opt.params, dp) },
+            ),
+            dp,
+          )
+        : optimiseStep(
+            () => {
+              const t = sampleTimes(config.batch, proc.T, config.timeSampling, gen); // [B] float64
+              const { x0, condition } = task.batch(config.batch, gen); // [B, L] int64, [B, L] bool
+              return sjdLoss(model, proc, x0, t, gen, condition);
+            },
+            opt,
+            { clip: config.clip, lr },
+          );
       s.step++;
-      ema.update(s.step);
+      if (lead) ema.update(s.step);
       losses.push(loss);
       s.window.loss += loss;
       s.window.steps++;
@@ -179,20 +215,29 @@ export async function train(
       hooks.progress?.(s.step, config.steps, { loss, tokensPerS });
       const evalNow = s.step % config.evalEvery === 0 || s.step === config.steps;
       if (s.step % config.logEvery === 0 || evalNow) {
-        const ev = evalNow ? evaluate() : {};
+        const ev = evalNow && lead ? evaluate() : {};
         const train = { loss: s.window.loss / s.window.steps, lr, tokens_per_s: tokensPerS };
-        metrics.append(s.step, train, ev);
+        metrics?.append(s.step, train, ev);
         s.window = { loss: 0, steps: 0 };
         windowStart = performance.now();
       }
-      if (s.step % config.checkpointEvery === 0) checkpoint();
+      if (lead && s.step % config.checkpointEvery === 0) checkpoint();
       await turn(); // signals, finalisers
+      if (dp.group) stop = sumOver(stop ? 1 : 0, dp) > 0; // every rank stops at the same step
     }
-    checkpoint();
-    await metrics.plot();
+    if (lead) {
+      checkpoint();
+      await metrics!.plot();
+    }
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }
-  return { step: s.step, losses, interrupted: stop, takeoff: s.takeoff, lastEval: s.lastEval };
+  return {
+    step: s.step,
+    losses,
+    interrupted: s.step < config.steps, // by a signal or by stopAfter
+    takeoff: s.takeoff,
+    lastEval: s.lastEval,
+  };
 }

@@ -1,0 +1,84 @@
+// The local launcher of data-parallel training (issue #16; like `torchrun --standalone`): starts
+// N copies of this command as ranks 0..N-1 of one group on a free loopback port, each with its
+// share of the threads, passes SIGINT/SIGTERM on to them (each stops at the same step, rank 0
+// checkpoints), and when one fails stops the others and reports the first failure in one line.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { freePort } from '../util/free-port.js';
+
+export interface LaunchOptions {
+  nproc: number;
+  argv: string[]; // the command's arguments without --nproc (e.g. ['train', 'sudoku', ...])
+  bin: string; // the sjd entry point
+  threads: number; // per rank
+}
+
+/** Runs the ranks to the end; resolves to the exit status the launcher should return. */
+export async function launch(o: LaunchOptions): Promise<number> {
+  if (!(Number.isInteger(o.nproc) && o.nproc >= 1))
+    throw new Error(`--nproc must be a whole number >= 1, got ${o.nproc}`);
+  const port = await freePort();
+  const children: ChildProcess[] = [];
+  const failures: string[] = [];
+  let stopping = false;
+  const forward = (sig: NodeJS.Signals) => () => {
+    stopping = true;
+    for (const c of children) if (c.exitCode === null) c.kill(sig);
+  };
+  const onInt = forward('SIGINT');
+  const onTerm = forward('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  try {
+    const exits = Array.from({ length: o.nproc }, (_, rank) => {
+      const args = [
+        o.bin,
+        '--threads',
+        String(o.threads),
+        ...o.argv,
+        '--rank',
+        String(rank),
+        '--world-size',
+        String(o.nproc),
+        '--master',
+        `127.0.0.1:${port}`,
+      ];
+      // Rank 0 speaks for the group (its progress is passed on); every rank's one-line error
+      // ('sjd: ...') is held back for the launcher's one failure line.
+      const child = spawn(process.execPath, args, {
+        stdio: ['ignore', rank === 0 ? 'inherit' : 'ignore', 'pipe'],
+      });
+      children.push(child);
+      let err = '';
+      let partial = '';
+      child.stderr?.on('data', (d: Buffer) => {
+        const lines = (partial + d.toString()).split('\n');
+        partial = lines.pop()!;
+        for (const line of lines) {
+          if (line.startsWith('sjd: ')) err = line;
+          else if (rank === 0) process.stderr.write(`${line}\n`);
+        }
+      });
+      child.stderr?.on('end', () => {
+        if (partial.startsWith('sjd: ')) err = partial;
+        else if (rank === 0 && partial) process.stderr.write(partial);
+      });
+      return new Promise<number>((resolve) => {
+        child.on('close', (code, signal) => {
+          const status = code ?? (signal ? 128 : 1);
+          if (status !== 0 && status !== 130 && !stopping) {
+            failures.push(`rank ${rank} exited with ${signal ?? status}${err ? `: ${err}` : ''}`);
+            stopping = true;
+            for (const c of children) if (c !== child && c.exitCode === null) c.kill('SIGTERM');
+          }
+          resolve(status);
+        });
+      });
+    });
+    const statuses = await Promise.all(exits);
+    if (failures.length > 0) throw new Error(`data-parallel training failed: ${failures[0]}`);
+    return Math.max(...statuses);
+  } finally {
+    process.removeListener('SIGINT', onInt);
+    process.removeListener('SIGTERM', onTerm);
+  }
+}
