@@ -67,7 +67,8 @@ test('2 processes x 1 shard take the same steps as 1 process x 2 shards', () => 
       .map((l) => Number(l.split(',')[1]));
   const [a, b] = [losses('two'), losses('one')];
   assert.equal(a.length, b.length);
-  a.forEach((x, i) => assert.ok(Math.abs(x - b[i]!) < 1e-5, `loss at row ${i}: ${x} vs ${b[i]}`));
+  for (const [i, x] of a.entries())
+    assert.ok(Math.abs(x - b[i]!) < 1e-5, `loss at row ${i}: ${x} vs ${b[i]}`);
 });
 
 test('a 2-process run stopped half way resumes on 1 process along the same trajectory', () => {
@@ -84,10 +85,7 @@ test('a 2-process run stopped half way resumes on 1 process along the same traje
   assert.equal(single.status, 0, single.stderr);
   const spread = sjd('--resume', '--nproc', '2', '--out', join(dir, 'single'));
   assert.notEqual(spread.status, 0);
-  assert.match(
-    spread.stderr.trim(),
-    /^sjd: .*single: the run has no shards/,
-  );
+  assert.match(spread.stderr.trim(), /^sjd: .*single: the run has no shards/);
 });
 
 test('Ctrl-C to the launcher stops every rank at one step with a checkpoint', {
