@@ -23,6 +23,7 @@ interface RunFlags {
   rank?: number;
   worldSize?: number;
   master?: string;
+  interface?: string;
   shards?: number;
   stopAfter?: number;
   seed: number;
@@ -93,6 +94,10 @@ const runOptions = (c: Command) =>
     .option(
       '--master <addr:port>',
       "data-parallel across machines: rank 0's address and a free port",
+    )
+    .option(
+      '--interface <name>',
+      'data-parallel across machines: the network interface the ranks talk over (default: $GLOO_SOCKET_IFNAME, or loopback when --master is on it)',
     )
     .option(
       '--shards <n>',
@@ -312,11 +317,19 @@ function joinGroup(o: RunFlags): T.DataParallel {
   const m = /^(.+):(\d+)$/.exec(o.master!);
   if (!m || Number(m[2]) < 1 || Number(m[2]) > 65_535)
     throw new Error(`--master must be ADDRESS:PORT, got '${o.master}'`);
+  const host = m[1]!;
+  const iface = o.interface ?? process.env.GLOO_SOCKET_IFNAME;
+  const loopback = host === '127.0.0.1' || host === 'localhost';
+  if (!iface && !loopback)
+    throw new Error(
+      `--master ${o.master} is not on loopback: name this machine's network interface with --interface (or GLOO_SOCKET_IFNAME)`,
+    );
   const group = torch.distributed.initProcessGroup({
     backend: 'gloo',
-    store: { kind: 'tcp', host: m[1]!, port: Number(m[2]), isMaster: o.rank === 0 },
+    store: { kind: 'tcp', host, port: Number(m[2]), isMaster: o.rank === 0 },
     rank: o.rank!,
     worldSize: o.worldSize!,
+    ...(iface ? { interface: iface } : {}),
   });
   return { group, rank: o.rank!, worldSize: o.worldSize! };
 }
