@@ -26,6 +26,7 @@ export {
   registerSampler,
   type Sampler,
   samplers,
+  samplersFor,
 } from './registry.js';
 export { reverseSdeMove, temperedProbs } from './reverse-sde.js';
 export { sjdStep } from './sjd-step.js';
