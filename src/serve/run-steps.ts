@@ -17,13 +17,18 @@ export async function runSteps<Y, R>(
   signal: AbortSignal,
   onStep?: (step: Y, k: number) => void | Promise<void>,
 ): Promise<R> {
+  // A write held up by backpressure on a connection that then closes never finishes: the abort
+  // ends the wait.
+  const aborted = new Promise<void>((resolve) =>
+    signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
   try {
     for (let k = 0; ; k++) {
       await turn();
       if (signal.aborted) throw new CancelledError();
       const r = steps.next();
       if (r.done) return r.value;
-      await onStep?.(r.value, k);
+      await Promise.race([onStep?.(r.value, k), aborted]);
     }
   } finally {
     steps.return(undefined as R); // frees a run stopped early; nothing once it is done
