@@ -159,7 +159,7 @@ function* steps(o: SampleOptions, watch: boolean): Generator<TrajectoryStep | nu
     argmax: new Int32Array(B * L).fill(-1),
     confidence: new Float32Array(B * L),
   };
-  const E = noGrad(() => o.anchors.detach().to('float64')); // [K, d]
+  const E = tidy(() => o.anchors.detach().to('float64')); // [K, d]
   const [K, d] = E.shape as [number, number];
   const ctx: StepContext = {
     process: proc,
