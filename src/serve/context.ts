@@ -11,6 +11,14 @@ export interface ServeContext {
   queue: JobQueue;
 }
 
+/**
+ * A job route's first hook: with the queue full, 503 at once, before the body is read and
+ * checked (a busy server spends next to nothing on the requests it refuses).
+ */
+export const refuseWhenFull = (ctx: ServeContext) => async () => {
+  if (ctx.queue.full()) throw ctx.queue.refusal();
+};
+
 /** The task's model; 404 with the reason when it has none. */
 export function need(ctx: ServeContext, task: TaskName): ServedModel {
   const m = servedModel(ctx.served, task);

@@ -65,6 +65,11 @@ export class JobQueue {
     };
   }
 
+  /** Whether a job asked for now would be refused. */
+  full(): boolean {
+    return this.#running >= this.#o.concurrency && this.#waiting.length >= this.#o.maxWaiting;
+  }
+
   /** Seconds until a slot is likely free: the waiting jobs and one more, shared by the slots. */
   retryAfter(): number {
     const s = (this.#meanS * (this.#waiting.length + 1)) / this.#o.concurrency;
@@ -79,10 +84,7 @@ export class JobQueue {
   async run<T>(job: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) throw new CancelledError();
     if (this.#running >= this.#o.concurrency) {
-      if (this.#waiting.length >= this.#o.maxWaiting) {
-        this.#refused++;
-        throw new QueueFullError(this.retryAfter());
-      }
+      if (this.full()) throw this.refusal();
       await new Promise<void>((resolve, reject) => {
         const w: Waiter = {
           start: () => {
@@ -111,6 +113,12 @@ export class JobQueue {
       else this.#running--;
       this.#settle();
     }
+  }
+
+  /** The error that refuses a job (counted as refused). */
+  refusal(): QueueFullError {
+    this.#refused++;
+    return new QueueFullError(this.retryAfter());
   }
 
   /** Resolves once no job runs or waits (for a drain on shutdown). */

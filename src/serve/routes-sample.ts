@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TrajectoryStep } from '../sample/index.js';
 import { sampleImageSteps } from '../tasks/image/sample.js';
 import { sampleTextSteps } from '../tasks/text/sample.js';
-import { need, type ServeContext, servedSamplers, settingsOf } from './context.js';
+import { need, refuseWhenFull, type ServeContext, servedSamplers, settingsOf } from './context.js';
 import type { TaskName } from './models.js';
 import { queuedSteps } from './run-steps.js';
 import { type SampleRequest, sampleRequest } from './schemas.js';
@@ -36,14 +36,19 @@ function run(ctx: ServeContext, task: SampleTask, q: SampleRequest) {
 }
 
 export function sampleRoutes(app: FastifyInstance, ctx: ServeContext): void {
+  const onRequest = refuseWhenFull(ctx);
   for (const task of ['text', 'image'] as const) {
     const request = sampleRequest(servedSamplers(ctx.served[task]));
-    app.post(`/api/${task}/sample`, { schema: { body: request } }, async (req, reply) => {
-      return queuedSteps(ctx.queue, reply, run(ctx, task, req.body as SampleRequest));
-    });
+    app.post(
+      `/api/${task}/sample`,
+      { onRequest, schema: { body: request } },
+      async (req, reply) => {
+        return queuedSteps(ctx.queue, reply, run(ctx, task, req.body as SampleRequest));
+      },
+    );
     app.get(
       `/api/${task}/stream`,
-      { sse: 'only', schema: { querystring: request } },
+      { onRequest, sse: 'only', schema: { querystring: request } },
       async (req, reply) => {
         await streamSteps(ctx.queue, reply, run(ctx, task, req.query as SampleRequest));
       },

@@ -1,7 +1,8 @@
 // The status API of `sjd serve` (issue #15): GET /health (cheap: never queued, so it answers
-// while jobs run, with the queue's state) and GET /api/models (what the page offers: each task's
-// model, samplers and defaults, or why it is unavailable; the request limits; the difficulty
-// classes of generated puzzles).
+// while jobs run; the queue's state, the resident memory and the event loop's delay since the
+// start) and GET /api/models (what the page offers: each task's model, samplers and defaults,
+// or why it is unavailable; the request limits; the difficulty classes of generated puzzles).
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { DIFFICULTY_CLASSES } from '../tasks/sudoku/index.js';
 import type { ServeContext } from './context.js';
@@ -10,9 +11,14 @@ import { LIMITS } from './schemas.js';
 
 export function statusRoutes(app: FastifyInstance, ctx: ServeContext): void {
   const started = performance.now();
+  const loop = monitorEventLoopDelay({ resolution: 10 }); // how long the loop waits to turn
+  loop.enable();
+  app.addHook('onClose', async () => loop.disable());
   app.get('/health', async () => ({
     status: 'ok',
     uptime_s: Math.round((performance.now() - started) / 1000),
+    rss_mb: Math.round(process.memoryUsage.rss() / 2 ** 20),
+    loop_delay_ms: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
     queue: ctx.queue.stats(),
   }));
 

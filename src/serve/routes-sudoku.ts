@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TrajectoryStep } from '../sample/index.js';
 import * as sudoku from '../tasks/sudoku/index.js';
 import { solveSudokuSteps } from '../tasks/sudoku/solve.js';
-import { need, type ServeContext, servedSamplers, settingsOf } from './context.js';
+import { need, refuseWhenFull, type ServeContext, servedSamplers, settingsOf } from './context.js';
 import { HttpError } from './errors.js';
 import { queuedSteps } from './run-steps.js';
 import {
@@ -44,6 +44,7 @@ function answer(puzzle: sudoku.Board, r: sudoku.SolveResult, settings: object) {
 
 export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
   const request = solveRequest(servedSamplers(ctx.served.sudoku));
+  const onRequest = refuseWhenFull(ctx);
 
   /**
    * The run for a request (its settings are checked at once; in the job, the puzzle's solution
@@ -60,23 +61,27 @@ export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
     };
   };
 
-  app.get('/api/sudoku/generate', { schema: { querystring: generateRequest } }, (req) => {
-    const q = req.query as GenerateRequest;
-    const difficulty = q.difficulty ?? 'singles';
-    const seed = q.seed ?? Math.floor(Math.random() * 2 ** 31);
-    return ctx.queue.run(async () => {
-      const g = sudoku.generateOfClass(difficulty, seed);
-      return { puzzle: sudoku.formatBoard(g.puzzle), difficulty, givens: g.givens, seed };
-    });
-  });
+  app.get(
+    '/api/sudoku/generate',
+    { onRequest, schema: { querystring: generateRequest } },
+    (req) => {
+      const q = req.query as GenerateRequest;
+      const difficulty = q.difficulty ?? 'singles';
+      const seed = q.seed ?? Math.floor(Math.random() * 2 ** 31);
+      return ctx.queue.run(async () => {
+        const g = sudoku.generateOfClass(difficulty, seed);
+        return { puzzle: sudoku.formatBoard(g.puzzle), difficulty, givens: g.givens, seed };
+      });
+    },
+  );
 
-  app.post('/api/sudoku/solve', { schema: { body: request } }, async (req, reply) => {
+  app.post('/api/sudoku/solve', { onRequest, schema: { body: request } }, async (req, reply) => {
     return queuedSteps(ctx.queue, reply, solve(req.body as SolveRequest));
   });
 
   app.get(
     '/api/sudoku/stream',
-    { sse: 'only', schema: { querystring: request } },
+    { onRequest, sse: 'only', schema: { querystring: request } },
     async (req, reply) => {
       await streamSteps(ctx.queue, reply, solve(req.query as SolveRequest));
     },
