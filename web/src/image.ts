@@ -1,7 +1,7 @@
 // The image panel (issue #15; app:cifar10-imagenet): sample a few images and watch the pixel grid
 // settle. Committed pixels show their grey level (or colour); active ones show the classifier's
-// current argmax, tinted red as much as the classifier is unsure. Tokens are site-major: token
-// (row * W + col) * C + channel.
+// current argmax tinted red, the more the less sure the classifier is. Tokens are site-major:
+// token (row * W + col) * C + channel.
 import type { ModelsInfo, StepEvent } from './api.js';
 import { RunPanel } from './run-panel.js';
 import { fillSettings, formQuery } from './settings.js';
@@ -27,23 +27,15 @@ export function setupImage(section: HTMLElement, models: ModelsInfo): void {
       const ctx = canvas.getContext('2d')!;
       const img = ctx.createImageData(g.width, g.height);
       for (let p = 0; p < sites; p++) {
-        let unsure = 0;
+        let tint = 0; // 0 for a committed pixel; active ones more red the less sure
         const rgb = [0, 1, 2].map((k) => {
           const i = (b * sites + p) * g.channels + Math.min(k, g.channels - 1);
           const committed = s.tokens[i]! >= 0;
-          const level = committed ? s.tokens[i]! : Math.max(s.argmax[i]!, 0);
-          if (!committed) unsure = Math.max(unsure, 1 - s.confidence[i]! * 0.5);
-          return (255 * level) / (g.levels - 1);
+          if (!committed) tint = Math.max(tint, 0.15 + 0.45 * (1 - s.confidence[i]!));
+          return (255 * (committed ? s.tokens[i]! : Math.max(s.argmax[i]!, 0))) / (g.levels - 1);
         });
-        img.data.set(
-          [
-            rgb[0]! * (1 - unsure) + 255 * unsure,
-            rgb[1]! * (1 - unsure),
-            rgb[2]! * (1 - unsure),
-            255,
-          ],
-          4 * p,
-        );
+        const [r, gr, bl] = rgb.map((v) => v * (1 - tint)) as [number, number, number];
+        img.data.set([r + 255 * tint, gr, bl, 255], 4 * p);
       }
       ctx.putImageData(img, 0, 0);
     }
