@@ -3,9 +3,10 @@
 // solves (POST /api/sudoku/solve: the adaptive sampler at 32 NFE, generated puzzles in turn),
 // bounded in time: SJD_SERVE_LOAD_S seconds (default 30) after a 5 s warm-up. Reported: solves/s,
 // latency p50/p99 of every answer (autocannon), the share of 503s, the server's resident memory
-// after the warm-up and after the load (from /health), /health's latency (p50, p99, max)
-// polled every 50 ms during the load, and the server's own event loop delay (p99, max). Targets: every answer 200 or 503, memory growth under
-// 50 MB, /health p99 under 100 ms (`targets_met`). The reference is one solve on the idle server.
+// after the warm-up and after the load (from /health), /health's latency (p50, p99, max) polled
+// every 50 ms during the load, and the server's own event loop delay (p99, max). Targets: every
+// answer 200 or 503, memory growth under 50 MB, /health p99 under 100 ms (`targets_met`). The
+// reference is one solve on the idle server.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';

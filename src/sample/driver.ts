@@ -49,7 +49,7 @@ export interface TrajectoryStep {
   committed: Uint8Array; // [B * L]
   tokens: number[]; // [B * L] (-1 where not committed)
   yNorm: Float32Array; // [B * L] |y_i|
-  argmax: Int32Array; // [B * L] the last classifier pass's most probable token (-1 before the first)
+  argmax: Int32Array; // [B * L] the last classifier pass's top token (-1 before the first pass)
   confidence: Float32Array; // [B * L] its tempered probability (0 before the first pass)
 }
 

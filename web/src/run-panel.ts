@@ -35,7 +35,7 @@ export class RunPanel {
     this.#stop.addEventListener('click', () => this.stop());
   }
 
-  /** The run's state for readers of the page (and its tests): idle, running, done, error, stopped. */
+  /** The run's state for the page's readers and tests: idle, running, done, error, stopped. */
   set state(s: string) {
     this.section.dataset.state = s;
   }

@@ -33,7 +33,7 @@ export function fillSettings(fieldset: HTMLFieldSetElement, info: TaskInfo, mode
   );
 }
 
-/** The form's fields as query parameters (empty ones left out: the server's defaults), `set` last. */
+/** The form's fields as query parameters (empty ones left out: the defaults), then `set`. */
 export function formQuery(form: HTMLFormElement, set: Record<string, string> = {}): string {
   const q = new URLSearchParams();
   for (const [k, v] of new FormData(form)) if (typeof v === 'string' && v !== '') q.set(k, v);
