@@ -7,7 +7,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TrajectoryStep } from '../sample/index.js';
 import * as sudoku from '../tasks/sudoku/index.js';
-import { solveSudokuSteps } from '../tasks/sudoku/solve.js';
 import { need, refuseWhenFull, type ServeContext, servedSamplers, settingsOf } from './context.js';
 import { HttpError } from './errors.js';
 import { queuedSteps } from './run-steps.js';
@@ -56,7 +55,7 @@ export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
     return function* (): Generator<TrajectoryStep, object> {
       const problem = sudoku.pairProblem(q.puzzle, null); // bounded search
       if (problem) throw new HttpError(400, `puzzle: ${problem}`);
-      const r = yield* solveSudokuSteps(m.model, m.process, q.puzzle, settings);
+      const r = yield* sudoku.solveSudokuSteps(m.model, m.process, q.puzzle, settings);
       return answer(q.puzzle, r, settings);
     };
   };
