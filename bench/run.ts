@@ -7,6 +7,7 @@ import './gemm.js';
 import './image.js';
 import './train-step.js';
 import './process-cost.js';
+import './serve-load.js';
 import './sudoku.js';
 import './text.js';
 import { benches } from './registry.js';

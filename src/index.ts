@@ -6,6 +6,7 @@ export { Denoiser, type DenoiserConfig } from './model/denoiser.js';
 export { TokenClassifier } from './model/token-classifier.js';
 export * as process from './process/index.js';
 export * as sampling from './sample/index.js';
+export * as serve from './serve/index.js';
 export * as image from './tasks/image/index.js';
 export { runReverseDemo } from './tasks/reverse/demo.js';
 export { taskShape } from './tasks/shapes.js';

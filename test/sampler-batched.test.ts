@@ -1,12 +1,20 @@
 // The batched sampling loop (src/sample/batched.ts) on a tiny random denoiser: n sequences in
 // chunks are exactly the driver's chunks seeded seed + start, conditioned by the chunk's own
 // rows, with the first chunk's trajectory and the NFE spent; the driver's error names the
-// default sampler.
+// default sampler. Step by step (issue #15): sampleBatchSteps yields the steps sample records
+// (with the classifier's argmax and confidence) and returns sampleInBatches's result; stopping
+// early frees every tensor the run holds.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Denoiser } from '../src/model/denoiser.js';
 import * as P from '../src/process/index.js';
-import { modelDenoiser, sample, sampleInBatches } from '../src/sample/index.js';
+import {
+  modelDenoiser,
+  sample,
+  sampleBatchSteps,
+  sampleInBatches,
+  type TrajectoryStep,
+} from '../src/sample/index.js';
 import * as torch from '../src/torch/index.js';
 
 const L = 4;
@@ -107,3 +115,40 @@ test('sampleInBatches refuses a bad batch size; the driver names the default sam
     /less than one step of the confidence sampler \(2 NFE a step\)/,
   );
 });
+
+for (const sampler of ['sjd', 'confidence', 'adaptive']) {
+  test(`sampleBatchSteps (${sampler}): the recorded steps and sampleInBatches's result; an early stop frees the run`, () => {
+    const o = {
+      sampler,
+      nfe: 6,
+      temperature: 0.8,
+      seed: 3,
+      n: 2,
+      batchSize: 4,
+      condition: conditionRows,
+    };
+    const whole = sampleInBatches(model, proc, { ...o, record: true });
+    const live = torch.memoryStats().liveTensors;
+    const run = sampleBatchSteps(model, proc, o);
+    const steps: TrajectoryStep[] = [];
+    for (let r = run.next(); ; r = run.next()) {
+      if (r.done) {
+        const { trajectory: _, ...result } = whole;
+        assert.deepEqual(r.value, result);
+        break;
+      }
+      steps.push(r.value);
+    }
+    assert.deepEqual(steps, whole.trajectory);
+    assert.deepEqual([...steps[0]!.argmax], Array(2 * L).fill(-1)); // before the first pass
+    const last = steps.at(-1)!;
+    assert.ok(last.nfe > 0 && last.argmax.every((a) => a >= 0 && a < 3));
+    assert.ok(last.confidence.every((p) => p >= 1 / 3 - 1e-6 && p <= 1));
+    assert.equal(torch.memoryStats().liveTensors, live);
+    const stopped = sampleBatchSteps(model, proc, o);
+    stopped.next();
+    stopped.next();
+    stopped.return(undefined as never);
+    assert.equal(torch.memoryStats().liveTensors, live);
+  });
+}

@@ -4,7 +4,6 @@
 // needed); image: sample the shipped image model into a PNG grid.
 import type { Command } from 'commander';
 import { image, runReverseDemo, sudoku, torch, util } from '../index.js';
-import { loadImageModel } from './image.js';
 import { int, nfe, samplerOption } from './options.js';
 import { commitOptions, commitRule } from './sudoku.js';
 
@@ -70,7 +69,7 @@ export function registerDemo(program: Command): void {
           throw new Error(
             `no shipped image model in ${dir}; pass --model DIR (a run folder or an exported model)`,
           );
-        const { model, process: proc, geometry: g, source } = loadImageModel(dir);
+        const { model, process: proc, geometry: g, source } = image.loadImageModel(dir);
         const t0 = performance.now();
         const r = image.sampleImages(model, proc, g, { n, nfe: o.nfe, seed: o.seed });
         util.writeFileAtomic(o.out, image.gridPng(r.images, n, g));

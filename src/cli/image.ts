@@ -2,7 +2,7 @@
 // strip of the first samples at several times of the reverse process: pixels sticking). The
 // output file is claimed before any sampling (--force to replace it) and written atomically.
 import type { Command } from 'commander';
-import { image, sampling, train, util } from '../index.js';
+import { image, sampling, util } from '../index.js';
 import { group, int, nfe, num, samplerOption } from './options.js';
 
 interface SampleImageOpts {
@@ -17,19 +17,6 @@ interface SampleImageOpts {
   trace?: string;
   frames: number;
   force?: boolean;
-}
-
-/** A trained image model (run folder or exported) with its geometry. */
-export function loadImageModel(dir: string) {
-  const r = train.loadModel(
-    dir,
-    (c) => {
-      if (!c.image) throw new Error(`${dir}: not an image model (no image geometry in its config)`);
-      return image.imageShape(c.image);
-    },
-    'image',
-  );
-  return { ...r, geometry: r.config.image! };
 }
 
 interface TrainFeaturesOpts {
@@ -131,7 +118,7 @@ export function registerImage(program: Command): void {
     .option('--json', 'end with one JSON line of the results')
     .action((o: EvalImageOpts) => {
       const { net, config: fc } = image.loadFeatureNet(o.features);
-      const { model, process: proc, geometry: g } = loadImageModel(o.model);
+      const { model, process: proc, geometry: g } = image.loadImageModel(o.model);
       if (fc.channels !== g.channels || fc.height !== g.height || fc.width !== g.width)
         throw new Error(
           `${o.features} scores ${fc.height} x ${fc.width} x ${fc.channels} images; the model makes ${image.describeGeometry(g)}`,
@@ -196,7 +183,7 @@ export function registerImage(program: Command): void {
     .action((o: SampleImageOpts) => {
       util.claimOutFile(o.out, o.force === true);
       if (o.trace) util.claimOutFile(o.trace, o.force === true);
-      const { model, process: proc, geometry: g } = loadImageModel(o.model);
+      const { model, process: proc, geometry: g } = image.loadImageModel(o.model);
       const t0 = performance.now();
       const r = image.sampleImages(model, proc, g, { ...o, record: o.trace !== undefined });
       const s = (performance.now() - t0) / 1000;

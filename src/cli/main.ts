@@ -11,6 +11,7 @@ import { registerDemo } from './demo.js';
 import { registerExport } from './export.js';
 import { registerImage } from './image.js';
 import { int } from './options.js';
+import { registerServe } from './serve.js';
 import { registerSudoku } from './sudoku.js';
 import { registerText } from './text.js';
 import { registerTrain } from './train.js';
@@ -42,6 +43,7 @@ registerDataImages(program);
 registerImage(program);
 registerCompare(program);
 registerExport(program);
+registerServe(program);
 
 program
   .command('info')

@@ -4,12 +4,14 @@
 // classifier evaluations each row takes part in, and optionally records the trajectory for
 // plots and the web page. A grid sampler steps every row along the time grid built for the NFE
 // budget; an adaptive one steps only the rows with active sites, each at its own time, until
-// none is left or the budget is spent (its last step fills every row).
+// none is left or the budget is spent (its last step fills every row). The loop is a generator
+// (issue #15): `sampleSteps` yields each step as it is made, so a server can stream it and let
+// its event loop turn between steps; `sample` drains it.
 import type { SJDProcess } from '../process/index.js';
 import {
   embedding,
-  Generator,
   noGrad,
+  Generator as RandomGenerator,
   type Tensor,
   tensor,
   tidy,
@@ -19,6 +21,7 @@ import {
 import { boardTime } from './board-time.js';
 import { type GridKind, timeGrid } from './grid.js';
 import { getSampler } from './registry.js';
+import { temperedProbs } from './reverse-sde.js';
 import type { CommitRule, Denoiser, SamplerState, StepContext, Time } from './types.js';
 
 export interface SampleOptions {
@@ -42,9 +45,12 @@ export interface SampleOptions {
 
 export interface TrajectoryStep {
   t: number; // the grid time (adaptive samplers: row 0's time)
+  nfe: number; // classifier evaluations spent so far
   committed: Uint8Array; // [B * L]
   tokens: number[]; // [B * L] (-1 where not committed)
   yNorm: Float32Array; // [B * L] |y_i|
+  argmax: Int32Array; // [B * L] the last classifier pass's top token (-1 before the first pass)
+  confidence: Float32Array; // [B * L] its tempered probability (0 before the first pass)
 }
 
 export interface SampleResult {
@@ -56,14 +62,35 @@ export interface SampleResult {
 }
 
 /** A generator for step i of a run seeded `seed`: step i is reproducible on its own. */
-export function stepGenerator(seed: number, i: number): Generator {
-  return new Generator(BigInt(seed) * 1_000_003n + BigInt(i) + 1n);
+export function stepGenerator(seed: number, i: number): RandomGenerator {
+  return new RandomGenerator(BigInt(seed) * 1_000_003n + BigInt(i) + 1n);
 }
 
-function snapshot(t: number, s: SamplerState): TrajectoryStep {
-  const committed = s.committed.to('uint8').data() as Uint8Array;
-  const tokens = s.tokens.toArray().map((v, k) => (committed[k] ? v : -1));
-  return { t, committed, tokens, yNorm: Float32Array.from(s.y.norm(2, [-1]).toArray()) };
+/** What the last classifier pass said of each site [B * L]: argmax and tempered probability. */
+interface Reads {
+  argmax: Int32Array;
+  confidence: Float32Array;
+}
+
+/** Stores the argmax and tempered probability of logits [n, L, K] for the batch rows `rows` [n]. */
+function readPass(logits: Tensor, temperature: number, rows: number[], L: number, into: Reads) {
+  tidy(() => {
+    const [p, a] = temperedProbs(logits, temperature).max(-1); // [n, L]
+    const [pa, aa] = [p.toArray(), a.toArray()];
+    rows.forEach((b, r) => {
+      into.argmax.set(aa.slice(r * L, (r + 1) * L), b * L);
+      into.confidence.set(pa.slice(r * L, (r + 1) * L), b * L);
+    });
+  });
+}
+
+function snapshot(t: number, nfe: number, s: SamplerState, reads: Reads): TrajectoryStep {
+  return tidy(() => {
+    const committed = s.committed.to('uint8').data() as Uint8Array;
+    const tokens = s.tokens.toArray().map((v, k) => (committed[k] ? v : -1));
+    const yNorm = Float32Array.from(s.y.norm(2, [-1]).toArray());
+    return { t, nfe, committed, tokens, yNorm, ...structuredClone(reads) };
+  });
 }
 
 /** The rows of `s` at idx [n] int64. */
@@ -86,7 +113,30 @@ function withRows(s: SamplerState, idx: Tensor, part: SamplerState): SamplerStat
   };
 }
 
+/**
+ * The driver step by step (for streaming, issue #15): yields the state after the prior and after
+ * every step as it is made (with the last classifier pass's argmax and confidence per site) and
+ * returns what `sample` returns. Each step runs without autograd and frees what it does not keep;
+ * a consumer may stop early (`return()`), which frees the state. Steps equal `sample`'s.
+ */
+export function sampleSteps(o: SampleOptions): Generator<TrajectoryStep, SampleResult> {
+  // Watching, every yield is a step.
+  return steps(o, true) as Generator<TrajectoryStep, SampleResult>;
+}
+
+/** The whole run: drains the driver (recording the trajectory when `record`). */
 export function sample(o: SampleOptions): SampleResult {
+  const run = steps(o, o.record === true);
+  const trajectory: TrajectoryStep[] = [];
+  for (;;) {
+    const r = run.next();
+    if (r.done) return o.record ? { ...r.value, trajectory } : r.value;
+    if (r.value) trajectory.push(r.value);
+  }
+}
+
+/** The loop; `watch` snapshots each state (else yields null) and reads each classifier pass. */
+function* steps(o: SampleOptions, watch: boolean): Generator<TrajectoryStep | null, SampleResult> {
   const proc = o.process;
   const name = o.sampler ?? 'sjd';
   const sampler = getSampler(name);
@@ -96,8 +146,6 @@ export function sample(o: SampleOptions): SampleResult {
     throw new Error(
       `an NFE budget of ${o.nfe} is less than one step of the ${name} sampler (${nfePerStep} NFE a step)`,
     );
-  const E = o.anchors.detach().to('float64'); // [K, d]
-  const [K, d] = E.shape as [number, number];
   const [B, L] = [o.batch, o.length];
   if (proc.blend.L !== L)
     throw new Error(`the process's W is for length ${proc.blend.L}, sampling length ${L}`);
@@ -106,40 +154,53 @@ export function sample(o: SampleOptions): SampleResult {
   let nfe = 0;
   const rowNfe = new Int32Array(B);
   let rows: number[] = Array.from({ length: B }, (_, b) => b); // the rows the step sees
+  const temperature = o.temperature ?? 1;
+  const reads: Reads = {
+    argmax: new Int32Array(B * L).fill(-1),
+    confidence: new Float32Array(B * L),
+  };
+  const E = tidy(() => o.anchors.detach().to('float64')); // [K, d]
+  const [K, d] = E.shape as [number, number];
   const ctx: StepContext = {
     process: proc,
     denoiser: (y: Tensor, t: Time, committed: Tensor) => {
       nfe++;
       for (const b of rows) rowNfe[b]!++;
-      return o.denoiser(y, t, committed);
+      const logits = o.denoiser(y, t, committed); // [rows, L, K]
+      if (watch) readPass(logits, temperature, rows, L, reads);
+      return logits;
     },
     anchors: E,
-    temperature: o.temperature ?? 1,
+    temperature,
     topP: o.topP ?? 1,
     commit: o.commit,
   };
-  return noGrad(() => {
-    let state: SamplerState = tidy(() => {
-      const prior =
-        proc.config.kernel === 'mask'
-          ? zeros([B, L, d], 'float64')
-          : stepGenerator(o.seed, -1).randn([B, L, d], 'float64');
-      const committed = o.condition ? o.condition.mask.clone() : zeros([B, L], 'bool');
-      const tokens = o.condition ? o.condition.tokens.clone() : zeros([B, L], 'int64');
-      if (
-        o.condition &&
-        o.condition.tokens
-          .lt(0)
-          .logicalOr(o.condition.tokens.ge(K))
-          .logicalAnd(committed)
-          .any()
-          .item() > 0
-      ) {
-        throw new Error(`condition tokens must lie in 0..${K - 1}`);
-      }
-      const y = where(committed.unsqueeze(-1), embedding(E, tokens.clamp(0, K - 1)), prior);
-      return { y, committed, tokens };
-    });
+  let state: SamplerState | undefined;
+  let finished = false;
+  try {
+    state = noGrad(() =>
+      tidy(() => {
+        const prior =
+          proc.config.kernel === 'mask'
+            ? zeros([B, L, d], 'float64')
+            : stepGenerator(o.seed, -1).randn([B, L, d], 'float64');
+        const committed = o.condition ? o.condition.mask.clone() : zeros([B, L], 'bool');
+        const tokens = o.condition ? o.condition.tokens.clone() : zeros([B, L], 'int64');
+        if (
+          o.condition &&
+          o.condition.tokens
+            .lt(0)
+            .logicalOr(o.condition.tokens.ge(K))
+            .logicalAnd(committed)
+            .any()
+            .item() > 0
+        ) {
+          throw new Error(`condition tokens must lie in 0..${K - 1}`);
+        }
+        const y = where(committed.unsqueeze(-1), embedding(E, tokens.clamp(0, K - 1)), prior);
+        return { y, committed, tokens };
+      }),
+    );
     const blanks = new Float64Array(B).fill(L); // [B] sites not conditioned
     if (o.condition) blanks.set(tidy(() => o.condition!.mask.logicalNot().sum(-1).toArray()));
     // Row 0's time: the grid's, or (adaptive) the time its state reads.
@@ -149,35 +210,43 @@ export function sample(o: SampleOptions): SampleResult {
         : tidy(() =>
             boardTime(proc, s.committed.select(0, 0).logicalNot().sum().item() / (blanks[0]! || 1)),
           );
-    const trajectory: TrajectoryStep[] = [];
-    if (o.record) trajectory.push(snapshot(timeOf(0, state), state));
+    const look = (i: number, s: SamplerState) =>
+      watch ? snapshot(timeOf(i, s), nfe, s, reads) : null;
+    yield look(0, state);
     for (let i = 0; i < steps; i++) {
-      const prev = state;
+      const prev: SamplerState = state;
       const last = i === steps - 1;
       const gen = stepGenerator(o.seed, i);
+      let next: SamplerState;
       if (sampler.kind === 'adaptive') {
         // Only the rows with active sites are stepped (and evaluated); the rest stay as they are.
         const done = tidy(() => prev.committed.all(-1).toArray()); // [B]
         rows = [...done.keys()].filter((b) => !done[b]);
         if (rows.length === 0) break;
         const mine = blanks.filter((_, b) => !done[b]); // [rows]
-        state = tidy(() => {
-          if (rows.length === B) return sampler.step(ctx, prev, blanks, last, gen);
-          const idx = tensor(rows, [rows.length], 'int64');
-          return withRows(prev, idx, sampler.step(ctx, rowsOf(prev, idx), mine, last, gen));
-        });
+        next = noGrad(() =>
+          tidy(() => {
+            if (rows.length === B) return sampler.step(ctx, prev, blanks, last, gen);
+            const idx = tensor(rows, [rows.length], 'int64');
+            return withRows(prev, idx, sampler.step(ctx, rowsOf(prev, idx), mine, last, gen));
+          }),
+        );
       } else {
-        state = tidy(() => sampler.step(ctx, prev, grid![i]!, grid![i + 1]!, last, gen));
+        next = noGrad(() =>
+          tidy(() => sampler.step(ctx, prev, grid![i]!, grid![i + 1]!, last, gen)),
+        );
       }
+      state = next;
       for (const x of Object.values(prev)) if (!Object.values(state).includes(x)) x.dispose();
-      if (o.record) trajectory.push(snapshot(timeOf(i + 1, state), state));
+      yield look(i + 1, state);
     }
-    return {
-      tokens: state.tokens,
-      y: state.y,
-      nfe,
-      rowNfe,
-      trajectory: o.record ? trajectory : undefined,
-    };
-  });
+    finished = true;
+    return { tokens: state.tokens, y: state.y, nfe, rowNfe };
+  } finally {
+    E.dispose();
+    if (state) {
+      if (finished) state.committed.dispose();
+      else for (const x of Object.values(state)) x.dispose();
+    }
+  }
 }

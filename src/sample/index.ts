@@ -3,6 +3,7 @@ export { adaptiveStep, checkCommitRule, DEFAULT_COMMIT, substepTimes } from './a
 export {
   type BatchedSampleOptions,
   type BatchedSampleResult,
+  sampleBatchSteps,
   sampleInBatches,
 } from './batched.js';
 export { boardTime, boardTimes } from './board-time.js';
@@ -12,6 +13,7 @@ export {
   type SampleOptions,
   type SampleResult,
   sample,
+  sampleSteps,
   stepGenerator,
   type TrajectoryStep,
 } from './driver.js';
@@ -24,6 +26,7 @@ export {
   registerSampler,
   type Sampler,
   samplers,
+  samplersFor,
 } from './registry.js';
 export { reverseSdeMove, temperedProbs } from './reverse-sde.js';
 export { sjdStep } from './sjd-step.js';

@@ -9,13 +9,14 @@ import { mdlmStep } from './mdlm-step.js';
 import { sjdStep } from './sjd-step.js';
 import type { AdaptiveStepFn, StepFn } from './types.js';
 
+/** `maskedOnly`: the sampler runs the masked preset only (MDLM's). */
 export type Sampler =
-  | { kind?: 'grid'; step: StepFn; nfePerStep: number }
-  | { kind: 'adaptive'; step: AdaptiveStepFn; nfePerStep: number };
+  | { kind?: 'grid'; step: StepFn; nfePerStep: number; maskedOnly?: boolean }
+  | { kind: 'adaptive'; step: AdaptiveStepFn; nfePerStep: number; maskedOnly?: boolean };
 
 export const samplers = new Map<string, Sampler>([
   ['sjd', { step: sjdStep, nfePerStep: 1 }],
-  ['mdlm', { step: mdlmStep, nfePerStep: 1 }],
+  ['mdlm', { step: mdlmStep, nfePerStep: 1, maskedOnly: true }],
   ['confidence', { step: confidenceStep, nfePerStep: 2 }],
   ['adaptive', { kind: 'adaptive', step: adaptiveStep, nfePerStep: 1 }],
 ]);
@@ -33,4 +34,10 @@ export function getSampler(name: string): Sampler {
 /** The sampler of an unconditional task: MDLM's ancestral sampler for the masked preset, else Alg. 2. */
 export function defaultSampler(proc: SJDProcess): string {
   return proc.config.kernel === 'mask' ? 'mdlm' : 'sjd';
+}
+
+/** The registered samplers that can run `proc` (those for the masked preset only need it). */
+export function samplersFor(proc: SJDProcess): string[] {
+  const masked = proc.config.kernel === 'mask';
+  return [...samplers].filter(([, s]) => masked || !s.maskedOnly).map(([name]) => name);
 }

@@ -9,6 +9,7 @@ export * from './file.js';
 export * from './frechet.js';
 export * from './idx.js';
 export * from './levels.js';
+export * from './load.js';
 export * from './png.js';
 export * from './presets.js';
 export * from './sample.js';

@@ -1,11 +1,14 @@
 // Unconditional image sampling (app:cifar10-imagenet): Alg. 2 on a cosine grid for the hybrid
 // and blurred processes, MDLM's ancestral sampler for the masked preset, in batches
-// (sample/batched.ts); tokens back to images [n, C, H, W] (tokens.ts).
+// (sample/batched.ts); tokens back to images [n, C, H, W] (tokens.ts); one batch can be taken
+// step by step for streaming.
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import {
+  type BatchedSampleOptions,
   defaultSampler,
   type GridKind,
+  sampleBatchSteps,
   sampleInBatches,
   type TrajectoryStep,
 } from '../../sample/index.js';
@@ -28,13 +31,9 @@ export interface ImageSamples {
   trajectory?: TrajectoryStep[]; // over tokens [B, L] of the first batch
 }
 
-export function sampleImages(
-  model: Network,
-  proc: SJDProcess,
-  g: ImageGeometry,
-  o: ImageSampleOptions,
-): ImageSamples {
-  const { rows, nfe, trajectory } = sampleInBatches(model, proc, {
+/** The batched sampler's options for `o`. */
+function imageSampling(proc: SJDProcess, o: ImageSampleOptions): BatchedSampleOptions {
+  return {
     n: o.n,
     batchSize: o.batch ?? 64,
     sampler: o.sampler ?? defaultSampler(proc),
@@ -44,6 +43,29 @@ export function sampleImages(
     grid: o.grid ?? 'cosine',
     seed: o.seed,
     record: o.record,
-  });
+  };
+}
+
+export function sampleImages(
+  model: Network,
+  proc: SJDProcess,
+  g: ImageGeometry,
+  o: ImageSampleOptions,
+): ImageSamples {
+  const { rows, nfe, trajectory } = sampleInBatches(model, proc, imageSampling(proc, o));
   return { images: imagesOf(rows.flat(), o.n, g), nfe, trajectory };
+}
+
+/**
+ * At most one batch of images step by step (the web page's stream, issue #15): yields each
+ * sampler step over the tokens [n, L] and returns what sampleImages returns for the same options.
+ */
+export function* sampleImageSteps(
+  model: Network,
+  proc: SJDProcess,
+  g: ImageGeometry,
+  o: ImageSampleOptions,
+): Generator<TrajectoryStep, ImageSamples> {
+  const { rows, nfe } = yield* sampleBatchSteps(model, proc, imageSampling(proc, o));
+  return { images: imagesOf(rows.flat(), o.n, g), nfe };
 }

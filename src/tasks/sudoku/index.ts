@@ -9,6 +9,7 @@ export * from './csv.js';
 export * from './data.js';
 export * from './demo.js';
 export * from './difficulty.js';
+export * from './generate-class.js';
 export * from './generator.js';
 export * from './load.js';
 export * from './metrics.js';

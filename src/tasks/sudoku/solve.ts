@@ -7,10 +7,13 @@
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import {
+  type BatchedSampleOptions,
+  type BatchedSampleResult,
   type CommitRule,
   DEFAULT_COMMIT,
   type GridKind,
   getSampler,
+  sampleBatchSteps,
   sampleInBatches,
   type TrajectoryStep,
 } from '../../sample/index.js';
@@ -41,13 +44,9 @@ export interface SolveResult {
   trajectory?: TrajectoryStep[];
 }
 
-export function solveSudoku(
-  model: Network,
-  proc: SJDProcess,
-  puzzles: Board[],
-  o: SolveOptions,
-): SolveResult {
-  const { rows, rowNfe, trajectory } = sampleInBatches(model, proc, {
+/** The batched sampler's options for `puzzles`: clues conditioned (digit v is token v - 1). */
+function solveOptions(puzzles: Board[], o: SolveOptions): BatchedSampleOptions {
+  return {
     n: puzzles.length,
     batchSize: o.batch ?? 256,
     sampler: o.sampler,
@@ -63,16 +62,44 @@ export function solveSudoku(
       const digits = tensor(flat, [B, 81], 'float64'); // [B, 81] 0 = blank
       return { tokens: digits.sub(1).clamp(0, null).to('int64'), mask: digits.gt(0) };
     },
-  });
-  const boards = rows.map((r) => Uint8Array.from(r, (v) => v + 1));
+  };
+}
+
+/** The sampled token rows as boards, each checked against its puzzle. */
+function checkedBoards(puzzles: Board[], r: BatchedSampleResult): SolveResult {
+  const boards = r.rows.map((row) => Uint8Array.from(row, (v) => v + 1));
   const problems = boards.map((b, n) => answerProblems(puzzles[n]!, b));
   return {
     boards,
     problems,
     solved: problems.filter((p) => p.length === 0).length,
-    nfe: rowNfe,
-    trajectory,
+    nfe: r.rowNfe,
+    trajectory: r.trajectory,
   };
+}
+
+export function solveSudoku(
+  model: Network,
+  proc: SJDProcess,
+  puzzles: Board[],
+  o: SolveOptions,
+): SolveResult {
+  return checkedBoards(puzzles, sampleInBatches(model, proc, solveOptions(puzzles, o)));
+}
+
+/**
+ * One puzzle solved step by step (the web page's stream, issue #15; sec:exp-sudoku): yields each
+ * sampler step over the board's 81 cells (tokens are digits - 1) and returns what solveSudoku
+ * returns for [puzzle] with the same options: the same board as `sjd solve` for the same seed.
+ */
+export function* solveSudokuSteps(
+  model: Network,
+  proc: SJDProcess,
+  puzzle: Board,
+  o: SolveOptions,
+): Generator<TrajectoryStep, SolveResult> {
+  const r = yield* sampleBatchSteps(model, proc, solveOptions([puzzle], o));
+  return checkedBoards([puzzle], r);
 }
 
 /** How the boards were sampled, for the commands' output ("adaptive sampler (probability >= 0.9999)"). */

@@ -1,0 +1,60 @@
+// The fastify application of `sjd serve` (issue #15): the served models and the job queue, the
+// request limits (body size, timeouts), zod validation and one-line JSON errors, the page's
+// static files from web/ (@fastify/static, which keeps every path inside that folder), the
+// Server-Sent Events plugin, and the routes (status, Sudoku, text and images). No CORS headers
+// are sent: the page and its API share one origin.
+import { fastifySSE } from '@fastify/sse';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ServeContext } from './context.js';
+import { errorHandler, notFoundHandler } from './errors.js';
+import { JobQueue, type QueueOptions } from './job-queue.js';
+import { loadServedModels, SHIPPED_MODELS } from './models.js';
+import { sampleRoutes } from './routes-sample.js';
+import { statusRoutes } from './routes-status.js';
+import { sudokuRoutes } from './routes-sudoku.js';
+import { LIMITS, zodValidator } from './schemas.js';
+
+/** The page: web/index.html, its style sheet and its scripts compiled into web/dist/. */
+export const WEB_ROOT = new URL('../../../web', import.meta.url).pathname;
+
+export const DEFAULT_QUEUE: QueueOptions = { concurrency: 2, maxWaiting: 8 };
+
+export const TIMEOUTS = {
+  requestMs: 10_000, // to receive a whole request
+  idleMs: 120_000, // a connection with nothing sent either way (a stream sends each step)
+  keepAliveMs: 5_000, // an idle keep-alive connection between requests
+  heartbeatMs: 15_000, // a comment on an open stream
+};
+
+export interface AppOptions {
+  models?: string; // the models folder (default: the package's models/)
+  queue?: QueueOptions;
+  log?: boolean; // fastify's request log on stdout
+}
+
+export async function buildApp(
+  o: AppOptions = {},
+): Promise<{ app: FastifyInstance; ctx: ServeContext }> {
+  const ctx: ServeContext = {
+    served: loadServedModels(o.models ?? SHIPPED_MODELS),
+    queue: new JobQueue(o.queue ?? DEFAULT_QUEUE),
+  };
+  const app = Fastify({
+    logger: o.log === true,
+    bodyLimit: LIMITS.bodyBytes,
+    requestTimeout: TIMEOUTS.requestMs,
+    connectionTimeout: TIMEOUTS.idleMs,
+    keepAliveTimeout: TIMEOUTS.keepAliveMs,
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(zodValidator);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  await app.register(fastifySSE, { heartbeatInterval: TIMEOUTS.heartbeatMs });
+  await app.register(fastifyStatic, { root: WEB_ROOT, index: 'index.html', dotfiles: 'deny' });
+  statusRoutes(app, ctx);
+  sudokuRoutes(app, ctx);
+  sampleRoutes(app, ctx);
+  return { app, ctx };
+}

@@ -1,0 +1,88 @@
+// The Sudoku API of `sjd serve` (issue #15; sec:exp-sudoku): a generated puzzle of a chosen
+// difficulty class, a solve answered whole (POST /api/sudoku/solve, JSON) or streamed step by
+// step (GET /api/sudoku/stream, Server-Sent Events). A solve is `sjd solve`'s: the same
+// sampler, defaults and seed give the same board (solveSudokuSteps over the one driver), and
+// the answer is checked as the command checks it (check.ts: solved, or which rows, columns and
+// boxes break). The puzzle check that needs a search (has it a solution?) runs inside the job.
+import type { FastifyInstance } from 'fastify';
+import type { TrajectoryStep } from '../sample/index.js';
+import * as sudoku from '../tasks/sudoku/index.js';
+import { need, refuseWhenFull, type ServeContext, servedSamplers, settingsOf } from './context.js';
+import { HttpError } from './errors.js';
+import { queuedSteps } from './run-steps.js';
+import {
+  type GenerateRequest,
+  generateRequest,
+  type SolveRequest,
+  solveRequest,
+} from './schemas.js';
+import { streamSteps } from './sse.js';
+
+/** The rows, columns and boxes (0-based) in which a board repeats a digit. */
+function brokenUnits(board: sudoku.Board) {
+  const broken = (first: number) =>
+    [...Array(9).keys()].filter((k) => sudoku.unitRepeats(board, first + k).length > 0);
+  return { rows: broken(0), columns: broken(9), boxes: broken(18) };
+}
+
+/** The checked answer to a puzzle (the JSON of /solve and of the stream's `done` event). */
+function answer(puzzle: sudoku.Board, r: sudoku.SolveResult, settings: object) {
+  const board = r.boards[0]!;
+  const problems = r.problems[0]!;
+  return {
+    puzzle: sudoku.formatBoard(puzzle),
+    board: sudoku.formatBoard(board),
+    solved: problems.length === 0,
+    problems,
+    reason: problems.length === 0 ? null : sudoku.failureReason(puzzle, problems),
+    broken: brokenUnits(board),
+    nfe_used: r.nfe[0]!,
+    ...settings,
+  };
+}
+
+export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
+  const request = solveRequest(servedSamplers(ctx.served.sudoku));
+  const onRequest = refuseWhenFull(ctx);
+
+  /**
+   * The run for a request (its settings are checked at once; in the job, the puzzle's solution
+   * check comes before the first step); it returns the checked answer.
+   */
+  const solve = (q: SolveRequest) => {
+    const m = need(ctx, 'sudoku');
+    const settings = { ...settingsOf(m, q), grid: q.grid ?? ('cosine' as const) };
+    return function* (): Generator<TrajectoryStep, object> {
+      const problem = sudoku.pairProblem(q.puzzle, null); // bounded search
+      if (problem) throw new HttpError(400, `puzzle: ${problem}`);
+      const r = yield* sudoku.solveSudokuSteps(m.model, m.process, q.puzzle, settings);
+      return answer(q.puzzle, r, settings);
+    };
+  };
+
+  app.get(
+    '/api/sudoku/generate',
+    { onRequest, schema: { querystring: generateRequest } },
+    (req) => {
+      const q = req.query as GenerateRequest;
+      const difficulty = q.difficulty ?? 'singles';
+      const seed = q.seed ?? Math.floor(Math.random() * 2 ** 31);
+      return ctx.queue.run(async () => {
+        const g = sudoku.generateOfClass(difficulty, seed);
+        return { puzzle: sudoku.formatBoard(g.puzzle), difficulty, givens: g.givens, seed };
+      });
+    },
+  );
+
+  app.post('/api/sudoku/solve', { onRequest, schema: { body: request } }, async (req, reply) => {
+    return queuedSteps(ctx.queue, reply, solve(req.body as SolveRequest));
+  });
+
+  app.get(
+    '/api/sudoku/stream',
+    { onRequest, sse: 'only', schema: { querystring: request } },
+    async (req, reply) => {
+      await streamSteps(ctx.queue, reply, solve(req.query as SolveRequest));
+    },
+  );
+}

@@ -1,0 +1,78 @@
+// Request validation of `sjd serve` (issue #15): every API request's body or query string is
+// parsed by a zod schema before its handler runs, through fastify's validator compiler; the
+// first problem becomes a one-line 400 ("nfe: Too big: expected number to be <=1024",
+// "puzzle: puzzle has 80 characters, expected 81"). Query strings carry numbers as text, so
+// number fields accept a numeric string too. The limits are the server's own (a request costs
+// at most LIMITS.nfe.max classifier passes), narrower than the command line's.
+import type { FastifySchemaCompiler } from 'fastify';
+import { z } from 'zod';
+import * as sudoku from '../tasks/sudoku/index.js';
+
+export const LIMITS = {
+  nfe: { min: 1, max: 1024 },
+  temperature: { min: 1e-3, max: 100 },
+  seed: { min: 0, max: 2 ** 31 - 1 },
+  samples: { min: 1, max: 4 }, // text and images a request
+  bodyBytes: 16 * 1024,
+} as const;
+
+/** A number field; a numeric string (query strings) is read as its number. */
+const num = (schema: z.ZodNumber) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), schema);
+const int = (r: { min: number; max: number }) => num(z.number().int().min(r.min).max(r.max));
+
+/** The settings every sampling request shares; the samplers are those the model can run. */
+const samplingFields = (samplers: readonly string[]) => ({
+  sampler: z
+    .string()
+    .refine((s) => samplers.includes(s), { error: `expected one of ${samplers.join(', ')}` })
+    .optional(),
+  nfe: int(LIMITS.nfe).optional(),
+  temperature: num(z.number().min(LIMITS.temperature.min).max(LIMITS.temperature.max)).optional(),
+  seed: int(LIMITS.seed).optional(),
+});
+
+/** An 81-character puzzle ('1'..'9', '0' or '.' blank) without a digit twice in a unit. */
+const puzzle = z
+  .string()
+  .max(2 * sudoku.CELLS)
+  .transform((s, ctx) => {
+    try {
+      const board = sudoku.parseBoard(s, 'puzzle');
+      const rep = sudoku.findRepeat(board);
+      if (rep) throw new Error(`puzzle has '${rep.digit}' twice in ${sudoku.UNIT_NAMES[rep.unit]}`);
+      return board;
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+      return z.NEVER;
+    }
+  });
+
+export const solveRequest = (samplers: readonly string[]) =>
+  z.strictObject({
+    puzzle,
+    ...samplingFields(samplers),
+    grid: z.enum(['cosine', 'uniform']).optional(),
+  });
+export type SolveRequest = z.infer<ReturnType<typeof solveRequest>>;
+
+export const sampleRequest = (samplers: readonly string[]) =>
+  z.strictObject({ n: int(LIMITS.samples).optional(), ...samplingFields(samplers) });
+export type SampleRequest = z.infer<ReturnType<typeof sampleRequest>>;
+
+export const generateRequest = z.strictObject({
+  difficulty: z.enum(sudoku.DIFFICULTY_CLASSES).optional(),
+  seed: int(LIMITS.seed).optional(),
+});
+export type GenerateRequest = z.infer<typeof generateRequest>;
+
+/** fastify's validator for zod schemas: the parsed value, or the first issue in one line. */
+export const zodValidator: FastifySchemaCompiler<z.ZodType> =
+  ({ schema }) =>
+  (data) => {
+    const r = schema.safeParse(data);
+    if (r.success) return { value: r.data };
+    const issue = r.error.issues[0]!;
+    const field = issue.path.join('.');
+    return { error: new Error(`${field ? `${field}: ` : ''}${issue.message}`) };
+  };

@@ -1,0 +1,325 @@
+// The API of `sjd serve` (issue #15) against a server on an ephemeral loopback port, with the
+// shipped Sudoku model and tiny text and image models trained here: status and models; a solve
+// (JSON and streamed) is `sjd solve`'s answer for the same seed and settings, a text sample is
+// `sjd sample text`'s; the stream sends its first step at once and several steps; bad requests
+// get a 4xx with a one-line reason and start no job; a full queue answers 503 with Retry-After;
+// a client that disconnects cancels its job; static files cannot escape web/; no CORS headers.
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, test } from 'node:test';
+import { classifyPuzzles, parseBoard } from '../src/tasks/sudoku/index.js';
+import {
+  EASY,
+  modelsFolder,
+  NO_SOLUTION,
+  readUntil,
+  type SseEvent,
+  sjd,
+  sseEvents,
+  startServer,
+} from './serve-fixture.js';
+
+const models = modelsFolder(true);
+let server: Awaited<ReturnType<typeof startServer>>;
+
+before(async () => {
+  server = await startServer({ models });
+});
+after(() => server.close());
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(server.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
+
+/** The queue's counters (GET /health). */
+const health = async () =>
+  (await json(await fetch(`${server.url}/health`))).queue as Record<string, number>;
+
+/** Waits until no job runs or waits (a cancelled job ends at its next step). */
+async function idle(): Promise<void> {
+  while ((await health()).running > 0) await new Promise((r) => setTimeout(r, 10));
+}
+
+const stream = async (path: string, query: Record<string, string | number>) => {
+  const q = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  const res = await fetch(`${server.url}${path}?${q}`, {
+    headers: { accept: 'text/event-stream' },
+  });
+  return { res, events: res.ok ? sseEvents(await res.text()) : [] };
+};
+
+const steps = (events: SseEvent[]) => events.filter((e) => e.event === 'step');
+const done = (events: SseEvent[]) =>
+  events.find((e) => e.event === 'done')?.data as Record<string, unknown>;
+
+test('/health and /api/models: every task served, with its samplers and defaults', async () => {
+  const h = await fetch(`${server.url}/health`);
+  assert.equal(h.status, 200);
+  assert.equal((await json(h)).status, 'ok');
+  const m = await json(await fetch(`${server.url}/api/models`));
+  const tasks = m.tasks as Record<string, Record<string, unknown>>;
+  assert.equal(tasks.sudoku!.available, true);
+  assert.deepEqual(tasks.sudoku!.defaults, { sampler: 'adaptive', nfe: 32, temperature: 1 });
+  assert.ok(!(tasks.sudoku!.samplers as string[]).includes('mdlm'));
+  assert.equal(tasks.text!.available, true);
+  assert.equal(tasks.text!.alphabet, 'abcdefghijklmnopqrstuvwxyz ');
+  assert.deepEqual(tasks.image!.geometry, { height: 8, width: 8, channels: 3, levels: 16 });
+  assert.deepEqual(m.difficulties, ['singles', 'beyond-singles', 'guessing']);
+});
+
+test('a task without a model is unavailable, not an error', async () => {
+  const s = await startServer({ models: modelsFolder(false) });
+  try {
+    const m = await json(await fetch(`${s.url}/api/models`));
+    const text = (m.tasks as Record<string, Record<string, unknown>>).text!;
+    assert.equal(text.available, false);
+    assert.match(text.reason as string, /^no text model in .*text$/);
+    const r = await fetch(`${s.url}/api/text/sample`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(r.status, 404);
+    assert.match((await json(r)).error as string, /^text is unavailable: no text model in /);
+  } finally {
+    await s.close();
+  }
+});
+
+test('a solve gives the answer of sjd solve for the same seed and settings, JSON and streamed', async () => {
+  for (const o of [
+    { sampler: 'confidence', nfe: 32, seed: 7, temperature: 1 },
+    { sampler: 'adaptive', nfe: 64, seed: 3, temperature: 0.8 },
+  ]) {
+    const cli = sjd(
+      'solve',
+      EASY,
+      '--sampler',
+      o.sampler,
+      '--nfe',
+      String(o.nfe),
+      '--seed',
+      String(o.seed),
+      '--temperature',
+      String(o.temperature),
+    );
+    const board = /^\d{81}$/m.exec(cli.stdout)![0];
+    const res = await post('/api/sudoku/solve', { puzzle: EASY, ...o });
+    assert.equal(res.status, 200);
+    const a = await json(res);
+    assert.equal(a.board, board, `${o.sampler}: API and CLI differ`);
+    assert.equal(a.solved, cli.status === 0);
+    assert.deepEqual(a.broken, { rows: [], columns: [], boxes: [] });
+    const s = await stream('/api/sudoku/stream', { puzzle: EASY, ...o });
+    assert.equal(s.res.headers.get('content-type'), 'text/event-stream');
+    assert.equal(done(s.events).board, board);
+    const k = steps(s.events);
+    assert.ok(k.length >= 3, `${k.length} steps`);
+    const first = k[0]!.data as { step: number; tokens: number[]; argmax: number[] };
+    assert.equal(first.step, 0);
+    assert.equal(first.tokens.length, 81);
+    const last = k.at(-1)!.data as { tokens: number[]; confidence: number[] };
+    assert.equal(last.tokens.map((v) => v + 1).join(''), board);
+    assert.ok(last.confidence.every((p) => p >= 0 && p <= 1));
+  }
+  // the defaults are sjd solve's (adaptive, 32 NFE, seed 0)
+  const cli = /^\d{81}$/m.exec(sjd('solve', EASY).stdout)![0];
+  assert.equal((await json(await post('/api/sudoku/solve', { puzzle: EASY }))).board, cli);
+});
+
+test('the stream sends its first step within a second', async () => {
+  const t0 = performance.now();
+  const ac = new AbortController();
+  const res = await fetch(`${server.url}/api/sudoku/stream?puzzle=${EASY}&sampler=sjd&nfe=200`, {
+    headers: { accept: 'text/event-stream' },
+    signal: ac.signal,
+  });
+  await readUntil(res, (t) => t.includes('event: step'));
+  const ms = performance.now() - t0;
+  ac.abort();
+  assert.ok(ms < 1000, `first step after ${ms.toFixed(0)} ms`);
+});
+
+test('bad requests: 4xx with a one-line reason, and no job started', async () => {
+  await idle();
+  const before = (await health()).done;
+  const cases: [unknown, number, RegExp][] = [
+    [{ puzzle: '123' }, 400, /^puzzle: puzzle has 3 characters, expected 81$/],
+    [{ puzzle: `${EASY.slice(0, 80)}x` }, 400, /^puzzle: puzzle has character 'x' at position 81$/],
+    [{ puzzle: `55${EASY.slice(2)}` }, 400, /^puzzle: puzzle has '5' twice in row 1$/],
+    [{ puzzle: EASY, sampler: 'nope' }, 400, /^sampler: expected one of .*adaptive/],
+    [{ puzzle: EASY, sampler: 'mdlm' }, 400, /^sampler: expected one of/],
+    [{ puzzle: EASY, nfe: 5000 }, 400, /^nfe: Too big/],
+    [{ puzzle: EASY, nfe: 0 }, 400, /^nfe: Too small/],
+    [{ puzzle: EASY, nfe: 1.5 }, 400, /^nfe: /],
+    [{ puzzle: EASY, sampler: 'confidence', nfe: 1 }, 400, /takes 2 NFE a step/],
+    [{ puzzle: EASY, temperature: -1 }, 400, /^temperature: /],
+    [{ puzzle: EASY, seed: 'x' }, 400, /^seed: /],
+    [{ puzzle: EASY, extra: 1 }, 400, /Unrecognized key/],
+    [{}, 400, /^puzzle: /],
+    ['{"puzzle": ', 400, /JSON/],
+    [{ puzzle: 'x'.repeat(40_000) }, 413, /too large/],
+  ];
+  for (const [body, status, reason] of cases) {
+    const res = await post('/api/sudoku/solve', body);
+    const e = (await json(res)).error as string;
+    assert.equal(res.status, status, `${JSON.stringify(body).slice(0, 80)}: ${e}`);
+    assert.match(e, reason);
+    assert.ok(!e.includes('\n'));
+  }
+  const wrongType = await post('/api/sudoku/solve', '<puzzle/>', {
+    'content-type': 'application/xml',
+  });
+  assert.equal(wrongType.status, 415);
+  const badStream = await stream('/api/sudoku/stream', { puzzle: '12', nfe: 8 });
+  assert.equal(badStream.res.status, 400);
+  assert.match((await json(badStream.res)).error as string, /^puzzle: puzzle has 2 characters/);
+  assert.equal((await health()).done, before, 'a refused request ran a job');
+  // a puzzle whose refusal needs a search is refused by its job, before any step
+  const none = await stream('/api/sudoku/stream', { puzzle: NO_SOLUTION });
+  assert.equal(none.res.status, 400);
+  assert.equal((await json(none.res)).error, 'puzzle: puzzle has no solution');
+  const gen = await fetch(`${server.url}/api/sudoku/generate?difficulty=hard`);
+  assert.equal(gen.status, 400);
+  assert.match((await json(gen)).error as string, /^difficulty: /);
+});
+
+test('a generated puzzle has the difficulty asked for and depends only on the seed', async () => {
+  for (const difficulty of ['singles', 'beyond-singles', 'guessing']) {
+    const url = `${server.url}/api/sudoku/generate?difficulty=${difficulty}&seed=4`;
+    const a = await json(await fetch(url));
+    assert.equal(a.difficulty, difficulty);
+    assert.deepEqual(classifyPuzzles([parseBoard(a.puzzle as string)]), [difficulty]);
+    assert.equal((await json(await fetch(url))).puzzle, a.puzzle);
+  }
+});
+
+test('a full queue answers 503 with Retry-After; a client that disconnects cancels its job', async () => {
+  const s = await startServer({ models, queue: { concurrency: 1, maxWaiting: 0 } });
+  try {
+    const ac = new AbortController();
+    const long = await fetch(`${s.url}/api/sudoku/stream?puzzle=${EASY}&sampler=sjd&nfe=1024`, {
+      headers: { accept: 'text/event-stream' },
+      signal: ac.signal,
+    });
+    await readUntil(long, (t) => t.includes('event: step'));
+    const busy = await fetch(`${s.url}/api/sudoku/solve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ puzzle: EASY }),
+    });
+    assert.equal(busy.status, 503);
+    assert.match(busy.headers.get('retry-after')!, /^\d+$/);
+    assert.match((await json(busy)).error as string, /^the server is busy/);
+    const q = async () =>
+      (await json(await fetch(`${s.url}/health`))).queue as Record<string, number>;
+    assert.deepEqual([(await q()).running, (await q()).refused], [1, 1]);
+    const t0 = performance.now();
+    ac.abort();
+    while ((await q()).running > 0) {
+      assert.ok(performance.now() - t0 < 5000, 'the job was not cancelled');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // the slot is free again
+    const again = await fetch(`${s.url}/api/sudoku/solve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ puzzle: EASY, nfe: 8 }),
+    });
+    assert.equal(again.status, 200);
+  } finally {
+    await s.close();
+  }
+});
+
+test('text and images: sampled as sjd sample text samples, and streamed', async () => {
+  const o = { n: 2, nfe: 8, temperature: 0.7, seed: 5 };
+  const res = await post('/api/text/sample', o);
+  assert.equal(res.status, 200);
+  const a = await json(res);
+  const cli = sjd(
+    'sample',
+    'text',
+    '--model',
+    `${models}/text`,
+    '-n',
+    '2',
+    '--nfe',
+    '8',
+    '--temperature',
+    '0.7',
+    '--seed',
+    '5',
+  );
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.deepEqual(a.texts, cli.stdout.trim().split('\n'));
+  const t = await stream('/api/text/stream', o);
+  assert.deepEqual(done(t.events).texts, a.texts);
+  assert.equal(steps(t.events).length, 9); // the prior and 8 steps of Alg. 2
+  const img = await post('/api/image/sample', { n: 1, nfe: 4, seed: 1 });
+  const images = (await json(img)).images as number[][];
+  assert.equal(images.length, 1);
+  assert.equal(images[0]!.length, 8 * 8 * 3);
+  assert.ok(images[0]!.every((v) => Number.isInteger(v) && v >= 0 && v < 16));
+  const s = await stream('/api/image/stream', { n: 1, nfe: 4, seed: 1 });
+  assert.deepEqual(done(s.events).images, images);
+  const n = await post('/api/text/sample', { n: 5 });
+  assert.equal(n.status, 400);
+  assert.match((await json(n)).error as string, /^n: Too big/);
+});
+
+/** A raw GET (no URL normalisation by the client). */
+function rawGet(path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path }, (res) => {
+      let body = '';
+      res.on('data', (c) => {
+        body += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('the page is served; paths cannot escape web/', async () => {
+  const page = await fetch(`${server.url}/`);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get('content-type')!, /text\/html/);
+  assert.match(await page.text(), /<title>sjd: tokens sticking<\/title>/);
+  assert.equal((await fetch(`${server.url}/dist/main.js`)).status, 200);
+  for (const path of [
+    '/../package.json',
+    '/..%2fpackage.json',
+    '/%2e%2e/package.json',
+    '/%2e%2e%2fpackage.json',
+    '/dist/../../package.json',
+    '/dist/..%2f..%2fpackage.json',
+    '/..%5cpackage.json',
+    '/%2e%2e/%2e%2e/models/sudoku/config.json',
+    '/....//package.json',
+    '/web/../../package.json',
+    '/%252e%252e/package.json',
+  ]) {
+    const r = await rawGet(path);
+    assert.ok(r.status >= 400 && r.status < 500, `${path}: ${r.status}`);
+    assert.ok(!r.body.includes('"name": "sjd"') && !r.body.includes('"anchorDim"'), path);
+  }
+});
+
+test('no CORS headers, and no preflight', async () => {
+  const r = await fetch(`${server.url}/api/models`, { headers: { origin: 'http://example.com' } });
+  assert.equal(r.headers.get('access-control-allow-origin'), null);
+  const pre = await fetch(`${server.url}/api/sudoku/solve`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://example.com', 'access-control-request-method': 'POST' },
+  });
+  assert.equal(pre.headers.get('access-control-allow-origin'), null);
+  assert.ok(pre.status >= 400);
+});

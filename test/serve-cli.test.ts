@@ -1,0 +1,81 @@
+// `sjd serve` as a command (issue #15): it prints its URL on loopback, names the tasks it serves
+// and those it cannot (models/ without text or image models), answers /health, and on SIGTERM
+// drains and exits with status 0; a SIGINT during a solve lets the solve finish first. Bad
+// flags get one line and a non-zero exit.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { test } from 'node:test';
+import { EASY, modelsFolder, sjd } from './serve-fixture.js';
+
+const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
+
+/** `sjd serve ...args` started; resolves with the child and the URL it prints. */
+async function serve(
+  ...args: string[]
+): Promise<{ child: ChildProcess; url: string; err: () => string }> {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (c) => {
+    err += c;
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (c) => {
+      out += c;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`sjd serve exited (${code}): ${err}`)));
+  });
+  return { child, url, err: () => err };
+}
+
+test('sjd serve listens on loopback, says what it serves, and drains on SIGTERM', async () => {
+  const s = await serve('--models', modelsFolder(false));
+  assert.match(s.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+  assert.match(s.err(), /sudoku: .*model\.safetensors/);
+  assert.match(s.err(), /text: unavailable \(no text model in .*\)/);
+  const h = await fetch(`${s.url}health`);
+  assert.equal(h.status, 200);
+  const taken = sjd('serve', '--port', new URL(s.url).port);
+  assert.equal(taken.status, 1);
+  assert.match(taken.stderr, /^sjd: .*EADDRINUSE.*\n$/);
+  const exit = once(s.child, 'exit');
+  s.child.kill('SIGTERM');
+  const [code] = await exit;
+  assert.equal(code, 0);
+  assert.match(s.err(), /SIGTERM: draining .*\n.*stopped/);
+});
+
+test('a stop lets a running solve finish', async () => {
+  const s = await serve();
+  const solve = fetch(`${s.url}api/sudoku/solve`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ puzzle: EASY, sampler: 'sjd', nfe: 100 }),
+  });
+  while (!/"running":1/.test(await (await fetch(`${s.url}health`)).text()))
+    await new Promise((r) => setTimeout(r, 10));
+  const exit = once(s.child, 'exit');
+  s.child.kill('SIGINT');
+  const res = await solve;
+  assert.equal(res.status, 200);
+  assert.match(((await res.json()) as { board: string }).board, /^[1-9]{81}$/);
+  assert.equal((await exit)[0], 0);
+});
+
+test('bad flags: one line, non-zero exit', () => {
+  for (const args of [
+    ['--port', '70000'],
+    ['--jobs', '0'],
+    ['--port', 'x'],
+  ]) {
+    const r = sjd('serve', ...args);
+    assert.notEqual(r.status, 0, args.join(' '));
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /^sjd: /);
+  }
+});

@@ -1,0 +1,121 @@
+// What the `sjd serve` tests share (issue #15): a models folder with the shipped Sudoku model and
+// tiny text and image models trained here by the commands (a few steps on a periodic text and
+// a synthetic colour set), a server on an ephemeral loopback port, the `sjd` command run as a
+// child with the test process's libtorch threads, and small puzzles. Importing this file does
+// nothing (the test runner also loads it as a test file).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildApp, type QueueOptions } from '../src/serve/index.js';
+import { saveImageSet, syntheticImages } from '../src/tasks/image/index.js';
+import { SHIPPED_SUDOKU } from '../src/tasks/sudoku/index.js';
+import { getNumThreads } from '../src/torch/index.js';
+import { tempDir } from './tmp.js';
+
+const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
+
+/** `sjd ...args` in a child process, with this process's libtorch threads. */
+export const sjd = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, SJD_THREADS: String(getNumThreads()) },
+  });
+
+function must(r: ReturnType<typeof sjd>): void {
+  if (r.status !== 0) throw new Error(`sjd failed (${r.status}): ${r.stderr}`);
+}
+
+/**
+ * A models folder: sudoku/ (the shipped model), and with `all` text/ and image/ (tiny models of
+ * a few training steps: their samples are noise, but they run the real loading and sampling).
+ */
+export function modelsFolder(all: boolean): string {
+  const dir = tempDir('sjd-serve-models-');
+  const models = join(dir, 'models');
+  mkdirSync(models);
+  symlinkSync(SHIPPED_SUDOKU, join(models, 'sudoku'));
+  if (!all) return models;
+  writeFileSync(join(dir, 'corpus.txt'), 'the house of the people and the senate '.repeat(300));
+  must(sjd('data', 'text8', '--from', join(dir, 'corpus.txt'), '--out', join(dir, 'corpus')));
+  must(
+    sjd(
+      'train',
+      'text',
+      '--size',
+      'tiny',
+      '--steps',
+      '2',
+      '--data',
+      join(dir, 'corpus'),
+      '--out',
+      join(models, 'text'),
+    ),
+  );
+  const set = (seed: number) =>
+    syntheticImages({ n: 32, channels: 3, height: 8, width: 8, levels: 16, seed });
+  saveImageSet(join(dir, 'train.safetensors'), set(1), 'synthetic');
+  saveImageSet(join(dir, 'test.safetensors'), set(2), 'synthetic');
+  must(
+    sjd(
+      'train',
+      'image',
+      '--size',
+      'tiny',
+      '--steps',
+      '2',
+      '--data',
+      join(dir, 'train.safetensors'),
+      '--eval-data',
+      join(dir, 'test.safetensors'),
+      '--out',
+      join(models, 'image'),
+    ),
+  );
+  return models;
+}
+
+/** The application listening on 127.0.0.1 at a free port; closed by `close()`. */
+export async function startServer(o: { models?: string; queue?: QueueOptions } = {}) {
+  const { app, ctx } = await buildApp(o);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  return { app, ctx, url: `http://127.0.0.1:${port}`, port, close: () => app.close() };
+}
+
+/** An easy puzzle the shipped model solves (sjd solve's tests use it too). */
+export const EASY =
+  '530070000600195000098000060800060003400803001700020006060000280000419005000080079';
+
+/** A puzzle without a digit twice in a unit but without a solution (cell 1 has no candidate). */
+export const NO_SOLUTION =
+  '023456789100000000000000000000000000000000000000000000000000000000000000000000000';
+
+export interface SseEvent {
+  event: string;
+  data: unknown;
+}
+
+/** The events of a complete SSE body (blocks of `event:` and `data:` lines; comments skipped). */
+export function sseEvents(body: string): SseEvent[] {
+  return body
+    .split('\n\n')
+    .map((block) => {
+      const lines = block.split('\n');
+      const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
+      const data = lines.find((l) => l.startsWith('data: '))?.slice(6);
+      return event && data ? { event, data: JSON.parse(data) as unknown } : null;
+    })
+    .filter((e): e is SseEvent => e !== null);
+}
+
+/** Reads a streaming response until `until(text so far)` holds (or it ends); the text read. */
+export async function readUntil(res: Response, until: (text: string) => boolean): Promise<string> {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  while (!until(text)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  return text;
+}

@@ -1,0 +1,105 @@
+// The job queue of `sjd serve` (src/serve/job-queue.ts, issue #15) and the step runner
+// (run-steps.ts): at most `concurrency` jobs run, at most `maxWaiting` wait, more are refused at
+// once with a Retry-After; a waiting job whose signal aborts leaves the line without running; a
+// failed job frees its slot; idle() waits for the drain. The runner lets the event loop turn
+// between steps and stops a generator (its `finally` runs) when the signal aborts.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setImmediate as turn } from 'node:timers/promises';
+import { CancelledError, JobQueue, QueueFullError } from '../src/serve/job-queue.js';
+import { runSteps } from '../src/serve/run-steps.js';
+
+/** A job that runs until released. */
+function gate() {
+  let release!: () => void;
+  const opened = new Promise<void>((r) => {
+    release = r;
+  });
+  return { job: async () => opened, release };
+}
+
+test('at most `concurrency` jobs run and `maxWaiting` wait; more are refused at once', async () => {
+  const q = new JobQueue({ concurrency: 2, maxWaiting: 1 });
+  const gates = [gate(), gate(), gate()];
+  const runs = gates.map((g) => q.run(g.job));
+  assert.deepEqual([q.stats().running, q.stats().waiting], [2, 1]);
+  await assert.rejects(
+    q.run(async () => 1),
+    (e: unknown) => {
+      assert.ok(e instanceof QueueFullError);
+      assert.ok(e.retryAfterS >= 1 && e.retryAfterS <= 60);
+      assert.match(e.message, /busy.*retry in \d+ s$/);
+      return true;
+    },
+  );
+  assert.equal(q.stats().refused, 1);
+  gates[0]!.release();
+  await runs[0];
+  assert.deepEqual([q.stats().running, q.stats().waiting], [2, 0]); // the waiting job took the slot
+  gates[1]!.release();
+  gates[2]!.release();
+  await Promise.all(runs);
+  await q.idle();
+  assert.deepEqual([q.stats().running, q.stats().done], [0, 3]);
+});
+
+test('a waiting job whose client goes away leaves the line; a failed job frees its slot', async () => {
+  const q = new JobQueue({ concurrency: 1, maxWaiting: 2 });
+  const g = gate();
+  const first = q.run(g.job);
+  const ac = new AbortController();
+  let ran = false;
+  const waiting = q.run(async () => {
+    ran = true;
+  }, ac.signal);
+  assert.equal(q.stats().waiting, 1);
+  ac.abort();
+  await assert.rejects(waiting, CancelledError);
+  assert.equal(q.stats().waiting, 0);
+  await assert.rejects(
+    q.run(async () => 1, ac.signal),
+    CancelledError,
+  );
+  g.release();
+  await first;
+  await assert.rejects(
+    q.run(async () => {
+      throw new Error('boom');
+    }),
+    /boom/,
+  );
+  assert.equal(await q.run(async () => 7), 7);
+  assert.equal(ran, false);
+  assert.equal(q.stats().running, 0);
+  assert.throws(() => new JobQueue({ concurrency: 0, maxWaiting: 1 }), /positive integer/);
+});
+
+test('runSteps turns the event loop between steps and stops the generator when cancelled', async () => {
+  let stopped = false;
+  function* count(): Generator<number, string> {
+    try {
+      for (let i = 0; i < 1000; i++) yield i;
+      return 'done';
+    } finally {
+      stopped = true;
+    }
+  }
+  const seen: number[] = [];
+  let ticks = 0;
+  const ticker = setInterval(() => ticks++, 0);
+  assert.equal(
+    await runSteps(count(), new AbortController().signal, (s) => void seen.push(s)),
+    'done',
+  );
+  clearInterval(ticker);
+  assert.equal(seen.length, 1000);
+  assert.ok(ticks > 0, 'timers ran while the steps ran');
+  stopped = false;
+  const ac = new AbortController();
+  const run = runSteps(count(), ac.signal, async (s) => {
+    if (s === 5) ac.abort();
+  });
+  await assert.rejects(run, CancelledError);
+  assert.equal(stopped, true);
+  await turn();
+});

@@ -1,0 +1,101 @@
+// The Sudoku panel (issue #15; sec:exp-sudoku): type or paste a puzzle (81 digits, 0 or . for
+// blanks; spaces and line breaks are ignored) or generate one of a difficulty class, then watch
+// the model solve it step by step: clues marked, committed cells with their digit, active cells
+// shaded by the classifier's confidence (or |y|) with its current argmax shown faintly; the
+// verdict names the rows, columns and boxes that break.
+import { getJson, type ModelsInfo, type StepEvent } from './api.js';
+import { RunPanel } from './run-panel.js';
+import { fillSettings, formQuery } from './settings.js';
+
+interface Answer {
+  solved: boolean;
+  reason: string | null;
+  nfe_used: number;
+  broken: { rows: number[]; columns: number[]; boxes: number[] };
+}
+
+const boxOf = (i: number) => 3 * Math.floor(i / 27) + Math.floor((i % 9) / 3);
+
+export function setupSudoku(section: HTMLElement, models: ModelsInfo): void {
+  const form = section.querySelector<HTMLFormElement>('form')!;
+  const input = section.querySelector<HTMLInputElement>('#puzzle')!;
+  const difficulty = section.querySelector<HTMLSelectElement>('#difficulty')!;
+  const shade = section.querySelector<HTMLSelectElement>('#shade')!;
+  const verdict = section.querySelector<HTMLElement>('.verdict')!;
+  const board = section.querySelector<HTMLElement>('#board')!;
+  const cells = Array.from({ length: 81 }, () => {
+    const c = document.createElement('span');
+    c.className = 'cell';
+    board.append(c);
+    return c;
+  });
+  for (const d of models.difficulties) difficulty.add(new Option(d, d));
+  fillSettings(section.querySelector('fieldset')!, models.tasks.sudoku, models);
+  let clues = '0'.repeat(81);
+
+  const draw = (s: StepEvent) => {
+    const ys = s.yNorm.filter((_, i) => s.tokens[i]! < 0);
+    const yMax = Math.max(...ys, 1e-9);
+    cells.forEach((c, i) => {
+      c.className = 'cell';
+      c.style.background = '';
+      if (clues[i] !== '0') {
+        c.classList.add('clue');
+        c.textContent = clues[i]!;
+      } else if (s.tokens[i]! >= 0) {
+        c.classList.add('committed');
+        c.textContent = String(s.tokens[i]! + 1);
+      } else {
+        c.classList.add('active');
+        const level = shade.value === 'ynorm' ? s.yNorm[i]! / yMax : s.confidence[i]!;
+        c.style.background = `rgba(31, 95, 191, ${(0.08 + 0.5 * level).toFixed(3)})`;
+        const guess = document.createElement('span');
+        guess.className = 'guess';
+        guess.textContent = s.argmax[i]! >= 0 ? String(s.argmax[i]! + 1) : '';
+        c.replaceChildren(guess);
+      }
+    });
+  };
+
+  const done = (a: unknown) => {
+    const r = a as Answer;
+    verdict.className = `verdict ${r.solved ? 'solved' : 'failed'}`;
+    verdict.textContent = r.solved
+      ? `solved (${r.nfe_used} NFE)`
+      : `not solved: ${r.reason} (${r.nfe_used} NFE)`;
+    cells.forEach((c, i) => {
+      const broken =
+        r.broken.rows.includes(Math.floor(i / 9)) ||
+        r.broken.columns.includes(i % 9) ||
+        r.broken.boxes.includes(boxOf(i));
+      c.classList.toggle('broken', broken);
+    });
+  };
+
+  const panel = new RunPanel(section, { draw, done });
+  shade.addEventListener('change', () =>
+    panel.show(Number(section.querySelector<HTMLInputElement>('.slider')!.value)),
+  );
+
+  section.querySelector('#generate')!.addEventListener('click', async () => {
+    panel.error('');
+    try {
+      const g = await getJson<{ puzzle: string }>(
+        `/api/sudoku/generate?difficulty=${encodeURIComponent(difficulty.value)}`,
+      );
+      input.value = g.puzzle;
+    } catch (e) {
+      panel.error((e as Error).message);
+    }
+  });
+
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const puzzle = input.value.replace(/\s+/g, '');
+    clues = puzzle.replace(/\./g, '0').padEnd(81, '0').slice(0, 81);
+    verdict.className = 'verdict';
+    verdict.textContent = '';
+    for (const c of cells) c.classList.remove('broken');
+    void panel.run(`/api/sudoku/stream?${formQuery(form, { puzzle })}`);
+  });
+}
