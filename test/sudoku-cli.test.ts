@@ -290,7 +290,7 @@ test('sjd demo generates puzzles and solves them with a given model', () => {
 });
 
 for (const [args, message] of [
-  [['demo', 'nonsense'], /^sjd: unknown demo 'nonsense' \(sudoku, reverse\)$/],
+  [['demo', 'nonsense'], /^sjd: unknown demo 'nonsense' \(sudoku, image, reverse\)$/],
   [['solve', '12345', '--model', run], /^sjd: puzzle has 5 characters, expected 81$/],
   [
     ['solve', puzzle.replace(/^./, '5').replace(/^(.)(.)/, '$15'), '--model', run],
