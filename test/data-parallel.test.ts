@@ -10,26 +10,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as torch from '../src/torch/index.js';
+import { tinySudokuArgs } from './tiny-sudoku.js';
 import { tempDir } from './tmp.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
-const data = new URL('../../test/fixtures/sudoku/qqwing_noguess_test_first320.csv', import.meta.url)
-  .pathname;
 const dir = tempDir('sjd-dp-');
-const base = [
-  'train',
-  'sudoku',
-  '--size',
-  'tiny',
-  '--data',
-  data,
-  '--eval-data',
-  data,
-  '--eval-size',
-  '8',
-  '--eval-nfe',
-  '2',
-];
+const base = [...tinySudokuArgs()];
 // Results depend on the threads of libtorch's reductions: every process here has one (the
 // launcher gives each of 2 ranks half of --threads 2).
 const run = (threads: string, args: string[]) =>

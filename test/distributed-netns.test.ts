@@ -8,11 +8,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as torch from '../src/torch/index.js';
+import { tinySudokuArgs } from './tiny-sudoku.js';
 import { tempDir } from './tmp.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
-const data = new URL('../../test/fixtures/sudoku/qqwing_noguess_test_first320.csv', import.meta.url)
-  .pathname;
 const tag = `sjd${process.pid % 100_000}`;
 const [nsA, nsB] = [`${tag}a`, `${tag}b`];
 const subnet = `10.${200 + (process.pid % 50)}.${process.pid % 250}`;
@@ -29,22 +28,7 @@ function cannot(): string | null {
 }
 
 const reason = cannot();
-const base = [
-  'train',
-  'sudoku',
-  '--size',
-  'tiny',
-  '--data',
-  data,
-  '--eval-data',
-  data,
-  '--eval-size',
-  '8',
-  '--eval-nfe',
-  '2',
-  '--steps',
-  '4',
-];
+const base = [...tinySudokuArgs(), '--steps', '4'];
 
 test('two ranks in two network namespaces over a veth pair train as one process with both shards', {
   skip: reason ?? false,

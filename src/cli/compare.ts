@@ -64,6 +64,14 @@ interface TextCompareFlags {
   doc: string;
 }
 
+/** The options of every comparison: the runs' folder, training steps per run and the size. */
+function runsOptions(cmd: Command, sizes: string[]): Command {
+  return cmd
+    .requiredOption('--out <dir>', 'folder of the runs')
+    .requiredOption('--steps <n>', 'training steps per run', int(1, 1_000_000_000))
+    .option('--size <name>', 'model and optimiser size', oneOf(sizes), 'cpu');
+}
+
 /** Training and scoring progress goes to stderr. */
 const logHooks = { log: (l: string) => console.error(l) };
 
@@ -85,19 +93,14 @@ function checkOutputs(out: string, doc: string): void {
 
 export function registerCompare(program: Command): void {
   const cmd = group(program, 'compare', 'compare processes at a matched budget');
-  cmd
-    .command('sudoku')
-    .description(
-      'hybrid (CADD, W = I) against sjd (the constraint-graph W): train every process x seed (resumable), evaluate, write docs',
-    )
-    .requiredOption('--out <dir>', 'folder of the runs')
-    .requiredOption('--steps <n>', 'training steps per run', int(1, 1_000_000_000))
-    .option(
-      '--size <name>',
-      'model and optimiser size',
-      oneOf(Object.keys(sudoku.SUDOKU_SIZES)),
-      'cpu',
-    )
+  runsOptions(
+    cmd
+      .command('sudoku')
+      .description(
+        'hybrid (CADD, W = I) against sjd (the constraint-graph W): train every process x seed (resumable), evaluate, write docs',
+      ),
+    Object.keys(sudoku.SUDOKU_SIZES),
+  )
     .option(
       '--eval-every <n>',
       "held-out evaluation period in steps (default: the size's)",
@@ -179,19 +182,14 @@ export function registerCompare(program: Command): void {
       reportDone(o.doc, runs.length === o.seeds.length * o.processes.length);
     });
 
-  cmd
-    .command('image')
-    .description(
-      'masked (MDLM), hybrid (CADD) and sjd over sigma_B on one U-Net: train every model x seed (resumable), score FD/KID at each NFE, write docs',
-    )
-    .requiredOption('--out <dir>', 'folder of the runs')
-    .requiredOption('--steps <n>', 'training steps per run', int(1, 1_000_000_000))
-    .option(
-      '--size <name>',
-      'model and optimiser size',
-      oneOf(Object.keys(image.IMAGE_SIZES)),
-      'cpu',
-    )
+  runsOptions(
+    cmd
+      .command('image')
+      .description(
+        'masked (MDLM), hybrid (CADD) and sjd over sigma_B on one U-Net: train every model x seed (resumable), score FD/KID at each NFE, write docs',
+      ),
+    Object.keys(image.IMAGE_SIZES),
+  )
     .option('--seeds <list>', 'seeds', seedList, ['0'])
     .option(
       '--models <list>',
@@ -251,14 +249,14 @@ export function registerCompare(program: Command): void {
       reportDone(o.doc, runs !== null);
     });
 
-  cmd
-    .command('text')
-    .description(
-      'masked (MDLM), hybrid (CADD) and sjd over the sigma_W sweep: train every model x seed (resumable), trace frontiers, write docs',
-    )
-    .requiredOption('--out <dir>', 'folder of the runs')
-    .requiredOption('--steps <n>', 'training steps per run', int(1, 1_000_000_000))
-    .option('--size <name>', 'model and optimiser size', oneOf(Object.keys(text.TEXT_SIZES)), 'cpu')
+  runsOptions(
+    cmd
+      .command('text')
+      .description(
+        'masked (MDLM), hybrid (CADD) and sjd over the sigma_W sweep: train every model x seed (resumable), trace frontiers, write docs',
+      ),
+    Object.keys(text.TEXT_SIZES),
+  )
     .option('--seeds <list>', 'seeds', seedList, ['0'])
     .option(
       '--models <list>',
