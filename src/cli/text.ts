@@ -1,13 +1,14 @@
 // `sjd data text8`, `sjd sample text` and `sjd eval text`: make a text8-style corpus, sample a
 // trained text model, and score it (valid- and unique-word fractions; --frontier sweeps 11
 // temperatures at NFE 32, 64, 128 and writes JSON and a plot).
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { sampling, text, train, util } from '../index.js';
+import { sampling, text, util } from '../index.js';
 import { group, int, nfe, num, samplerOption } from './options.js';
 
 interface SampleOpts {
-  model: string;
+  model?: string;
   nfe: number;
   temperature: number;
   n: number;
@@ -18,15 +19,13 @@ interface SampleOpts {
 
 function samplingOptions(cmd: Command): Command {
   return samplerOption(cmd, '--sampler', 'sampler (default: mdlm for masked models, else sjd)')
-    .requiredOption('--model <dir>', 'a text run folder or exported text model')
+    .option('--model <dir>', 'a text run folder or exported text model (default: the shipped one)')
     .option('--nfe <n>', 'model evaluations', nfe, 64)
     .option('--temperature <t>', 'sampling temperature', num(1e-6, 100), 0.7)
     .option('-n, --n <n>', 'number of samples', int(1, 1_000_000), 16)
     .option('--seed <n>', 'sampling seed', int(0, 2 ** 31 - 1), 0)
     .option('--top-p <p>', 'nucleus sampling mass', num(1e-6, 1), 1);
 }
-
-const loadText = (dir: string) => train.loadTransformer(dir, text.textShape, 'text');
 
 export function registerText(program: Command): void {
   group(program, 'data', 'prepare data')
@@ -56,7 +55,7 @@ export function registerText(program: Command): void {
       .command('text')
       .description('sample text (Alg. 2 on a cosine grid; MDLM ancestral for masked models)'),
   ).action((o: SampleOpts) => {
-    const { model, process: proc } = loadText(o.model);
+    const { model, process: proc } = text.loadTextModel(o.model);
     const t0 = performance.now();
     const { texts } = text.sampleText(model, proc, o);
     const s = (performance.now() - t0) / 1000;
@@ -85,9 +84,20 @@ export function registerText(program: Command): void {
       async (
         o: SampleOpts & { data?: string; frontier?: boolean; out?: string; json?: boolean },
       ) => {
-        if (o.frontier) util.checkWritable(join(o.out ?? o.model, 'frontier.json')); // before the sweep
-        const { model, process: proc, config } = loadText(o.model);
-        const data = o.data ?? config.data ?? text.EMBEDDED;
+        const dir = o.out ?? o.model;
+        if (o.frontier && dir === undefined)
+          throw new Error(
+            '--frontier with the shipped model needs --out (its folder is not written)',
+          );
+        if (o.frontier) util.checkWritable(join(dir!, 'frontier.json')); // before the sweep
+        const { model, process: proc, config, source } = text.loadTextModel(o.model);
+        // the corpus the model was trained on when it is here (a shipped model's may not be)
+        const data =
+          o.data ?? (config.data && existsSync(config.data) ? config.data : text.EMBEDDED);
+        if (o.data === undefined && data !== config.data)
+          console.error(
+            `sjd eval text: ${config.data} (the model's corpus) is not here; scoring against the words of ${data}`,
+          );
         const corpus = text.loadCorpus(data);
         const scorer = new text.TextScorer(corpus.test);
         if (!o.frontier) {
@@ -111,14 +121,13 @@ export function registerText(program: Command): void {
               `NFE ${p.nfe} temperature ${p.temperature.toFixed(3)}: valid >= 5 ${(100 * p.valid_words5).toFixed(2)}%, >= 6 ${(100 * p.valid_words6).toFixed(2)}%, unique ${(100 * p.unique_words).toFixed(2)}%`,
             ),
         });
-        const dir = o.out ?? o.model;
-        const json = join(dir, 'frontier.json');
+        const json = join(dir!, 'frontier.json');
         const reference = text.heldOutReference(scorer, corpus.valid, model.config.length);
         await text.writeFrontier(
           json,
-          join(dir, 'frontier.svg'),
-          [{ label: o.model, points }],
-          { model: o.model, data, n: o.n, seed: o.seed },
+          join(dir!, 'frontier.svg'),
+          [{ label: o.model ?? source, points }],
+          { model: o.model ?? source, data, n: o.n, seed: o.seed },
           reference,
         );
         const max = text.frontierMaxima(points);
