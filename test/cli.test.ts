@@ -137,6 +137,22 @@ test('text end to end: data text8, train text, sample text, eval text --frontier
   );
 });
 
+test('the shipped text model samples and is scored with no --model on a fresh machine', () => {
+  const s = sjd('sample', 'text', '-n', '2', '--nfe', '16', '--seed', '1');
+  assert.equal(s.status, 0, s.stderr);
+  const lines = s.stdout.replace(/\n$/, '').split('\n'); // a sample may end with a space
+  assert.equal(lines.length, 2);
+  for (const l of lines) assert.match(l, /^[a-z ]{256}$/);
+  assert.match(s.stderr, /2 samples of 256 characters, mdlm sampler, 16 NFE/);
+  const e = sjd('eval', 'text', '-n', '4', '--nfe', '16', '--json');
+  assert.equal(e.status, 0, e.stderr);
+  const j = JSON.parse(e.stdout.trimEnd().split('\n').at(-1)!);
+  assert.ok(j.valid_words5 >= 0 && j.valid_words5 <= 1);
+  const f = sjd('eval', 'text', '--frontier');
+  assert.notEqual(f.status, 0);
+  assert.match(f.stderr.trim(), /^sjd: --frontier with the shipped model needs --out/);
+});
+
 const refused = tempDir('sjd-cli-bad-');
 const x = join(refused, 'x'); // an --out that bad input must leave unmade
 for (const [args, message] of [
