@@ -1,0 +1,92 @@
+// The data-parallel flags of `sjd train` (issue #16; src/train/data-parallel.ts, launcher.ts):
+// --nproc launches local ranks, --rank/--world-size/--master/--interface join a group, --shards
+// cuts a new run's batch; each is checked in one line before any rank starts or any data loads.
+import { join } from 'node:path';
+import { train as T, torch } from '../index.js';
+
+/** The data-parallel flags of a training command. */
+export interface ParallelFlags {
+  out: string;
+  resume?: boolean;
+  nproc?: number;
+  rank?: number;
+  worldSize?: number;
+  master?: string;
+  interface?: string;
+  shards?: number;
+}
+
+/** With --nproc: this process launches the ranks and waits for them (true: nothing else to do). */
+export async function launched(o: ParallelFlags): Promise<boolean> {
+  if (o.nproc === undefined) return false;
+  if (o.rank !== undefined || o.worldSize !== undefined || o.master !== undefined)
+    throw new Error(
+      '--nproc starts its own ranks; --rank, --world-size and --master are for joining a group',
+    );
+  // the ranks must be able to share the run's shards: checked here, before any rank starts
+  const shards = o.resume
+    ? T.readConfig(join(o.out, T.RUN_FILES.config)).shards
+    : (o.shards ?? o.nproc);
+  if (shards === undefined)
+    throw new Error(`${o.out}: the run has no shards (config.shards), so it trains in one process`);
+  T.shardsOf(shards, { rank: 0, worldSize: o.nproc });
+  const argv = withoutOptions(process.argv.slice(2), ['--nproc', '--threads']);
+  const threads = Math.max(1, Math.floor(torch.getNumThreads() / o.nproc));
+  process.exitCode = await T.launch({ nproc: o.nproc, argv, bin: process.argv[1]!, threads });
+  return true;
+}
+
+/** argv without the named options and their values (`--name value` or `--name=value`). */
+function withoutOptions(argv: string[], names: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (names.includes(a)) i++;
+    else if (!names.some((n) => a.startsWith(`${n}=`))) out.push(a);
+  }
+  return out;
+}
+
+/** --rank, --world-size, --master: join the group (rank 0 hosts the rendezvous). */
+export function joinGroup(o: ParallelFlags): T.DataParallel {
+  const given = [o.rank, o.worldSize, o.master].filter((x) => x !== undefined).length;
+  if (given === 0) return T.SINGLE;
+  if (given < 3) throw new Error('--rank, --world-size and --master go together');
+  if (o.rank! >= o.worldSize!)
+    throw new Error(`--rank ${o.rank} is not below --world-size ${o.worldSize}`);
+  const m = /^(.+):(\d+)$/.exec(o.master!);
+  if (!m || Number(m[2]) < 1 || Number(m[2]) > 65_535)
+    throw new Error(`--master must be ADDRESS:PORT, got '${o.master}'`);
+  const host = m[1]!;
+  const iface = o.interface ?? process.env.GLOO_SOCKET_IFNAME;
+  const loopback = host === '127.0.0.1' || host === 'localhost';
+  if (!iface && !loopback)
+    throw new Error(
+      `--master ${o.master} is not on loopback: name this machine's network interface with --interface (or GLOO_SOCKET_IFNAME)`,
+    );
+  const group = torch.distributed.initProcessGroup({
+    backend: 'gloo',
+    store: { kind: 'tcp', host, port: Number(m[2]), isMaster: o.rank === 0 },
+    rank: o.rank!,
+    worldSize: o.worldSize!,
+    ...(iface ? { interface: iface } : {}),
+  });
+  return { group, rank: o.rank!, worldSize: o.worldSize! };
+}
+
+/** A new run's shards: --shards, else the number of ranks when there are several. */
+export function withShards(
+  config: T.TrainConfig,
+  o: ParallelFlags,
+  dp: T.DataParallel,
+): T.TrainConfig {
+  if (o.resume) {
+    if (o.shards !== undefined && o.shards !== config.shards)
+      throw new Error(
+        `--shards ${o.shards}: the run was started with ${config.shards ?? 'no'} shards`,
+      );
+    return config;
+  }
+  const shards = o.shards ?? (dp.worldSize > 1 ? dp.worldSize : undefined);
+  return shards === undefined ? config : { ...config, shards };
+}
