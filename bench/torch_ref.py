@@ -297,7 +297,7 @@ class UNet(nn.Module):
         flags = on_anchor.float().reshape(B, H, W, C).permute(0, 3, 1, 2)
         args = (t.float() * 1000).unsqueeze(1) * self.freqs
         e = F.silu(self.time.proj(F.gelu(self.time.fc(torch.cat([args.sin(), args.cos()], 1)))))
-        h = self.in_conv(torch.cat([state.float(), flags], 1))
+        h = self.in_conv(torch.cat([state.float(), flags], 1).contiguous())
         skips = [h]
         for stage in self.down:
             for k, mod in enumerate(stage):

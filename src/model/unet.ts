@@ -117,7 +117,9 @@ export class UNetDenoiser extends nn.Module {
     const flag = onAnchor ? onAnchor.to('float32') : zeros([B, H * W * C]); // [B, L]
     const flags = flag.reshape([B, H, W, C]).permute([0, 3, 1, 2]); // [B, C, H, W]
     const emb = this.time.forward(t).silu(); // [B, 4 base]
-    let h = this.inConv.forward(cat([state.to('float32'), flags], 1)); // [B, base, H, W]
+    // contiguous: the permuted input would carry a channels-last layout through every layer
+    const input = cat([state.to('float32'), flags], 1).contiguous(); // [B, C (d + 1), H, W]
+    let h = this.inConv.forward(input); // [B, base, H, W]
     const skips: Tensor[] = [h];
     for (const stage of this.down)
       stage.forEach((mod, k) => {
