@@ -21,6 +21,7 @@ interface SamplerOpts {
   temperature: number;
   grid: 'uniform' | 'cosine';
   seed: number;
+  rules?: boolean;
 }
 
 /** The adaptive sampler's flags (shared with `sjd demo`). */
@@ -67,7 +68,11 @@ const samplerOptions = (c: Command) =>
       oneOf(['cosine', 'uniform']),
       'cosine',
     )
-    .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0);
+    .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
+    .option(
+      '--rules',
+      "use Sudoku's rules: a digit a clue or committed peer holds is ruled out (the paper's samplers do not)",
+    );
 
 export function registerSudoku(program: Command): void {
   samplerOptions(
@@ -104,6 +109,7 @@ export function registerSudoku(program: Command): void {
         temperature: o.temperature,
         grid: o.grid,
         seed: o.seed,
+        rules: o.rules,
         record: o.trace,
       });
       const { nfe_mean, nfe_max } = sudoku.nfeSummary(r.nfe);
@@ -170,6 +176,7 @@ export function registerSudoku(program: Command): void {
       temperature: o.temperature,
       grid: o.grid,
       seed: o.seed,
+      rules: o.rules,
     });
     const seconds = (performance.now() - t0) / 1000;
     const s = sudoku.scoreBoards(pairs.puzzles, pairs.solutions, r.boards);
@@ -188,6 +195,7 @@ export function registerSudoku(program: Command): void {
       seconds,
       sampler: o.sampler,
       ...(adaptive ? { commit } : {}),
+      rules: o.rules === true,
       nfe: o.nfe,
       ...sudoku.nfeSummary(r.nfe),
       by_difficulty: byDifficulty,

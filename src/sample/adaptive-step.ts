@@ -14,6 +14,7 @@ import { type SJDProcess, VARIANCE_FLOOR } from '../process/index.js';
 import { where } from '../torch/index.js';
 import { boardTimes } from './board-time.js';
 import { commitSites } from './commit.js';
+import { classify } from './exclusion.js';
 import { reverseSdeMove, temperedProbs } from './reverse-sde.js';
 import type { AdaptiveStepFn, CommitRule } from './types.js';
 
@@ -44,7 +45,7 @@ export const adaptiveStep: AdaptiveStepFn = (ctx, state, blanks, last, gen) => {
   checkCommitRule(rule);
   const active = state.committed.logicalNot(); // [B, L]
   const t = boardTimes(ctx.process, active.sum(-1).toArray(), blanks); // [B]
-  const logits = ctx.denoiser(state.y.to('float32'), t, state.committed); // [B, L, K]
+  const logits = classify(ctx, state, t); // [B, L, K]
   const probs = temperedProbs(logits, ctx.temperature); // [B, L, K]
   const K = probs.size(-1);
   const [top, pred] = probs.topk(Math.min(2, K), -1); // [B, L, 2]

@@ -7,11 +7,12 @@
 // argmax is unchanged) and the score's posterior mean in the drift.
 import { arange, where } from '../torch/index.js';
 import { commitSites } from './commit.js';
+import { classify } from './exclusion.js';
 import { reverseSdeMove, temperedProbs } from './reverse-sde.js';
 import type { StepFn } from './types.js';
 
 export const confidenceStep: StepFn = (ctx, state, t, s, last, gen) => {
-  const logits = ctx.denoiser(state.y.to('float32'), t, state.committed); // [B, L, K]
+  const logits = classify(ctx, state, t); // [B, L, K]
   const [conf, pred] = temperedProbs(logits, ctx.temperature).max(-1); // [B, L]
   const active = state.committed.logicalNot(); // [B, L]
   let jump = active;
@@ -29,6 +30,6 @@ export const confidenceStep: StepFn = (ctx, state, t, s, last, gen) => {
   const committed = commitSites(state, state.y, jump, pred, ctx.anchors);
   if (last || ctx.process.config.kernel !== 'vp') return committed;
   // Second pass: the score on the updated state moves the remaining active sites from t to s.
-  const logits2 = ctx.denoiser(committed.y.to('float32'), t, committed.committed); // [B, L, K]
+  const logits2 = classify(ctx, committed, t); // [B, L, K]
   return { ...committed, y: reverseSdeMove(ctx, committed, logits2, t, s, gen) };
 };

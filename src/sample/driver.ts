@@ -19,6 +19,7 @@ import {
   zeros,
 } from '../torch/index.js';
 import { boardTime } from './board-time.js';
+import type { Exclusion } from './exclusion.js';
 import { type GridKind, timeGrid } from './grid.js';
 import { getSampler } from './registry.js';
 import { temperedProbs } from './reverse-sde.js';
@@ -41,6 +42,8 @@ export interface SampleOptions {
   record?: boolean;
   /** the adaptive sampler's commit rule (its default when absent) */
   commit?: CommitRule;
+  /** values the committed sites rule out (a task's hard constraints; exclusion.ts) */
+  exclude?: Exclusion;
 }
 
 export interface TrajectoryStep {
@@ -174,6 +177,7 @@ function* steps(o: SampleOptions, watch: boolean): Generator<TrajectoryStep | nu
     temperature,
     topP: o.topP ?? 1,
     commit: o.commit,
+    exclude: o.exclude,
   };
   let state: SamplerState | undefined;
   let finished = false;

@@ -17,6 +17,7 @@ export {
   stepGenerator,
   type TrajectoryStep,
 } from './driver.js';
+export { classify, type Exclusion } from './exclusion.js';
 export { type GridKind, timeGrid } from './grid.js';
 export { mdlmStep } from './mdlm-step.js';
 export { modelDenoiser } from './model-denoiser.js';

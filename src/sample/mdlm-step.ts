@@ -5,6 +5,7 @@
 import { survival } from '../process/index.js';
 import { drawCategorical } from './categorical.js';
 import { commitSites } from './commit.js';
+import { classify } from './exclusion.js';
 import { temperedProbs } from './reverse-sde.js';
 import type { StepFn } from './types.js';
 
@@ -12,7 +13,7 @@ export const mdlmStep: StepFn = (ctx, state, t, s, last, gen) => {
   const proc = ctx.process;
   if (proc.config.kernel !== 'mask')
     throw new Error(`the mdlm sampler needs the masked preset, not '${proc.config.preset}'`);
-  const logits = ctx.denoiser(state.y.to('float32'), t, state.committed); // [B, L, K]
+  const logits = classify(ctx, state, t); // [B, L, K]
   const St = survival(proc.hazard, t);
   const pUnmask = last ? 1 : (survival(proc.hazard, s) - St) / (1 - St);
   const active = state.committed.logicalNot();

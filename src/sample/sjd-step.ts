@@ -14,6 +14,7 @@ import {
 import type { Tensor } from '../torch/index.js';
 import { drawCategorical } from './categorical.js';
 import { commitSites } from './commit.js';
+import { classify } from './exclusion.js';
 import { reverseSdeMove } from './reverse-sde.js';
 import type { StepFn } from './types.js';
 
@@ -21,7 +22,7 @@ export const sjdStep: StepFn = (ctx, state, t, s, last, gen) => {
   const proc = ctx.process;
   const E = ctx.anchors; // [K, d]
   const [K, d] = E.shape as [number, number];
-  const logits = ctx.denoiser(state.y.to('float32'), t, state.committed); // [B, L, K]
+  const logits = classify(ctx, state, t); // [B, L, K]
   let logTarget: Tensor;
   let mixture: MixtureTerms | undefined;
   if (proc.closedForm) logTarget = logTargetClosedForm(proc, t, K);

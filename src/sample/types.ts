@@ -1,6 +1,7 @@
 // What the samplers share: the denoiser they call, the state they carry, and a step's context.
 import type { SJDProcess } from '../process/index.js';
 import type { Generator, Tensor } from '../torch/index.js';
+import type { Exclusion } from './exclusion.js';
 
 /**
  * A forward time: one number for the whole batch (the fixed-grid samplers), or one per row
@@ -37,6 +38,8 @@ export interface StepContext {
   topP: number;
   /** the adaptive sampler's commit rule (its default when absent) */
   commit?: CommitRule;
+  /** values the committed sites rule out (a task's hard constraints; exclusion.ts) */
+  exclude?: Exclusion;
 }
 
 /** One reverse step from t to s < t; `last` forces commitment. Randomness only from gen. */

@@ -20,6 +20,7 @@ import {
 import { tensor } from '../../torch/index.js';
 import type { Board } from './board.js';
 import { answerProblems } from './check.js';
+import { sudokuRules } from './rules.js';
 
 /** The sampler `sjd solve`, `sjd eval sudoku` and `sjd demo` use unless told otherwise. */
 export const DEFAULT_SUDOKU_SAMPLER = 'adaptive';
@@ -33,6 +34,7 @@ export interface SolveOptions {
   seed: number;
   batch?: number;
   record?: boolean; // trajectory of the first batch
+  rules?: boolean; // rule out digits committed peers hold (rules.ts)
 }
 
 export interface SolveResult {
@@ -52,6 +54,7 @@ function solveOptions(puzzles: Board[], o: SolveOptions): BatchedSampleOptions {
     sampler: o.sampler,
     nfe: o.nfe,
     commit: o.commit,
+    exclude: o.rules ? sudokuRules : undefined,
     temperature: o.temperature ?? 1,
     grid: o.grid ?? 'cosine',
     seed: o.seed,

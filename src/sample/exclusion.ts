@@ -1,0 +1,23 @@
+// Hard constraints at sampling (issue #13): a task may rule values out at a site from the sites
+// already committed (Sudoku: a digit a committed peer holds). The exact denoising posterior
+// (sec:dhm) gives such a value probability 0 given the committed sites; the classifier only
+// approximates it, so its logits there are pushed to a large negative value before any sampler
+// reads them (the commit rule, the argmax, the score's posterior mean). A site with every value
+// ruled out (a contradiction already committed) keeps the classifier's logits.
+import type { Tensor } from '../torch/index.js';
+import type { SamplerState, StepContext, Time } from './types.js';
+
+/** tokens [B, L] int64 (meaningful where committed), committed [B, L] bool -> ruled out [B, L, K] bool */
+export type Exclusion = (tokens: Tensor, committed: Tensor) => Tensor;
+
+/** A logit no softmax gives mass to, finite so that log-probabilities stay finite. */
+const RULED_OUT = -1e9;
+
+/** The classifier's logits [B, L, K] on `state` at time t, with the context's exclusion applied. */
+export function classify(ctx: StepContext, state: SamplerState, t: Time): Tensor {
+  const logits = ctx.denoiser(state.y.to('float32'), t, state.committed); // [B, L, K]
+  if (!ctx.exclude) return logits;
+  const out = ctx.exclude(state.tokens, state.committed); // [B, L, K]
+  const open = out.all(-1, true).logicalNot(); // [B, L, 1] sites with a value left
+  return logits.maskedFill(out.logicalAnd(open), RULED_OUT);
+}

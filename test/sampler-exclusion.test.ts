@@ -1,0 +1,105 @@
+// Hard constraints at sampling (src/sample/exclusion.ts, src/tasks/sudoku/rules.ts, issue #13):
+// Sudoku's rules rule out, at every cell, exactly the digits its committed peers hold; the
+// classifier's logits there drop to -1e9 and a cell with every digit ruled out keeps its
+// logits. End to end, a classifier that knows nothing (uniform logits) solves a puzzle whose
+// blanks are naked singles once the rules are on (each blank has one digit left, probability
+// 1 >= the commit threshold) and fails it without them (its argmax is one digit everywhere).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as P from '../src/process/index.js';
+import { classify, type SamplerState, sample } from '../src/sample/index.js';
+import { PEERS, parseBoard } from '../src/tasks/sudoku/board.js';
+import { sudokuRules } from '../src/tasks/sudoku/rules.js';
+import * as torch from '../src/torch/index.js';
+
+const SOLUTION =
+  '534678912672195348198342567859761423426853791713924856961537284287419635345286179';
+
+test('sudoku rules: a committed digit is ruled out at its 20 peers and nowhere else; uncommitted tokens rule nothing out', () => {
+  const tokens = torch.zeros([2, 81], 'int64').add(3); // digit 4 everywhere
+  // board 0: the centre cell holds 4 (token 3); board 1: nothing committed
+  const committed = torch.tensor(
+    Array.from({ length: 162 }, (_, k) => (k === 40 ? 1 : 0)),
+    [2, 81],
+    'bool',
+  );
+  const ruled = sudokuRules(tokens, committed).toArray(); // [2, 81, 9]
+  const peers = new Set(PEERS[40]);
+  for (let i = 0; i < 81; i++)
+    for (let k = 0; k < 9; k++) {
+      assert.equal(
+        ruled[i * 9 + k],
+        peers.has(i) && k === 3 ? 1 : 0,
+        `board 0 cell ${i} digit ${k + 1}`,
+      );
+      assert.equal(ruled[81 * 9 + i * 9 + k], 0, `board 1 cell ${i} digit ${k + 1}`);
+    }
+});
+
+test('classify: ruled-out values get logit -1e9; a site with every value ruled out keeps its logits', () => {
+  const logits = torch.tensor([0.5, 1, 2, 3, 4, 5], [1, 2, 3]);
+  const state: SamplerState = {
+    y: torch.zeros([1, 2, 2], 'float64'),
+    committed: torch.zeros([1, 2], 'bool'),
+    tokens: torch.zeros([1, 2], 'int64'),
+  };
+  const ctx = {
+    process: P.makeProcess('hybrid', { length: 2 }),
+    denoiser: () => logits,
+    anchors: torch.eye(3, 'float64'),
+    temperature: 1,
+    topP: 1,
+    exclude: () => torch.tensor([1, 0, 1, 1, 1, 1], [1, 2, 3], 'bool'),
+  };
+  assert.deepEqual(classify(ctx, state, 0.5).toArray(), [-1e9, 1, -1e9, 3, 4, 5]);
+  assert.deepEqual(
+    classify({ ...ctx, exclude: undefined }, state, 0.5).toArray(),
+    [0.5, 1, 2, 3, 4, 5],
+  );
+});
+
+test('adaptive sampler: with the rules a know-nothing classifier fills naked singles exactly in one step; without them it fails', () => {
+  const solution = parseBoard(SOLUTION);
+  const blanks = [0, 40, 80, 33]; // each blank's 20 peers are all clues: a naked single
+  const puzzle = solution.map((v, i) => (blanks.includes(i) ? 0 : v));
+  const proc = P.makeProcess('hybrid', { length: 81 });
+  const uniform = (y: torch.Tensor) => torch.zeros([y.size(0), 81, 9]); // [B, 81, 9]
+  const run = (rules: boolean) =>
+    sample({
+      process: proc,
+      denoiser: uniform,
+      anchors: torch.eye(9, 'float64'),
+      batch: 1,
+      length: 81,
+      nfe: 16,
+      seed: 0,
+      sampler: 'adaptive',
+      condition: {
+        tokens: torch.tensor(
+          Array.from(puzzle, (v) => Math.max(v - 1, 0)),
+          [1, 81],
+          'int64',
+        ),
+        mask: torch.tensor(
+          Array.from(puzzle, (v) => (v > 0 ? 1 : 0)),
+          [1, 81],
+          'bool',
+        ),
+      },
+      exclude: rules ? sudokuRules : undefined,
+    });
+  const withRules = run(true);
+  assert.deepEqual(
+    withRules.tokens.toArray().map((t) => t + 1),
+    Array.from(solution),
+  );
+  assert.equal(withRules.rowNfe[0], 1, 'all four singles commit in the first step');
+  const without = run(false).tokens.toArray();
+  const guessed = blanks.map((i) => without[i]! + 1);
+  assert.equal(new Set(guessed).size, 1, 'uniform logits: the same argmax at every blank');
+  assert.notDeepEqual(
+    guessed,
+    blanks.map((i) => solution[i]),
+    'and so not the solution',
+  );
+});
