@@ -207,11 +207,13 @@ test('sjd eval sudoku --json ends with the metrics as one JSON object', () => {
     '4',
     '--sampler',
     'confidence',
+    '--rules',
     '--json',
   );
   assert.equal(c.status, 0, c.stderr);
   const k = JSON.parse(c.stdout.trim().split('\n').pop()!);
   assert.equal(k.sampler, 'confidence');
+  assert.deepEqual([j.rules, k.rules], [false, true]);
   assert.equal(k.commit, undefined);
   assert.deepEqual([k.nfe_mean, k.nfe_max], [3, 3]);
   assert.match(c.stdout, /\(confidence policy; NFE per board mean 3\.0, max 3 of 4\)$/m);

@@ -12,7 +12,7 @@ interface DemoOpts {
   seed: number;
   length: number;
   count?: number;
-  nfe: number;
+  nfe?: number;
   sampler: string;
   commitBy: 'probability' | 'margin';
   commitThreshold: number;
@@ -36,9 +36,8 @@ export function registerDemo(program: Command): void {
     )
     .option(
       '--nfe <n>',
-      "sudoku: classifier evaluations per puzzle (the adaptive sampler's cap)",
+      "sudoku: classifier evaluations per puzzle (the adaptive sampler's cap; default 32); image: per image (default 64)",
       nfe,
-      32,
     );
   commitOptions(samplerOption(cmd, '--sampler', 'sudoku: sampler', sudoku.DEFAULT_SUDOKU_SAMPLER))
     .option('--show <n>', 'sudoku: boards to print', int(0, 100), 2)
@@ -71,7 +70,7 @@ export function registerDemo(program: Command): void {
           );
         const { model, process: proc, geometry: g, source } = image.loadImageModel(dir);
         const t0 = performance.now();
-        const r = image.sampleImages(model, proc, g, { n, nfe: o.nfe, seed: o.seed });
+        const r = image.sampleImages(model, proc, g, { n, nfe: o.nfe ?? 64, seed: o.seed });
         util.writeFileAtomic(o.out, image.gridPng(r.images, n, g));
         console.log(
           `sampled ${n} images of ${image.describeGeometry(g)} with ${source} (${r.nfe} NFE) in ${((performance.now() - t0) / 1000).toFixed(1)} s; wrote ${o.out}`,
@@ -83,7 +82,7 @@ export function registerDemo(program: Command): void {
       const r = sudoku.runSudokuDemo(loaded, {
         count: o.count ?? 100,
         seed: o.seed,
-        nfe: o.nfe,
+        nfe: o.nfe ?? 32,
         sampler: o.sampler,
         commit,
       });
