@@ -254,6 +254,8 @@ test('sjd compare sudoku trains CADD and SJD per seed, is resumable, and writes 
     '5',
     '--attention',
     'peers',
+    '--loops',
+    '2',
     '--doc',
     doc,
     '--data',
@@ -271,12 +273,14 @@ test('sjd compare sudoku trains CADD and SJD per seed, is resumable, and writes 
   assert.ok(m, md);
   assert.ok(Number(m[1]) >= 1 && Number(m[1]) <= 5, 'the adaptive NFE within its cap');
   assert.match(md, /\| SJD \(sudoku W, sigma_W = 1\.5\) \|/);
-  assert.match(md, /attention `peers`, augmentation `digits`/);
+  assert.match(md, /attention `peers`, 2 loop\(s\) through the blocks, augmentation `digits`/);
+  assert.match(md, / --loops 2 /);
   assert.match(readFileSync(doc.replace(/\.md$/, '.svg'), 'utf8'), /^<svg/);
   assert.match(md, /--eval-every 2 /);
   const config = JSON.parse(readFileSync(join(out, 'hybrid-seed0', 'config.json'), 'utf8'));
   assert.equal(config.evalEvery, 2); // --eval-every overrides the size's period (10)
   assert.equal(config.model.attention, 'peers'); // --attention reaches every run
+  assert.equal(config.model.loops, 2); // and --loops
   assert.equal(config.lr.total, 4);
   const again = sjd(...args); // both runs finished: evaluated again, not retrained
   assert.equal(again.status, 0, again.stderr);

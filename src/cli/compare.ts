@@ -34,6 +34,7 @@ interface CompareFlags {
   adaptiveNfe: number;
   attention?: 'dense' | 'peers' | 'typed';
   augment?: 'none' | 'digits' | 'full';
+  loops?: number;
   doc: string;
   data?: string;
   evalData?: string;
@@ -133,6 +134,11 @@ export function registerCompare(program: Command): void {
       oneOf(['none', 'digits', 'full']),
     )
     .option(
+      '--loops <n>',
+      "weight-tied passes through the blocks (default: the size's)",
+      int(1, 64),
+    )
+    .option(
       '--doc <file>',
       'the Markdown report (the plot goes beside it)',
       'docs/sudoku-comparison.md',
@@ -156,7 +162,7 @@ export function registerCompare(program: Command): void {
         augment: sudoku.sudokuConfig({ size: o.size, augment: o.augment }).augment ?? 'digits',
       });
       const flag = (name: string, v: unknown) => (v === undefined ? '' : ` --${name} ${v}`);
-      const command = `npx sjd compare sudoku --out ${o.out} --steps ${o.steps}${flag('eval-every', o.evalEvery)} --size ${o.size}${flag('attention', o.attention)}${flag('augment', o.augment)} --seeds ${o.seeds.join(',')} --processes ${o.processes.join(',')} --limit ${o.limit} --nfe ${o.nfe} --adaptive-nfe ${o.adaptiveNfe}${flag('data', o.data)}${flag('eval-data', o.evalData)} --doc ${o.doc}`;
+      const command = `npx sjd compare sudoku --out ${o.out} --steps ${o.steps}${flag('eval-every', o.evalEvery)} --size ${o.size}${flag('attention', o.attention)}${flag('augment', o.augment)}${flag('loops', o.loops)} --seeds ${o.seeds.join(',')} --processes ${o.processes.join(',')} --limit ${o.limit} --nfe ${o.nfe} --adaptive-nfe ${o.adaptiveNfe}${flag('data', o.data)}${flag('eval-data', o.evalData)} --doc ${o.doc}`;
       console.error(
         `sjd compare sudoku: evaluating on ${test.puzzles.length} puzzles from ${source}`,
       );
@@ -171,6 +177,7 @@ export function registerCompare(program: Command): void {
           processes: o.processes,
           attention: o.attention,
           augment: o.augment,
+          loops: o.loops,
           test,
           nfe: o.nfe,
           adaptiveNfe: o.adaptiveNfe,

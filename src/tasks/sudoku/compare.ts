@@ -36,6 +36,7 @@ export interface CompareOptions {
   processes: string[]; // 'hybrid' (CADD), 'sjd' (the constraint-graph W), 'masked'
   attention?: AttentionKind; // the network (default: the size's)
   augment?: Augment; // training boards' symmetries (default: the size's)
+  loops?: number; // weight-tied passes through the blocks (default: the size's)
   test: SudokuPairs; // final evaluation set
   nfe: number; // the confidence policy's NFE
   adaptiveNfe: number; // the adaptive sampler's cap
@@ -75,6 +76,7 @@ export async function runComparison(
         evalEvery: o.evalEvery,
         attention: o.attention,
         augment: o.augment,
+        loops: o.loops,
       });
       if (!(await trainToEnd(dir, config, task, hooks))) return summaries;
       const { model, process: proc } = loadTransformer(dir, task);
@@ -115,10 +117,15 @@ async function writeReport(o: CompareOptions, runs: RunSummary[]): Promise<void>
     return `| ${label(k)} | ${pct(rs.map((r) => r.solveRate))} | ${per} | ${mean(rs.map((r) => r.nfeMean)).toFixed(1)} | ${pct(rs.map((r) => r.confidenceRate))} | ${takeoffs.length ? Math.round(mean(takeoffs)) : 'none'} (${takeoffs.length}/${rs.length} took off) | ${collapsed}/${rs.length} |`;
   });
   const svg = o.doc.replace(/\.md$/, '.svg');
-  const c = sudokuConfig({ size: o.size, attention: o.attention, augment: o.augment });
+  const c = sudokuConfig({
+    size: o.size,
+    attention: o.attention,
+    augment: o.augment,
+    loops: o.loops,
+  });
   const md = `# Sudoku: CADD against SJD at this machine's scale
 
-Size \`${o.size}\` (same network and optimiser for both: attention \`${c.model.attention ?? 'dense'}\`, augmentation \`${c.augment}\`), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
+Size \`${o.size}\` (same network and optimiser for both: attention \`${c.model.attention ?? 'dense'}\`, ${c.model.loops ?? 1} loop(s) through the blocks, augmentation \`${c.augment}\`), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
 Board accuracy: exact-match solve rate of the EMA model on the first ${o.test.puzzles.length} held-out puzzles, under the
 adaptive sampler (at most ${o.adaptiveNfe} NFE a board; its mean NFE in the table) and under the paper's confidence policy at ${o.nfe} NFE.
 Takeoff: first training evaluation (every ${o.evalEvery ?? SUDOKU_SIZES[o.size]!.evalEvery} steps, 200 held-out puzzles, confidence policy at 32 NFE)
