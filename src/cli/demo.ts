@@ -63,12 +63,7 @@ export function registerDemo(program: Command): void {
       if (which === 'image') {
         const n = o.count ?? 16;
         util.claimOutFile(o.out, o.force === true);
-        const dir = o.model ?? image.SHIPPED_IMAGE;
-        if (!o.model && !image.hasShippedImageModel())
-          throw new Error(
-            `no shipped image model in ${dir}; pass --model DIR (a run folder or an exported model)`,
-          );
-        const { model, process: proc, geometry: g, source } = image.loadImageModel(dir);
+        const { model, process: proc, geometry: g, source } = image.loadImageModel(o.model);
         const t0 = performance.now();
         const r = image.sampleImages(model, proc, g, { n, nfe: o.nfe ?? 64, seed: o.seed });
         util.writeFileAtomic(o.out, image.gridPng(r.images, n, g));

@@ -6,7 +6,7 @@ import { image, sampling, util } from '../index.js';
 import { group, int, nfe, num, samplerOption } from './options.js';
 
 interface SampleImageOpts {
-  model: string;
+  model?: string;
   out: string;
   n: number;
   nfe: number;
@@ -31,7 +31,7 @@ interface TrainFeaturesOpts {
 }
 
 interface EvalImageOpts {
-  model: string;
+  model?: string;
   features: string;
   n: number;
   nfe: number;
@@ -95,7 +95,10 @@ export function registerImage(program: Command): void {
     '--sampler',
     'sampler (default: mdlm for masked models, else sjd)',
   )
-    .requiredOption('--model <dir>', 'an image run folder or exported image model')
+    .option(
+      '--model <dir>',
+      'an image run folder or exported image model (default: the shipped one)',
+    )
     .option(
       '--features <dir>',
       'the feature network (default: the shipped one)',
@@ -118,7 +121,7 @@ export function registerImage(program: Command): void {
     .option('--json', 'end with one JSON line of the results')
     .action((o: EvalImageOpts) => {
       const { net, config: fc } = image.loadFeatureNet(o.features);
-      const { model, process: proc, geometry: g } = image.loadImageModel(o.model);
+      const { model, process: proc, geometry: g, source } = image.loadImageModel(o.model);
       if (fc.channels !== g.channels || fc.height !== g.height || fc.width !== g.width)
         throw new Error(
           `${o.features} scores ${fc.height} x ${fc.width} x ${fc.channels} images; the model makes ${image.describeGeometry(g)}`,
@@ -155,7 +158,7 @@ export function registerImage(program: Command): void {
             sampler,
             nfe: r.nfe,
             seconds,
-            model: o.model,
+            model: source,
             features: o.features,
           }),
         );
@@ -170,7 +173,10 @@ export function registerImage(program: Command): void {
     '--sampler',
     'sampler (default: mdlm for masked models, else sjd)',
   )
-    .requiredOption('--model <dir>', 'an image run folder or exported image model')
+    .option(
+      '--model <dir>',
+      'an image run folder or exported image model (default: the shipped one)',
+    )
     .requiredOption('--out <file>', 'the PNG grid to write')
     .option('-n, --n <n>', 'number of images', int(1, 100_000), 16)
     .option('--nfe <n>', 'model evaluations', nfe, 64)
