@@ -165,6 +165,14 @@ test('sjd train image, sample image, train features and eval image end to end', 
     /sampled 4 images of 8 x 8 x 3, 16 levels with .* \(3 NFE\) in \d+\.\d s; wrote /,
   );
   assert.equal(PNG.sync.read(readFileSync(demo)).height, 2 * (8 * 2 + 2) + 2); // 2 x 2 grid
+  // an exported (float16) image model samples like a run folder
+  const exported = join(dir, 'exported');
+  const x = sjd('export', '--run', run, '--out', exported);
+  assert.equal(x.status, 0, x.stderr);
+  const grid3 = join(dir, 'grid3.png');
+  const y = sjd('sample', 'image', '--model', exported, '--out', grid3, '-n', '2', '--nfe', '3');
+  assert.equal(y.status, 0, y.stderr);
+  assert.match(y.stdout, /2 images of 8 x 8 x 3, 16 levels/);
   const feats = join(dir, 'features');
   const f = sjd(
     'train',
