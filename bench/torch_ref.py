@@ -325,7 +325,7 @@ def make_step(c):
     if c.get("model", "token") == "dit":
         model = DiTDenoiser(c)
         inputs = (torch.randn(B, L, c["anchorDim"]), torch.rand(B), torch.rand(B, L) < 0.5)
-    elif c["model"] == "unet":
+    elif c.get("model") == "unet":
         model = UNet(c)
         inputs = (torch.randn(B, L, c["anchorDim"]), torch.rand(B), torch.rand(B, L) < 0.5)
     else:
