@@ -5,6 +5,12 @@ import type { Command } from 'commander';
 import { image, sampling, util } from '../index.js';
 import { group, int, nfe, num, samplerOption } from './options.js';
 
+/** --model of the image commands: a run or exported model, else the shipped one. */
+const MODEL_OPTION = [
+  '--model <dir>',
+  'an image run folder or exported image model (default: the shipped one)',
+] as const;
+
 interface SampleImageOpts {
   model?: string;
   out: string;
@@ -95,10 +101,7 @@ export function registerImage(program: Command): void {
     '--sampler',
     'sampler (default: mdlm for masked models, else sjd)',
   )
-    .option(
-      '--model <dir>',
-      'an image run folder or exported image model (default: the shipped one)',
-    )
+    .option(...MODEL_OPTION)
     .option(
       '--features <dir>',
       'the feature network (default: the shipped one)',
@@ -173,10 +176,7 @@ export function registerImage(program: Command): void {
     '--sampler',
     'sampler (default: mdlm for masked models, else sjd)',
   )
-    .option(
-      '--model <dir>',
-      'an image run folder or exported image model (default: the shipped one)',
-    )
+    .option(...MODEL_OPTION)
     .requiredOption('--out <file>', 'the PNG grid to write')
     .option('-n, --n <n>', 'number of images', int(1, 100_000), 16)
     .option('--nfe <n>', 'model evaluations', nfe, 64)
