@@ -397,3 +397,90 @@ test('value-space blending (images, eq:embed-the-blur): mu = E(B v(x0)), the one
   const viaPosterior = proc.blendedMean(x0.oneHot(K).to('float64'), anchors);
   assert.ok(viaPosterior.sub(mu).abs().amax().item() < 1e-9);
 });
+
+test('tensor forms (issue 17): Lambda^{-1} of every hazard and v_t(tau) of both VP laws match the float64 scalars', () => {
+  const hazards: P.HazardSpec[] = [
+    { kind: 'polynomial-alpha', p: 1 },
+    { kind: 'polynomial-alpha', p: 2.5 },
+    { kind: 'log-linear' },
+    { kind: 'cosine' },
+    { kind: 'constant', rate: 3 },
+    { kind: 'linear', a: 0.5, b: 4 },
+  ];
+  const cs = [0, 1e-9, 1e-4, 0.01, 0.3, 1, 2.5, 7, 11.4, 11.6, 15, 30];
+  for (const spec of hazards) {
+    const h = P.makeHazard(spec, 1);
+    const got = h.cumulativeInverseTensor(torch.tensor(cs, [cs.length], 'float64')).toArray();
+    cs.forEach((c, k) => {
+      const want = h.cumulativeInverse(c);
+      close(got[k]!, want, 1e-13 * Math.max(1, want), `${h.name} at c = ${c}`);
+    });
+  }
+  const inst = P.makeHazard({ kind: 'instant' }, 1);
+  assert.deepEqual(
+    inst.cumulativeInverseTensor(torch.tensor([0, 3], [2], 'float64')).toArray(),
+    [0, 0],
+  );
+  const laws = [
+    new P.VPSchedule(),
+    new P.VPSchedule({ kind: 'rank', rMin: 0.05, rMax: 0.4, anchorDim: 64, T: 1 }),
+  ];
+  const ts = [0.05, 0.5, 0.97];
+  const taus = [0, 0.01, 0.2, 0.45, 0.96];
+  for (const vp of laws) {
+    const tT = torch.tensor(ts, [ts.length, 1], 'float64');
+    const tauT = torch.tensor(taus, [1, taus.length], 'float64');
+    const got = vp.vTensor(tT, tauT, 0.4).toArray(); // [3, 5]
+    ts.forEach((t, i) =>
+      taus.forEach((tau, j) => {
+        if (tau > t) return;
+        close(got[i * taus.length + j]!, vp.v(t, tau, 0.4), 1e-13, `v_${t}(${tau})`);
+      }),
+    );
+  }
+});
+
+test('corruption on tensors equals Alg. 1 drawn position by position from the same uniforms', () => {
+  const L = 5;
+  for (const [name, o] of [
+    ['hybrid', { length: L, hazard: { kind: 'cosine' } }],
+    ['sjd', { length: L, eta: 0.5, anchorWeights: [0.5, 1, 2] }],
+    ['masked', { length: L }],
+  ] as const) {
+    const proc = P.makeProcess(name, o as P.PresetOptions);
+    const E = torch.tensor([1, 0, 0, 1, -1, 0], [3, 2], 'float64');
+    const B = 64;
+    const x0 = torch.tensor(
+      Array.from({ length: B * L }, (_, k) => (k * 7) % 3),
+      [B, L],
+      'int64',
+    );
+    const t = Float64Array.from({ length: B }, (_, b) => (b + 0.5) / B);
+    const c = P.corrupt(proc, x0, E, t, new torch.Generator(11));
+    const twin = new torch.Generator(11); // the same draws, in the same order
+    const u1 = twin.rand([B, L], 'float64').toArray();
+    const u2 = twin.rand([B, L], 'float64').toArray();
+    const w = proc.anchorWeights(3);
+    const tokens = x0.toArray();
+    const stuck = c.stuck.toArray();
+    const tau = c.tau.toArray();
+    let unstuck = 0;
+    for (let k = 0; k < B * L; k++) {
+      const tb = t[Math.floor(k / L)]!;
+      const wa = w[tokens[k]!]!;
+      const isStuck = u1[k]! < P.survival(proc.hazard, tb, wa);
+      assert.equal(stuck[k], isStuck ? 1 : 0, `${name}: stuck at ${k}`);
+      if (isStuck) assert.ok(Number.isNaN(tau[k]!));
+      else {
+        unstuck++;
+        close(
+          tau[k]!,
+          P.sampleUnstickTime(proc.hazard, tb, u2[k]!, wa),
+          1e-12,
+          `${name}: tau at ${k}`,
+        );
+      }
+    }
+    assert.ok(unstuck > B, `${name}: ${unstuck} unstuck positions exercise the inverse CDF`);
+  }
+});

@@ -1,7 +1,9 @@
 // Forward hazards (sec:sim-free): lambda_t(a) = beta(t) w(a) with elementary beta, so the
 // survival S_a(t) = exp(-w(a) Lambda(t)) is a single exponential and the unstick time is drawn
 // by inverse CDF truncated to (0, t). Singular schedules (S(T) = 0) switch to a constant-hazard
-// tail past T(1 - eps) (DESIGN.md §5). All scalars in float64.
+// tail past T(1 - eps) (DESIGN.md §5). All scalars in float64; Lambda^{-1} also elementwise on
+// float64 tensors, so Alg. 1 draws a minibatch's unstick times on the model's device (issue 17).
+import { type Tensor, where, zerosLike } from '../torch/index.js';
 
 export interface Hazard {
   readonly name: string;
@@ -11,6 +13,8 @@ export interface Hazard {
   cumulative(t: number): number;
   /** the t >= 0 with Lambda(t) = c */
   cumulativeInverse(c: number): number;
+  /** cumulativeInverse elementwise: c float64 tensor [...] -> [...] */
+  cumulativeInverseTensor(c: Tensor): Tensor;
   /** true when every anchor unsticks at time 0+ (S(t) = 0 for t > 0): the no-jump continuous limit */
   readonly instant?: boolean;
 }
@@ -52,6 +56,8 @@ function withTail(name: string, T: number, eps: number, core: Omit<Hazard, 'name
     rate: (t) => (t <= tc ? core.rate(t) : rc),
     cumulative: (t) => (t <= tc ? core.cumulative(t) : Lc + rc * (t - tc)),
     cumulativeInverse: (c) => (c <= Lc ? core.cumulativeInverse(c) : tc + (c - Lc) / rc),
+    cumulativeInverseTensor: (c) =>
+      where(c.le(Lc), core.cumulativeInverseTensor(c.clamp(null, Lc)), c.sub(Lc).div(rc).add(tc)),
   };
 }
 
@@ -62,6 +68,13 @@ export function polynomialAlpha(T = 1, p = 1, eps = 1e-5): Hazard {
     rate: (t) => (p * (t / T) ** (p - 1)) / T / (1 - (t / T) ** p),
     cumulative: (t) => -Math.log1p(-((t / T) ** p)),
     cumulativeInverse: (c) => T * (-Math.expm1(-c)) ** (1 / p),
+    cumulativeInverseTensor: (c) =>
+      c
+        .neg()
+        .expm1()
+        .neg()
+        .pow(1 / p)
+        .mul(T),
   });
 }
 
@@ -73,6 +86,7 @@ export function logLinear(T = 1, eps = 1e-3): Hazard {
     rate: (t) => k / (1 - k * t),
     cumulative: (t) => -Math.log1p(-k * t),
     cumulativeInverse: (c) => -Math.expm1(-c) / k,
+    cumulativeInverseTensor: (c) => c.neg().expm1().div(-k),
   };
 }
 
@@ -82,7 +96,9 @@ export function cosine(T = 1, eps = 1e-5): Hazard {
   return withTail('cosine', T, eps, {
     rate: (t) => w * Math.tan(w * t),
     cumulative: (t) => -Math.log(Math.cos(w * t)),
-    cumulativeInverse: (c) => Math.acos(Math.exp(-c)) / w,
+    // acos(x) = atan2(sqrt(1 - x^2), x) with 1 - x^2 = -expm1(-2c): accurate near c = 0
+    cumulativeInverse: (c) => Math.atan2(Math.sqrt(-Math.expm1(-2 * c)), Math.exp(-c)) / w,
+    cumulativeInverseTensor: (c) => c.mul(-2).expm1().neg().sqrt().atan2(c.neg().exp()).div(w),
   });
 }
 
@@ -94,6 +110,8 @@ export function constant(c: number): Hazard {
     rate: () => c,
     cumulative: (t) => c * t,
     cumulativeInverse: (x) => (c === 0 ? Number.POSITIVE_INFINITY : x / c),
+    cumulativeInverseTensor: (x) =>
+      c === 0 ? zerosLike(x).add(Number.POSITIVE_INFINITY) : x.div(c),
   };
 }
 
@@ -106,6 +124,14 @@ export function linear(a: number, b: number): Hazard {
     rate: (t) => a + b * t,
     cumulative: (t) => a * t + (b * t * t) / 2,
     cumulativeInverse: (c) => (2 * c) / (a + Math.sqrt(a * a + 2 * b * c)),
+    cumulativeInverseTensor: (c) =>
+      c.mul(2).div(
+        c
+          .mul(2 * b)
+          .add(a * a)
+          .sqrt()
+          .add(a),
+      ),
   };
 }
 
@@ -117,6 +143,7 @@ export function instant(): Hazard {
     rate: () => 0,
     cumulative: (t) => (t > 0 ? Number.POSITIVE_INFINITY : 0),
     cumulativeInverse: () => 0,
+    cumulativeInverseTensor: (c) => zerosLike(c),
   };
 }
 

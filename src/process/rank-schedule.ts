@@ -11,6 +11,7 @@
 // the Gaussian carries graded evidence. B(0) > 0: alpha(0) < 1. Scalars in float64.
 import normalPdf from '@stdlib/stats-base-dists-normal-pdf';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
+import type { Tensor } from '../torch/index.js';
 
 export interface RankVPConfig {
   kind: 'rank';
@@ -27,6 +28,8 @@ export interface RankDegradation {
   /** r(t), the expected fraction of anchors ranked above the true one */
   rank(t: number): number;
   B(t: number): number;
+  /** B elementwise on a float64 tensor, with Phi^{-1}(r) = sqrt(2) erfinv(2r - 1) */
+  BTensor(t: Tensor): Tensor;
   beta(t: number): number;
 }
 
@@ -41,6 +44,14 @@ export function rankDegradation(c: RankVPConfig): RankDegradation {
   return {
     rank,
     B: (t) => Math.log1p(d / (2 * z(t) ** 2)),
+    BTensor: (t) => {
+      const r = t
+        .clamp(0, T)
+        .mul((rMax - rMin) / T)
+        .add(rMin);
+      const z2 = r.mul(2).sub(1).erfinv().square().mul(2); // z^2
+      return z2.mul(2).reciprocal().mul(d).log1p();
+    },
     beta: (t) => {
       const zt = z(t);
       const dz = (rMax - rMin) / (T * normalPdf(zt, 0, 1));

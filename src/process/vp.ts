@@ -1,7 +1,9 @@
 // The variance-preserving schedule (app:prelim-continuous): B(t) = int beta, alpha(t) =
 // exp(-B(t)/2), sigma^2(t) = 1 - alpha^2(t); forward drift b_t(x) = -beta(t) x / 2 and
 // diffusion g_t = sqrt(beta(t)). beta is linear on [0, T] (the default, B(0) = 0), or CANDI's
-// rank-degradation schedule (rank-schedule.ts; text8). Scalars in float64.
+// rank-degradation schedule (rank-schedule.ts; text8). Scalars in float64; B and v_t(tau) also
+// elementwise on float64 tensors of unstick times (Alg. 1 on the model's device, issue 17).
+import type { Tensor } from '../torch/index.js';
 import { type RankVPConfig, rankDegradation } from './rank-schedule.js';
 
 export interface LinearVPConfig {
@@ -15,7 +17,14 @@ export type VPConfig = LinearVPConfig | RankVPConfig;
 
 export const VP_DEFAULT: VPConfig = { betaMin: 0.1, betaMax: 20, T: 1 };
 
-function linear(config: LinearVPConfig): { B(t: number): number; beta(t: number): number } {
+interface VPLaw {
+  B(t: number): number;
+  /** B elementwise on a float64 tensor */
+  BTensor(t: Tensor): Tensor;
+  beta(t: number): number;
+}
+
+function linear(config: LinearVPConfig): VPLaw {
   const { betaMin, betaMax, T } = config;
   if (!(betaMin >= 0 && betaMax >= betaMin && T > 0)) {
     throw new Error(
@@ -24,12 +33,13 @@ function linear(config: LinearVPConfig): { B(t: number): number; beta(t: number)
   }
   return {
     B: (t) => betaMin * t + ((betaMax - betaMin) * t * t) / (2 * T),
+    BTensor: (t) => t.mul(t.mul((betaMax - betaMin) / (2 * T)).add(betaMin)),
     beta: (t) => betaMin + ((betaMax - betaMin) * t) / T,
   };
 }
 
 export class VPSchedule {
-  readonly #law: { B(t: number): number; beta(t: number): number };
+  readonly #law: VPLaw;
 
   constructor(readonly config: VPConfig = VP_DEFAULT) {
     if (config.kind === 'rank') this.#law = rankDegradation(config);
@@ -65,5 +75,13 @@ export class VPSchedule {
   v(t: number, tau: number, eta: number): number {
     const decay = Math.exp(-(this.B(t) - this.B(tau))); // alpha^2(t) / alpha^2(tau)
     return this.sigma2(t) - (1 - eta * eta) * decay * this.sigma2(tau);
+  }
+  /** v_t(tau) elementwise: float64 tensors t and tau (broadcasting, e.g. [B, 1] and [B, L]) */
+  vTensor(t: Tensor, tau: Tensor, eta: number): Tensor {
+    const Bt = this.#law.BTensor(t);
+    const Btau = this.#law.BTensor(tau);
+    const decay = Btau.sub(Bt).exp(); // alpha^2(t) / alpha^2(tau)
+    const sigma2 = (b: Tensor) => b.neg().expm1().neg();
+    return sigma2(Bt).sub(decay.mul(sigma2(Btau)).mul(1 - eta * eta));
   }
 }
