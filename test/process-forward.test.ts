@@ -431,12 +431,11 @@ test('tensor forms (issue 17): Lambda^{-1} of every hazard and v_t(tau) of both 
     const tT = torch.tensor(ts, [ts.length, 1], 'float64');
     const tauT = torch.tensor(taus, [1, taus.length], 'float64');
     const got = vp.vTensor(tT, tauT, 0.4).toArray(); // [3, 5]
-    ts.forEach((t, i) =>
-      taus.forEach((tau, j) => {
-        if (tau > t) return;
+    for (const [i, t] of ts.entries())
+      for (const [j, tau] of taus.entries()) {
+        if (tau > t) continue;
         close(got[i * taus.length + j]!, vp.v(t, tau, 0.4), 1e-13, `v_${t}(${tau})`);
-      }),
-    );
+      }
   }
 });
 
