@@ -1,22 +1,21 @@
-// Runs the PyTorch reference (bench/torch_ref.py, Debian's python3-torch) with the same thread
-// settings as sjd, and reports medians; shared by every benchmark that compares against it.
-// Either as one run of N steps, or as a persistent process stepping in alternation with sjd.
+// Runs the PyTorch reference (bench/torch_ref.py, Debian's python3-torch, or the Python named by
+// SJD_PYTHON) with the same thread settings and device as sjd, and reports medians; shared by
+// every benchmark that compares against it. Either as one run of N steps, or as a persistent
+// process stepping in alternation with sjd.
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { getNumThreads } from '../src/torch/index.js';
+import { defaultDevice, getNumThreads } from '../src/torch/index.js';
 
 const script = new URL('../../bench/torch_ref.py', import.meta.url).pathname;
+/** The Python with torch: Debian's by default; a GPU machine's own with SJD_PYTHON. */
+const python = process.env.SJD_PYTHON ?? '/usr/bin/python3';
 
 /** Runs `torch_ref.py <args>` and parses its JSON line. */
 export function runReference(args: string[]): { times: number[] } & Record<string, unknown> {
-  const out = execFileSync(
-    '/usr/bin/python3',
-    [script, ...args, '--threads', String(getNumThreads())],
-    {
-      encoding: 'utf8',
-      env: { ...process.env, OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? 'PASSIVE' },
-    },
-  );
+  const out = execFileSync(python, [script, ...args, '--threads', String(getNumThreads())], {
+    encoding: 'utf8',
+    env: { ...process.env, OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? 'PASSIVE' },
+  });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
@@ -64,8 +63,17 @@ export class ReferenceServer {
 
   private constructor(config: object) {
     this.#child = spawn(
-      '/usr/bin/python3',
-      [script, 'serve', '--config', JSON.stringify(config), '--threads', String(getNumThreads())],
+      python,
+      [
+        script,
+        'serve',
+        '--config',
+        JSON.stringify(config),
+        '--threads',
+        String(getNumThreads()),
+        '--device',
+        defaultDevice(),
+      ],
       { env: { ...process.env, OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? 'PASSIVE' } },
     );
     this.#lines = createInterface({ input: this.#child.stdout })[Symbol.asyncIterator]();

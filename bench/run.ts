@@ -1,7 +1,13 @@
-// `npm run bench [-- --json] [-- --only NAME]`: runs every registered benchmark and prints each
-// figure as a ratio to its reference (PyTorch in Debian's python3-torch, same threads).
+// `npm run bench [-- --json] [-- --only NAME] [-- --device cuda]`: runs every registered
+// benchmark and prints each figure as a ratio to its reference (PyTorch in Debian's
+// python3-torch, or SJD_PYTHON's, same threads, same device).
 import { parseArgs } from 'node:util';
-import { getNumThreads, torchVersion } from '../src/torch/index.js';
+import {
+  defaultDevice,
+  getNumThreads,
+  setDefaultDevice,
+  torchVersion,
+} from '../src/torch/index.js';
 import './distributed.js';
 import './gemm.js';
 import './image.js';
@@ -13,8 +19,20 @@ import './text.js';
 import { benches } from './registry.js';
 
 const { values } = parseArgs({
-  options: { json: { type: 'boolean', default: false }, only: { type: 'string', multiple: true } },
+  options: {
+    json: { type: 'boolean', default: false },
+    only: { type: 'string', multiple: true },
+    device: { type: 'string' },
+  },
 });
+if (values.device !== undefined) {
+  try {
+    setDefaultDevice(values.device);
+  } catch (e) {
+    console.error(`bench: ${(e as Error).message}`);
+    process.exit(2);
+  }
+}
 const names = values.only ?? [...benches.keys()];
 for (const n of names) {
   if (!benches.has(n)) {
@@ -24,7 +42,7 @@ for (const n of names) {
 }
 if (!values.json)
   console.log(
-    `sjd bench: libtorch ${torchVersion().torch}, ${getNumThreads()} threads; ratio = sjd / reference`,
+    `sjd bench: libtorch ${torchVersion().torch}, ${getNumThreads()} threads, device ${defaultDevice()}; ratio = sjd / reference`,
   );
 /** Extra figures: 3 significant digits below 10, else one decimal. */
 const fmt = (v: number) => (Math.abs(v) >= 10 ? v.toFixed(1) : v.toPrecision(3));

@@ -317,8 +317,8 @@ class UNet(nn.Module):
         return out.reshape(B, C, K, H, W).permute(0, 3, 4, 1, 2).reshape(B, H * W * C, K)
 
 
-def make_step(c):
-    """The model of config c and a closure doing one training step (forward, CE, backward, clip, AdamW)."""
+def make_step(c, device="cpu"):
+    """The model of config c on device and a closure doing one training step (forward, CE, backward, clip, AdamW)."""
     torch.manual_seed(0)
     B, L, K = c["batch"], c["length"], c["classes"]
     y = torch.randint(0, K, (B, L))
@@ -331,6 +331,9 @@ def make_step(c):
     else:
         model = TokenClassifier(c["vocab"], c)
         inputs = (torch.randint(0, c["vocab"], (B, L)),)
+    model = model.to(device)
+    inputs = tuple(x.to(device) for x in inputs)
+    y = y.to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
 
     def step():
@@ -347,8 +350,8 @@ def make_step(c):
 
 def cmd_serve(a):
     torch.set_num_threads(a.threads)
-    _, step = make_step(json.loads(a.config))
-    print(json.dumps({"ready": True}), flush=True)
+    _, step = make_step(json.loads(a.config), a.device)
+    print(json.dumps({"ready": True, "torch": torch.__version__}), flush=True)
     for line in sys.stdin:
         words = line.split()
         if len(words) != 2 or words[0] != "steps":
@@ -363,7 +366,7 @@ def cmd_serve(a):
 
 def cmd_step(a):
     torch.set_num_threads(a.threads)
-    model, step = make_step(json.loads(a.config))
+    model, step = make_step(json.loads(a.config), a.device)
     times = []
     for i in range(a.warmup + a.steps):
         t0 = time.perf_counter()
@@ -434,11 +437,13 @@ def main():
     v = sub.add_parser("serve")
     v.add_argument("--config", required=True)
     v.add_argument("--threads", type=int, default=2)
+    v.add_argument("--device", default="cpu")
     s = sub.add_parser("step")
     s.add_argument("--config", required=True)
     s.add_argument("--steps", type=int, default=5)
     s.add_argument("--warmup", type=int, default=2)
     s.add_argument("--threads", type=int, default=2)
+    s.add_argument("--device", default="cpu")
     f = sub.add_parser("forward")
     f.add_argument("--weights", required=True)
     f.add_argument("--tokens", required=True)

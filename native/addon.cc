@@ -248,10 +248,43 @@ at::ScalarType ArgDtype(const Napi::CallbackInfo& info, size_t i, at::ScalarType
   return ParseDtype(ArgStr(info, i, "dtype"));
 }
 
+// The device of new tensors when a call names none (PyTorch's set_default_device): CPU unless
+// `sjd ... --device cuda` chose another (issue 17).
+static at::Device gDefaultDevice(at::kCPU);
+
+const at::Device& DefaultDevice() { return gDefaultDevice; }
+
+// A device string checked against this libtorch: "cpu", "cuda" or "cuda:N".
+static at::Device CheckedDevice(const std::string& name) {
+  if (name != "cpu" && name.rfind("cuda", 0) != 0) {
+    throw std::invalid_argument("device '" + name + "': use cpu, cuda or cuda:N");
+  }
+  at::Device d(name);
+  if (d.is_cuda()) {
+    if (!at::hasCUDA()) {
+      throw std::invalid_argument("device '" + name + "': this libtorch (" TORCH_VERSION
+                                  ") has no CUDA; build the addon against a CUDA libtorch (LIBTORCH=...)");
+    }
+    if (d.has_index() && d.index() >= at::getNumGPUs()) {
+      throw std::invalid_argument("device '" + name + "': only " + std::to_string(at::getNumGPUs()) + " CUDA devices");
+    }
+  }
+  return d;
+}
+
 at::Device ArgDevice(const Napi::CallbackInfo& info, size_t i) {
   auto v = At(info, i);
-  if (Missing(v)) return at::Device(at::kCPU);
-  return at::Device(ArgStr(info, i, "device"));
+  if (Missing(v)) return gDefaultDevice;
+  return CheckedDevice(ArgStr(info, i, "device"));
+}
+
+static Napi::Value SetDefaultDevice(const Napi::CallbackInfo& info) {
+  gDefaultDevice = CheckedDevice(ArgStr(info, 0, "device"));
+  return info.Env().Undefined();
+}
+
+static Napi::Value GetDefaultDevice(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), gDefaultDevice.str());
 }
 
 // ---- runtime ----
@@ -297,7 +330,8 @@ static void TuneMalloc() {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   TuneMalloc();
   std::vector<Export> table = {
-      {"setNumThreads", SetNumThreads}, {"getNumThreads", GetNumThreads}, {"version", Version}, {"memoryStats", MemoryStats}};
+      {"setNumThreads", SetNumThreads}, {"getNumThreads", GetNumThreads}, {"version", Version}, {"memoryStats", MemoryStats},
+      {"setDefaultDevice", SetDefaultDevice}, {"getDefaultDevice", GetDefaultDevice}};
   RegisterTensorIo(table);
   RegisterOps(table);
   RegisterAutograd(table);

@@ -57,7 +57,8 @@ std::vector<int64_t> ArgInts(const Napi::CallbackInfo& info, size_t i, const cha
 c10::optional<std::vector<int64_t>> ArgOptInts(const Napi::CallbackInfo& info, size_t i);
 at::Scalar ArgScalar(const Napi::CallbackInfo& info, size_t i, const char* name);
 at::ScalarType ArgDtype(const Napi::CallbackInfo& info, size_t i, at::ScalarType dflt);
-at::Device ArgDevice(const Napi::CallbackInfo& info, size_t i);
+at::Device ArgDevice(const Napi::CallbackInfo& info, size_t i);  // missing -> DefaultDevice()
+const at::Device& DefaultDevice();
 at::ScalarType ParseDtype(const std::string& s);
 const char* DtypeName(at::ScalarType st);
 

@@ -71,8 +71,14 @@ Napi::Value clamp_(const Info& info) {
   return W(info, at::clamp(t, lo, hi));
 }
 // where(cond, a, b): a, b tensors or numbers
+// (numbers go in as Scalars, not CPU tensors, so the branches may live on any device)
 Napi::Value where_(const Info& info) {
-  return W(info, at::where(ArgT(info, 0, "condition"), ArgTS(info, 1, "a"), ArgTS(info, 2, "b")));
+  const auto& c = ArgT(info, 0, "condition");
+  bool ta = IsTensor(info[1]), tb = IsTensor(info[2]);
+  if (ta && tb) return W(info, at::where(c, Unwrap(info[1], "a"), Unwrap(info[2], "b")));
+  if (ta) return W(info, at::where(c, Unwrap(info[1], "a"), ArgScalar(info, 2, "b")));
+  if (tb) return W(info, at::where(c, ArgScalar(info, 1, "a"), Unwrap(info[2], "b")));
+  return W(info, at::where(c, ArgScalar(info, 1, "a"), ArgScalar(info, 2, "b")));
 }
 
 // ---- reductions: (t, dims?, keepdim?) ----

@@ -49,7 +49,7 @@ Napi::Value FromTyped(const Napi::CallbackInfo& info) {
   auto t = at::empty(shape, at::TensorOptions().dtype(src));
   const auto* base = static_cast<const uint8_t*>(ta.ArrayBuffer().Data()) + ta.ByteOffset();
   if (ta.ByteLength() > 0) std::memcpy(t.data_ptr(), base, ta.ByteLength());
-  return Wrap(info.Env(), dst == src ? t : t.to(dst));
+  return Wrap(info.Env(), t.to(DefaultDevice(), dst));
 }
 
 // fromBytes(uint8Array, dtype, shape) -> tensor; raw little-endian bytes of any dtype
@@ -65,7 +65,7 @@ Napi::Value FromBytes(const Napi::CallbackInfo& info) {
   }
   const auto* base = static_cast<const uint8_t*>(ta.ArrayBuffer().Data()) + ta.ByteOffset();
   if (ta.ByteLength() > 0) std::memcpy(t.data_ptr(), base, ta.ByteLength());
-  return Wrap(info.Env(), t);
+  return Wrap(info.Env(), t.to(DefaultDevice()));
 }
 
 // A zero-copy view of a contiguous CPU tensor's memory; the ArrayBuffer keeps the storage alive.
@@ -225,8 +225,9 @@ Napi::Value GenGetState(const Napi::CallbackInfo& info) {
 Napi::Value GenSetState(const Napi::CallbackInfo& info) {
   auto& g = UnwrapGen(info[0]);
   const auto& state = ArgT(info, 1, "state");
+  auto cpu = state.to(at::kCPU);  // checkpoints may load onto another device
   std::lock_guard<std::mutex> lock(g.mutex());
-  g.set_state(state);
+  g.set_state(cpu);
   return info.Env().Undefined();
 }
 

@@ -102,6 +102,13 @@ const cases: [string, () => string[], RegExp][] = [
     /--threads.*expected an integer in \[1, \d+\]/,
   ],
   ['threads not a number', () => ['--threads', 'abc', 'info'], /--threads/],
+  ['device unknown', () => ['--device', 'tpu', 'info'], /device 'tpu': use cpu, cuda or cuda:N/],
+  [
+    'device cuda on a CPU build',
+    () => ['train', 'sudoku', '--device', 'cuda', '--out', p('r1')],
+    /device 'cuda': this libtorch \([\d.]+\) has no CUDA/,
+  ],
+  ['device cuda:x', () => ['demo', '--device', 'cuda:x'], /Invalid device string: 'cuda:x'/],
   ['unknown command', () => ['nosuch'], /unknown command 'nosuch'/],
   ['unknown demo', () => ['demo', 'chess'], /unknown demo 'chess'/],
   ['demo count 0', () => ['demo', '--count', '0'], /--count/],

@@ -168,3 +168,31 @@ test('thread count is a setting', () => {
   torch.setNumThreads(n);
   assert.throws(() => torch.setNumThreads(0), /threads: must be between 1 and 1024/);
 });
+
+test('the default device (issue 17): new tensors, typed arrays, bytes and draws land there; a device the build lacks is refused', () => {
+  assert.equal(torch.defaultDevice(), 'cpu');
+  torch.setDefaultDevice('cpu');
+  const g = new torch.Generator(1);
+  for (const t of [
+    torch.tensor([1, 2], [2]),
+    torch.zeros([2]),
+    torch.fromBytes(new Uint8Array(8), 'float32', [2]),
+    g.rand([2]),
+    g.randn([2], 'float64'),
+    g.randint(0, 3, [2]),
+  ])
+    assert.equal(t.device, 'cpu');
+  const v = torch.torchVersion();
+  if (!v.cuda)
+    assert.throws(
+      () => torch.setDefaultDevice('cuda'),
+      new RegExp(`device 'cuda': this libtorch \\(${v.torch}\\) has no CUDA`),
+    );
+  assert.throws(() => torch.setDefaultDevice('tpu'), /device 'tpu': use cpu, cuda or cuda:N/);
+  assert.equal(torch.defaultDevice(), 'cpu', 'a refused device leaves the default as it was');
+  // generator state round trip goes through the CPU whatever device the state tensor is on
+  const s = g.getState();
+  const a = g.rand([3]).toArray();
+  g.setState(s.to('uint8', 'cpu'));
+  assert.deepEqual(g.rand([3]).toArray(), a);
+});

@@ -25,9 +25,14 @@ const program = new Command('sjd')
     `libtorch intra-op threads (this machine: ${availableParallelism()} cores)`,
     int(1, availableParallelism()),
   )
+  .option(
+    '--device <name>',
+    'where tensors live: cpu, cuda or cuda:N (cuda needs the addon built against a CUDA libtorch)',
+  )
   .hook('preAction', (cmd) => {
-    const t = cmd.opts().threads as number | undefined;
-    if (t !== undefined) torch.setNumThreads(t);
+    const { threads, device } = cmd.opts() as { threads?: number; device?: string };
+    if (threads !== undefined) torch.setNumThreads(threads);
+    if (device !== undefined) torch.setDefaultDevice(device);
   })
   .configureOutput({
     outputError: (str, write) => write(`sjd: ${str.replace(/^error: /, '').trim()}\n`),
@@ -51,7 +56,7 @@ program
   .action(() => {
     const v = torch.torchVersion();
     console.log(
-      `libtorch ${v.torch}; threads ${torch.getNumThreads()}; CUDA ${v.cuda ? `yes (${v.cudaDevices} devices)` : 'no'}`,
+      `libtorch ${v.torch}; threads ${torch.getNumThreads()}; device ${torch.defaultDevice()}; CUDA ${v.cuda ? `yes (${v.cudaDevices} devices)` : 'no'}`,
     );
     console.log(v.config.trim());
   });

@@ -46,6 +46,8 @@ const SIGNATURES = {
   // ---- addon.cc: runtime ----
   setNumThreads: fn<(n: number) => void>(),
   getNumThreads: fn<() => number>(),
+  setDefaultDevice: fn<(device: string) => void>(),
+  getDefaultDevice: fn<() => string>(),
   version: fn<() => { torch: string; cuda: boolean; cudaDevices: number; config: string }>(),
   memoryStats: fn<() => { liveTensors: number; tensorBytes: number }>(),
 

@@ -1,7 +1,15 @@
 // The tensor layer of sjd: libtorch through our addon (DESIGN.md §3).
 export * as distributed from './distributed.js';
 export * from './functional.js';
-export { getNumThreads, isLoaded, memoryStats, setNumThreads, torchVersion } from './native.js';
+export {
+  defaultDevice,
+  getNumThreads,
+  isLoaded,
+  memoryStats,
+  setDefaultDevice,
+  setNumThreads,
+  torchVersion,
+} from './native.js';
 export * as nn from './nn/index.js';
 export { AdamW, Optimizer, type ParamGroup, type ParamState, SGD } from './optim.js';
 export { defaultGenerator, Generator, manualSeed } from './random.js';

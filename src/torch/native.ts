@@ -92,6 +92,20 @@ export function getNumThreads(): number {
   return native.getNumThreads();
 }
 
+/**
+ * The device of new tensors when a call names none (cpu, cuda or cuda:N; PyTorch's
+ * set_default_device): factories, typed arrays and loaded checkpoints land there, random draws
+ * move there from the CPU generator. Throws, naming the problem, for a device this build lacks.
+ */
+export function setDefaultDevice(device: string): void {
+  native.setDefaultDevice(device);
+}
+
+/** The device of new tensors ("cpu" unless setDefaultDevice chose another). */
+export function defaultDevice(): string {
+  return native.getDefaultDevice();
+}
+
 /** libtorch's version and build, and whether CUDA is available. */
 export function torchVersion(): ReturnType<Native['version']> {
   return native.version();

@@ -1,9 +1,9 @@
 // Run folders are self-describing (DESIGN.md §4): manifest.json holds the sjd version, the git
-// commit, the seed, the data hash, libtorch, threads and the time, written atomically.
+// commit, the seed, the data hash, libtorch, threads, the device and the time, written atomically.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getNumThreads, torchVersion } from '../torch/index.js';
+import { defaultDevice, getNumThreads, torchVersion } from '../torch/index.js';
 import { writeJsonAtomic } from '../util/atomic.js';
 import { RUN_FILES } from './run-folder.js';
 
@@ -34,6 +34,7 @@ export function writeManifest(
     commit: gitCommit(),
     libtorch: torchVersion().torch,
     threads: getNumThreads(),
+    device: defaultDevice(),
     written: new Date().toISOString(),
     ...fields,
   });
