@@ -21,8 +21,8 @@
         "<!@(node native/find-libtorch.mjs defines)"
       ],
       "cflags!": ["-fno-exceptions", "-fno-rtti"],
-      "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17", "-std=gnu++14"],
-      "cflags_cc": ["-std=c++17", "-fexceptions", "-frtti", "-O2", "-Wno-unused-parameter", "-Wno-deprecated-declarations"],
+      "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17", "-std=gnu++14", "-std=gnu++20"],
+      "cflags_cc": ["<!@(node native/find-libtorch.mjs cxxflags)", "-fexceptions", "-frtti", "-O2", "-Wno-unused-parameter", "-Wno-deprecated-declarations"],
       "libraries": [
         "-L<!(node native/find-libtorch.mjs libdir)",
         "-Wl,-rpath,<!(node native/find-libtorch.mjs libdir)",

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const addon = join(root, 'build/Release/sjd_torch.node');
 const stamp = join(root, 'build/libtorch.stamp');
-const want = process.env.LIBTORCH ?? 'debian';
+// the stamp names what the addon was built against (and whether c10d/Gloo were left out)
+const want = `${process.env.LIBTORCH ?? 'debian'}${process.env.SJD_DISTRIBUTED === '0' ? ' without distributed' : ''}`;
 const force = process.argv.includes('--force');
 
 const sources = [join(root, 'binding.gyp'), ...readdirSync(join(root, 'native')).map((f) => join(root, 'native', f))];

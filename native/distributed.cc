@@ -7,6 +7,11 @@
 // this rank: "distributed allreduce failed on rank 1 of 3: <Gloo's or libtorch's reason>".
 // No reduction of our own: sum, product, min and max are Gloo's; avg is Gloo's sum divided
 // in place by the world size (Gloo has no AVG), truncating for integer tensors.
+// Built when the libtorch found has c10d's and Gloo's headers (SJD_DISTRIBUTED=1, see
+// find-libtorch.mjs); otherwise the same functions throw one line saying so (issue 17).
+#include "common.h"
+
+#if SJD_DISTRIBUTED
 #define USE_C10D_GLOO 1  // Debian's libtorch is built with Gloo: expose ProcessGroupGloo
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
@@ -14,8 +19,6 @@
 
 #include <chrono>
 #include <cmath>
-
-#include "common.h"
 
 namespace sjd {
 
@@ -267,3 +270,24 @@ void RegisterDistributed(std::vector<Export>& out) {
 }
 
 }  // namespace sjd
+
+#else  // no c10d/Gloo in this libtorch: every distributed call says so
+
+namespace sjd {
+namespace {
+Napi::Value Unavailable(const Napi::CallbackInfo&) {
+  throw std::invalid_argument(
+      "distributed training needs libtorch's c10d and Gloo headers; this addon was built without them "
+      "(SJD_DISTRIBUTED=0)");
+}
+}  // namespace
+
+void RegisterDistributed(std::vector<Export>& out) {
+  for (const char* name : {"newProcessGroup", "pgAllReduce", "pgBroadcast", "pgAllGather", "pgBarrier", "pgInfo",
+                           "pgDestroy"}) {
+    out.push_back({name, Unavailable});
+  }
+}
+}  // namespace sjd
+
+#endif

@@ -1,7 +1,10 @@
 // Locates libtorch for binding.gyp, the way the Rust binding `tch` does (DESIGN.md §3):
 // `LIBTORCH=/path` names a libtorch folder (include/, lib/; e.g. the `torch/` folder of a
 // PyTorch wheel, which brings CUDA on GPU machines); otherwise Debian's `libtorch-dev` paths.
-// Usage: node native/find-libtorch.mjs include|libdir|libs|defines
+// The C++ standard follows the libtorch version (C++20 from 2.10 on, which newer ATen headers
+// require; C++17 before), and c10d/Gloo are compiled in only where their headers are
+// (SJD_DISTRIBUTED=0 in the environment turns them off). One source serves 1.13 and 2.x.
+// Usage: node native/find-libtorch.mjs include|libdir|libs|defines|cxxflags
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -31,7 +34,24 @@ function abiDefine() {
   return `_GLIBCXX_USE_CXX11_ABI=${m ? m[1] : '1'}`;
 }
 
+/** [major, minor] from torch/version.h */
+function torchVersion(include) {
+  const h = join(include, 'torch/csrc/api/include/torch/version.h');
+  const text = existsSync(h) ? readFileSync(h, 'utf8') : '';
+  const num = (k) => Number((new RegExp(`#define TORCH_VERSION_${k} (\\d+)`).exec(text) ?? [])[1] ?? 0);
+  return [num('MAJOR'), num('MINOR')];
+}
+
+function distributed(include) {
+  if (process.env.SJD_DISTRIBUTED === '0') return false;
+  return (
+    existsSync(join(include, 'torch/csrc/distributed/c10d/ProcessGroupGloo.hpp')) &&
+    existsSync(join(include, 'gloo/algorithm.h'))
+  );
+}
+
 const p = paths();
+const [major, minor] = torchVersion(p.include[0]);
 const cuda = existsSync(join(p.libdir, 'libtorch_cuda.so'));
 const what = process.argv[2];
 if (what === 'include') console.log(p.include.join(' '));
@@ -41,8 +61,16 @@ else if (what === 'libs') {
   // --no-as-needed keeps libtorch_cuda linked so its CUDA kernels register at load.
   if (cuda) libs.unshift('-Wl,--no-as-needed', '-ltorch_cuda', '-lc10_cuda', '-Wl,--as-needed');
   console.log(libs.join(' '));
-} else if (what === 'defines') console.log([abiDefine(), cuda ? 'SJD_CUDA=1' : 'SJD_CUDA=0'].join(' '));
+} else if (what === 'defines')
+  console.log(
+    [
+      abiDefine(),
+      cuda ? 'SJD_CUDA=1' : 'SJD_CUDA=0',
+      distributed(p.include[0]) ? 'SJD_DISTRIBUTED=1' : 'SJD_DISTRIBUTED=0',
+    ].join(' '),
+  );
+else if (what === 'cxxflags') console.log(major > 2 || (major === 2 && minor >= 10) ? '-std=c++20' : '-std=c++17');
 else {
-  console.error('usage: find-libtorch.mjs include|libdir|libs|defines');
+  console.error('usage: find-libtorch.mjs include|libdir|libs|defines|cxxflags');
   process.exit(2);
 }

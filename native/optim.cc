@@ -4,6 +4,10 @@
 #include <torch/optim/adamw.h>
 #include <torch/optim/sgd.h>
 
+#include <sstream>
+#include <type_traits>
+#include <utility>
+
 #include "common.h"
 
 namespace sjd {
@@ -90,7 +94,20 @@ Napi::Value OptimZeroGrad(const Info& info) {
   return info.Env().Undefined();
 }
 
-std::string Key(const at::Tensor& p) { return c10::guts::to_string(p.unsafeGetTensorImpl()); }
+// The optimiser's state key for a parameter: its TensorImpl's address, printed in libtorch 1.x
+// (std::string keys), the pointer itself in 2.x (void* keys). One source serves both.
+using StateKey = std::decay_t<decltype(std::declval<torch::optim::Optimizer&>().state())>::key_type;
+template <typename K>
+K KeyOf(const at::Tensor& p) {
+  if constexpr (std::is_same_v<K, std::string>) {
+    std::ostringstream s;
+    s << p.unsafeGetTensorImpl();
+    return s.str();
+  } else {
+    return p.unsafeGetTensorImpl();
+  }
+}
+StateKey Key(const at::Tensor& p) { return KeyOf<StateKey>(p); }
 
 // optimGetState(opt) -> per parameter (in group order): null or {step, <buffer>: tensor...}
 Napi::Value OptimGetState(const Info& info) {

@@ -20,7 +20,11 @@ test('Debian paths by default', () => {
   assert.equal(run('include').stdout.trim(), '/usr/include /usr/include/torch/csrc/api/include');
   assert.equal(run('libdir').stdout.trim(), '/usr/lib/x86_64-linux-gnu');
   assert.equal(run('libs').stdout.trim(), '-ltorch -ltorch_cpu -lc10');
-  assert.equal(run('defines').stdout.trim(), '_GLIBCXX_USE_CXX11_ABI=1 SJD_CUDA=0');
+  assert.equal(
+    run('defines').stdout.trim(),
+    '_GLIBCXX_USE_CXX11_ABI=1 SJD_CUDA=0 SJD_DISTRIBUTED=1',
+  );
+  assert.equal(run('cxxflags').stdout.trim(), '-std=c++17', "Debian's 1.13 builds as C++17");
 });
 
 test('LIBTORCH=/path: a wheel-style folder with CUDA and the old C++ ABI', () => {
@@ -43,7 +47,37 @@ test('LIBTORCH=/path: a wheel-style folder with CUDA and the old C++ ABI', () =>
     run('libs', root).stdout,
     /-Wl,--no-as-needed -ltorch_cuda -lc10_cuda -Wl,--as-needed -ltorch/,
   );
-  assert.equal(run('defines', root).stdout.trim(), '_GLIBCXX_USE_CXX11_ABI=0 SJD_CUDA=1');
+  assert.equal(
+    run('defines', root).stdout.trim(),
+    '_GLIBCXX_USE_CXX11_ABI=0 SJD_CUDA=1 SJD_DISTRIBUTED=0',
+    'no c10d/Gloo headers: distributed left out',
+  );
+  assert.equal(run('cxxflags', root).stdout.trim(), '-std=c++17', 'no version.h: C++17');
+});
+
+test('LIBTORCH=/path of PyTorch 2.11 with c10d and Gloo: C++20, distributed compiled in (unless SJD_DISTRIBUTED=0)', () => {
+  const root = tempDir('libtorch211-');
+  const inc = join(root, 'include');
+  for (const d of ['ATen', 'gloo', 'torch/csrc/distributed/c10d', 'torch/csrc/api/include/torch'])
+    mkdirSync(join(inc, d), { recursive: true });
+  mkdirSync(join(root, 'lib'));
+  for (const f of [
+    'ATen/ATen.h',
+    'gloo/algorithm.h',
+    'torch/csrc/distributed/c10d/ProcessGroupGloo.hpp',
+  ])
+    writeFileSync(join(inc, f), '');
+  writeFileSync(
+    join(inc, 'torch/csrc/api/include/torch/version.h'),
+    '#define TORCH_VERSION_MAJOR 2\n#define TORCH_VERSION_MINOR 11\n#define TORCH_VERSION_PATCH 0\n',
+  );
+  assert.equal(run('cxxflags', root).stdout.trim(), '-std=c++20');
+  assert.match(run('defines', root).stdout, /SJD_CUDA=0 SJD_DISTRIBUTED=1$/m);
+  const off = spawnSync(process.execPath, [script, 'defines'], {
+    encoding: 'utf8',
+    env: { ...process.env, LIBTORCH: root, SJD_DISTRIBUTED: '0' },
+  });
+  assert.match(off.stdout, /SJD_DISTRIBUTED=0$/m);
 });
 
 test('LIBTORCH naming a folder without libtorch is refused with a clear message', () => {
