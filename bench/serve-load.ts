@@ -10,7 +10,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import autocannon from 'autocannon';
+import type Autocannon from 'autocannon';
 import { formatBoard } from '../src/tasks/sudoku/board.js';
 import { generatedPairs } from '../src/tasks/sudoku/data.js';
 import { type BenchResult, register } from './registry.js';
@@ -62,9 +62,10 @@ const quantile = (xs: number[], q: number) => {
 const rssMb = async (url: string) =>
   ((await (await fetch(`${url}/health`)).json()) as { rss_mb: number }).rss_mb;
 
-/** autocannon's load of solves for `seconds`. */
-function load(url: string, puzzles: string[], seconds: number) {
+/** autocannon's load of solves for `seconds` (a dev dependency: loaded when this bench runs). */
+async function load(url: string, puzzles: string[], seconds: number) {
   let k = 0;
+  const autocannon = (await import('autocannon')).default as typeof Autocannon;
   return autocannon({
     url: `${url}/api/sudoku/solve`,
     connections: CONNECTIONS,

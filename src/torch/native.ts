@@ -5,7 +5,8 @@
 // OMP_WAIT_POLICY=PASSIVE must be in the environment before libtorch (and its OpenMP runtime)
 // loads: with busy-waiting workers training steps run 1.8-3.6x slower on these 2-core machines.
 // The intra-op thread count defaults to the cores this process may use (SJD_THREADS overrides;
-// setNumThreads changes it later).
+// setNumThreads changes it later); the default device is the CPU (SJD_DEVICE overrides, as the
+// CUDA test run of bench/device.sh does; setDefaultDevice changes it later).
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { ADDON_FUNCTIONS, type Native } from './addon-api.js';
@@ -52,6 +53,13 @@ function load(): Native {
   typed.setNumThreads(
     Number.isFinite(envThreads) && envThreads > 0 ? envThreads : availableParallelism(),
   );
+  if (process.env.SJD_DEVICE) {
+    try {
+      typed.setDefaultDevice(process.env.SJD_DEVICE);
+    } catch (e) {
+      throw new Error(`SJD_DEVICE: ${(e as Error).message}`);
+    }
+  }
   return typed;
 }
 

