@@ -17,7 +17,8 @@ export interface AccumulateOptions extends StepOptions {
 /**
  * One step over several losses (a batch in parts): zero grads; per part, build its loss and
  * backward (gradients add up; each part's graph is freed before the next); sync; clip;
- * AdamW/SGD step. Returns the sum of the parts' losses.
+ * AdamW/SGD step. Returns the sum of the parts' losses, read once the step is queued (on a GPU
+ * reading a value waits for the device: once a step, at its end).
  */
 export function accumulateStep(
   parts: (() => Tensor)[],
@@ -25,17 +26,17 @@ export function accumulateStep(
   opts: AccumulateOptions = {},
 ): number {
   opt.zeroGrad();
-  let total = 0;
-  for (const part of parts)
-    total += tidy(() => {
+  const losses = parts.map((part) =>
+    tidy(() => {
       const l = part();
       l.backward();
-      return l.item();
-    });
+      return l.detach(); // [] (the graph is freed with the scope)
+    }),
+  );
   opts.sync?.();
   if (opts.clip !== undefined) clipGradNorm(opt.params, opts.clip);
   opt.step(opts.lr);
-  return total;
+  return losses.reduce((total, l) => total + l.item(), 0);
 }
 
 /** loss() builds a scalar loss; zero grads, backward, clip, AdamW/SGD step; returns the loss. */
