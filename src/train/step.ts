@@ -36,7 +36,11 @@ export function accumulateStep(
   opts.sync?.();
   if (opts.clip !== undefined) clipGradNorm(opt.params, opts.clip);
   opt.step(opts.lr);
-  return losses.reduce((total, l) => total + l.item(), 0);
+  return losses.reduce((total, l) => {
+    const v = l.item();
+    l.dispose();
+    return total + v;
+  }, 0);
 }
 
 /** loss() builds a scalar loss; zero grads, backward, clip, AdamW/SGD step; returns the loss. */
