@@ -102,6 +102,16 @@ const cases: [string, () => string[], RegExp][] = [
     /--threads.*expected an integer in \[1, \d+\]/,
   ],
   ['threads not a number', () => ['--threads', 'abc', 'info'], /--threads/],
+  [
+    'init with resume',
+    () => ['train', 'sudoku', '--init', p('run'), '--resume', '--out', p('run')],
+    /--init starts a new run; --resume continues one/,
+  ],
+  [
+    'init from nowhere',
+    () => ['train', 'sudoku', '--size', 'tiny', '--init', p('nowhere'), '--out', p('r1')],
+    /--init .*nowhere: not a model or run folder \(no config.json\)/,
+  ],
   ['device unknown', () => ['--device', 'tpu', 'info'], /device 'tpu': use cpu, cuda or cuda:N/],
   [
     'device cuda on a CPU build',

@@ -4,9 +4,11 @@
 // max, or the confidence policy's), and one-line errors for bad input.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import * as torch from '../src/torch/index.js';
 import { tempDir } from './tmp.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
@@ -73,6 +75,61 @@ test('sjd train sudoku writes a run folder and reports its evaluation', () => {
   const again = sjd('train', 'sudoku', '--size', 'tiny', '--out', run, '--data', data);
   assert.notEqual(again.status, 0);
   assert.match(again.stderr, /^sjd: .* already holds a run; pass --resume/);
+});
+
+test('--init warm-starts a new run from a run with the same network, and records which weights', () => {
+  const warm = join(dir, 'warm');
+  const args = ['--data', data, '--eval-data', data, '--eval-size', '2', '--eval-nfe', '2'];
+  const r = sjd(
+    'train',
+    'sudoku',
+    '--size',
+    'tiny',
+    '--steps',
+    '1',
+    '--lr',
+    '1e-8',
+    '--init',
+    run,
+    '--out',
+    warm,
+    ...args,
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const source = join(run, 'checkpoint', 'ema.safetensors');
+  const sha256 = createHash('sha256').update(readFileSync(source)).digest('hex');
+  assert.deepEqual(JSON.parse(readFileSync(join(warm, 'config.json'), 'utf8')).init, {
+    from: run,
+    sha256,
+  });
+  // one step at lr 1e-8: the new run's weights are the source's EMA weights
+  const a = torch.loadSafetensors(source).tensors;
+  const b = torch.loadSafetensors(join(warm, 'checkpoint', 'model.safetensors')).tensors;
+  assert.deepEqual(Object.keys(b).sort(), Object.keys(a).sort());
+  for (const k of Object.keys(a)) assert.ok(b[k]!.sub(a[k]!).abs().amax().item() < 1e-5, k);
+  const other = sjd(
+    'train',
+    'sudoku',
+    '--size',
+    'cpu',
+    '--init',
+    run,
+    '--out',
+    join(dir, 'w2'),
+    ...args,
+  );
+  assert.equal(other.status, 1);
+  assert.match(
+    other.stderr,
+    /^sjd: --init .*: its network does not fit this run's \(.*\[.*\] vs \[.*\]\)$/m,
+  );
+  assert.ok(!existsSync(join(dir, 'w2')), 'a refused warm start leaves no folder');
+  // weight-tied loops add no parameters: a 2-loop network may start from a 1-loop run
+  const looped = join(dir, 'w3');
+  const l2 = ['--size', 'tiny', '--steps', '1', '--loops', '2', '--init', run, '--out', looped];
+  assert.equal(sjd('train', 'sudoku', ...l2, ...args).status, 0);
+  const both = sjd('train', 'sudoku', '--init', run, '--resume', '--out', warm, ...args);
+  assert.match(both.stderr, /^sjd: --init starts a new run; --resume continues one/);
 });
 
 test('--anchors frozen keeps the anchors out of training', () => {

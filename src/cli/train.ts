@@ -1,6 +1,7 @@
 // `sjd train sudoku` and `sjd train text`: train a denoiser into a run folder (config, manifest,
 // checkpoints, metrics.csv, metrics.svg) with a progress bar; --resume continues exactly. Both
 // take the same process flags (options.ts) and check --out before loading any data.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
@@ -27,6 +28,7 @@ interface RunFlags extends ParallelFlags {
   warmup?: number;
   evalEvery?: number;
   resume?: boolean;
+  init?: string;
 }
 
 interface SudokuFlags extends ProcessFlags, RunFlags {
@@ -57,6 +59,13 @@ interface TextFlags extends ProcessFlags, RunFlags {
 
 const runOptions = (c: Command) =>
   c
+    .hook('preAction', (cmd) => {
+      const o = cmd.opts() as RunFlags;
+      if (o.init !== undefined && o.resume)
+        throw new Error('--init starts a new run; --resume continues one: give one of them');
+      if (o.init !== undefined && !existsSync(join(o.init, T.RUN_FILES.config)))
+        throw new Error(`--init ${o.init}: not a model or run folder (no config.json)`);
+    })
     .requiredOption('--out <dir>', 'run folder (new, empty, or with --resume the run to continue)')
     .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
     .option('--steps <n>', 'training steps (default: the size)', int(1, 1_000_000_000))
@@ -73,6 +82,10 @@ const runOptions = (c: Command) =>
       int(1, 1_000_000_000),
     )
     .option('--resume', 'continue the run in --out from its checkpoint')
+    .option(
+      '--init <dir>',
+      "warm start a new run from a run's EMA weights or a model folder with the same network (fresh optimiser and schedule)",
+    )
     .option(
       '--stop-after <n>',
       'stop after N steps of this invocation, with a checkpoint',
@@ -279,6 +292,11 @@ export async function runWithProgress(
   dp: T.DataParallel = T.SINGLE,
 ): Promise<void> {
   const resume = o.resume === true;
+  if (o.init !== undefined) {
+    if (resume)
+      throw new Error('--init starts a new run; --resume continues one: give one of them');
+    config = { ...config, init: { from: o.init } };
+  }
   const bar = new cliProgress.SingleBar(
     {
       format: 'step {value}/{total} |{bar}| loss {loss} | {tps} tokens/s | ETA {eta_formatted}',

@@ -48,6 +48,8 @@ export interface TrainConfig {
   augment?: 'none' | 'digits' | 'full'; // Sudoku: the symmetries drawn per training board
   image?: { height: number; width: number; channels: number; levels: number }; // images
   shards?: number; // data-parallel: the global batch in this many parts (data-parallel.ts)
+  /** warm start: the weights of a run (its EMA) or model folder, and their sha256 */
+  init?: { from: string; sha256?: string };
 }
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
@@ -159,6 +161,7 @@ const schema = z.object({
   data: z.string().optional(),
   augment: z.enum(['none', 'digits', 'full']).optional(),
   shards: int(1, 65_536).optional(),
+  init: z.object({ from: z.string().min(1), sha256: z.string().optional() }).optional(),
   image: z
     .object({
       height: int(1, 4096),

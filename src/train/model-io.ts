@@ -2,7 +2,8 @@
 // exported model folder (float16 storage allowed), the form shipped in the repository. Loading
 // validates the config (config.ts) and rebuilds the denoiser and its process; exporting writes a
 // new model folder atomically and never over a user's folder or the run itself.
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Denoiser, type Network } from '../model/network.js';
 import type { SJDProcess } from '../process/index.js';
@@ -46,6 +47,35 @@ function weightsFile(dir: string): string {
   const ck = checkpointDir(dir);
   if (ck && existsSync(join(ck, 'ema.safetensors'))) return join(ck, 'ema.safetensors');
   throw new Error(`${dir}: no ${MODEL_FILES.weights} or ${RUN_FILES.checkpoint}/ema.safetensors`);
+}
+
+/**
+ * A warm start (train --init): the weights of a run (EMA) or model folder for a new run's
+ * network `into`, refused unless the task is the same and every parameter fits by name and
+ * shape (weight-tied loops add none: a network may start from one with fewer loops); with the
+ * sha256 of the weights file, recorded in the new run's config.
+ */
+export function initWeights(
+  dir: string,
+  shape: ShapeOf,
+  config: TrainConfig,
+  into: Network,
+): { weights: Record<string, Tensor>; sha256: string } {
+  const src = loadModel(dir, shape, config.task);
+  const have = src.model.stateDict();
+  const want = into.stateDict();
+  const misfit = [
+    ...Object.entries(want)
+      .filter(([k, t]) => !have[k] || have[k]!.shape.join() !== t.shape.join())
+      .map(([k, t]) => `${k} [${t.shape}] vs ${have[k] ? `[${have[k]!.shape}]` : 'none'}`),
+    ...Object.keys(have)
+      .filter((k) => !want[k])
+      .map((k) => `${k} not in this network`),
+  ];
+  if (misfit.length > 0)
+    throw new Error(`--init ${dir}: its network does not fit this run's (${misfit[0]})`);
+  const sha256 = createHash('sha256').update(readFileSync(src.source)).digest('hex');
+  return { weights: have, sha256 };
 }
 
 /** The EMA weights of a run folder, or the weights of an exported model folder. */

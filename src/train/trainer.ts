@@ -28,6 +28,7 @@ import {
 import { EMA } from './ema.js';
 import { writeManifest } from './manifest.js';
 import { MetricsLog } from './metrics.js';
+import { initWeights } from './model-io.js';
 import { loadOptimState, saveOptimState } from './optim-state.js';
 import { checkRunFolder, finishedStep, RUN_FILES } from './run-folder.js';
 import { learningRate } from './schedule.js';
@@ -97,6 +98,17 @@ export async function train(
   const gen = new Generator(config.seed);
   const proc = buildProcess(task, config.process);
   const model = buildModel(task, config.model, gen);
+  if (!resume && config.init) {
+    // warm start: the source's weights replace the random init (the generator has drawn it all
+    // the same, so the run's later draws do not depend on --init)
+    const { from, sha256 } = config.init;
+    const init = initWeights(from, task, config, model);
+    if (sha256 !== undefined && sha256 !== init.sha256)
+      throw new Error(`--init ${from}: its weights changed (sha256 ${init.sha256})`);
+    config = { ...config, init: { from, sha256: init.sha256 } };
+    model.loadStateDict(init.weights);
+    hooks.log?.(`initialised from ${from} (sha256 ${init.sha256.slice(0, 12)})`);
+  }
   const names = new Map(model.namedParameters().map(([k, p]) => [p, k]));
   const [decayed, undecayed] = decayGroups(model);
   const opt = new AdamW([{ params: decayed }, { params: undecayed, weightDecay: 0 }], {
