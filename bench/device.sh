@@ -4,7 +4,7 @@
 # `dist` folders of bench/device-pack.sh (no Node, no network needed):
 #   1. unpacks the carried Node and node_modules;
 #   2. builds the addon against the local PyTorch's libtorch (LIBTORCH = its torch/ folder;
-#      if c10d/Gloo does not compile there, again without them);
+#      if c10d/Gloo or the fused AdamW path does not compile there, again without them);
 #   3. runs the tensor, gradcheck, optimiser and process/sampler oracle suites on the device;
 #   4. benchmarks the training step of the paper-size Sudoku model and of the text DiT against
 #      the same models in that PyTorch on the same device (sjd ms, PyTorch ms, ratio);
@@ -67,9 +67,9 @@ build() {
 }
 rm -rf build/obj build/Release/sjd_torch.node
 if ! build 2>"$out/build-errors.txt"; then
-  say "build with c10d/Gloo failed ($(grep -m1 error "$out/build-errors.txt")); again without"
+  say "build with c10d/Gloo and fused AdamW failed ($(grep -m1 error "$out/build-errors.txt")); again without"
   rm -rf build/obj
-  SJD_DISTRIBUTED=0 build 2>>"$out/build-errors.txt" || die "addon build: $(grep -m3 error "$out/build-errors.txt")"
+  SJD_DISTRIBUTED=0 SJD_FUSED_ADAMW=0 build 2>>"$out/build-errors.txt" || die "addon build: $(grep -m3 error "$out/build-errors.txt")"
 fi
 echo "${LIBTORCH:-debian}" >build/libtorch.stamp
 say "addon built"

@@ -9,7 +9,7 @@ const root = new URL('..', import.meta.url).pathname;
 const addon = join(root, 'build/Release/sjd_torch.node');
 const stamp = join(root, 'build/libtorch.stamp');
 // the stamp names what the addon was built against (and whether c10d/Gloo were left out)
-const want = `${process.env.LIBTORCH ?? 'debian'}${process.env.SJD_DISTRIBUTED === '0' ? ' without distributed' : ''}`;
+const want = `${process.env.LIBTORCH ?? 'debian'}${process.env.SJD_DISTRIBUTED === '0' ? ' without distributed' : ''}${process.env.SJD_FUSED_ADAMW === '0' ? ' without fused AdamW' : ''}`;
 const force = process.argv.includes('--force');
 
 const sources = [join(root, 'binding.gyp'), ...readdirSync(join(root, 'native')).map((f) => join(root, 'native', f))];

@@ -3,7 +3,9 @@
 // PyTorch wheel, which brings CUDA on GPU machines); otherwise Debian's `libtorch-dev` paths.
 // The C++ standard follows the libtorch version (C++20 from 2.10 on, which newer ATen headers
 // require; C++17 before), and c10d/Gloo are compiled in only where their headers are
-// (SJD_DISTRIBUTED=0 in the environment turns them off). One source serves 1.13 and 2.x.
+// (SJD_DISTRIBUTED=0 in the environment turns them off), and PyTorch's fused AdamW kernel is
+// used on CUDA where the headers declare it (2.x; SJD_FUSED_ADAMW=0 turns it off). One source
+// serves 1.13 and 2.x.
 // Usage: node native/find-libtorch.mjs include|libdir|libs|defines|cxxflags
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,6 +52,10 @@ function distributed(include) {
   );
 }
 
+function fusedAdamW(include) {
+  return process.env.SJD_FUSED_ADAMW !== '0' && existsSync(join(include, 'ATen/ops/_fused_adamw.h'));
+}
+
 const p = paths();
 const [major, minor] = torchVersion(p.include[0]);
 const cuda = existsSync(join(p.libdir, 'libtorch_cuda.so'));
@@ -67,6 +73,7 @@ else if (what === 'libs') {
       abiDefine(),
       cuda ? 'SJD_CUDA=1' : 'SJD_CUDA=0',
       distributed(p.include[0]) ? 'SJD_DISTRIBUTED=1' : 'SJD_DISTRIBUTED=0',
+      fusedAdamW(p.include[0]) ? 'SJD_FUSED_ADAMW=1' : 'SJD_FUSED_ADAMW=0',
     ].join(' '),
   );
 else if (what === 'cxxflags') console.log(major > 2 || (major === 2 && minor >= 10) ? '-std=c++20' : '-std=c++17');

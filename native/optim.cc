@@ -1,6 +1,9 @@
 // Optimisers from libtorch (DESIGN.md §3): torch::optim::AdamW and SGD over parameter groups
 // (each with its own weight decay), a per-step learning rate, and their per-parameter state
-// out and back in, so a checkpoint resumes exactly. No update rule of our own.
+// out and back in, so a checkpoint resumes exactly. No update rule of our own: on CUDA with a
+// libtorch that has it (2.x, SJD_FUSED_ADAMW=1), AdamW runs PyTorch's fused kernel
+// (at::_fused_adamw_, what torch.optim.AdamW(fused=True) runs: one launch a group, not ~8 a
+// parameter) on the same per-parameter state; everywhere else libtorch's AdamW::step.
 #include <torch/optim/adamw.h>
 #include <torch/optim/sgd.h>
 
@@ -77,23 +80,6 @@ Napi::Value NewOptimizer(const Info& info) {
   return ext;
 }
 
-// optimStep(opt, lr?): set every group's learning rate, then one update
-Napi::Value OptimStep(const Info& info) {
-  auto& box = UnwrapOpt(info[0]);
-  auto lr = ArgOptNum(info, 1);
-  if (lr) {
-    for (auto& g : box.opt->param_groups()) g.options().set_lr(*lr);
-  }
-  at::NoGradGuard guard;
-  box.opt->step();
-  return info.Env().Undefined();
-}
-
-Napi::Value OptimZeroGrad(const Info& info) {
-  UnwrapOpt(info[0]).opt->zero_grad();
-  return info.Env().Undefined();
-}
-
 // The optimiser's state key for a parameter: its TensorImpl's address, printed in libtorch 1.x
 // (std::string keys), the pointer itself in 2.x (void* keys). One source serves both.
 using StateKey = std::decay_t<decltype(std::declval<torch::optim::Optimizer&>().state())>::key_type;
@@ -108,6 +94,73 @@ K KeyOf(const at::Tensor& p) {
   }
 }
 StateKey Key(const at::Tensor& p) { return KeyOf<StateKey>(p); }
+
+#if SJD_FUSED_ADAMW
+// The fused AdamW update of every group whose parameters all live on CUDA in float32; false
+// (nothing touched) when any does not, and then libtorch's step runs instead.
+bool FusedAdamWStep(torch::optim::AdamW& opt) {
+  using torch::optim::AdamWOptions;
+  using torch::optim::AdamWParamState;
+  for (auto& group : opt.param_groups()) {
+    if (static_cast<AdamWOptions&>(group.options()).amsgrad()) return false;
+    for (auto& p : group.params()) {
+      if (p.grad().defined() && (!p.is_cuda() || p.scalar_type() != at::kFloat)) return false;
+    }
+  }
+  auto& state = opt.state();
+  for (auto& group : opt.param_groups()) {
+    auto& o = static_cast<AdamWOptions&>(group.options());
+    std::vector<at::Tensor> params, grads, expAvgs, expAvgSqs;
+    std::vector<float> steps;
+    for (auto& p : group.params()) {
+      if (!p.grad().defined()) continue;
+      auto key = Key(p);
+      if (state.find(key) == state.end()) {
+        auto st = std::make_unique<AdamWParamState>();
+        st->exp_avg(at::zeros_like(p, at::MemoryFormat::Preserve));
+        st->exp_avg_sq(at::zeros_like(p, at::MemoryFormat::Preserve));
+        state[key] = std::move(st);
+      }
+      auto& st = static_cast<AdamWParamState&>(*state[key]);
+      st.step(st.step() + 1);
+      params.push_back(p);
+      grads.push_back(p.grad());
+      expAvgs.push_back(st.exp_avg());
+      expAvgSqs.push_back(st.exp_avg_sq());
+      steps.push_back(static_cast<float>(st.step()));
+    }
+    if (params.empty()) continue;
+    // the step counts as float32 scalars on the device: one copy a group
+    auto stepList = at::tensor(steps, at::kFloat).to(params[0].device()).unbind(0);
+    at::_fused_adamw_(params, grads, expAvgs, expAvgSqs, {}, stepList, o.lr(), std::get<0>(o.betas()),
+                      std::get<1>(o.betas()), o.weight_decay(), o.eps(), /*amsgrad=*/false, /*maximize=*/false);
+  }
+  return true;
+}
+#endif
+
+// optimStep(opt, lr?): set every group's learning rate, then one update
+Napi::Value OptimStep(const Info& info) {
+  auto& box = UnwrapOpt(info[0]);
+  auto lr = ArgOptNum(info, 1);
+  if (lr) {
+    for (auto& g : box.opt->param_groups()) g.options().set_lr(*lr);
+  }
+  at::NoGradGuard guard;
+#if SJD_FUSED_ADAMW
+  if (box.kind == "adamw" && FusedAdamWStep(static_cast<torch::optim::AdamW&>(*box.opt))) {
+    return info.Env().Undefined();
+  }
+#endif
+  box.opt->step();
+  return info.Env().Undefined();
+}
+
+Napi::Value OptimZeroGrad(const Info& info) {
+  UnwrapOpt(info[0]).opt->zero_grad();
+  return info.Env().Undefined();
+}
+
 
 // optimGetState(opt) -> per parameter (in group order): null or {step, <buffer>: tensor...}
 Napi::Value OptimGetState(const Info& info) {

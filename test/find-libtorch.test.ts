@@ -22,7 +22,7 @@ test('Debian paths by default', () => {
   assert.equal(run('libs').stdout.trim(), '-ltorch -ltorch_cpu -lc10');
   assert.equal(
     run('defines').stdout.trim(),
-    '_GLIBCXX_USE_CXX11_ABI=1 SJD_CUDA=0 SJD_DISTRIBUTED=1',
+    '_GLIBCXX_USE_CXX11_ABI=1 SJD_CUDA=0 SJD_DISTRIBUTED=1 SJD_FUSED_ADAMW=0',
   );
   assert.equal(run('cxxflags').stdout.trim(), '-std=c++17', "Debian's 1.13 builds as C++17");
 });
@@ -49,20 +49,26 @@ test('LIBTORCH=/path: a wheel-style folder with CUDA and the old C++ ABI', () =>
   );
   assert.equal(
     run('defines', root).stdout.trim(),
-    '_GLIBCXX_USE_CXX11_ABI=0 SJD_CUDA=1 SJD_DISTRIBUTED=0',
+    '_GLIBCXX_USE_CXX11_ABI=0 SJD_CUDA=1 SJD_DISTRIBUTED=0 SJD_FUSED_ADAMW=0',
     'no c10d/Gloo headers: distributed left out',
   );
   assert.equal(run('cxxflags', root).stdout.trim(), '-std=c++17', 'no version.h: C++17');
 });
 
-test('LIBTORCH=/path of PyTorch 2.11 with c10d and Gloo: C++20, distributed compiled in (unless SJD_DISTRIBUTED=0)', () => {
+test('LIBTORCH=/path of PyTorch 2.11 with c10d, Gloo and fused AdamW: C++20, both compiled in (unless turned off)', () => {
   const root = tempDir('libtorch211-');
   const inc = join(root, 'include');
-  for (const d of ['ATen', 'gloo', 'torch/csrc/distributed/c10d', 'torch/csrc/api/include/torch'])
+  for (const d of [
+    'ATen/ops',
+    'gloo',
+    'torch/csrc/distributed/c10d',
+    'torch/csrc/api/include/torch',
+  ])
     mkdirSync(join(inc, d), { recursive: true });
   mkdirSync(join(root, 'lib'));
   for (const f of [
     'ATen/ATen.h',
+    'ATen/ops/_fused_adamw.h',
     'gloo/algorithm.h',
     'torch/csrc/distributed/c10d/ProcessGroupGloo.hpp',
   ])
@@ -72,12 +78,12 @@ test('LIBTORCH=/path of PyTorch 2.11 with c10d and Gloo: C++20, distributed comp
     '#define TORCH_VERSION_MAJOR 2\n#define TORCH_VERSION_MINOR 11\n#define TORCH_VERSION_PATCH 0\n',
   );
   assert.equal(run('cxxflags', root).stdout.trim(), '-std=c++20');
-  assert.match(run('defines', root).stdout, /SJD_CUDA=0 SJD_DISTRIBUTED=1$/m);
+  assert.match(run('defines', root).stdout, /SJD_CUDA=0 SJD_DISTRIBUTED=1 SJD_FUSED_ADAMW=1$/m);
   const off = spawnSync(process.execPath, [script, 'defines'], {
     encoding: 'utf8',
-    env: { ...process.env, LIBTORCH: root, SJD_DISTRIBUTED: '0' },
+    env: { ...process.env, LIBTORCH: root, SJD_DISTRIBUTED: '0', SJD_FUSED_ADAMW: '0' },
   });
-  assert.match(off.stdout, /SJD_DISTRIBUTED=0$/m);
+  assert.match(off.stdout, /SJD_DISTRIBUTED=0 SJD_FUSED_ADAMW=0$/m);
 });
 
 test('LIBTORCH naming a folder without libtorch is refused with a clear message', () => {
