@@ -1,7 +1,7 @@
 // Autograd through libtorch (DESIGN.md §3): requires_grad, backward, grad, grad mode (no_grad),
-// and global-norm gradient clipping (torch::nn::utils::clip_grad_norm_). No math of our own.
+// and global-norm gradient clipping (torch::nn::utils::clip_grad_norm_'s steps, the norm kept
+// on the device). No math of our own.
 #include <torch/types.h>
-#include <torch/nn/utils/clip_grad.h>
 
 #include "common.h"
 
@@ -42,12 +42,24 @@ Napi::Value SetGradEnabled(const Info& info) {
 
 Napi::Value IsGradEnabled(const Info& info) { return Napi::Boolean::New(info.Env(), at::GradMode::is_enabled()); }
 
-// clipGradNorm(params[], maxNorm) -> total norm before clipping
+// clipGradNorm(params[], maxNorm) -> the total norm before clipping, a 0-dim tensor.
+// libtorch's clip_grad_norm_ (norm of the per-gradient 2-norms, coefficient clamped at 1), less
+// its last step, the read of the norm into a double: on a GPU that read waits for the device.
 Napi::Value ClipGradNorm(const Info& info) {
   auto params = UnwrapList(info[0], "parameters");
   double maxNorm = ArgNum(info, 1, "maxNorm");
   if (!(maxNorm > 0)) throw Napi::RangeError::New(info.Env(), "clipGradNorm: maxNorm must be > 0");
-  return Napi::Number::New(info.Env(), torch::nn::utils::clip_grad_norm_(params, maxNorm));
+  std::vector<at::Tensor> norms;
+  for (const auto& p : params) {
+    if (p.grad().defined()) norms.push_back(p.grad().data().norm(2));
+  }
+  if (norms.empty()) return Wrap(info.Env(), at::zeros({}, at::kDouble));
+  auto total = norms.size() == 1 ? norms[0] : at::stack(norms).norm(2);
+  auto coef = at::clamp(maxNorm / (total + 1e-6), c10::nullopt, 1.0);
+  for (const auto& p : params) {
+    if (p.grad().defined()) p.grad().data().mul_(coef);
+  }
+  return Wrap(info.Env(), total);
 }
 
 }  // namespace

@@ -229,7 +229,7 @@ const SIGNATURES = {
   setGradEnabled: fn<(on: boolean) => void>(),
   isGradEnabled: fn<() => boolean>(),
   /** The total norm before clipping. */
-  clipGradNorm: fn<(params: Handle[], maxNorm: number) => number>(),
+  clipGradNorm: fn<(params: Handle[], maxNorm: number) => Handle>(),
 
   // ---- optim.cc ----
   newOptimizer:

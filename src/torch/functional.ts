@@ -207,11 +207,17 @@ export function dropout(x: Tensor, p: number, training: boolean, gen: Generator)
   return new Tensor(native.dropout(x.handle, p, training, gen.handle));
 }
 
-/** Global-norm gradient clipping (libtorch's clip_grad_norm_); returns the norm before clipping. */
-export function clipGradNorm(params: Tensor[], maxNorm: number): number {
-  return native.clipGradNorm(
-    params.map((p) => p.handle),
-    maxNorm,
+/**
+ * Global-norm gradient clipping (libtorch's clip_grad_norm_); returns the norm before clipping
+ * as a 0-dim tensor (as PyTorch does: reading it is left to the caller, and on a GPU a read
+ * waits for the device).
+ */
+export function clipGradNorm(params: Tensor[], maxNorm: number): Tensor {
+  return new Tensor(
+    native.clipGradNorm(
+      params.map((p) => p.handle),
+      maxNorm,
+    ),
   );
 }
 

@@ -34,7 +34,7 @@ export function accumulateStep(
     }),
   );
   opts.sync?.();
-  if (opts.clip !== undefined) clipGradNorm(opt.params, opts.clip);
+  if (opts.clip !== undefined) clipGradNorm(opt.params, opts.clip).dispose();
   opt.step(opts.lr);
   return losses.reduce((total, l) => {
     const v = l.item();
