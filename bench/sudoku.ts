@@ -10,7 +10,7 @@ import { sampleTimes } from '../src/process/index.js';
 import { generatedPairs } from '../src/tasks/sudoku/data.js';
 import { loadSudokuModel } from '../src/tasks/sudoku/load.js';
 import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
-import { nfeSummary, solveSudoku } from '../src/tasks/sudoku/solve.js';
+import { defaultSudokuNfe, nfeSummary, solveSudoku } from '../src/tasks/sudoku/solve.js';
 import { SudokuTask } from '../src/tasks/sudoku/task.js';
 import { AdamW, crossEntropy, full, Generator, noGrad, tidy } from '../src/torch/index.js';
 import { buildModel, buildProcess } from '../src/train/build.js';
@@ -91,14 +91,15 @@ register(
   (): BenchResult => {
     const { model, process: proc } = loadSudokuModel();
     const { puzzles, solutions } = generatedPairs(128, 3);
-    let r = solveSudoku(model, proc, puzzles, {
+    const settings = {
       sampler: 'adaptive',
-      nfe: 32,
+      nfe: defaultSudokuNfe('adaptive'),
       seed: 0,
       batch: 128,
-    });
+    };
+    let r = solveSudoku(model, proc, puzzles, settings);
     const solve = () => {
-      r = solveSudoku(model, proc, puzzles, { sampler: 'adaptive', nfe: 32, seed: 0, batch: 128 });
+      r = solveSudoku(model, proc, puzzles, settings);
     };
     // The k-th classifier pass saw the boards that had taken more than k passes.
     const { nfe_mean, nfe_max } = nfeSummary(r.nfe);

@@ -64,7 +64,7 @@ test('/health and /api/models: every task served, with its samplers and defaults
   const m = await json(await fetch(`${server.url}/api/models`));
   const tasks = m.tasks as Record<string, Record<string, unknown>>;
   assert.equal(tasks.sudoku!.available, true);
-  assert.deepEqual(tasks.sudoku!.defaults, { sampler: 'adaptive', nfe: 32, temperature: 1 });
+  assert.deepEqual(tasks.sudoku!.defaults, { sampler: 'adaptive', nfe: 64, temperature: 1 });
   assert.ok(!(tasks.sudoku!.samplers as string[]).includes('mdlm'));
   assert.equal(tasks.text!.available, true);
   assert.equal(tasks.text!.alphabet, 'abcdefghijklmnopqrstuvwxyz ');

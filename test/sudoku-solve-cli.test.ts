@@ -67,7 +67,7 @@ test('sjd solve --file --out: a status column per row, the count solved, exit 3 
   assert.match(
     r.stdout.trim(),
     new RegExp(
-      `^solved 1 of 2 puzzles into ${out} \\(adaptive sampler \\(probability >= 0\\.9999\\); NFE per board mean \\d+\\.\\d, max \\d+ of 32\\)$`,
+      `^solved 1 of 2 puzzles into ${out} \\(adaptive sampler \\(probability >= 0\\.9999\\); NFE per board mean \\d+\\.\\d, max \\d+ of 64\\)$`,
     ),
   );
   assert.equal(r.stderr.trim(), `sjd: 1 of 2 boards not solved; see the status column of ${out}`);

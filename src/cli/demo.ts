@@ -36,7 +36,7 @@ export function registerDemo(program: Command): void {
     )
     .option(
       '--nfe <n>',
-      "sudoku: classifier evaluations per puzzle (the adaptive sampler's cap; default 32); image: per image (default 64)",
+      "sudoku: classifier evaluations per puzzle (the adaptive sampler's cap; default 64 for it, 32 for the others); image: per image (default 64)",
       nfe,
     );
   commitOptions(samplerOption(cmd, '--sampler', 'sudoku: sampler', sudoku.DEFAULT_SUDOKU_SAMPLER))
@@ -77,7 +77,7 @@ export function registerDemo(program: Command): void {
       const r = sudoku.runSudokuDemo(loaded, {
         count: o.count ?? 100,
         seed: o.seed,
-        nfe: o.nfe ?? 32,
+        nfe: o.nfe ?? sudoku.defaultSudokuNfe(o.sampler),
         sampler: o.sampler,
         commit,
       });

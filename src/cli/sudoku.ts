@@ -46,16 +46,30 @@ export const commitRule = (o: { commitBy: 'probability' | 'margin'; commitThresh
   threshold: o.commitThreshold,
 });
 
+/** --nfe unset: the sampler's default budget (sudoku.defaultSudokuNfe). */
+const withDefaultNfe = (c: Command) =>
+  c.hook('preAction', (cmd) => {
+    const o = cmd.opts() as { nfe?: number; sampler: string };
+    if (o.nfe === undefined) cmd.setOptionValue('nfe', sudoku.defaultSudokuNfe(o.sampler));
+  });
+
 const samplerOptions = (c: Command) =>
   commitOptions(
     samplerOption(
-      c.option('--model <dir>', 'a run folder or an exported model (default: the shipped model)'),
+      withDefaultNfe(c).option(
+        '--model <dir>',
+        'a run folder or an exported model (default: the shipped model)',
+      ),
       '--sampler',
       "sampler (adaptive: each board at its own time, stops when filled; confidence: the paper's policy, 2 NFE a step; sjd: Alg. 2)",
       sudoku.DEFAULT_SUDOKU_SAMPLER,
     ),
   )
-    .option('--nfe <n>', "classifier evaluations per board (the adaptive sampler's cap)", nfe, 32)
+    .option(
+      '--nfe <n>',
+      "classifier evaluations per board (the adaptive sampler's cap; default 64 for it, 32 for the others)",
+      nfe,
+    )
     .option(
       '--temperature <x>',
       'classifier temperature: divides the logits (ranking, allocation, drift)',

@@ -9,7 +9,11 @@ import { type Network, networkLength } from '../model/network.js';
 import type { SJDProcess } from '../process/index.js';
 import { defaultSampler, samplersFor } from '../sample/index.js';
 import { type ImageGeometry, loadImageModel } from '../tasks/image/index.js';
-import { DEFAULT_SUDOKU_SAMPLER, loadSudokuModel } from '../tasks/sudoku/index.js';
+import {
+  DEFAULT_SUDOKU_SAMPLER,
+  defaultSudokuNfe,
+  loadSudokuModel,
+} from '../tasks/sudoku/index.js';
 import { ALPHABET, textShape } from '../tasks/text/index.js';
 import { loadTransformer, MODEL_FILES } from '../train/index.js';
 
@@ -42,7 +46,11 @@ export type Served = { [T in TaskName]: ServedModel | { unavailable: string } };
 function load(task: TaskName, dir: string): ServedModel {
   if (task === 'sudoku') {
     const r = loadSudokuModel(dir);
-    const defaults = { sampler: DEFAULT_SUDOKU_SAMPLER, nfe: 32, temperature: 1 };
+    const defaults = {
+      sampler: DEFAULT_SUDOKU_SAMPLER,
+      nfe: defaultSudokuNfe(DEFAULT_SUDOKU_SAMPLER),
+      temperature: 1,
+    };
     return { ...r, samplers: samplersFor(r.process), defaults, length: networkLength(r.model) };
   }
   const r = task === 'text' ? loadTransformer(dir, textShape, 'text') : loadImageModel(dir);

@@ -25,6 +25,15 @@ import { sudokuRules } from './rules.js';
 /** The sampler `sjd solve`, `sjd eval sudoku` and `sjd demo` use unless told otherwise. */
 export const DEFAULT_SUDOKU_SAMPLER = 'adaptive';
 
+/**
+ * The NFE budget per board unless told otherwise: the adaptive sampler's cap is 64 (it stops
+ * when a board is full: the shipped model spends about half of it); the grid samplers spend
+ * their budget, 32 as in the paper's table.
+ */
+export function defaultSudokuNfe(sampler: string): number {
+  return sampler === 'adaptive' ? 64 : 32;
+}
+
 export interface SolveOptions {
   sampler: string; // a registered sampler: 'adaptive', 'confidence', 'sjd', ...
   nfe: number; // the budget per board
