@@ -350,6 +350,10 @@ test('sjd demo generates puzzles and solves them with a given model', () => {
   assert.match(r.stdout, /generated 5 puzzles without guessing/);
   assert.match(r.stdout, /puzzle 1 \(\d+ clues\): (solved|not solved)/);
   assert.match(r.stdout, /solved \d\/5 boards \(\d+\.\d%\), cell accuracy/);
+  // the cap printed is the one used: --nfe, else the adaptive sampler's default of 64
+  assert.match(r.stdout, /NFE per board mean \d+\.\d, max \d+ of 4\)$/m);
+  const dflt = sjd('demo', '--model', run, '--count', '2', '--show', '0');
+  assert.match(dflt.stdout, /NFE per board mean \d+\.\d, max \d+ of 64\)$/m);
 });
 
 for (const [args, message] of [

@@ -74,10 +74,11 @@ export function registerDemo(program: Command): void {
       }
       const loaded = sudoku.loadSudokuModel(o.model);
       const commit = commitRule(o);
+      const nfeCap = o.nfe ?? sudoku.defaultSudokuNfe(o.sampler);
       const r = sudoku.runSudokuDemo(loaded, {
         count: o.count ?? 100,
         seed: o.seed,
-        nfe: o.nfe ?? sudoku.defaultSudokuNfe(o.sampler),
+        nfe: nfeCap,
         sampler: o.sampler,
         commit,
       });
@@ -93,7 +94,7 @@ export function registerDemo(program: Command): void {
       }
       const s = r.scores;
       console.log(
-        `\nsolved ${Math.round(s.solve_rate * s.boards)}/${s.boards} boards (${(100 * s.solve_rate).toFixed(1)}%), cell accuracy ${(100 * s.cell_accuracy).toFixed(1)}%, ${(s.boards / r.seconds).toFixed(1)} boards/s (${sudoku.samplerLabel(o.sampler, commit)}; NFE per board mean ${r.nfe_mean.toFixed(1)}, max ${r.nfe_max} of ${o.nfe})`,
+        `\nsolved ${Math.round(s.solve_rate * s.boards)}/${s.boards} boards (${(100 * s.solve_rate).toFixed(1)}%), cell accuracy ${(100 * s.cell_accuracy).toFixed(1)}%, ${(s.boards / r.seconds).toFixed(1)} boards/s (${sudoku.samplerLabel(o.sampler, commit)}; NFE per board mean ${r.nfe_mean.toFixed(1)}, max ${r.nfe_max} of ${nfeCap})`,
       );
     });
 }
