@@ -161,7 +161,6 @@ Napi::Value OptimZeroGrad(const Info& info) {
   return info.Env().Undefined();
 }
 
-
 // optimGetState(opt) -> per parameter (in group order): null or {step, <buffer>: tensor...}
 Napi::Value OptimGetState(const Info& info) {
   auto& box = UnwrapOpt(info[0]);

@@ -292,11 +292,8 @@ export async function runWithProgress(
   dp: T.DataParallel = T.SINGLE,
 ): Promise<void> {
   const resume = o.resume === true;
-  if (o.init !== undefined) {
-    if (resume)
-      throw new Error('--init starts a new run; --resume continues one: give one of them');
-    config = { ...config, init: { from: o.init } };
-  }
+  // (--init with --resume is refused before this, by runOptions' hook)
+  if (o.init !== undefined && !resume) config = { ...config, init: { from: o.init } };
   const bar = new cliProgress.SingleBar(
     {
       format: 'step {value}/{total} |{bar}| loss {loss} | {tps} tokens/s | ETA {eta_formatted}',
