@@ -46,6 +46,17 @@ export const commitRule = (o: { commitBy: 'probability' | 'margin'; commitThresh
   threshold: o.commitThreshold,
 });
 
+/** The sampler flags of `sjd solve` and `sjd eval sudoku` as solveSudoku's options. */
+const solveOptions = (o: SamplerOpts): sudoku.SolveOptions => ({
+  sampler: o.sampler,
+  nfe: o.nfe,
+  commit: commitRule(o),
+  temperature: o.temperature,
+  grid: o.grid,
+  seed: o.seed,
+  rules: o.rules,
+});
+
 /** --nfe unset: the sampler's default budget (sudoku.defaultSudokuNfe). */
 const withDefaultNfe = (c: Command) =>
   c.hook('preAction', (cmd) => {
@@ -116,16 +127,7 @@ export function registerSudoku(program: Command): void {
       }
       const { model, process: proc } = sudoku.loadSudokuModel(o.model);
       const commit = commitRule(o);
-      const r = sudoku.solveSudoku(model, proc, puzzles, {
-        sampler: o.sampler,
-        nfe: o.nfe,
-        commit,
-        temperature: o.temperature,
-        grid: o.grid,
-        seed: o.seed,
-        rules: o.rules,
-        record: o.trace,
-      });
+      const r = sudoku.solveSudoku(model, proc, puzzles, { ...solveOptions(o), record: o.trace });
       const { nfe_mean, nfe_max } = sudoku.nfeSummary(r.nfe);
       const how = sudoku.samplerLabel(o.sampler, commit);
       const reasons = r.problems.map((p, n) =>
@@ -183,15 +185,7 @@ export function registerSudoku(program: Command): void {
     const { model, process: proc, source } = sudoku.loadSudokuModel(o.model);
     const commit = commitRule(o);
     const t0 = performance.now();
-    const r = sudoku.solveSudoku(model, proc, pairs.puzzles, {
-      sampler: o.sampler,
-      nfe: o.nfe,
-      commit,
-      temperature: o.temperature,
-      grid: o.grid,
-      seed: o.seed,
-      rules: o.rules,
-    });
+    const r = sudoku.solveSudoku(model, proc, pairs.puzzles, solveOptions(o));
     const seconds = (performance.now() - t0) / 1000;
     const s = sudoku.scoreBoards(pairs.puzzles, pairs.solutions, r.boards);
     const adaptive = sampling.getSampler(o.sampler).kind === 'adaptive';
