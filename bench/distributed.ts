@@ -13,7 +13,12 @@ const REPS = [200, 100, 30, 8, 4];
 const ROUNDS = 2;
 const worker = new URL('./allreduce-worker.js', import.meta.url).pathname;
 const python = new URL('../../bench/torch_ref.py', import.meta.url).pathname;
-const env = { ...process.env, SJD_THREADS: '1', OMP_WAIT_POLICY: 'PASSIVE' };
+const env = {
+  ...process.env,
+  SJD_THREADS: '1',
+  OMP_WAIT_POLICY: 'PASSIVE',
+  OPENBLAS_NUM_THREADS: '1',
+};
 
 type Times = Record<string, number[]>;
 type Command = (rank: number, port: number) => [string, string[]];

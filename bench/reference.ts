@@ -10,11 +10,23 @@ const script = new URL('../../bench/torch_ref.py', import.meta.url).pathname;
 /** The Python with torch: Debian's by default; a GPU machine's own with SJD_PYTHON. */
 const python = process.env.SJD_PYTHON ?? '/usr/bin/python3';
 
+/**
+ * The reference's environment: passive OpenMP, and OpenBLAS's worker pool at our thread count
+ * (sjd's setNumThreads sets OpenBLAS's too; PyTorch's does not, so it is set at start-up).
+ */
+function referenceEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? 'PASSIVE',
+    OPENBLAS_NUM_THREADS: String(getNumThreads()),
+  };
+}
+
 /** Runs `torch_ref.py <args>` and parses its JSON line. */
 export function runReference(args: string[]): { times: number[] } & Record<string, unknown> {
   const out = execFileSync(python, [script, ...args, '--threads', String(getNumThreads())], {
     encoding: 'utf8',
-    env: { ...process.env, OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? 'PASSIVE' },
+    env: referenceEnv(),
   });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
@@ -74,7 +86,7 @@ export class ReferenceServer {
         '--device',
         defaultDevice(),
       ],
-      { env: { ...process.env, OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? 'PASSIVE' } },
+      { env: referenceEnv() },
     );
     this.#lines = createInterface({ input: this.#child.stdout })[Symbol.asyncIterator]();
   }

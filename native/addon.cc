@@ -4,6 +4,7 @@
 #include <ATen/Version.h>
 #include <torch/version.h>
 
+#include <dlfcn.h>
 #include <malloc.h>
 
 #include <cmath>
@@ -289,15 +290,32 @@ static Napi::Value GetDefaultDevice(const Napi::CallbackInfo& info) {
 
 // ---- runtime ----
 
+// OpenBLAS (Debian's BLAS for libtorch with libopenblas0-pthread) keeps a pool of its own
+// worker threads that at::set_num_threads does not reach: with 2 cores, a 1-thread job still
+// splits its matrix products in two, and the idle worker spins in sched_yield between them,
+// taking about a third of a core from whatever else runs. Its count follows ours. Found by
+// name in the already-loaded library (RTLD_NOLOAD): another BLAS is left alone.
+static void* OpenBlasSymbol(const char* name) {
+  static void* lib = dlopen("libopenblas.so.0", RTLD_LAZY | RTLD_NOLOAD);
+  return lib == nullptr ? nullptr : dlsym(lib, name);
+}
+
 static Napi::Value SetNumThreads(const Napi::CallbackInfo& info) {
   int64_t n = ArgInt(info, 0, "threads");
   if (n < 1 || n > 1024) throw Napi::RangeError::New(info.Env(), "threads: must be between 1 and 1024");
   at::set_num_threads(static_cast<int>(n));
+  if (auto set = reinterpret_cast<void (*)(int)>(OpenBlasSymbol("openblas_set_num_threads"))) set(static_cast<int>(n));
   return info.Env().Undefined();
 }
 
 static Napi::Value GetNumThreads(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), at::get_num_threads());
+}
+
+// OpenBLAS's thread count, or 0 when the BLAS in use is not OpenBLAS.
+static Napi::Value GetBlasThreads(const Napi::CallbackInfo& info) {
+  auto get = reinterpret_cast<int (*)()>(OpenBlasSymbol("openblas_get_num_threads"));
+  return Napi::Number::New(info.Env(), get == nullptr ? 0 : get());
 }
 
 static Napi::Value MemoryStats(const Napi::CallbackInfo& info) {
@@ -330,7 +348,7 @@ static void TuneMalloc() {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   TuneMalloc();
   std::vector<Export> table = {
-      {"setNumThreads", SetNumThreads}, {"getNumThreads", GetNumThreads}, {"version", Version}, {"memoryStats", MemoryStats},
+      {"setNumThreads", SetNumThreads}, {"getNumThreads", GetNumThreads}, {"getBlasThreads", GetBlasThreads}, {"version", Version}, {"memoryStats", MemoryStats},
       {"setDefaultDevice", SetDefaultDevice}, {"getDefaultDevice", GetDefaultDevice}};
   RegisterTensorIo(table);
   RegisterOps(table);

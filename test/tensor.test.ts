@@ -165,6 +165,11 @@ test('thread count is a setting', () => {
   const n = torch.getNumThreads();
   torch.setNumThreads(1);
   assert.equal(torch.getNumThreads(), 1);
+  // OpenBLAS's own worker pool follows (Debian's libtorch multiplies through it): a 1-thread
+  // job no longer splits its products, nor spins a second core in sched_yield.
+  assert.equal(torch.getBlasThreads(), 1);
+  torch.setNumThreads(2);
+  assert.equal(torch.getBlasThreads(), 2);
   torch.setNumThreads(n);
   assert.throws(() => torch.setNumThreads(0), /threads: must be between 1 and 1024/);
 });

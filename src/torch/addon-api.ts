@@ -46,6 +46,8 @@ const SIGNATURES = {
   // ---- addon.cc: runtime ----
   setNumThreads: fn<(n: number) => void>(),
   getNumThreads: fn<() => number>(),
+  /** OpenBLAS's thread count (setNumThreads sets it too), 0 when the BLAS is another. */
+  getBlasThreads: fn<() => number>(),
   setDefaultDevice: fn<(device: string) => void>(),
   getDefaultDevice: fn<() => string>(),
   version: fn<() => { torch: string; cuda: boolean; cudaDevices: number; config: string }>(),

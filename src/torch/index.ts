@@ -3,6 +3,7 @@ export * as distributed from './distributed.js';
 export * from './functional.js';
 export {
   defaultDevice,
+  getBlasThreads,
   getNumThreads,
   isLoaded,
   memoryStats,

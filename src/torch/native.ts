@@ -90,7 +90,7 @@ export function isLoaded(): boolean {
   return loaded !== null;
 }
 
-/** Sets the number of intra-op threads libtorch uses. */
+/** Sets the number of intra-op threads libtorch uses, and OpenBLAS's with it. */
 export function setNumThreads(n: number): void {
   native.setNumThreads(n);
 }
@@ -98,6 +98,11 @@ export function setNumThreads(n: number): void {
 /** The number of intra-op threads libtorch uses. */
 export function getNumThreads(): number {
   return native.getNumThreads();
+}
+
+/** OpenBLAS's worker count (setNumThreads keeps it equal to libtorch's), 0 under another BLAS. */
+export function getBlasThreads(): number {
+  return native.getBlasThreads();
 }
 
 /**
