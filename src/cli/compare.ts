@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { image, process as P, sudoku, text, util } from '../index.js';
-import { group, int, levels, nfe, oneOf } from './options.js';
+import { group, int, levels, nfe, oneOf, sudokuNetworkOptions } from './options.js';
 
 const list = (check: (item: string) => void, what: string) => (v: string) => {
   const items = v.split(',').map((s) => s.trim());
@@ -94,13 +94,15 @@ function checkOutputs(out: string, doc: string): void {
 
 export function registerCompare(program: Command): void {
   const cmd = group(program, 'compare', 'compare processes at a matched budget');
-  runsOptions(
-    cmd
-      .command('sudoku')
-      .description(
-        'hybrid (CADD, W = I) against sjd (the constraint-graph W): train every process x seed (resumable), evaluate, write docs',
-      ),
-    Object.keys(sudoku.SUDOKU_SIZES),
+  sudokuNetworkOptions(
+    runsOptions(
+      cmd
+        .command('sudoku')
+        .description(
+          'hybrid (CADD, W = I) against sjd (the constraint-graph W): train every process x seed (resumable), evaluate, write docs',
+        ),
+      Object.keys(sudoku.SUDOKU_SIZES),
+    ),
   )
     .option(
       '--eval-every <n>',
@@ -123,21 +125,6 @@ export function registerCompare(program: Command): void {
     .option('--limit <n>', 'held-out puzzles for the final evaluation', int(1, 1_000_000), 1000)
     .option('--nfe <n>', "NFE of the final evaluation by the paper's confidence policy", nfe, 32)
     .option('--adaptive-nfe <n>', "the adaptive sampler's NFE cap in the final evaluation", nfe, 64)
-    .option(
-      '--attention <kind>',
-      "the network's attention, dense, peers or typed (default: the size's)",
-      oneOf(['dense', 'peers', 'typed']),
-    )
-    .option(
-      '--augment <kind>',
-      "training boards' symmetries, none, digits or full (default: the size's)",
-      oneOf(['none', 'digits', 'full']),
-    )
-    .option(
-      '--loops <n>',
-      "weight-tied passes through the blocks (default: the size's)",
-      int(1, 64),
-    )
     .option(
       '--doc <file>',
       'the Markdown report (the plot goes beside it)',

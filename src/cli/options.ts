@@ -109,3 +109,26 @@ export function samplerOption(
     fallback,
   );
 }
+
+/**
+ * The Sudoku network's flags, shared by `sjd train sudoku` and `sjd compare sudoku` (issue #13):
+ * the training boards' symmetries, the attention pattern, weight-tied looping. Unset, each is
+ * the size's.
+ */
+export const sudokuNetworkOptions = (c: Command) =>
+  c
+    .option(
+      '--augment <kind>',
+      "symmetries drawn per training board: none, digits (relabelling), full (digits, bands, stacks, rows, columns, transposition) (default: the size's: full for cpu, else digits)",
+      oneOf(['none', 'digits', 'full']),
+    )
+    .option(
+      '--attention <kind>',
+      "dense, peers (every head sees a cell and its 20 peers) or typed (heads by row, column, box, peers) (default: the size's: peers for cpu, else dense)",
+      oneOf(['dense', 'peers', 'typed']),
+    )
+    .option(
+      '--loops <n>',
+      "apply the blocks n times with the same weights (default: the size's: 1)",
+      int(1, 64),
+    );

@@ -16,6 +16,7 @@ import {
   type ProcessFlags,
   processOptions,
   samplerOption,
+  sudokuNetworkOptions,
 } from './options.js';
 import { joinGroup, launched, type ParallelFlags, withShards } from './parallel.js';
 
@@ -140,22 +141,9 @@ export function registerTrain(program: Command): void {
     .option('--eval-data <file>', 'held-out puzzles (default: generated here)')
     .option('--eval-size <n>', 'held-out puzzles per evaluation', int(1, 100_000), 200)
     .option('--eval-nfe <n>', 'NFE budget of the evaluation sampler', nfe, 32);
-  samplerOption(sudokuCmd, '--eval-sampler', 'evaluation sampler', 'confidence')
-    .option(
-      '--augment <kind>',
-      "symmetries drawn per training board: none, digits (relabelling), full (digits, bands, stacks, rows, columns, transposition) (default: the size's: full for cpu, else digits)",
-      oneOf(['none', 'digits', 'full']),
-    )
-    .option(
-      '--attention <kind>',
-      "dense, peers (every head sees a cell and its 20 peers) or typed (heads by row, column, box, peers) (default: the size's: peers for cpu, else dense)",
-      oneOf(['dense', 'peers', 'typed']),
-    )
-    .option(
-      '--loops <n>',
-      'apply the blocks n times with the same weights (default: 1)',
-      int(1, 64),
-    )
+  sudokuNetworkOptions(
+    samplerOption(sudokuCmd, '--eval-sampler', 'evaluation sampler', 'confidence'),
+  )
     .option(
       '--anchors <mode>',
       'learned (CDCD-normalised) or frozen random anchors',
