@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as torch from '../src/torch/index.js';
@@ -339,9 +339,27 @@ test('sjd compare sudoku trains CADD and SJD per seed, is resumable, and writes 
   assert.equal(config.model.attention, 'peers'); // --attention reaches every run
   assert.equal(config.model.loops, 2); // and --loops
   assert.equal(config.lr.total, 4);
-  const again = sjd(...args); // both runs finished: evaluated again, not retrained
+  // the final scores are cached beside each run, keyed by the test set, the NFE and the step
+  const cache = join(out, 'sjd-seed0', 'final-eval.json');
+  const first = readFileSync(cache, 'utf8');
+  assert.deepEqual(Object.keys(JSON.parse(first).key).sort(), [
+    'adaptiveNfe',
+    'nfe',
+    'puzzles',
+    'step',
+  ]);
+  assert.equal(JSON.parse(first).key.step, 4);
+  const written = statSync(cache).mtimeMs;
+  const again = sjd(...args); // both runs finished: neither retrained nor evaluated again
   assert.equal(again.status, 0, again.stderr);
   assert.doesNotMatch(again.stderr, /training|resuming/);
+  assert.equal(statSync(cache).mtimeMs, written, 'the cache is read, not rewritten');
+  assert.equal(readFileSync(doc, 'utf8'), md);
+  // another NFE: the runs are scored again and the cache holds the new key
+  const other = sjd(...args.map((a, i) => (args[i - 1] === '--nfe' ? '3' : a)));
+  assert.equal(other.status, 0, other.stderr);
+  assert.equal(JSON.parse(readFileSync(cache, 'utf8')).key.nfe, 3);
+  assert.match(readFileSync(doc, 'utf8'), /confidence 3 NFE/);
 });
 
 test('sjd demo generates puzzles and solves them with a given model', () => {

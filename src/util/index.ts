@@ -1,4 +1,5 @@
-// File-system and network utilities: atomic writes, output-path guards, a free port.
+// File-system and network utilities: atomic writes, cached results, output-path guards, a free port.
 export * from './atomic.js';
+export * from './cache.js';
 export * from './free-port.js';
 export * from './out-path.js';

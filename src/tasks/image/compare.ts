@@ -4,14 +4,14 @@
 // cached beside it (scores.json), so the comparison continues across sessions. Writes a Markdown
 // table of FD (mean +- std over seeds) per model and NFE with KID, label entropy and coverage,
 // the floor and ceiling at the same N, a plot of FD against NFE, and a sample grid per model.
-import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../../eval/plot.js';
 import { mean, std } from '../../eval/stats.js';
 import { describeProcess, parseProcessName } from '../../process/index.js';
 import { loadModel, type TrainHooks, trainToEnd } from '../../train/index.js';
-import { makeDir, writeFileAtomic, writeJsonAtomic } from '../../util/atomic.js';
+import { makeDir, writeFileAtomic } from '../../util/atomic.js';
+import { readCache, writeCache } from '../../util/cache.js';
 import type { ImageSet } from './dataset.js';
 import { type ImageScores, scoreImages } from './evaluate.js';
 import type { FeatureNet } from './feature-net.js';
@@ -59,9 +59,7 @@ function runScores(
 ): Record<number, ImageScores> {
   const cache = join(dir, 'scores.json');
   const key = { n: o.n, steps: o.steps, features: o.features.path };
-  const cached = existsSync(cache) ? JSON.parse(readFileSync(cache, 'utf8')) : null;
-  const scores: Record<number, ImageScores> =
-    cached && JSON.stringify(cached.key) === JSON.stringify(key) ? cached.scores : {};
+  const scores = readCache<Record<number, ImageScores>>(cache, key) ?? {};
   const missing = o.nfes.filter((k) => !scores[k]);
   if (missing.length > 0) {
     const { model, process: proc } = loadModel(dir, imageShape(task.geometry), 'image');
@@ -69,7 +67,7 @@ function runScores(
       const r = sampleImages(model, proc, task.geometry, { n: o.n, nfe, seed: 0 });
       scores[nfe] = scoreImages(o.features.net, r.images, o.n, o.train, o.test);
     }
-    writeJsonAtomic(cache, { key, scores });
+    writeCache(cache, key, scores);
   }
   return scores;
 }

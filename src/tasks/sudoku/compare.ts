@@ -1,9 +1,11 @@
 // The paper's Sudoku comparison at this machine's scale (sec:exp-sudoku,
 // tab:sudoku_schedule_ablations): hybrid (CADD, W = I) against sjd (constraint graph, sigma_W = 1.5),
 // same network, budget and seeds. Each run is a resumable run folder; finished runs are
-// skipped, so the comparison can be continued across sessions. Writes a Markdown table (board
-// accuracy mean +- std over seeds under the adaptive sampler and the paper's confidence policy,
-// takeoff step, collapsed seeds) and a plot of held-out board accuracy against step.
+// skipped and their final scores cached beside them, so the comparison can be continued across
+// sessions. Writes a Markdown table (board accuracy mean +- std over seeds under the adaptive
+// sampler and the paper's confidence policy, takeoff step, collapsed seeds) and a plot of
+// held-out board accuracy against step.
+import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../../eval/plot.js';
@@ -18,6 +20,7 @@ import {
   trainToEnd,
 } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
+import { cached } from '../../util/cache.js';
 import { scoreBoards } from './metrics.js';
 import { SUDOKU_SIZES, sudokuConfig } from './presets.js';
 import { solveSudoku } from './solve.js';
@@ -58,6 +61,40 @@ export interface RunSummary {
 
 const label = (process: string) => describeProcess(sudokuConfig({ process }).process);
 
+type FinalEvaluation = Pick<
+  RunSummary,
+  'solveRate' | 'cellAccuracy' | 'nfeMean' | 'confidenceRate'
+>;
+
+/**
+ * A finished run's held-out scores under both samplers, cached beside it (final-eval.json) for
+ * this test set, these NFE and this step: a resumed comparison does not evaluate it again.
+ */
+function finalEvaluation(
+  dir: string,
+  task: SudokuTask,
+  o: CompareOptions,
+  step: number,
+): FinalEvaluation {
+  const puzzles = createHash('sha256');
+  for (const p of o.test.puzzles) puzzles.update(p);
+  const key = { puzzles: puzzles.digest('hex'), adaptiveNfe: o.adaptiveNfe, nfe: o.nfe, step };
+  return cached(join(dir, 'final-eval.json'), key, () => {
+    const { model, process: proc } = loadTransformer(dir, task);
+    const solve = (sampler: string, nfe: number) =>
+      solveSudoku(model, proc, o.test.puzzles, { sampler, nfe, seed: 0 });
+    const adaptive = solve('adaptive', o.adaptiveNfe);
+    const s = scoreBoards(o.test.puzzles, o.test.solutions, adaptive.boards);
+    const c = scoreBoards(o.test.puzzles, o.test.solutions, solve('confidence', o.nfe).boards);
+    return {
+      solveRate: s.solve_rate,
+      cellAccuracy: s.cell_accuracy,
+      nfeMean: mean(adaptive.nfe),
+      confidenceRate: c.solve_rate,
+    };
+  });
+}
+
 export async function runComparison(
   task: SudokuTask,
   o: CompareOptions,
@@ -79,26 +116,18 @@ export async function runComparison(
         loops: o.loops,
       });
       if (!(await trainToEnd(dir, config, task, hooks))) return summaries;
-      const { model, process: proc } = loadTransformer(dir, task);
-      const solve = (sampler: string, nfe: number) =>
-        solveSudoku(model, proc, o.test.puzzles, { sampler, nfe, seed: 0 });
-      const adaptive = solve('adaptive', o.adaptiveNfe);
-      const s = scoreBoards(o.test.puzzles, o.test.solutions, adaptive.boards);
-      const c = scoreBoards(o.test.puzzles, o.test.solutions, solve('confidence', o.nfe).boards);
       const state = runState(dir);
+      const f = finalEvaluation(dir, task, o, state.step);
       summaries.push({
         process,
         seed,
         dir,
-        solveRate: s.solve_rate,
-        cellAccuracy: s.cell_accuracy,
-        nfeMean: mean(adaptive.nfe),
-        confidenceRate: c.solve_rate,
+        ...f,
         takeoff: state.takeoff ?? null,
-        collapsed: s.solve_rate < COLLAPSE_BELOW,
+        collapsed: f.solveRate < COLLAPSE_BELOW,
       });
       hooks.log?.(
-        `${dir}: solve rate ${(100 * s.solve_rate).toFixed(2)}% adaptive, ${(100 * c.solve_rate).toFixed(2)}% confidence; takeoff ${state.takeoff ?? 'none'}`,
+        `${dir}: solve rate ${(100 * f.solveRate).toFixed(2)}% adaptive, ${(100 * f.confidenceRate).toFixed(2)}% confidence; takeoff ${state.takeoff ?? 'none'}`,
       );
     }
   }
