@@ -126,8 +126,9 @@ export function registerSudoku(program: Command): void {
         if (problem) throw new Error(problem);
       }
       const { model, process: proc } = sudoku.loadSudokuModel(o.model);
-      const commit = commitRule(o);
-      const r = sudoku.solveSudoku(model, proc, puzzles, { ...solveOptions(o), record: o.trace });
+      const settings = solveOptions(o);
+      const commit = settings.commit;
+      const r = sudoku.solveSudoku(model, proc, puzzles, { ...settings, record: o.trace });
       const { nfe_mean, nfe_max } = sudoku.nfeSummary(r.nfe);
       const how = sudoku.samplerLabel(o.sampler, commit);
       const reasons = r.problems.map((p, n) =>
@@ -183,9 +184,10 @@ export function registerSudoku(program: Command): void {
   ).action((o: SamplerOpts & { data: string; limit?: number; json?: boolean }) => {
     const pairs = sudoku.loadPairs(o.data, o.limit);
     const { model, process: proc, source } = sudoku.loadSudokuModel(o.model);
-    const commit = commitRule(o);
+    const settings = solveOptions(o);
+    const commit = settings.commit;
     const t0 = performance.now();
-    const r = sudoku.solveSudoku(model, proc, pairs.puzzles, solveOptions(o));
+    const r = sudoku.solveSudoku(model, proc, pairs.puzzles, settings);
     const seconds = (performance.now() - t0) / 1000;
     const s = sudoku.scoreBoards(pairs.puzzles, pairs.solutions, r.boards);
     const adaptive = sampling.getSampler(o.sampler).kind === 'adaptive';

@@ -9,13 +9,13 @@ import { writeJsonAtomic } from './atomic.js';
 /** The value cached at `path` under `key`, or undefined. */
 export function readCache<T>(path: string, key: unknown): T | undefined {
   if (!existsSync(path)) return undefined;
-  let cached: { key?: unknown; value?: T };
+  let cached: { key?: unknown; value?: T } | null;
   try {
     cached = JSON.parse(readFileSync(path, 'utf8'));
   } catch {
     return undefined;
   }
-  return isDeepStrictEqual(cached.key, key) ? cached.value : undefined;
+  return isDeepStrictEqual(cached?.key, key) ? cached?.value : undefined;
 }
 
 /** Caches `value` at `path` under `key` (atomically). */
