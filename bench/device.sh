@@ -5,14 +5,16 @@
 #   1. unpacks the carried Node and node_modules;
 #   2. builds the addon against the local PyTorch's libtorch (LIBTORCH = its torch/ folder;
 #      if c10d/Gloo or the fused AdamW path does not compile there, again without them);
-#   3. runs the tensor, gradcheck, optimiser and process/sampler oracle suites on the device;
-#   4. benchmarks the training step of the paper-size Sudoku model and of the text DiT against
+#   3. benchmarks the training step of the paper-size Sudoku model and of the text DiT against
 #      the same models in that PyTorch on the same device (sjd ms, PyTorch ms, ratio);
+#   4. runs the tensor, gradcheck, optimiser and process/sampler oracle suites on the device,
+#      beside step 5 (the timings are done by then);
 #   5. trains the Sudoku model of the paper's size (peer attention, full augmentation, 2 loops)
-#      for the time left, evaluates it on the first 2,000 test puzzles, exports it;
+#      for the time left, exports it, evaluates it on the first 2,000 test puzzles;
 # and writes logs, figures and the model to OUT.
 # Usage: bash bench/device.sh OUT [SECONDS]   (SECONDS: total budget, default 480)
-# Environment: SJD_PYTHON (default python3), DEVICE (default cuda; cpu rehearses it anywhere).
+# Environment: SJD_PYTHON (default python3), DEVICE (default cuda; cpu rehearses it anywhere),
+# ONLY=tests (build and run the suites, nothing else).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: bash bench/device.sh OUT [SECONDS]}
@@ -75,16 +77,23 @@ echo "${LIBTORCH:-debian}" >build/libtorch.stamp
 say "addon built"
 node bin/sjd.js --device "$device" info | head -1 || die "the addon does not load on $device"
 
-# 3. the suites on the device
+# the suites that run on the device (tensor ops, gradcheck, optimiser, process and sampler oracles)
 suites=(tensor nn gradcheck optim random numerics process-forward process-reverse sampler-oracle sjd-loss)
 files=()
 for s in "${suites[@]}"; do files+=("dist/test/$s.test.js"); done
-say "tests on $device: ${suites[*]}"
-SJD_DEVICE=$device timeout 240 node --test --test-concurrency=1 --test-reporter=tap "${files[@]}" >"$out/tests-$device.tap" 2>&1
-say "tests on $device: $(grep -cE '^ +ok ' "$out/tests-$device.tap") passed, $(grep -cE '^ +not ok ' "$out/tests-$device.tap") failed (files: $(grep -cE '^ok ' "$out/tests-$device.tap") passed of ${#files[@]})"
-grep -E '^ *not ok ' "$out/tests-$device.tap" | head -20
+run_tests() { SJD_DEVICE=$device timeout 240 node --test --test-concurrency=1 --test-reporter=tap "${files[@]}" >"$out/tests-$device.tap" 2>&1; }
+report_tests() {
+  # the tap reporter lists each test (and each file that fails outside a test) at the top level
+  say "tests on $device: $(grep -cE '^ok ' "$out/tests-$device.tap") passed, $(grep -cE '^not ok ' "$out/tests-$device.tap") failed ($(grep -E '^# (tests|pass|fail) ' "$out/tests-$device.tap" | tr '\n' ' '))"
+  grep -E '^not ok ' "$out/tests-$device.tap" | head -20
+}
+if [ "${ONLY:-}" = tests ]; then
+  run_tests
+  report_tests
+  exit 0
+fi
 
-# 4. training step against PyTorch on the same device
+# 3. training step against PyTorch on the same device, alone on it
 say "bench on $device (reference: $py)"
 SJD_PYTHON=$py timeout 150 node dist/bench/run.js --device "$device" --only train-step-sudoku --only text-train-step --json >"$out/bench-$device.jsonl"
 node -e '
@@ -93,23 +102,32 @@ node -e '
     console.log(`${r.bench}: sjd ${r.sjd_ms.toFixed(2)} ms, PyTorch ${r.ref_ms.toFixed(2)} ms, ratio ${r.ratio.toFixed(3)}`);
   }' "$out/bench-$device.jsonl" || say "bench gave no figures"
 
-# 5. the Sudoku model of the paper's size for the time left (90 s kept for eval and export)
-train_s=$(($(left) - 90))
+# 4. the suites on the device, in the background beside the training (they need no timing)
+say "tests on $device (beside the training): ${suites[*]}"
+run_tests &
+tests=$!
+
+# 5. the Sudoku model of the paper's size for the time left (100 s kept for eval and export),
+# with a short-run schedule (AdamW 1e-3, 300-step warm-up, cosine over the steps that fit)
+train_s=$(($(left) - 100))
 [ "$train_s" -ge 30 ] || die "no time left to train ($(left) s)"
 step_ms=$(node -e 'const r=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map(JSON.parse).find(x=>x.bench==="train-step-sudoku");console.log(r?r.sjd_ms:50)' "$out/bench-$device.jsonl" 2>/dev/null || echo 50)
-# 2 loops double the network's cost; corruption, data and EMA add about a fifth
-steps=$(node -e "console.log(Math.max(50, Math.floor($train_s * 1000 / ($step_ms * 2.4))))")
+# 2 loops double the network's cost; corruption, data, EMA, evaluations and the tests beside
+# it add about a third; 10% kept in hand so the cosine ends before the clock does
+steps=$(node -e "console.log(Math.max(50, Math.floor(0.9 * $train_s * 1000 / ($step_ms * 2.7))))")
 data=$(mktemp -d)
 xz -dc .device/sudoku-train.csv.xz >"$data/train.csv"
 xz -dc .device/sudoku-test.csv.xz >"$data/test.csv"
 run="$data/run"
 say "training $steps steps (~$train_s s) of the paper-size model on $device"
 timeout -s INT "$train_s" node bin/sjd.js --device "$device" train sudoku --size paper --attention peers --augment full --loops 2 \
-  --steps "$steps" --eval-every $((steps / 4 > 0 ? steps / 4 : 1)) --eval-size 200 --eval-nfe 64 --eval-sampler adaptive \
-  --data "$data/train.csv" --eval-data "$data/test.csv" --out "$run" | tr '\r' '\n' | grep -v '|' | tee "$out/train-log.txt"
+  --steps "$steps" --lr 1e-3 --warmup 300 --eval-every $((steps / 4 > 0 ? steps / 4 : 1)) --eval-size 200 --eval-nfe 64 --eval-sampler adaptive \
+  --data "$data/train.csv" --eval-data "$data/test.csv" --out "$run" 2>&1 | tr '\r' '\n' | grep -v '|' | tee "$out/train-log.txt"
 cp "$run/metrics.csv" "$run/config.json" "$run/manifest.json" "$out/" 2>/dev/null
-say "eval on the first 2,000 test puzzles (adaptive sampler)"
-timeout 100 node bin/sjd.js --device "$device" eval sudoku --model "$run" --data "$data/test.csv" --limit 2000 --json | tee "$out/eval-2000.txt"
 node bin/sjd.js export --run "$run" --out "$out/model" && say "model in $out/model"
+wait "$tests"
+report_tests
+say "eval on the first 2,000 test puzzles (adaptive sampler)"
+timeout $(($(left) > 20 ? $(left) - 10 : 10)) node bin/sjd.js --device "$device" eval sudoku --model "$run" --data "$data/test.csv" --limit 2000 --json | tee "$out/eval-2000.txt"
 rm -rf "$data"
 say "done in $(($(date +%s) - t0)) s"
