@@ -71,7 +71,7 @@ for (const [what, edit, message] of [
   ['a negative width', (c: Cfg) => (c.model.width = -1), /^m\.json: model\.width: /],
   [
     'width not a multiple of heads',
-    (c: Cfg) => (c.model.heads = 3),
+    (c: Cfg) => (c.model.heads = 7),
     /width must be a multiple of heads/,
   ],
   ['an unknown preset', (c: Cfg) => (c.process.preset = 'bert'), /^m\.json: process\.preset: /],
