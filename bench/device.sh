@@ -14,7 +14,8 @@
 # and writes logs, figures and the model to OUT.
 # Usage: bash bench/device.sh OUT [SECONDS]   (SECONDS: total budget, default 480)
 # Environment: SJD_PYTHON (default python3), DEVICE (default cuda; cpu rehearses it anywhere),
-# ONLY=tests (build and run the suites, nothing else).
+# ONLY=build (unpack Node and build the addon, nothing else) or ONLY=tests (build and run the
+# suites, nothing else).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: bash bench/device.sh OUT [SECONDS]}
@@ -76,6 +77,7 @@ fi
 echo "${LIBTORCH:-debian}" >build/libtorch.stamp
 say "addon built"
 node bin/sjd.js --device "$device" info | head -1 || die "the addon does not load on $device"
+[ "${ONLY:-}" = build ] && exit 0
 
 # the suites that run on the device (tensor ops, gradcheck, optimiser, process and sampler oracles)
 suites=(tensor nn gradcheck optim random numerics process-forward process-reverse sampler-oracle sjd-loss)
