@@ -19,9 +19,13 @@ const sjd = (...args: string[]) =>
     env: { ...process.env, SJD_THREADS: '1' },
   });
 
-/** 17 clues, one solution; the shipped model repeats digits on it (seed 0, 32 NFE). */
-const SEVENTEEN =
-  '000000010400000000020000000000050407008000300001090000300400200050100000000806000';
+/**
+ * A no-guess puzzle beyond singles (one solution) that the shipped model gets wrong: it repeats
+ * digits at seeds 0, 1 and 2, at 1 and 2 threads, alone or in a batch. (The 17-clue puzzle used
+ * before, 000000010400000000020000000000050407008000300001090000300400200050100000000806000, is
+ * solved by the model shipped since issue 17.)
+ */
+const HARD = '005100607120030000009024000000000000000002370200000165003091050900006000006000710';
 /** An easy puzzle the shipped model solves. */
 const EASY = '530070000600195000098000060800060003400803001700020006060000280000419005000080079';
 const EASY_SOLUTION =
@@ -30,7 +34,7 @@ const EASY_SOLUTION =
 const dir = mkdtempSync(join(tmpdir(), 'sjd-solve-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const input = join(dir, 'in.csv');
-writeFileSync(input, `quizzes,solutions\n${SEVENTEEN}\n${EASY},${EASY_SOLUTION}\n`);
+writeFileSync(input, `quizzes,solutions\n${HARD}\n${EASY},${EASY_SOLUTION}\n`);
 
 /** What breaks in `board`, by unit, as the command words it ("row 4 repeats 2"). */
 const repeatsOf = (board: string): string[] =>
@@ -39,12 +43,12 @@ const repeatsOf = (board: string): string[] =>
     return d.length > 0 ? [`${name} repeats ${d.join(' and ')}`] : [];
   });
 
-test('sjd solve on the 17-clue puzzle: the board breaks rules, the command names them and exits 3', () => {
-  const r = sjd('solve', SEVENTEEN);
+test('sjd solve on a hard puzzle: the board breaks rules, the command names them and exits 3', () => {
+  const r = sjd('solve', HARD);
   assert.equal(r.status, 3, r.stderr);
   const board = r.stdout.trim().split('\n').pop()!;
   assert.match(board, /^[1-9]{81}$/);
-  for (let i = 0; i < 81; i++) if (SEVENTEEN[i] !== '0') assert.equal(board[i], SEVENTEEN[i]);
+  for (let i = 0; i < 81; i++) if (HARD[i] !== '0') assert.equal(board[i], HARD[i]);
   const broken = repeatsOf(board);
   assert.ok(broken.length > 0, 'the shipped model repeats a digit here');
   assert.equal(
@@ -74,7 +78,7 @@ test('sjd solve --file --out: a status column per row, the count solved, exit 3 
   const lines = readFileSync(out, 'utf8').trim().split('\n');
   assert.equal(lines[0], 'quizzes,solutions,status');
   const [p1, b1, s1] = lines[1]!.split(',');
-  assert.equal(p1, SEVENTEEN);
+  assert.equal(p1, HARD);
   assert.equal(s1, `${repeatsOf(b1!).join('; ')}; the puzzle has one solution`);
   assert.equal(lines[2], `${EASY},${EASY_SOLUTION},solved`);
   // All solved: exit 0.
