@@ -5,7 +5,6 @@
 // sessions. Writes a Markdown table (board accuracy mean +- std over seeds under the adaptive
 // sampler and the paper's confidence policy, takeoff step, collapsed seeds) and a plot of
 // held-out board accuracy against step.
-import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../../eval/plot.js';
@@ -25,7 +24,7 @@ import { scoreBoards } from './metrics.js';
 import { SUDOKU_SIZES, sudokuConfig } from './presets.js';
 import { solveSudoku } from './solve.js';
 import type { Augment } from './symmetry.js';
-import type { SudokuPairs, SudokuTask } from './task.js';
+import { hashPairs, type SudokuPairs, type SudokuTask } from './task.js';
 
 /** A seed has collapsed when its final adaptive solve rate is below this (near chance). */
 export const COLLAPSE_BELOW = 0.01;
@@ -76,9 +75,7 @@ function finalEvaluation(
   o: CompareOptions,
   step: number,
 ): FinalEvaluation {
-  const puzzles = createHash('sha256');
-  for (const p of o.test.puzzles) puzzles.update(p);
-  const key = { puzzles: puzzles.digest('hex'), adaptiveNfe: o.adaptiveNfe, nfe: o.nfe, step };
+  const key = { puzzles: hashPairs(o.test), adaptiveNfe: o.adaptiveNfe, nfe: o.nfe, step };
   return cached(join(dir, 'final-eval.json'), key, () => {
     const { model, process: proc } = loadTransformer(dir, task);
     const solve = (sampler: string, nfe: number) =>
