@@ -10,6 +10,7 @@ import { sampleTimes } from '../src/process/index.js';
 import { generatedPairs } from '../src/tasks/sudoku/data.js';
 import { loadSudokuModel } from '../src/tasks/sudoku/load.js';
 import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
+import { DEFAULT_RETRIES } from '../src/tasks/sudoku/retry.js';
 import { defaultSudokuNfe, nfeSummary, solveSudoku } from '../src/tasks/sudoku/solve.js';
 import { SudokuTask } from '../src/tasks/sudoku/task.js';
 import { AdamW, crossEntropy, full, Generator, noGrad, tidy } from '../src/torch/index.js';
@@ -96,6 +97,7 @@ register(
       nfe: defaultSudokuNfe('adaptive'),
       seed: 0,
       batch: 128,
+      retries: 0, // one attempt: the passes below are the ones it made
     };
     let r = solveSudoku(model, proc, puzzles, settings);
     const solve = () => {
@@ -112,14 +114,22 @@ register(
         }),
       );
     const t = interleaved(solve, passes, 3);
-    const solved = r.boards.filter((b, n) => b.every((d, i) => d === solutions[n]![i])).length;
+    const solved = (x: typeof r) =>
+      x.boards.filter((b, n) => b.every((d, i) => d === solutions[n]![i])).length;
+    // The shipped settings retry the boards that break the rules (retry.ts): timed once, beside.
+    const t0 = performance.now();
+    const retried = solveSudoku(model, proc, puzzles, { ...settings, retries: DEFAULT_RETRIES });
+    const retriedMs = performance.now() - t0;
     return {
       ...t,
       boards_per_s: (128 * 1000) / t.sjd_ms,
       nfe_mean,
       nfe_max,
-      solved_of_128: solved,
+      solved_of_128: solved(r),
+      retries_boards_per_s: (128 * 1000) / retriedMs,
+      retries_nfe_mean: nfeSummary(retried.nfe).nfe_mean,
+      retries_solved_of_128: solved(retried),
     };
   },
-  'the same bare network passes at the batch sizes the sampler made them',
+  'the same bare network passes at the batch sizes one attempt made them',
 );

@@ -3,7 +3,7 @@
 // a synthetic colour set), a server on an ephemeral loopback port, the `sjd` command run as a
 // child with the test process's libtorch threads, and small puzzles. Importing this file does
 // nothing (the test runner also loads it as a test file).
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp, type QueueOptions } from '../src/serve/index.js';
@@ -19,6 +19,18 @@ export const sjd = (...args: string[]) =>
   spawnSync(process.execPath, [bin, ...args], {
     encoding: 'utf8',
     env: { ...process.env, SJD_THREADS: String(getNumThreads()) },
+  });
+
+/**
+ * The same without blocking this process: the server in it keeps its timers (a run longer than
+ * its keep-alive timeout, blocked, leaves the client a pooled connection the server then closes).
+ */
+export const sjdAsync = (...args: string[]) =>
+  new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
+    const env = { ...process.env, SJD_THREADS: String(getNumThreads()) };
+    execFile(process.execPath, [bin, ...args], { encoding: 'utf8', env }, (err, stdout, stderr) =>
+      resolve({ status: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 
 function must(r: ReturnType<typeof sjd>): void {

@@ -2,7 +2,9 @@
 // SudokuTask.batch): every augmented board is a valid solution of its augmented puzzle, which
 // keeps a unique solution; the cell permutations are bijections that keep the constraint graph
 // and move a cell to each of the 81 positions uniformly (seeded chi-square); transposition has
-// probability 1/2; the same seed gives the same batch; the old boolean setting still works.
+// probability 1/2; the same seed gives the same batch; the old boolean setting still works. The
+// board-level draws (a solve's retries): the image of a solution solves the image of its
+// puzzle, which keeps one solution, and the inverse gives both back exactly.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
@@ -14,7 +16,13 @@ import {
   PEERS,
   rowOf,
 } from '../src/tasks/sudoku/index.js';
-import { augmentBoards, drawCellPermutations } from '../src/tasks/sudoku/symmetry.js';
+import {
+  applySymmetry,
+  augmentBoards,
+  drawBoardSymmetries,
+  drawCellPermutations,
+  invertSymmetry,
+} from '../src/tasks/sudoku/symmetry.js';
 import { SudokuTask } from '../src/tasks/sudoku/task.js';
 import { Generator, type Tensor, tensor, tidy } from '../src/torch/index.js';
 
@@ -126,4 +134,24 @@ test('the same seed gives the same batch; the settings true/false mean digits/no
     () => task('mirror' as 'full'),
     (e: Error) => /^sudoku: augment 'mirror' is not one of none, digits, full$/.test(e.message),
   );
+});
+
+test('a board symmetry maps a puzzle and its solution to a pair; its inverse gives them back', () => {
+  const syms = drawBoardSymmetries(pairs.puzzles.length, new Generator(7));
+  const moved = new Set<string>();
+  pairs.puzzles.forEach((puzzle, b) => {
+    const s = syms[b]!;
+    const solution = pairs.solutions[b]!;
+    const [p, x] = [applySymmetry(puzzle, s), applySymmetry(solution, s)];
+    assert.ok(isValidSolution(x), `board ${b}: the image is not a valid grid`);
+    for (let i = 0; i < CELLS; i++) assert.ok(p[i] === 0 || p[i] === x[i], `board ${b} cell ${i}`);
+    assert.equal(p.filter((d) => d === 0).length, puzzle.filter((d) => d === 0).length);
+    assert.equal(countSolutions(p, 2), 1);
+    assert.deepEqual(invertSymmetry(p, s), puzzle);
+    assert.deepEqual(invertSymmetry(x, s), solution);
+    moved.add(Array.from(x).join(''));
+  });
+  assert.equal(moved.size, pairs.puzzles.length);
+  // Seeded: the same generator seed draws the same symmetries.
+  assert.deepEqual(drawBoardSymmetries(syms.length, new Generator(7)), syms);
 });

@@ -37,6 +37,7 @@ function answer(puzzle: sudoku.Board, r: sudoku.SolveResult, settings: object) {
     reason: problems.length === 0 ? null : sudoku.failureReason(puzzle, problems),
     broken: brokenUnits(board),
     nfe_used: r.nfe[0]!,
+    attempts: r.attempts[0]!,
     ...settings,
   };
 }
@@ -51,7 +52,11 @@ export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
    */
   const solve = (q: SolveRequest) => {
     const m = need(ctx, 'sudoku');
-    const settings = { ...settingsOf(m, q), grid: q.grid ?? ('cosine' as const) };
+    const settings = {
+      ...settingsOf(m, q),
+      grid: q.grid ?? ('cosine' as const),
+      retries: q.retries ?? sudoku.DEFAULT_RETRIES,
+    };
     return function* (): Generator<TrajectoryStep, object> {
       const problem = sudoku.pairProblem(q.puzzle, null); // bounded search
       if (problem) throw new HttpError(400, `puzzle: ${problem}`);

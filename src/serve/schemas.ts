@@ -13,6 +13,7 @@ export const LIMITS = {
   temperature: { min: 1e-3, max: 100 },
   seed: { min: 0, max: 2 ** 31 - 1 },
   samples: { min: 1, max: 4 }, // text and images a request
+  retries: { min: 0, max: 10 }, // a solve's (the NFE budget bounds them all together)
   bodyBytes: 16 * 1024,
 } as const;
 
@@ -53,6 +54,7 @@ export const solveRequest = (samplers: readonly string[]) =>
     puzzle,
     ...samplingFields(samplers),
     grid: z.enum(['cosine', 'uniform']).optional(),
+    retries: int(LIMITS.retries).optional(),
   });
 export type SolveRequest = z.infer<ReturnType<typeof solveRequest>>;
 

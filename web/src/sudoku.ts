@@ -11,6 +11,7 @@ interface Answer {
   solved: boolean;
   reason: string | null;
   nfe_used: number;
+  attempts: number; // the first, and the retries on symmetric copies of the puzzle
   broken: { rows: number[]; columns: number[]; boxes: number[] };
 }
 
@@ -60,9 +61,8 @@ export function setupSudoku(section: HTMLElement, models: ModelsInfo): void {
   const done = (a: unknown) => {
     const r = a as Answer;
     verdict.className = `verdict ${r.solved ? 'solved' : 'failed'}`;
-    verdict.textContent = r.solved
-      ? `solved (${r.nfe_used} NFE)`
-      : `not solved: ${r.reason} (${r.nfe_used} NFE)`;
+    const spent = `${r.nfe_used} NFE${r.attempts > 1 ? ` in ${r.attempts} attempts` : ''}`;
+    verdict.textContent = r.solved ? `solved (${spent})` : `not solved: ${r.reason} (${spent})`;
     cells.forEach((c, i) => {
       const broken =
         r.broken.rows.includes(Math.floor(i / 9)) ||

@@ -79,7 +79,7 @@ function finalEvaluation(
   return cached(join(dir, 'final-eval.json'), key, () => {
     const { model, process: proc } = loadTransformer(dir, task);
     const solve = (sampler: string, nfe: number) =>
-      solveSudoku(model, proc, o.test.puzzles, { sampler, nfe, seed: 0 });
+      solveSudoku(model, proc, o.test.puzzles, { sampler, nfe, seed: 0, retries: 0 }); // the networks alone
     const adaptive = solve('adaptive', o.adaptiveNfe);
     const s = scoreBoards(o.test.puzzles, o.test.solutions, adaptive.boards);
     const c = scoreBoards(o.test.puzzles, o.test.solutions, solve('confidence', o.nfe).boards);

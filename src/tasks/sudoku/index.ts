@@ -16,6 +16,7 @@ export * from './metrics.js';
 export * from './npy.js';
 export * from './presets.js';
 export * from './qqwing-csv.js';
+export * from './retry.js';
 export * from './solve.js';
 export * from './solver.js';
 export * from './strategy-set.js';

@@ -20,6 +20,13 @@ import {
 import { tensor } from '../../torch/index.js';
 import type { Board } from './board.js';
 import { answerProblems } from './check.js';
+import {
+  type AttemptResult,
+  DEFAULT_RETRIES,
+  type RetryOptions,
+  solveStepsWithRetries,
+  solveWithRetries,
+} from './retry.js';
 import { sudokuRules } from './rules.js';
 
 /** The sampler `sjd solve`, `sjd eval sudoku` and `sjd demo` use unless told otherwise. */
@@ -44,15 +51,14 @@ export interface SolveOptions {
   batch?: number;
   record?: boolean; // trajectory of the first batch
   rules?: boolean; // rule out digits committed peers hold (rules.ts)
+  retries?: number; // attempts after the first (retry.ts; DEFAULT_RETRIES when absent)
 }
 
-export interface SolveResult {
-  boards: Board[];
-  /** per board, why it does not solve its puzzle (answerProblems); empty when it does */
-  problems: string[][];
+/** The checked boards (the last attempt's for each), NFE over all attempts, the first trajectory. */
+export interface SolveResult extends AttemptResult {
   solved: number; // boards with no problem
-  nfe: number[]; // per board, the classifier evaluations it took part in
-  trajectory?: TrajectoryStep[];
+  firstSolved: number; // boards the first attempt solved
+  attempts: number[]; // per board, the attempts it took
 }
 
 /** The batched sampler's options for `puzzles`: clues conditioned (digit v is token v - 1). */
@@ -78,15 +84,18 @@ function solveOptions(puzzles: Board[], o: SolveOptions): BatchedSampleOptions {
 }
 
 /** The sampled token rows as boards, each checked against its puzzle. */
-function checkedBoards(puzzles: Board[], r: BatchedSampleResult): SolveResult {
+function checkedBoards(puzzles: Board[], r: BatchedSampleResult): AttemptResult {
   const boards = r.rows.map((row) => Uint8Array.from(row, (v) => v + 1));
   const problems = boards.map((b, n) => answerProblems(puzzles[n]!, b));
+  return { boards, problems, nfe: r.rowNfe, trajectory: r.trajectory };
+}
+
+function retryOptions(o: SolveOptions): RetryOptions {
   return {
-    boards,
-    problems,
-    solved: problems.filter((p) => p.length === 0).length,
-    nfe: r.rowNfe,
-    trajectory: r.trajectory,
+    nfe: o.nfe,
+    seed: o.seed,
+    retries: o.retries ?? DEFAULT_RETRIES,
+    minNfe: getSampler(o.sampler).nfePerStep,
   };
 }
 
@@ -96,13 +105,16 @@ export function solveSudoku(
   puzzles: Board[],
   o: SolveOptions,
 ): SolveResult {
-  return checkedBoards(puzzles, sampleInBatches(model, proc, solveOptions(puzzles, o)));
+  const attempt = (p: Board[], nfe: number, seed: number) =>
+    checkedBoards(p, sampleInBatches(model, proc, solveOptions(p, { ...o, nfe, seed })));
+  return solveWithRetries(attempt, puzzles, retryOptions(o));
 }
 
 /**
  * One puzzle solved step by step (the web page's stream, issue #15; sec:exp-sudoku): yields each
- * sampler step over the board's 81 cells (tokens are digits - 1) and returns what solveSudoku
- * returns for [puzzle] with the same options: the same board as `sjd solve` for the same seed.
+ * sampler step over the board's 81 cells (tokens are digits - 1), a retry's too, and returns what
+ * solveSudoku returns for [puzzle] with the same options: the same board as `sjd solve` for the
+ * same seed.
  */
 export function* solveSudokuSteps(
   model: Network,
@@ -110,8 +122,11 @@ export function* solveSudokuSteps(
   puzzle: Board,
   o: SolveOptions,
 ): Generator<TrajectoryStep, SolveResult> {
-  const r = yield* sampleBatchSteps(model, proc, solveOptions([puzzle], o));
-  return checkedBoards([puzzle], r);
+  function* attempt(p: Board, nfe: number, seed: number) {
+    const r = yield* sampleBatchSteps(model, proc, solveOptions([p], { ...o, nfe, seed }));
+    return checkedBoards([p], r);
+  }
+  return yield* solveStepsWithRetries(attempt, puzzle, retryOptions(o));
 }
 
 /** How the boards were sampled, for the commands' output ("adaptive sampler (probability >= 0.9999)"). */

@@ -4,8 +4,10 @@
 // row permutations within each band, column permutations within each stack and transposition
 // (2 * 6^8 = 3,359,232 elements). Each board gets its own uniform draw from the run's generator
 // (resume draws the same), applied to solution and clue mask alike by gather, with no loops
-// over boards or cells.
+// over boards or cells. The same draws, as plain arrays, move a single puzzle to a symmetric
+// copy and an answer back (a solve's retry, retry.ts).
 import { type Generator, type Tensor, tidy, where } from '../../torch/index.js';
+import { type Board, CELLS } from './board.js';
 
 /** How training boards are augmented: not at all, digit relabelling, or all of the above. */
 export type Augment = 'none' | 'digits' | 'full';
@@ -17,9 +19,14 @@ function permutations(shape: number[], gen: Generator): Tensor {
   return gen.rand(shape).sort(-1)[1];
 }
 
+/** [B, 9] int64: one uniform relabelling per board, digit d (0..8) becoming [b, d]. */
+export function drawDigitPermutations(B: number, gen: Generator): Tensor {
+  return permutations([B, 9], gen);
+}
+
 /** x0 [B, 81] digits 0..8 -> the digits relabelled by one random permutation per board. */
 export function relabelDigits(x0: Tensor, gen: Generator): Tensor {
-  return permutations([x0.size(0), 9], gen).gather(1, x0); // [B, 81]
+  return drawDigitPermutations(x0.size(0), gen).gather(1, x0); // [B, 81]
 }
 
 /** [B, 9]: the old row (or column) of each new one: bands (stacks) permuted, then lines within. */
@@ -60,4 +67,44 @@ export function augmentBoards(
   if (augment === 'digits') return { x0: relabelled, clues };
   const src = drawCellPermutations(x0.size(0), gen); // [B, 81]
   return { x0: relabelled.gather(1, src), clues: clues.gather(1, src) };
+}
+
+/**
+ * One symmetry of a single board: cell i of the image is cell src[i] of the board, and digit d
+ * (1..9) becomes digits[d - 1] + 1; blanks stay blank.
+ */
+export interface BoardSymmetry {
+  src: number[]; // [81]
+  digits: number[]; // [9]
+}
+
+/** n uniform draws from the whole group (cells, then digits, from `gen`) as plain arrays. */
+export function drawBoardSymmetries(n: number, gen: Generator): BoardSymmetry[] {
+  if (n === 0) return [];
+  return tidy(() => {
+    const src = drawCellPermutations(n, gen).toArray(); // [n * 81]
+    const digits = drawDigitPermutations(n, gen).toArray(); // [n * 9]
+    return Array.from({ length: n }, (_, b) => ({
+      src: src.slice(b * CELLS, (b + 1) * CELLS),
+      digits: digits.slice(b * 9, (b + 1) * 9),
+    }));
+  });
+}
+
+/** The image of a board (puzzle or grid; 0 = blank) under `s`. */
+export function applySymmetry(board: Board, s: BoardSymmetry): Board {
+  return Uint8Array.from(s.src, (i) => (board[i] === 0 ? 0 : s.digits[board[i]! - 1]! + 1));
+}
+
+/** The board whose image under `s` is `image` (applySymmetry's inverse). */
+export function invertSymmetry(image: Board, s: BoardSymmetry): Board {
+  const back = new Array<number>(9);
+  s.digits.forEach((to, from) => {
+    back[to] = from;
+  });
+  const out = new Uint8Array(CELLS);
+  s.src.forEach((i, k) => {
+    out[i] = image[k] === 0 ? 0 : back[image[k]! - 1]! + 1;
+  });
+  return out;
 }
