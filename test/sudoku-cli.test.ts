@@ -30,6 +30,8 @@ writeFileSync(
     .join('\n'),
 );
 const run = join(dir, 'run');
+/** The note a solve adds when it retried boards (retry.ts), or nothing. */
+const RETRIED = String.raw`(?: \(first attempt \d+\.\d\d%; \d+ boards? retried\))?`;
 
 /** A solved board exits 0; a board that breaks a rule exits 3 and says how. */
 const solvedOrReported = (r: ReturnType<typeof sjd>) => {
@@ -206,7 +208,7 @@ test('sjd solve --file --out writes quizzes,solutions,status', () => {
   assert.match(
     r.stdout.trim(),
     new RegExp(
-      `^solved ${solved} of 40 puzzles into ${out} \\(adaptive sampler \\(probability >= 0\\.9999\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)$`,
+      `^solved ${solved} of 40 puzzles into ${out} \\(adaptive sampler \\(probability >= 0\\.9999\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)${RETRIED}$`,
     ),
   );
   assert.equal(r.status, solved === 40 ? 0 : 3);
@@ -235,10 +237,16 @@ test('sjd eval sudoku --json ends with the metrics as one JSON object', () => {
   // The adaptive sampler by default: NFE per board within the budget of 4.
   assert.equal(j.sampler, 'adaptive');
   assert.deepEqual(j.commit, { by: 'probability', threshold: 0.9999 });
+  // Every attempt within the one budget (retry.ts); the first attempt solves no more.
   assert.ok(j.nfe_mean >= 1 && j.nfe_mean <= j.nfe_max && j.nfe_max <= 4, r.stdout);
+  assert.equal(j.retries, 3);
+  assert.ok(j.first_attempt_solve_rate <= j.solve_rate && Number.isInteger(j.retried), r.stdout);
   assert.match(
     r.stdout,
-    /^6 boards: .* boards\/s \(adaptive sampler \(probability >= 0\.9999\); NFE per board mean \d+\.\d, max [1-4] of 4\)$/m,
+    new RegExp(
+      `^6 boards: .* boards/s \\(adaptive sampler \\(probability >= 0\\.9999\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)${RETRIED}$`,
+      'm',
+    ),
   );
   // Split by difficulty: this file has no strategy columns, so the logical solver classes it.
   assert.equal(j.difficulty_from, 'solver');
@@ -369,9 +377,15 @@ test('sjd demo generates puzzles and solves them with a given model', () => {
   assert.match(r.stdout, /puzzle 1 \(\d+ clues\): (solved|not solved)/);
   assert.match(r.stdout, /solved \d\/5 boards \(\d+\.\d%\), cell accuracy/);
   // the cap printed is the one used: --nfe, else the adaptive sampler's default of 64
-  assert.match(r.stdout, /NFE per board mean \d+\.\d, max \d+ of 4\)$/m);
+  assert.match(
+    r.stdout,
+    new RegExp(`NFE per board mean \\d+\\.\\d, max \\d+ of 4\\)${RETRIED}$`, 'm'),
+  );
   const dflt = sjd('demo', '--model', run, '--count', '2', '--show', '0');
-  assert.match(dflt.stdout, /NFE per board mean \d+\.\d, max \d+ of 64\)$/m);
+  assert.match(
+    dflt.stdout,
+    new RegExp(`NFE per board mean \\d+\\.\\d, max \\d+ of 64\\)${RETRIED}$`, 'm'),
+  );
 });
 
 for (const [args, message] of [

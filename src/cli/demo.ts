@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { image, runReverseDemo, sudoku, torch, util } from '../index.js';
 import { int, nfe, samplerOption } from './options.js';
-import { commitOptions, commitRule } from './sudoku.js';
+import { commitOptions, commitRule, retriesOption, retryNote } from './sudoku.js';
 
 interface DemoOpts {
   steps: number;
@@ -17,6 +17,7 @@ interface DemoOpts {
   commitBy: 'probability' | 'margin';
   commitThreshold: number;
   show: number;
+  retries: number;
   model?: string;
   out: string;
   force?: boolean;
@@ -41,6 +42,7 @@ export function registerDemo(program: Command): void {
     );
   commitOptions(samplerOption(cmd, '--sampler', 'sudoku: sampler', sudoku.DEFAULT_SUDOKU_SAMPLER))
     .option('--show <n>', 'sudoku: boards to print', int(0, 100), 2)
+    .option(...retriesOption)
     .option('--model <dir>', 'a run folder or exported model instead of the shipped one')
     .option('--out <file>', 'image: the PNG grid to write', 'sjd-demo-images.png')
     .option('--force', 'image: replace an existing --out file')
@@ -81,6 +83,7 @@ export function registerDemo(program: Command): void {
         nfe: nfeCap,
         sampler: o.sampler,
         commit,
+        retries: o.retries,
       });
       console.log(
         `generated ${o.count ?? 100} puzzles without guessing in ${r.generateSeconds.toFixed(1)} s; solving with ${loaded.source}`,
@@ -94,7 +97,7 @@ export function registerDemo(program: Command): void {
       }
       const s = r.scores;
       console.log(
-        `\nsolved ${Math.round(s.solve_rate * s.boards)}/${s.boards} boards (${(100 * s.solve_rate).toFixed(1)}%), cell accuracy ${(100 * s.cell_accuracy).toFixed(1)}%, ${(s.boards / r.seconds).toFixed(1)} boards/s (${sudoku.samplerLabel(o.sampler, commit)}; NFE per board mean ${r.nfe_mean.toFixed(1)}, max ${r.nfe_max} of ${nfeCap})`,
+        `\nsolved ${Math.round(s.solve_rate * s.boards)}/${s.boards} boards (${(100 * s.solve_rate).toFixed(1)}%), cell accuracy ${(100 * s.cell_accuracy).toFixed(1)}%, ${(s.boards / r.seconds).toFixed(1)} boards/s (${sudoku.samplerLabel(o.sampler, commit)}; NFE per board mean ${r.nfe_mean.toFixed(1)}, max ${r.nfe_max} of ${nfeCap})${retryNote(r)}`,
       );
     });
 }

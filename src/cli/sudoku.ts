@@ -100,18 +100,21 @@ const samplerOptions = (c: Command) =>
       '--rules',
       "use Sudoku's rules: a digit a clue or committed peer holds is ruled out (the paper's samplers do not)",
     )
-    .option(
-      '--retries <n>',
-      'solve a board that breaks the rules again, on a symmetric copy of its puzzle, up to N more times while its NFE budget lasts (0: one attempt, as in the paper)',
-      int(0, 1000),
-      sudoku.DEFAULT_RETRIES,
-    );
+    .option(...retriesOption);
+
+/** The --retries flag (shared with `sjd demo`). */
+export const retriesOption = [
+  '--retries <n>',
+  'solve a board that breaks the rules again, on a symmetric copy of its puzzle, up to N more times while its NFE budget lasts (0: one attempt, as in the paper)',
+  int(0, 1000),
+  sudoku.DEFAULT_RETRIES,
+] as const;
 
 /** " (first attempt 93.60%; 64 boards retried)", or nothing when no board was retried. */
-function retryNote(r: sudoku.SolveResult): string {
+export function retryNote(r: { firstSolved: number; attempts: number[] }): string {
   const retried = r.attempts.filter((a) => a > 1).length;
   if (retried === 0) return '';
-  const first = (100 * r.firstSolved) / r.boards.length;
+  const first = (100 * r.firstSolved) / r.attempts.length;
   return ` (first attempt ${first.toFixed(2)}%; ${retried} ${retried === 1 ? 'board' : 'boards'} retried)`;
 }
 

@@ -15,24 +15,39 @@ export interface SudokuDemoResult {
   scores: SudokuScores;
   seconds: number;
   generateSeconds: number;
-  nfe_mean: number; // classifier evaluations per board
+  nfe_mean: number; // classifier evaluations per board, all attempts
   nfe_max: number;
+  firstSolved: number; // boards the first attempt solved
+  attempts: number[]; // per board (retry.ts)
 }
 
 export function runSudokuDemo(
   loaded: LoadedModel,
-  o: { count: number; seed: number; nfe: number; sampler?: string; commit?: CommitRule },
+  o: {
+    count: number;
+    seed: number;
+    nfe: number;
+    sampler?: string;
+    commit?: CommitRule;
+    retries?: number;
+  },
 ): SudokuDemoResult {
   const g0 = performance.now();
   const { puzzles, solutions } = generatedPairs(o.count, o.seed);
   const generateSeconds = (performance.now() - g0) / 1000;
   const t0 = performance.now();
-  const { boards, nfe } = solveSudoku(loaded.model, loaded.process, puzzles, {
-    sampler: o.sampler ?? DEFAULT_SUDOKU_SAMPLER,
-    nfe: o.nfe,
-    commit: o.commit,
-    seed: o.seed,
-  });
+  const { boards, nfe, firstSolved, attempts } = solveSudoku(
+    loaded.model,
+    loaded.process,
+    puzzles,
+    {
+      sampler: o.sampler ?? DEFAULT_SUDOKU_SAMPLER,
+      nfe: o.nfe,
+      commit: o.commit,
+      seed: o.seed,
+      retries: o.retries,
+    },
+  );
   const seconds = (performance.now() - t0) / 1000;
   return {
     puzzles,
@@ -41,6 +56,8 @@ export function runSudokuDemo(
     scores: scoreBoards(puzzles, solutions, boards),
     seconds,
     generateSeconds,
+    firstSolved,
+    attempts,
     ...nfeSummary(nfe),
   };
 }
