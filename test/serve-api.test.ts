@@ -66,6 +66,8 @@ test('/health and /api/models: every task served, with its samplers and defaults
   const tasks = m.tasks as Record<string, Record<string, unknown>>;
   assert.equal(tasks.sudoku!.available, true);
   assert.deepEqual(tasks.sudoku!.defaults, { sampler: 'adaptive', nfe: 64, temperature: 1 });
+  assert.equal(tasks.sudoku!.retries, 3);
+  assert.equal(tasks.text!.retries, undefined);
   assert.ok(!(tasks.sudoku!.samplers as string[]).includes('mdlm'));
   assert.equal(tasks.text!.available, true);
   assert.equal(tasks.text!.alphabet, 'abcdefghijklmnopqrstuvwxyz ');

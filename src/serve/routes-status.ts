@@ -4,7 +4,7 @@
 // or why it is unavailable; the request limits; the difficulty classes of generated puzzles).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
-import { DIFFICULTY_CLASSES } from '../tasks/sudoku/index.js';
+import { DEFAULT_RETRIES, DIFFICULTY_CLASSES } from '../tasks/sudoku/index.js';
 import type { ServeContext } from './context.js';
 import { TASKS } from './models.js';
 import { LIMITS } from './schemas.js';
@@ -37,6 +37,7 @@ export function statusRoutes(app: FastifyInstance, ctx: ServeContext): void {
           length: m.length,
           ...(m.geometry ? { geometry: m.geometry } : {}),
           ...(m.alphabet ? { alphabet: m.alphabet } : {}),
+          ...(task === 'sudoku' ? { retries: DEFAULT_RETRIES } : {}), // a solve's (retry.ts)
         },
       ];
     }),

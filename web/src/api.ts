@@ -36,6 +36,7 @@ export interface TaskInfo {
   length?: number;
   geometry?: Geometry;
   alphabet?: string;
+  retries?: number; // Sudoku: a solve's default retries
 }
 
 export type TaskName = 'sudoku' | 'text' | 'image';
@@ -47,7 +48,7 @@ export interface Range {
 
 export interface ModelsInfo {
   tasks: Record<TaskName, TaskInfo>;
-  limits: { nfe: Range; temperature: Range; seed: Range; samples: Range };
+  limits: { nfe: Range; temperature: Range; seed: Range; samples: Range; retries: Range };
   difficulties: string[];
 }
 

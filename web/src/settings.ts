@@ -31,6 +31,11 @@ export function fillSettings(fieldset: HTMLFieldSetElement, info: TaskInfo, mode
     ),
     field('Seed', number('seed', 0, seed.min, seed.max, '1')),
   );
+  // Sudoku: how often a board that breaks the rules is solved again (within the NFE budget).
+  if (info.retries !== undefined) {
+    const { min, max } = models.limits.retries;
+    fieldset.append(field('Retries', number('retries', info.retries, min, max, '1')));
+  }
 }
 
 /** The form's fields as query parameters (empty ones left out: the defaults), then `set`. */
