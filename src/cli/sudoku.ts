@@ -112,7 +112,7 @@ export const retriesOption = [
 
 /** " (first attempt 93.60%; 64 boards retried)", or nothing when no board was retried. */
 export function retryNote(r: { firstSolved: number; attempts: number[] }): string {
-  const retried = r.attempts.filter((a) => a > 1).length;
+  const retried = sudoku.retriedBoards(r.attempts);
   if (retried === 0) return '';
   const first = (100 * r.firstSolved) / r.attempts.length;
   return ` (first attempt ${first.toFixed(2)}%; ${retried} ${retried === 1 ? 'board' : 'boards'} retried)`;
@@ -228,7 +228,7 @@ export function registerSudoku(program: Command): void {
       rules: o.rules === true,
       retries: o.retries,
       first_attempt_solve_rate: r.firstSolved / r.boards.length,
-      retried: r.attempts.filter((a) => a > 1).length,
+      retried: sudoku.retriedBoards(r.attempts),
       nfe: o.nfe,
       ...sudoku.nfeSummary(r.nfe),
       by_difficulty: byDifficulty,

@@ -16,6 +16,7 @@ import {
   applySymmetry,
   type BoardSymmetry,
   drawBoardSymmetries,
+  inverseDigits,
   invertSymmetry,
 } from './symmetry.js';
 
@@ -56,6 +57,11 @@ export function retrySeed(seed: number, a: number): number {
 /** The symmetries of attempt a for the n boards it retries. */
 function drawRetrySymmetries(n: number, seed: number, a: number): BoardSymmetry[] {
   return drawBoardSymmetries(n, stepGenerator(retrySeed(seed, a), -1)); // no sampler step uses -1
+}
+
+/** The boards that took more than one attempt. */
+export function retriedBoards(attempts: readonly number[]): number {
+  return attempts.filter((a) => a > 1).length;
 }
 
 export function checkRetries(retries: number): void {
@@ -109,7 +115,9 @@ export function solveWithRetries(attempt: Attempt, puzzles: Board[], o: RetryOpt
     const byBudget = new Map<number, number[]>(); // budget left -> positions in `failing`
     failing.forEach((i, k) => {
       const left = o.nfe - r.nfe[i]!;
-      byBudget.set(left, [...(byBudget.get(left) ?? []), k]);
+      const group = byBudget.get(left);
+      if (group) group.push(k);
+      else byBudget.set(left, [k]);
     });
     for (const [left, ks] of [...byBudget].sort((x, y) => y[0] - x[0])) {
       const images = ks.map((k) => applySymmetry(puzzles[failing[k]!]!, syms[k]!));
@@ -125,10 +133,7 @@ export function solveWithRetries(attempt: Attempt, puzzles: Board[], o: RetryOpt
 
 /** A step of an attempt on the moved puzzle, seen on the puzzle itself, NFE counted from `spent`. */
 function stepBack(s: TrajectoryStep, sym: BoardSymmetry, spent: number): TrajectoryStep {
-  const back = new Array<number>(9);
-  sym.digits.forEach((to, from) => {
-    back[to] = from;
-  });
+  const back = inverseDigits(sym);
   const token = (v: number) => (v < 0 ? v : back[v]!);
   const out: TrajectoryStep = {
     t: s.t,

@@ -96,12 +96,18 @@ export function applySymmetry(board: Board, s: BoardSymmetry): Board {
   return Uint8Array.from(s.src, (i) => (board[i] === 0 ? 0 : s.digits[board[i]! - 1]! + 1));
 }
 
-/** The board whose image under `s` is `image` (applySymmetry's inverse). */
-export function invertSymmetry(image: Board, s: BoardSymmetry): Board {
+/** [9]: the token (digit - 1) that `s` maps to each token, i.e. s.digits inverted. */
+export function inverseDigits(s: BoardSymmetry): number[] {
   const back = new Array<number>(9);
   s.digits.forEach((to, from) => {
     back[to] = from;
   });
+  return back;
+}
+
+/** The board whose image under `s` is `image` (applySymmetry's inverse). */
+export function invertSymmetry(image: Board, s: BoardSymmetry): Board {
+  const back = inverseDigits(s);
   const out = new Uint8Array(CELLS);
   s.src.forEach((i, k) => {
     out[i] = image[k] === 0 ? 0 : back[image[k]! - 1]! + 1;
