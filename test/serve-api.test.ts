@@ -65,8 +65,8 @@ test('/health and /api/models: every task served, with its samplers and defaults
   const m = await json(await fetch(`${server.url}/api/models`));
   const tasks = m.tasks as Record<string, Record<string, unknown>>;
   assert.equal(tasks.sudoku!.available, true);
-  assert.deepEqual(tasks.sudoku!.defaults, { sampler: 'adaptive', nfe: 64, temperature: 1 });
-  assert.equal(tasks.sudoku!.retries, 3);
+  assert.deepEqual(tasks.sudoku!.defaults, { sampler: 'adaptive', nfe: 128, temperature: 1 });
+  assert.equal(tasks.sudoku!.retries, 8);
   assert.equal(tasks.text!.retries, undefined);
   assert.ok(!(tasks.sudoku!.samplers as string[]).includes('mdlm'));
   assert.equal(tasks.text!.available, true);
@@ -95,13 +95,16 @@ test('a task without a model is unavailable, not an error', async () => {
 });
 
 test('a solve gives the answer of sjd solve for the same seed and settings, JSON and streamed', async () => {
+  // A puzzle both samplers solve here in several steps (EASY takes the shipped model one step).
+  const MEDIUM =
+    '002000000000700000403006001300000000701300805000800004060008302004030150200510406';
   for (const o of [
     { sampler: 'confidence', nfe: 32, seed: 7, temperature: 1 },
     { sampler: 'adaptive', nfe: 64, seed: 3, temperature: 0.8 },
   ]) {
     const cli = sjd(
       'solve',
-      EASY,
+      MEDIUM,
       '--sampler',
       o.sampler,
       '--nfe',
@@ -112,13 +115,13 @@ test('a solve gives the answer of sjd solve for the same seed and settings, JSON
       String(o.temperature),
     );
     const board = /^\d{81}$/m.exec(cli.stdout)![0];
-    const res = await post('/api/sudoku/solve', { puzzle: EASY, ...o });
+    const res = await post('/api/sudoku/solve', { puzzle: MEDIUM, ...o });
     assert.equal(res.status, 200);
     const a = await json(res);
     assert.equal(a.board, board, `${o.sampler}: API and CLI differ`);
     assert.equal(a.solved, cli.status === 0);
     assert.deepEqual(a.broken, { rows: [], columns: [], boxes: [] });
-    const s = await stream('/api/sudoku/stream', { puzzle: EASY, ...o });
+    const s = await stream('/api/sudoku/stream', { puzzle: MEDIUM, ...o });
     assert.equal(s.res.headers.get('content-type'), 'text/event-stream');
     assert.equal(done(s.events).board, board);
     const k = steps(s.events);
@@ -130,7 +133,7 @@ test('a solve gives the answer of sjd solve for the same seed and settings, JSON
     assert.equal(last.tokens.map((v) => v + 1).join(''), board);
     assert.ok(last.confidence.every((p) => p >= 0 && p <= 1));
   }
-  // the defaults are sjd solve's (adaptive, 32 NFE, seed 0)
+  // the defaults are sjd solve's (adaptive, a cap of 128 NFE, seed 0, 8 retries)
   const cli = /^\d{81}$/m.exec(sjd('solve', EASY).stdout)![0];
   assert.equal((await json(await post('/api/sudoku/solve', { puzzle: EASY }))).board, cli);
 });
@@ -138,7 +141,7 @@ test('a solve gives the answer of sjd solve for the same seed and settings, JSON
 test('a solve retries as sjd solve does: the same attempts and board, steps on the puzzle itself', async () => {
   // A puzzle the shipped model gets wrong at first and solves on a symmetric copy (the same as
   // in sudoku-solve-cli.test.ts).
-  const HARD = '005100607120030000009024000000000000000002370200000165003091050900006000006000710';
+  const HARD = '100003050090600004004050173040000005000840017050010060000000001300000000009000806';
   const o = { sampler: 'adaptive', nfe: 300, seed: 0, retries: 10 };
   const cli = await sjdAsync('solve', HARD, '--nfe', '300', '--retries', '10');
   assert.equal(cli.status, 0, cli.stderr);

@@ -58,7 +58,7 @@ test('the page solves a typed puzzle step by step and replays it', { skip }, asy
   await page.fill('#puzzle', EASY.match(/.{9}/g)!.join('\n'));
   await page.selectOption('#sudoku select[name="sampler"]', 'confidence');
   await page.fill('#sudoku input[name="nfe"]', '32');
-  assert.equal(await page.inputValue('#sudoku input[name="retries"]'), '3');
+  assert.equal(await page.inputValue('#sudoku input[name="retries"]'), '8');
   await page.evaluate(() => {
     const s = document.querySelector<HTMLElement>('#sudoku')!;
     const seen = new Set<string>();

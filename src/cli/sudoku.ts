@@ -80,7 +80,7 @@ const samplerOptions = (c: Command) =>
   )
     .option(
       '--nfe <n>',
-      "classifier evaluations per board (the adaptive sampler's cap; default 64 for it, 32 for the others)",
+      "classifier evaluations per board (the adaptive sampler's cap over all attempts; default 128 for it, 32 for the others)",
       nfe,
     )
     .option(

@@ -21,7 +21,7 @@ import {
 } from './symmetry.js';
 
 /** Attempts after the first unless told otherwise (the budget usually ends them first). */
-export const DEFAULT_RETRIES = 3;
+export const DEFAULT_RETRIES = 8;
 
 /** What one attempt returns: boards checked against their puzzles, and their NFE. */
 export interface AttemptResult {
