@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { classifyPuzzles, parseBoard } from '../src/tasks/sudoku/index.js';
 import {
   EASY,
+  HARD,
   modelsFolder,
   NO_SOLUTION,
   readUntil,
@@ -139,9 +140,7 @@ test('a solve gives the answer of sjd solve for the same seed and settings, JSON
 });
 
 test('a solve retries as sjd solve does: the same attempts and board, steps on the puzzle itself', async () => {
-  // A puzzle the shipped model gets wrong at first and solves on a symmetric copy (the same as
-  // in sudoku-solve-cli.test.ts).
-  const HARD = '100003050090600004004050173040000005000840017050010060000000001300000000009000806';
+  // HARD: the shipped model gets it wrong at first and solves it on a symmetric copy.
   const o = { sampler: 'adaptive', nfe: 300, seed: 0, retries: 10 };
   const cli = await sjdAsync('solve', HARD, '--nfe', '300', '--retries', '10');
   assert.equal(cli.status, 0, cli.stderr);

@@ -94,9 +94,7 @@ export async function startServer(o: { models?: string; queue?: QueueOptions } =
   return { app, ctx, url: `http://127.0.0.1:${port}`, port, close: () => app.close() };
 }
 
-/** An easy puzzle the shipped model solves (sjd solve's tests use it too). */
-export const EASY =
-  '530070000600195000098000060800060003400803001700020006060000280000419005000080079';
+export { EASY, HARD } from './sudoku-puzzles.js';
 
 /** A puzzle without a digit twice in a unit but without a solution (cell 1 has no candidate). */
 export const NO_SOLUTION =

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { image, runReverseDemo, sudoku, torch, util } from '../index.js';
 import { int, nfe, samplerOption } from './options.js';
-import { commitOptions, commitRule, retriesOption, retryNote } from './sudoku.js';
+import { commitOptions, commitRule, nfeDefaults, retriesOption, retryNote } from './sudoku.js';
 
 interface DemoOpts {
   steps: number;
@@ -37,7 +37,7 @@ export function registerDemo(program: Command): void {
     )
     .option(
       '--nfe <n>',
-      "sudoku: classifier evaluations per puzzle (the adaptive sampler's cap over all attempts; default 128 for it, 32 for the others); image: per image (default 64)",
+      `sudoku: classifier evaluations per puzzle (${nfeDefaults}); image: per image (default 64)`,
       nfe,
     );
   commitOptions(samplerOption(cmd, '--sampler', 'sudoku: sampler', sudoku.DEFAULT_SUDOKU_SAMPLER))

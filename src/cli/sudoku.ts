@@ -25,6 +25,9 @@ interface SamplerOpts {
   retries: number;
 }
 
+/** How --nfe defaults, from sudoku.defaultSudokuNfe (shared with `sjd demo`). */
+export const nfeDefaults = `the adaptive sampler's cap over all attempts; default ${sudoku.defaultSudokuNfe('adaptive')} for it, ${sudoku.defaultSudokuNfe('confidence')} for the others`;
+
 /** The adaptive sampler's flags (shared with `sjd demo`). */
 export const commitOptions = (c: Command) =>
   c
@@ -78,11 +81,7 @@ const samplerOptions = (c: Command) =>
       sudoku.DEFAULT_SUDOKU_SAMPLER,
     ),
   )
-    .option(
-      '--nfe <n>',
-      "classifier evaluations per board (the adaptive sampler's cap over all attempts; default 128 for it, 32 for the others)",
-      nfe,
-    )
+    .option('--nfe <n>', `classifier evaluations per board (${nfeDefaults})`, nfe)
     .option(
       '--temperature <x>',
       'classifier temperature: divides the logits (ranking, allocation, drift)',
