@@ -30,6 +30,20 @@ export function survival(h: Hazard, t: number, w = 1): number {
   return Math.exp(logSurvival(h, t, w));
 }
 
+/**
+ * The exact probability that a site unstuck at t was still stuck at s < t (forward time):
+ * P(tau > s | tau <= t) = (S(s) - S(t)) / (1 - S(t)), MDLM's unmasking probability from t to s;
+ * 1 at s = 0, 0 where nothing is unstuck yet at t. Stable near S(t) = 1 (expm1).
+ */
+export function commitProbability(h: Hazard, t: number, s: number, w = 1): number {
+  if (!(s < t)) return 0;
+  const logSt = logSurvival(h, t, w);
+  const unstuck = -Math.expm1(logSt); // 1 - S(t)
+  if (!(unstuck > 0)) return 0;
+  const logSs = logSurvival(h, s, w);
+  return Math.min(1, Math.max(0, -Math.exp(logSs) * Math.expm1(logSt - logSs)) / unstuck);
+}
+
 /** log lambda_t(a) = log(w beta(t)) */
 export function logRate(h: Hazard, t: number, w = 1): number {
   return Math.log(w * h.rate(t));

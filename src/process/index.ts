@@ -19,7 +19,7 @@ export {
   type RankVPConfig,
   rankDegradation,
 } from './rank-schedule.js';
-export { classifierScore, VARIANCE_FLOOR } from './score.js';
+export { blendedPosteriorMean, classifierScore, VARIANCE_FLOOR } from './score.js';
 export { sampleTimes, T_CLIP, type TimeSampling } from './time.js';
 export { valueAnchors, valueEmbedding, valuePeriod } from './value-embedding.js';
 export { type LinearVPConfig, VP_DEFAULT, type VPConfig, VPSchedule } from './vp.js';

@@ -10,6 +10,26 @@ import type { MixtureTerms } from './quadrature.js';
 export const VARIANCE_FLOOR = 1e-6; // (std floor 1e-3, DESIGN.md §4)
 
 /**
+ * The posterior mean of the clean mean mu_i (eq:blended-score's W m): exact anchors at committed
+ * positions, the classifier's posterior means elsewhere, then one blend (for images the blend
+ * of posterior-mean values, embedded: app:cifar10-imagenet). probs [B, L, K], anchors [K, d],
+ * committed [B, L] bool, tokens [B, L] int64 -> [B, L, d] float64.
+ */
+export function blendedPosteriorMean(
+  proc: SJDProcess,
+  probs: Tensor,
+  anchors: Tensor,
+  committed: Tensor,
+  tokens: Tensor,
+): Tensor {
+  const exact = probs
+    .to('float64')
+    .maskedFill(committed.unsqueeze(-1), 0)
+    .add(tokens.clamp(0, null).oneHot(probs.size(-1)).to('float64').mul(committed.unsqueeze(-1))); // [B, L, K]
+  return proc.blendedMean(exact, anchors).to('float64');
+}
+
+/**
  * y [B, L, d], probs [B, L, K] (posterior at active positions), anchors [K, d], committed
  * [B, L] bool with tokens [B, L] int64: the score [B, L, d] (0 at committed positions). For
  * eta < 1 pass the mixture terms of the same (y, t) (from the DHM target).
@@ -27,12 +47,7 @@ export function classifierScore(
   const alpha = proc.vp.alpha(t);
   const active = committed.logicalNot().unsqueeze(-1); // [B, L, 1]
   if (proc.closedForm) {
-    // Exact anchors at committed positions, posterior means elsewhere, then one blend.
-    const exact = probs
-      .to('float64')
-      .maskedFill(committed.unsqueeze(-1), 0)
-      .add(tokens.clamp(0, null).oneHot(probs.size(-1)).to('float64').mul(committed.unsqueeze(-1))); // [B, L, K]
-    const mean = proc.blendedMean(exact, anchors); // [B, L, d] = W m
+    const mean = blendedPosteriorMean(proc, probs, anchors, committed, tokens); // [B, L, d] = W m
     const s = y.sub(mean.mul(alpha)).div(-Math.max(proc.vp.sigma2(t), VARIANCE_FLOOR));
     return where(active, s, 0);
   }

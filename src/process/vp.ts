@@ -69,6 +69,29 @@ export class VPSchedule {
     return -Math.expm1(-this.B(t));
   }
   /**
+   * The Gaussian posterior of the VP semigroup (DDPM's q(y_s | y_t, x0), Ho et al. eq. 6-7) for a
+   * site unstuck before s < t with clean mean mu: y_s | y_t, mu ~ N(cY y_t + cMu mu, variance I),
+   *   alpha_{t|s} = alpha(t) / alpha(s),   sigma^2_{t|s} = 1 - alpha_{t|s}^2,
+   *   cY = alpha_{t|s} sigma^2(s) / sigma^2(t),   cMu = alpha(s) sigma^2_{t|s} / sigma^2(t),
+   *   variance = sigma^2_{t|s} sigma^2(s) / sigma^2(t).
+   * Exact at eta = 1, where an unstuck site's law at every later time is N(alpha mu, sigma^2 I)
+   * whatever its unstick time (eq:vp-matched-convolution), so between s and t it is the VP
+   * transition. sigma^2(t) floored at `floor`.
+   */
+  posterior(t: number, s: number, floor = 0): { cY: number; cMu: number; variance: number } {
+    const Bt = this.B(t);
+    const Bs = this.B(s);
+    const a2 = Math.exp(-(Bt - Bs)); // alpha_{t|s}^2
+    const s2ts = -Math.expm1(-(Bt - Bs)); // sigma^2_{t|s}
+    const s2t = Math.max(-Math.expm1(-Bt), floor);
+    const s2s = -Math.expm1(-Bs);
+    return {
+      cY: (Math.sqrt(a2) * s2s) / s2t,
+      cMu: (Math.exp(-Bs / 2) * s2ts) / s2t,
+      variance: (s2ts * s2s) / s2t,
+    };
+  }
+  /**
    * v_t(tau) = sigma^2(t) - (1 - eta^2) alpha^2(t)/alpha^2(tau) sigma^2(tau)
    * (eq:vp-matched-convolution): the variance at t of a particle that unstuck at tau.
    */

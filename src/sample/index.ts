@@ -1,12 +1,20 @@
 // Samplers: pure step functions in a registry, one driver (DESIGN.md §2).
 export { adaptiveStep, checkCommitRule, DEFAULT_COMMIT, substepTimes } from './adaptive-step.js';
 export {
+  ancestralStep,
+  checkAncestral,
+  commitProbabilities,
+  posteriorMove,
+  reweigh,
+} from './ancestral-step.js';
+export {
   type BatchedSampleOptions,
   type BatchedSampleResult,
   sampleBatchSteps,
   sampleInBatches,
 } from './batched.js';
 export { boardTime, boardTimes } from './board-time.js';
+export { candiStep } from './candi-step.js';
 export { drawCategorical } from './categorical.js';
 export { confidenceStep } from './confidence-step.js';
 export {
@@ -30,7 +38,7 @@ export {
   samplersFor,
 } from './registry.js';
 export { reverseSdeMove, temperedProbs } from './reverse-sde.js';
-export { sjdStep } from './sjd-step.js';
+export { sjdStep, sjdStepWith } from './sjd-step.js';
 export type {
   AdaptiveStepFn,
   CommitRule,

@@ -2,7 +2,7 @@
 // app:prelim-masked): from t to s each masked site unmasks with probability
 // (S(s) - S(t)) / (1 - S(t)) to a token drawn from the classifier (temperature, top-p); the
 // last step unmasks all. No continuous state: masked sites stay at the mask point.
-import { survival } from '../process/index.js';
+import { commitProbability } from '../process/index.js';
 import { drawCategorical } from './categorical.js';
 import { commitSites } from './commit.js';
 import { classify } from './exclusion.js';
@@ -14,8 +14,7 @@ export const mdlmStep: StepFn = (ctx, state, t, s, last, gen) => {
   if (proc.config.kernel !== 'mask')
     throw new Error(`the mdlm sampler needs the masked preset, not '${proc.config.preset}'`);
   const logits = classify(ctx, state, t); // [B, L, K]
-  const St = survival(proc.hazard, t);
-  const pUnmask = last ? 1 : (survival(proc.hazard, s) - St) / (1 - St);
+  const pUnmask = last ? 1 : commitProbability(proc.hazard, t, s);
   const active = state.committed.logicalNot();
   const jump = last ? active : active.logicalAnd(gen.rand(active.shape, 'float64').lt(pUnmask));
   const probs = temperedProbs(logits, ctx.temperature); // [B, L, K]

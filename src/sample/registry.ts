@@ -4,21 +4,36 @@
 
 import type { SJDProcess } from '../process/index.js';
 import { adaptiveStep } from './adaptive-step.js';
+import { ancestralStep } from './ancestral-step.js';
+import { candiStep } from './candi-step.js';
 import { confidenceStep } from './confidence-step.js';
 import { mdlmStep } from './mdlm-step.js';
-import { sjdStep } from './sjd-step.js';
+import { sjdStep, sjdStepWith } from './sjd-step.js';
 import type { AdaptiveStepFn, StepFn } from './types.js';
 
-/** `maskedOnly`: the sampler runs the masked preset only (MDLM's). */
+/**
+ * `maskedOnly`: the sampler runs the masked preset only (MDLM's); `gaussianOnly`: it needs the
+ * Gaussian kernel (hybrid, sjd). `nfePerStep` is the most a step takes (a last step may take less).
+ */
+interface SamplerKinds {
+  nfePerStep: number;
+  maskedOnly?: boolean;
+  gaussianOnly?: boolean;
+}
 export type Sampler =
-  | { kind?: 'grid'; step: StepFn; nfePerStep: number; maskedOnly?: boolean }
-  | { kind: 'adaptive'; step: AdaptiveStepFn; nfePerStep: number; maskedOnly?: boolean };
+  | ({ kind?: 'grid'; step: StepFn } & SamplerKinds)
+  | ({ kind: 'adaptive'; step: AdaptiveStepFn } & SamplerKinds);
 
 export const samplers = new Map<string, Sampler>([
   ['sjd', { step: sjdStep, nfePerStep: 1 }],
+  ['sjd-refresh', { step: sjdStepWith(true), nfePerStep: 2 }],
   ['mdlm', { step: mdlmStep, nfePerStep: 1, maskedOnly: true }],
   ['confidence', { step: confidenceStep, nfePerStep: 2 }],
   ['adaptive', { kind: 'adaptive', step: adaptiveStep, nfePerStep: 1 }],
+  ['ancestral', { step: ancestralStep(false, 'ancestral'), nfePerStep: 1 }],
+  ['ancestral-refresh', { step: ancestralStep(true, 'ancestral-refresh'), nfePerStep: 2 }],
+  ['candi', { step: candiStep(false, 'candi'), nfePerStep: 1, gaussianOnly: true }],
+  ['candi-cache', { step: candiStep(true, 'candi-cache'), nfePerStep: 1, gaussianOnly: true }],
 ]);
 
 export function registerSampler(name: string, sampler: Sampler): void {
@@ -39,5 +54,7 @@ export function defaultSampler(proc: SJDProcess): string {
 /** The registered samplers that can run `proc` (those for the masked preset only need it). */
 export function samplersFor(proc: SJDProcess): string[] {
   const masked = proc.config.kernel === 'mask';
-  return [...samplers].filter(([, s]) => masked || !s.maskedOnly).map(([name]) => name);
+  return [...samplers]
+    .filter(([, s]) => (masked ? !s.gaussianOnly : !s.maskedOnly))
+    .map(([name]) => name);
 }

@@ -17,8 +17,8 @@ export function temperedProbs(logits: Tensor, temperature: number): Tensor {
 
 /**
  * y [B, L, d] after the reverse-SDE step from t to s, for the classifier's logits [B, L, K] on
- * `state`; `mixture` (the DHM quadrature terms) is needed at eta < 1 with one time for the
- * batch (per-row times compute their own). Draws xi from `gen`.
+ * `state`; at eta < 1 the DHM quadrature terms of (y, t) are computed unless the caller passes
+ * its own (`mixture`, one time for the batch). Draws xi from `gen`.
  */
 export function reverseSdeMove(
   ctx: StepContext,
@@ -49,7 +49,6 @@ function movePerRow(
   s: Float64Array,
   gen: Generator,
 ): Tensor {
-  const proc = ctx.process;
   const B = state.y.size(0);
   if (t.length !== B || s.length !== B)
     throw new Error(
@@ -77,10 +76,7 @@ function movePerRow(
       committed: state.committed.indexSelect(0, idx),
       tokens: state.tokens.indexSelect(0, idx),
     };
-    const mixture = proc.closedForm
-      ? undefined
-      : mixtureTerms(proc, proc.anchorDistances(sub.y, ctx.anchors, tb), tb, ctx.anchors.size(1));
-    parts.push(moveAt(ctx, sub, logits.indexSelect(0, idx), tb, sb, gen, mixture));
+    parts.push(moveAt(ctx, sub, logits.indexSelect(0, idx), tb, sb, gen));
     order.push(...rows);
   }
   if (parts.length === 0) return state.y;
@@ -108,6 +104,12 @@ function moveAt(
   const proc = ctx.process;
   const y = state.y; // [B, L, d]
   const probs = temperedProbs(logits, ctx.temperature); // [B, L, K]
+  // At eta < 1 the score needs the quadrature's time posterior at (y, t): reuse the caller's.
+  const terms =
+    mixture ??
+    (proc.closedForm
+      ? undefined
+      : mixtureTerms(proc, proc.anchorDistances(y, ctx.anchors, t), t, ctx.anchors.size(1)));
   const score = classifierScore(
     proc,
     y,
@@ -116,7 +118,7 @@ function moveAt(
     ctx.anchors,
     state.committed,
     state.tokens,
-    mixture,
+    terms,
   ); // [B, L, d]
   const beta = proc.vp.beta(t);
   const dt = t - s;

@@ -4,43 +4,55 @@
 // Alg. 2 with the classifier-induced score); each active site jumps with probability
 // 1 - exp(-lambda_plug dt) to an anchor drawn from pi_plug; committed sites stay frozen. The
 // temperature divides the classifier logits wherever the step reads them, the allocation and
-// the score's posterior mean (as CANDI's sampler, whose temperature sweep the paper traces).
-import {
-  logTargetClosedForm,
-  logTargetQuadrature,
-  type MixtureTerms,
-  plugIn,
-} from '../process/index.js';
+// the score's posterior mean (as CANDI's sampler, whose temperature sweep the paper traces; the
+// authors' text8 runs set their symmetric temperature so). `sjd-refresh` is the authors'
+// optional logit refresh (their text8 and CIFAR-10 settings).
+import { logTargetClosedForm, logTargetQuadrature, plugIn } from '../process/index.js';
 import type { Tensor } from '../torch/index.js';
 import { drawCategorical } from './categorical.js';
 import { commitSites } from './commit.js';
 import { classify } from './exclusion.js';
 import { reverseSdeMove } from './reverse-sde.js';
-import type { StepFn } from './types.js';
+import type { StepContext, StepFn } from './types.js';
 
-export const sjdStep: StepFn = (ctx, state, t, s, last, gen) => {
+/** log lambdahat at (y, t) and, at eta < 1, the quadrature's mixture terms (shared with the score). */
+function dhmTarget(ctx: StepContext, y: Tensor, t: number) {
   const proc = ctx.process;
-  const E = ctx.anchors; // [K, d]
-  const [K, d] = E.shape as [number, number];
-  const logits = classify(ctx, state, t); // [B, L, K]
-  let logTarget: Tensor;
-  let mixture: MixtureTerms | undefined;
-  if (proc.closedForm) logTarget = logTargetClosedForm(proc, t, K);
-  else
-    ({ logTarget, mixture } = logTargetQuadrature(proc, proc.anchorDistances(state.y, E, t), t, d));
-  const { rate, allocation } = plugIn(logits, logTarget, ctx.temperature); // [B, L], [B, L, K]
-  const dt = t - s;
-  const y =
-    proc.config.kernel === 'vp' && !last
-      ? reverseSdeMove(ctx, state, logits, t, s, gen, mixture) // [B, L, d]
-      : state.y;
-  const active = state.committed.logicalNot();
-  const jump = last
-    ? active
-    : active.logicalAnd(gen.rand(rate.shape, 'float64').lt(rate.mul(-dt).expm1().neg()));
-  const dest =
-    last && proc.config.finalCommit === 'argmax'
-      ? allocation.argmax(-1)
-      : drawCategorical(allocation, gen, ctx.topP);
-  return commitSites(state, y, jump, dest, E);
-};
+  const [K, d] = ctx.anchors.shape as [number, number];
+  if (proc.closedForm) return { logTarget: logTargetClosedForm(proc, t, K), mixture: undefined };
+  return logTargetQuadrature(proc, proc.anchorDistances(y, ctx.anchors, t), t, d);
+}
+
+/**
+ * Alg. 2's step; with `refresh` (the authors' logit refresh), a second classifier pass on the
+ * moved state at time s drives the jump (its rate and allocation read at (y_s, s)): 2 NFE a
+ * step, the last step (no move) 1.
+ */
+export function sjdStepWith(refresh: boolean): StepFn {
+  return (ctx, state, t, s, last, gen) => {
+    const proc = ctx.process;
+    const E = ctx.anchors; // [K, d]
+    const logits = classify(ctx, state, t); // [B, L, K]
+    const { logTarget, mixture } = dhmTarget(ctx, state.y, t);
+    const dt = t - s;
+    const moves = proc.config.kernel === 'vp' && !last;
+    const y = moves ? reverseSdeMove(ctx, state, logits, t, s, gen, mixture) : state.y; // [B, L, d]
+    let jumpAt = { logits, logTarget };
+    if (refresh && moves) {
+      const moved = { ...state, y };
+      jumpAt = { logits: classify(ctx, moved, s), logTarget: dhmTarget(ctx, y, s).logTarget };
+    }
+    const { rate, allocation } = plugIn(jumpAt.logits, jumpAt.logTarget, ctx.temperature); // [B, L], [B, L, K]
+    const active = state.committed.logicalNot();
+    const jump = last
+      ? active
+      : active.logicalAnd(gen.rand(rate.shape, 'float64').lt(rate.mul(-dt).expm1().neg()));
+    const dest =
+      last && proc.config.finalCommit === 'argmax'
+        ? allocation.argmax(-1)
+        : drawCategorical(allocation, gen, ctx.topP);
+    return commitSites(state, y, jump, dest, E);
+  };
+}
+
+export const sjdStep: StepFn = sjdStepWith(false);
