@@ -4,10 +4,17 @@
 # libstdc++), the Node-API headers, the production node_modules (and the one test-only module
 # the process tests use), and the Sudoku CSVs. Run it here, then hand the repository with
 # `.device` and `dist` to the GPU machine (see the README, "On a GPU").
-# Usage: bash bench/device-pack.sh [SUDOKU_DATA_DIR]   (default ../shared/data/sudoku)
+# Usage: bash bench/device-pack.sh [SUDOKU_DATA_DIR] [TEXT8_DIR]   (default ../shared/data/sudoku;
+# TEXT8_DIR, a corpus folder of `sjd data text8`, is packed as .device/text8.tar.xz for TASK=text)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:-../shared/data/sudoku}
+text8=${2:-}
+if [ -n "$text8" ]; then
+  for f in train.txt valid.txt test.txt; do
+    [ -f "$text8/$f" ] || { echo "device-pack: no $text8/$f (give a folder written by sjd data text8)" >&2; exit 2; }
+  done
+fi
 for f in qqwing_noguess_train.csv qqwing_noguess_test.csv; do
   [ -f "$data/$f" ] || { echo "device-pack: no $data/$f (give the Sudoku data folder)" >&2; exit 2; }
 done
@@ -45,6 +52,12 @@ rm -rf "$stage"
 
 xz -6 -T0 -c "$data/qqwing_noguess_train.csv" >"$tmp/sudoku-train.csv.xz"
 xz -6 -T0 -c "$data/qqwing_noguess_test.csv" >"$tmp/sudoku-test.csv.xz"
+
+if [ -n "$text8" ]; then
+  mkdir "$tmp/stage-text8" && cp -r "$text8" "$tmp/stage-text8/text8"
+  tar -C "$tmp/stage-text8" -cf - text8 | xz -6 -T0 >"$tmp/text8.tar.xz"
+  rm -rf "$tmp/stage-text8"
+fi
 
 rm -rf .device
 mv "$tmp" .device

@@ -15,7 +15,8 @@
 # Usage: bash bench/device.sh OUT [SECONDS]   (SECONDS: total budget, default 480)
 # Environment: SJD_PYTHON (default python3), DEVICE (default cuda; cpu rehearses it anywhere),
 # ONLY=build (unpack Node and build the addon, nothing else) or ONLY=tests (build and run the
-# suites, nothing else).
+# suites, nothing else); TASK=text runs bench/device-text.sh (issue 31's text models at the
+# paper's size) after the build instead of steps 3 to 5.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: bash bench/device.sh OUT [SECONDS]}
@@ -78,6 +79,11 @@ echo "${LIBTORCH:-debian}" >build/libtorch.stamp
 say "addon built"
 node bin/sjd.js --device "$device" info | head -1 || die "the addon does not load on $device"
 [ "${ONLY:-}" = build ] && exit 0
+# issue 31: the text comparison's models at the paper's size instead of the Sudoku run
+if [ "${TASK:-sudoku}" = text ]; then
+  DEVICE=$device bash bench/device-text.sh "$out" "$(left)"
+  exit $?
+fi
 
 # the suites that run on the device (tensor ops, gradcheck, optimiser, process and sampler oracles)
 suites=(tensor nn gradcheck optim random numerics process-forward process-reverse sampler-oracle sjd-loss)

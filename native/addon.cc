@@ -318,6 +318,20 @@ static Napi::Value GetBlasThreads(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), get == nullptr ? 0 : get());
 }
 
+// TensorFloat-32 for float32 matrix products and convolutions on NVIDIA GPUs (Ampere and
+// later): PyTorch's torch.backends.{cuda.matmul,cudnn}.allow_tf32. No effect on the CPU.
+static Napi::Value SetAllowTF32(const Napi::CallbackInfo& info) {
+  if (info.Length() < 1 || !info[0].IsBoolean()) throw Napi::TypeError::New(info.Env(), "allowTF32: expected a boolean");
+  bool on = info[0].As<Napi::Boolean>().Value();
+  at::globalContext().setAllowTF32CuBLAS(on);
+  at::globalContext().setAllowTF32CuDNN(on);
+  return info.Env().Undefined();
+}
+
+static Napi::Value GetAllowTF32(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), at::globalContext().allowTF32CuBLAS());
+}
+
 static Napi::Value MemoryStats(const Napi::CallbackInfo& info) {
   auto o = Napi::Object::New(info.Env());
   o.Set("liveTensors", static_cast<double>(gLiveTensors));
@@ -349,7 +363,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   TuneMalloc();
   std::vector<Export> table = {
       {"setNumThreads", SetNumThreads}, {"getNumThreads", GetNumThreads}, {"getBlasThreads", GetBlasThreads}, {"version", Version}, {"memoryStats", MemoryStats},
-      {"setDefaultDevice", SetDefaultDevice}, {"getDefaultDevice", GetDefaultDevice}};
+      {"setDefaultDevice", SetDefaultDevice}, {"getDefaultDevice", GetDefaultDevice},
+      {"setAllowTF32", SetAllowTF32}, {"getAllowTF32", GetAllowTF32}};
   RegisterTensorIo(table);
   RegisterOps(table);
   RegisterAutograd(table);

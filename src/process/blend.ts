@@ -177,18 +177,28 @@ export function identity(L: number): Blend {
   return new Blend('identity', L, null);
 }
 
-/** Full-band 1-D Gaussian, W_ij = exp(-(i - j)^2 / 2 sigma^2), W_ii = 1 (text; sigma 0 is I). */
-export function gaussian1d(L: number, sigma: number): Blend {
+/**
+ * Full-band 1-D Gaussian over positions (text, app:text8's "1D Gaussian convolution"; sigma 0 is
+ * I): W_ij = exp(-(i - j)^2 / 2 sigma^2) with W_ii = 1 ('none', as the authors' additive kernel:
+ * rows sum to about sigma sqrt(2 pi)), or each row divided by its sum ('row': row-stochastic, a
+ * weighted average of the neighbours' anchors, so mu keeps the anchors' scale).
+ */
+export function gaussian1d(L: number, sigma: number, normalize: 'none' | 'row' = 'none'): Blend {
   if (!(sigma >= 0)) throw new Error(`gaussian1d blend: sigma must be >= 0, got ${sigma}`);
   if (sigma === 0) return identity(L);
   const edges: Edge[] = [];
   for (let i = 0; i < L; i++) {
+    const row: Edge[] = [];
     for (let j = 0; j < L; j++) {
       const w = Math.exp(-((i - j) ** 2) / (2 * sigma * sigma));
-      if (w > 1e-12) edges.push({ i, j, w });
+      if (w > 1e-12) row.push({ i, j, w });
     }
+    const total = normalize === 'row' ? row.reduce((a, e) => a + e.w, 0) : 1;
+    for (const e of row) edges.push({ ...e, w: e.w / total });
   }
-  return new Blend(`gaussian1d(sigma=${sigma})`, L, edges);
+  const name =
+    normalize === 'row' ? `gaussian1d(sigma=${sigma}, row)` : `gaussian1d(sigma=${sigma})`;
+  return new Blend(name, L, edges);
 }
 
 /** The 1-D Gaussian kernel exp(-(i - j)^2 / 2 sigma^2) over n sites, [n, n] row-major. */

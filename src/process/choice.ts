@@ -39,6 +39,7 @@ export const BLENDS: Record<
 > = {
   identity: { misfit: () => null, make: (s) => identity(s.length) },
   gauss1d: { misfit: () => null, make: (s, sigma) => gaussian1d(s.length, sigma) },
+  'gauss1d-row': { misfit: () => null, make: (s, sigma) => gaussian1d(s.length, sigma, 'row') },
   blur2d: {
     misfit: (s) => (s.grid ? null : 'the blur2d blend needs positions on a 2-D grid (images)'),
     make: (s, sigma) => grid2d(s.grid!.height, s.grid!.width, sigma, 'row', s.grid!.channels),
@@ -82,12 +83,22 @@ export function describeProcess(c: ProcessChoice): string {
   return `SJD (${c.blend} W, sigma_W = ${c.sigmaW})`;
 }
 
-/** A comparison's model name, 'masked' | 'hybrid' | 'sjd-<sigma_W>', -> the preset and sigma_W. */
-export function parseProcessName(name: string): { process: string; sigmaW?: number } {
-  const m = /^sjd-(\d+(?:\.\d+)?)$/.exec(name);
-  if (m && Number(m[1]) > 0) return { process: 'sjd', sigmaW: Number(m[1]) };
+/**
+ * A comparison's model name, 'masked' | 'hybrid' | 'sjd-<sigma_W>' (the task's default W) |
+ * 'sjd-row-<sigma_W>' (the row-normalised 1-D Gaussian, text) -> the preset, W and sigma_W.
+ */
+export function parseProcessName(name: string): {
+  process: string;
+  sigmaW?: number;
+  blend?: string;
+} {
+  const m = /^sjd-(row-)?(\d+(?:\.\d+)?)$/.exec(name);
+  if (m && Number(m[2]) > 0)
+    return { process: 'sjd', sigmaW: Number(m[2]), ...(m[1] && { blend: 'gauss1d-row' }) };
   if (name === 'masked' || name === 'hybrid') return { process: name };
-  throw new Error(`unknown model '${name}' (masked, hybrid, or sjd-SIGMA such as sjd-1.5)`);
+  throw new Error(
+    `unknown model '${name}' (masked, hybrid, sjd-SIGMA such as sjd-1.5, or sjd-row-SIGMA)`,
+  );
 }
 
 /** A VP schedule in words, for reports. */

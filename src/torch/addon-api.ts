@@ -49,6 +49,9 @@ const SIGNATURES = {
   /** OpenBLAS's thread count (setNumThreads sets it too), 0 when the BLAS is another. */
   getBlasThreads: fn<() => number>(),
   setDefaultDevice: fn<(device: string) => void>(),
+  /** TensorFloat-32 in CUDA float32 matmuls and convolutions (PyTorch's allow_tf32). */
+  setAllowTF32: fn<(on: boolean) => void>(),
+  getAllowTF32: fn<() => boolean>(),
   getDefaultDevice: fn<() => string>(),
   version: fn<() => { torch: string; cuda: boolean; cudaDevices: number; config: string }>(),
   memoryStats: fn<() => { liveTensors: number; tensorBytes: number }>(),

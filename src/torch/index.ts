@@ -3,10 +3,12 @@ export * as distributed from './distributed.js';
 export * from './functional.js';
 export {
   defaultDevice,
+  getAllowTF32,
   getBlasThreads,
   getNumThreads,
   isLoaded,
   memoryStats,
+  setAllowTF32,
   setDefaultDevice,
   setNumThreads,
   torchVersion,

@@ -95,6 +95,18 @@ export function setNumThreads(n: number): void {
   native.setNumThreads(n);
 }
 
+/**
+ * TensorFloat-32 for float32 matrix products and convolutions on NVIDIA GPUs (PyTorch's
+ * torch.backends.cuda.matmul.allow_tf32 and cudnn.allow_tf32; off by default, as PyTorch's).
+ */
+export function setAllowTF32(on: boolean): void {
+  native.setAllowTF32(on);
+}
+
+export function getAllowTF32(): boolean {
+  return native.getAllowTF32();
+}
+
 /** The number of intra-op threads libtorch uses. */
 export function getNumThreads(): number {
   return native.getNumThreads();
