@@ -3,10 +3,11 @@
 // (valid-word fractions at >= 5 and >= 6, unique-word fraction). Written as JSON and as a
 // plot of valid-word fraction (>= 5) against unique-word fraction, one curve per NFE.
 
+import { dirname } from 'node:path';
 import { writeSvg } from '../../eval/plot.js';
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
-import { writeFileAtomic } from '../../util/atomic.js';
+import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { heldOutWindows, type TextScorer, type TextScores } from './metrics.js';
 import { sampleText } from './sample.js';
 
@@ -96,6 +97,7 @@ export async function writeFrontier(
   meta: Record<string, unknown> = {},
   reference?: TextScores,
 ): Promise<void> {
+  makeDir(dirname(jsonPath)); // an --out folder that does not exist yet
   writeFileAtomic(jsonPath, `${JSON.stringify({ ...meta, reference, curves }, null, 1)}\n`);
   const nfes = [...new Set(curves.flatMap((c) => c.points.map((p) => p.nfe)))];
   const values = [
