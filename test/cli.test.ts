@@ -192,7 +192,9 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
     '--steps',
     '3',
     '--models',
-    'hybrid,sjd-2',
+    'hybrid,sjd-2,sjd-row-1',
+    '--samplers',
+    'ancestral,sjd-refresh',
     '-n',
     '1',
     '--out',
@@ -203,13 +205,30 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
   const a = sjd(...args);
   assert.equal(a.status, 0, a.stderr);
   const md = readFileSync(doc, 'utf8');
-  assert.match(md, /\| CADD \(hybrid, W = I\) \| [\d.]+ \| [\d.]+ \| [\d.]+ \|/);
-  assert.match(md, /\| SJD \(gauss1d W, sigma_W = 2\) \| /);
+  // one row per model and sampler, with the seeds done
+  for (const sampler of ['ancestral', 'sjd-refresh'])
+    assert.match(
+      md,
+      new RegExp(
+        `\\| CADD \\(hybrid, W = I\\) \\| ${sampler} \\| 1 \\| [\\d.]+ \\| [\\d.]+ \\| [\\d.]+ \\|`,
+      ),
+    );
+  assert.match(md, /\| SJD \(gauss1d W, sigma_W = 2\) \| ancestral \| 1 \| /);
+  assert.match(md, /\| SJD \(gauss1d-row W, sigma_W = 1\) \| sjd-refresh \| 1 \| /);
+  // the verdicts: against CADD under the exact sampler, and the exact sampler against the other
+  assert.match(
+    md,
+    /- SJD \(gauss1d-row W, sigma_W = 1\) \(ancestral\) [\d.]+ \+- 0\.0 against CADD \(ancestral\) [\d.]+ \+- 0\.0 \(1 and 1 seeds\): difference [+-][\d.]+ points, /,
+  );
+  assert.match(
+    md,
+    /- CADD \(hybrid, W = I\) \(ancestral\) [\d.]+ \+- 0\.0 against MDLM - |against MDLM: not measured yet/,
+  );
   assert.match(md, /1 samples of 64 characters/);
   assert.match(md, /\(CADD, SJD\):\nCANDI's rank degradation, r from 0.05 to 0.4;/);
   assert.match(md, /3 steps of 8 windows of 64 characters, 24 windows\n\(1,536 characters\)/);
   // held-out text closes each of the three tables, scored like the samples
-  assert.equal(md.match(/\| held-out text \| ([\d.]+) \| \1 \| \1 \|/g)?.length, 3);
+  assert.equal(md.match(/\| held-out text \| \| \| ([\d.]+) \| \1 \| \1 \|/g)?.length, 3);
   assert.match(md, /## Valid words, length >= 5, at the diversity of held-out text/);
   const json = JSON.parse(readFileSync(join(dir, 'doc.json'), 'utf8'));
   assert.ok(
@@ -217,7 +236,8 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
     JSON.stringify(json.reference),
   );
   assert.ok(
-    existsSync(join(dir, 'doc.svg')) && existsSync(join(dir, 'sjd-2-seed0', 'frontier.json')),
+    existsSync(join(dir, 'doc.svg')) &&
+      existsSync(join(dir, 'sjd-2-seed0', 'frontier-sjd-refresh.json')),
   );
   const b = sjd(...args);
   assert.equal(b.status, 0, b.stderr);
@@ -226,4 +246,7 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
   const bad = sjd('compare', 'text', '--steps', '3', '--out', dir, '--models', 'bert');
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /unknown model 'bert'/);
+  const masked = sjd('compare', 'text', '--steps', '3', '--out', dir, '--samplers', 'mdlm');
+  assert.equal(masked.status, 2);
+  assert.match(masked.stderr, /sampler 'mdlm' does not trace text frontiers/);
 });

@@ -3,7 +3,7 @@
 // docs/. Output paths are checked before any training.
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { image, process as P, sudoku, text, util } from '../index.js';
+import { image, process as P, sampling, sudoku, text, util } from '../index.js';
 import { group, int, levels, nfe, oneOf, sudokuNetworkOptions } from './options.js';
 
 const list = (check: (item: string) => void, what: string) => (v: string) => {
@@ -60,6 +60,7 @@ interface TextCompareFlags {
   size: string;
   seeds: string[];
   models: string[];
+  samplers: string[];
   n: number;
   data?: string;
   doc: string;
@@ -254,11 +255,17 @@ export function registerCompare(program: Command): void {
     .option('--seeds <list>', 'seeds', seedList, ['0'])
     .option(
       '--models <list>',
-      'models: masked, hybrid, sjd-SIGMA',
+      'models: masked, hybrid, sjd-SIGMA (the 1-D Gaussian W, W_ii = 1), sjd-row-SIGMA (row-normalised)',
       list(P.parseProcessName, 'expected a comma-separated list of models'),
       ['masked', 'hybrid', ...text.SIGMA_SWEEP.map((s) => `sjd-${s}`)],
     )
-    .option('-n, --n <n>', 'samples per frontier point', int(1, 100_000), 32)
+    .option(
+      '--samplers <list>',
+      'samplers of the hybrid and sjd models, the first one in the verdicts (masked models: mdlm)',
+      list(gaussianSampler, 'expected a comma-separated list of samplers'),
+      ['ancestral', 'sjd'],
+    )
+    .option('-n, --n <n>', 'samples per frontier point', int(1, 100_000), 64)
     .option('--data <dir>', `corpus folder from \`sjd data text8\` (default: ${text.EMBEDDED})`)
     .option(
       '--doc <file>',
@@ -276,7 +283,7 @@ export function registerCompare(program: Command): void {
         evalNfe: 32,
         evalTemperature: 1,
       });
-      const command = `npx sjd compare text --out ${o.out} --steps ${o.steps} --size ${o.size} --seeds ${o.seeds.join(',')} --models ${o.models.join(',')} -n ${o.n}${o.data ? ` --data ${o.data}` : ''} --doc ${o.doc}`;
+      const command = `npx sjd compare text --out ${o.out} --steps ${o.steps} --size ${o.size} --seeds ${o.seeds.join(',')} --models ${o.models.join(',')} --samplers ${o.samplers.join(',')} -n ${o.n}${o.data ? ` --data ${o.data}` : ''} --doc ${o.doc}`;
       const runs = await text.runTextComparison(
         task,
         {
@@ -285,6 +292,7 @@ export function registerCompare(program: Command): void {
           steps: o.steps,
           seeds: o.seeds.map(Number),
           models: o.models,
+          samplers: o.samplers,
           n: o.n,
           doc: o.doc,
           command,
@@ -293,4 +301,14 @@ export function registerCompare(program: Command): void {
       );
       reportDone(o.doc, runs !== null);
     });
+}
+
+/** A grid sampler that runs the hybrid and sjd models (by name; one line naming the known ones). */
+function gaussianSampler(name: string): string {
+  const s = sampling.getSampler(name);
+  if (s.maskedOnly || s.kind === 'adaptive')
+    throw new Error(
+      `sampler '${name}' does not trace text frontiers (it is ${s.maskedOnly ? "the masked models'" : 'adaptive'})`,
+    );
+  return name;
 }

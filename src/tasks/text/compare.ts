@@ -36,7 +36,9 @@ export interface TextCompareOptions {
   size: string;
   steps: number;
   seeds: number[];
-  models: string[]; // 'masked', 'hybrid', 'sjd-<sigma>'
+  models: string[]; // 'masked', 'hybrid', 'sjd-<sigma>', 'sjd-row-<sigma>'
+  /** samplers of the Gaussian models (hybrid, sjd); masked models use MDLM's ancestral sampler */
+  samplers: string[];
   n: number; // samples per frontier point
   doc: string; // Markdown path; the plot goes beside it (.svg)
   command: string;
@@ -44,6 +46,7 @@ export interface TextCompareOptions {
 
 export interface TextRunSummary {
   model: string;
+  sampler: string;
   seed: number;
   dir: string;
   points: FrontierPoint[];
@@ -55,6 +58,35 @@ const modelConfig = (name: string, o: TextCompareOptions, seed: number) =>
 
 const label = (name: string, o: TextCompareOptions) =>
   describeProcess(modelConfig(name, o, 0).process);
+
+/** The samplers a model is traced under: MDLM's for masked models, `o.samplers` for the rest. */
+const samplersOf = (name: string, o: TextCompareOptions) =>
+  name === 'masked' ? ['mdlm'] : o.samplers;
+
+/** A frontier cached beside its run (frontier-<sampler>.json), or traced and cached. */
+async function cachedFrontier(
+  dir: string,
+  name: string,
+  sampler: string,
+  task: TextTask,
+  o: TextCompareOptions,
+  reference: TextScores,
+): Promise<FrontierPoint[]> {
+  const cache = join(dir, `frontier-${sampler}.json`);
+  const cached = existsSync(cache) ? JSON.parse(readFileSync(cache, 'utf8')) : null;
+  if (cached && cached.n === o.n && cached.step === o.steps && cached.sampler === sampler)
+    return cached.curves[0].points;
+  const { model, process: proc } = loadTransformer(dir, textShape, 'text');
+  const points = frontier(model, proc, task.scorer, { n: o.n, seed: 0, sampler });
+  await writeFrontier(
+    cache,
+    join(dir, `frontier-${sampler}.svg`),
+    [{ label: `${name}, ${sampler}`, points }],
+    { n: o.n, step: o.steps, seed: 0, sampler },
+    reference,
+  );
+  return points;
+}
 
 export async function runTextComparison(
   task: TextTask,
@@ -69,31 +101,47 @@ export async function runTextComparison(
       const config = { ...modelConfig(name, o, seed), data: task.corpus.source };
       hooks.log?.(`${label(name, o)}, seed ${seed}`);
       if (!(await trainToEnd(dir, config, task, hooks))) return null;
-      const cache = join(dir, 'frontier.json');
-      let points: FrontierPoint[];
-      const cached = existsSync(cache) ? JSON.parse(readFileSync(cache, 'utf8')) : null;
-      if (cached && cached.n === o.n && cached.step === o.steps) {
-        points = cached.curves[0].points;
-      } else {
-        const { model, process: proc } = loadTransformer(dir, textShape, 'text');
-        points = frontier(model, proc, task.scorer, { n: o.n, seed: 0 });
-        await writeFrontier(
-          cache,
-          join(dir, 'frontier.svg'),
-          [{ label: name, points }],
-          { n: o.n, step: o.steps, seed: 0 },
-          reference,
+      for (const sampler of samplersOf(name, o)) {
+        const points = await cachedFrontier(dir, name, sampler, task, o, reference);
+        const max = frontierMaxima(points);
+        hooks.log?.(
+          `${dir}, ${sampler}: max valid words >= 5 at NFE ${FRONTIER_NFES.join('/')}: ${FRONTIER_NFES.map((k) => (100 * max[k]!.valid_words5).toFixed(1)).join('/')}%`,
         );
+        runs.push({ model: name, sampler, seed, dir, points });
       }
-      const max = frontierMaxima(points);
-      hooks.log?.(
-        `${dir}: max valid words >= 5 at NFE ${FRONTIER_NFES.join('/')}: ${FRONTIER_NFES.map((k) => (100 * max[k]!.valid_words5).toFixed(1)).join('/')}%`,
-      );
-      runs.push({ model: name, seed, dir, points });
+      // A partial report after every run: a comparison that spans sessions shows where it is.
+      await writeTextReport(o, runs, reference);
     }
   }
-  await writeTextReport(o, runs, reference);
   return runs;
+}
+
+type Key = 'valid_words5' | 'valid_words6';
+
+/** The best valid-word fraction (%) of each seed's frontier at one NFE. */
+const bestBySeed = (rs: TextRunSummary[], nfe: number, key: Key, minUnique = 0) =>
+  rs.map((r) => 100 * (frontierMaxima(r.points, minUnique)[nfe]?.[key] ?? Number.NaN));
+
+/** A cell: mean +- std over seeds (one seed: the value). */
+function cell(ys: number[]): string {
+  if (ys.length === 0 || ys.some(Number.isNaN)) return '-';
+  return ys.length > 1 ? `${mean(ys).toFixed(1)} +- ${std(ys).toFixed(1)}` : mean(ys).toFixed(1);
+}
+
+/**
+ * One claim "a beats b": the difference of the means over seeds with both standard deviations,
+ * and whether every seed of a beats every seed of b (or the reverse).
+ */
+function verdict(aName: string, a: number[], bName: string, b: number[]): string {
+  if (a.length === 0 || b.length === 0) return `${aName} against ${bName}: not measured yet`;
+  const diff = mean(a) - mean(b);
+  const sep =
+    Math.min(...a) > Math.max(...b)
+      ? `every seed of ${aName} above every seed of ${bName}`
+      : Math.max(...a) < Math.min(...b)
+        ? `every seed of ${aName} below every seed of ${bName}`
+        : 'the seeds overlap';
+  return `${aName} ${mean(a).toFixed(1)} +- ${std(a).toFixed(1)} against ${bName} ${mean(b).toFixed(1)} +- ${std(b).toFixed(1)} (${a.length} and ${b.length} seeds): difference ${diff >= 0 ? '+' : ''}${diff.toFixed(1)} points, ${sep}`;
 }
 
 async function writeTextReport(
@@ -101,24 +149,40 @@ async function writeTextReport(
   runs: TextRunSummary[],
   reference: TextScores,
 ): Promise<void> {
-  type Key = 'valid_words5' | 'valid_words6';
   const pct = (x: number) => (100 * x).toFixed(1);
-  const cell = (rs: TextRunSummary[], nfe: number, key: Key, minUnique: number) => {
-    const xs = rs.map((r) => frontierMaxima(r.points, minUnique)[nfe]?.[key]);
-    if (xs.some((x) => x === undefined)) return '-';
-    const ys = xs.map((x) => 100 * x!);
-    return rs.length > 1 ? `${mean(ys).toFixed(1)} +- ${std(ys).toFixed(1)}` : mean(ys).toFixed(1);
-  };
+  const rows = o.models.flatMap((m) => samplersOf(m, o).map((s) => ({ m, s })));
+  const of = (m: string, s: string) => runs.filter((r) => r.model === m && r.sampler === s);
   const table = (key: Key, minUnique = 0) =>
     [
-      `| model | ${FRONTIER_NFES.map((k) => `NFE ${k}`).join(' | ')} |`,
-      `|---|${FRONTIER_NFES.map(() => '---').join('|')}|`,
-      ...o.models.map((m) => {
-        const rs = runs.filter((r) => r.model === m);
-        return `| ${label(m, o)} | ${FRONTIER_NFES.map((k) => cell(rs, k, key, minUnique)).join(' | ')} |`;
+      `| model | sampler | seeds | ${FRONTIER_NFES.map((k) => `NFE ${k}`).join(' | ')} |`,
+      `|---|---|---|${FRONTIER_NFES.map(() => '---').join('|')}|`,
+      ...rows.map(({ m, s }) => {
+        const rs = of(m, s);
+        return `| ${label(m, o)} | ${s} | ${rs.length} | ${FRONTIER_NFES.map((k) => cell(bestBySeed(rs, k, key, minUnique))).join(' | ')} |`;
       }),
-      `| ${REFERENCE_LABEL} | ${FRONTIER_NFES.map(() => pct(reference[key])).join(' | ')} |`,
+      `| ${REFERENCE_LABEL} | | | ${FRONTIER_NFES.map(() => pct(reference[key])).join(' | ')} |`,
     ].join('\n');
+  // The claims at NFE 128, valid words >= 5: each Gaussian model under the first (exact)
+  // sampler against MDLM, and each SJD model against CADD.
+  const exact = o.samplers[0]!;
+  const at = (m: string, s: string) => bestBySeed(of(m, s), 128, 'valid_words5');
+  const claims = [
+    ...o.models
+      .filter((m) => m !== 'masked')
+      .map((m) => verdict(`${label(m, o)} (${exact})`, at(m, exact), 'MDLM', at('masked', 'mdlm'))),
+    ...o.models
+      .filter((m) => m.startsWith('sjd-') && o.models.includes('hybrid'))
+      .map((m) =>
+        verdict(`${label(m, o)} (${exact})`, at(m, exact), `CADD (${exact})`, at('hybrid', exact)),
+      ),
+    ...o.models
+      .filter((m) => m !== 'masked')
+      .flatMap((m) =>
+        o.samplers
+          .slice(1)
+          .map((s) => verdict(`${label(m, o)}: ${exact}`, at(m, exact), s, at(m, s))),
+      ),
+  ];
   const svg = o.doc.replace(/\.md$/, '.svg');
   const configs = runs.map((r) => readConfig(join(r.dir, RUN_FILES.config)));
   const schedules = [
@@ -128,16 +192,25 @@ async function writeTextReport(
   const windows = o.steps * size.batch;
   const md = `# Text: MDLM, CADD and SJD at this machine's scale
 
-Size \`${o.size}\` (same DiT and optimiser for every model), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
+Size \`${o.size}\` (same DiT and optimiser for every model), ${o.steps} steps, seeds ${o.seeds.join(', ')}
+(the seeds column says how many are done: the comparison resumes across sessions and rewrites
+this file after every run).
 Training budget per model: ${o.steps} steps of ${size.batch} windows of ${size.length} characters, ${windows.toLocaleString('en-US')} windows
 (${(windows * size.length).toLocaleString('en-US')} characters).
 Corpus: ${configs[0]?.data ?? ''}. Noise schedule of the continuous coordinate (CADD, SJD):
 ${schedules.join('; ')}; all models share the log-linear hazard.
+Samplers: \`mdlm\` MDLM's ancestral step (masked models); \`ancestral\` the exact ancestral step
+of the hybrid (src/sample/ancestral-step.ts); \`sjd\` the paper's Algorithm 2; \`candi\`,
+\`candi-cache\` CANDI's samplers; \`-refresh\` the authors' logit refresh.
 Each number is the maximum over the 11-temperature frontier (temperatures 0.05 to 1) of the
 valid-word fraction in percent (${o.n} samples of ${size.length} characters per point; dictionary: the
-distinct words of the test split), mean +- std over seeds where there are several.
+distinct words of the test split), mean +- std over the seeds done.
 The last row scores ${REFERENCE_WINDOWS} evenly spaced windows of the valid split the same way (unique-word
 fraction ${pct(reference.unique_words)}%).
+
+## Verdicts (valid words >= 5, NFE 128)
+
+${claims.map((c) => `- ${c}`).join('\n')}
 
 ## Valid words, length >= 5
 
@@ -164,8 +237,8 @@ Reproduce: \`${o.command}\` (resumable: run it again to continue).
   await writeFrontier(
     jsonPath,
     svg,
-    runs.map((r) => ({ label: `${r.model} seed ${r.seed}`, points: r.points })),
-    { size: o.size, steps: o.steps, seeds: o.seeds, n: o.n },
+    runs.map((r) => ({ label: `${r.model} ${r.sampler} seed ${r.seed}`, points: r.points })),
+    { size: o.size, steps: o.steps, seeds: o.seeds, n: o.n, samplers: o.samplers },
     reference,
   );
 }
