@@ -449,3 +449,59 @@ test("sjd eval sudoku splits the solve rate by the strategies of the file's qqwi
   }
   assert.match(r.stdout, /^ {2}\(difficulty from the file's strategy columns\)$/m);
 });
+
+test('eta < 1 end to end: a tiny model trained at eta 0.5 (evaluated with the confidence policy while training) solves with every sampler that takes eta < 1; the exact ones refuse in one line', () => {
+  const etaRun = join(dir, 'eta');
+  const r = sjd(
+    'train',
+    'sudoku',
+    '--size',
+    'tiny',
+    '--process',
+    'sjd',
+    '--blend',
+    'identity',
+    '--eta',
+    '0.5',
+    '--steps',
+    '4',
+    '--out',
+    etaRun,
+    '--data',
+    data,
+    '--eval-data',
+    data,
+    '--eval-size',
+    '4',
+    '--eval-nfe',
+    '4',
+    '--eval-sampler',
+    'confidence',
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /finished at step 4; board_accuracy \d\.\d{4}/);
+  assert.equal(JSON.parse(readFileSync(join(etaRun, 'config.json'), 'utf8')).process.eta, 0.5);
+  for (const sampler of ['sjd', 'sjd-refresh', 'confidence', 'adaptive']) {
+    const s = sjd(
+      'solve',
+      puzzle,
+      '--model',
+      etaRun,
+      '--sampler',
+      sampler,
+      '--nfe',
+      '8',
+      '--retries',
+      '0',
+    );
+    solvedOrReported(s);
+  }
+  for (const sampler of ['ancestral', 'ancestral-refresh', 'candi', 'candi-cache']) {
+    const s = sjd('solve', puzzle, '--model', etaRun, '--sampler', sampler, '--nfe', '8');
+    assert.equal(s.status, 1, `${sampler}: ${s.stderr}`);
+    assert.equal(
+      s.stderr.trim(),
+      `sjd: the ${sampler} sampler needs eta = 1 (got eta 0.5): at eta < 1 the reverse step has no closed form; use the sjd sampler (Alg. 2)`,
+    );
+  }
+});
