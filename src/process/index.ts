@@ -14,6 +14,7 @@ export {
   quadratureNodes,
 } from './quadrature.js';
 export {
+  achievedRank,
   RANK_TEXT8,
   type RankDegradation,
   type RankVPConfig,

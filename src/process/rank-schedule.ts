@@ -9,9 +9,11 @@
 //   beta(t) = dB/dt = -d z' / (z^3 (1 + d / (2 z^2))),   z' = (r_max - r_min) / (T phi(z)).
 // The continuous coordinate is never decisive (r >= r_min): the masked chain commits tokens,
 // the Gaussian carries graded evidence. B(0) > 0: alpha(0) < 1. Scalars in float64.
+import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
 import normalPdf from '@stdlib/stats-base-dists-normal-pdf';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
-import type { Tensor } from '../torch/index.js';
+import { embedding, type Generator, type Tensor, tensor } from '../torch/index.js';
+import type { VPSchedule } from './vp.js';
 
 export interface RankVPConfig {
   kind: 'rank';
@@ -58,4 +60,46 @@ export function rankDegradation(c: RankVPConfig): RankDegradation {
       return (-d * dz) / (zt ** 3 * (1 + d / (2 * zt * zt)));
     },
   };
+}
+
+/**
+ * The noise a VP schedule actually reaches with given anchors E [K, d] at time t, for a true
+ * anchor drawn from `weights` [K] (e.g. the corpus' unigram law; uniform when absent):
+ * - rank: the expected fraction of competitors b != a that y ~ N(alpha E(a), sigma^2 I) ranks
+ *   above a (nearer to alpha E(b)), in closed form, the mean over b != a of
+ *   Phi(-alpha D_ab / 2 sigma) with D_ab = ||E(a) - E(b)|| (the schedule's target r(t) assumes
+ *   D = sqrt(2d) for every pair);
+ * - ownNearest: the fraction of sites whose nearest anchor is still their own, by Monte Carlo
+ *   (n draws from gen).
+ */
+export function achievedRank(
+  vp: VPSchedule,
+  anchors: Tensor,
+  t: number,
+  gen: Generator,
+  n = 4096,
+  weights?: number[],
+): { rank: number; ownNearest: number } {
+  const E = anchors.to('float64'); // [K, d]
+  const [K, d] = E.shape as [number, number];
+  const w = weights ?? new Array<number>(K).fill(1);
+  if (w.length !== K || !w.every((x) => x >= 0))
+    throw new Error(`achievedRank: ${w.length} weights for ${K} anchors`);
+  const total = w.reduce((x, y) => x + y, 0);
+  const [alpha, sigma] = [vp.alpha(t), Math.sqrt(vp.sigma2(t))];
+  const D = E.unsqueeze(1).sub(E.unsqueeze(0)).square().sum(-1).sqrt().toArray(); // [K * K]
+  let rank = 0;
+  for (let a = 0; a < K; a++) {
+    let above = 0;
+    for (let b = 0; b < K; b++)
+      if (b !== a) above += normalCdf(-(alpha * D[a * K + b]!) / (2 * sigma), 0, 1);
+    rank += (w[a]! / total) * (above / (K - 1));
+  }
+  const a = gen.multinomial(tensor(w, [K], 'float64'), n, true); // [n] true anchors
+  const y = embedding(E, a)
+    .mul(alpha)
+    .add(gen.randn([n, d], 'float64').mul(sigma)); // [n, d]
+  const dist = y.unsqueeze(1).sub(E.mul(alpha).unsqueeze(0)).square().sum(-1); // [n, K]
+  const ownNearest = dist.argmin(-1).eq(a).to('float64').mean().item();
+  return { rank, ownNearest };
 }
