@@ -483,3 +483,23 @@ test('corruption on tensors equals Alg. 1 drawn position by position from the sa
     assert.ok(unstuck > B, `${name}: ${unstuck} unstuck positions exercise the inverse CDF`);
   }
 });
+
+test('achievedRank: orthogonal anchors of norm sqrt(d) reach the rank schedule target r(t) exactly; with K = 2 the own-nearest fraction is 1 - r (Monte Carlo, 4 std)', () => {
+  const d = 8;
+  const vp = new P.VPSchedule({ kind: 'rank', ...P.RANK_TEXT8, anchorDim: d, T: 1 });
+  const target = P.rankDegradation({ kind: 'rank', ...P.RANK_TEXT8, anchorDim: d, T: 1 });
+  const E = torch.eye(d, 'float64').mul(Math.sqrt(d)); // [d, d], pairwise distance sqrt(2d)
+  for (const t of [0, 0.3, 1]) {
+    const r = P.achievedRank(vp, E, t, new torch.Generator(1), 16);
+    assert.ok(
+      Math.abs(r.rank - target.rank(t)) < 1e-9,
+      `t ${t}: ${r.rank} against ${target.rank(t)}`,
+    );
+  }
+  const two = E.narrow(0, 0, 2); // K = 2
+  const n = 20_000;
+  const r = P.achievedRank(vp, two, 0.5, new torch.Generator(2), n);
+  const want = 1 - target.rank(0.5);
+  const tol = 4 * Math.sqrt((want * (1 - want)) / n);
+  assert.ok(Math.abs(r.ownNearest - want) < tol, `${r.ownNearest} against ${want}`);
+});
