@@ -142,6 +142,13 @@ test('blending matrices: identity, 1-D Gaussian, grid (row-stochastic), Sudoku g
   close(g[0]!, 1, 0);
   close(g[1]!, Math.exp(-0.5), 1e-15);
   close(g[3]!, Math.exp(-4.5), 1e-15);
+  // row-normalised: each row is the W_ii = 1 row over its sum
+  const gr = P.gaussian1d(4, 1, 'row').toDense();
+  for (let i = 0; i < 4; i++) {
+    const row = g.slice(i * 4, i * 4 + 4);
+    const total = row.reduce((a, b) => a + b, 0);
+    for (let j = 0; j < 4; j++) close(gr[i * 4 + j]!, row[j]! / total, 1e-15);
+  }
   const grid = P.grid2d(3, 3, 1, 'row', 2);
   const gd = grid.toDense();
   for (let i = 0; i < 18; i++)

@@ -138,10 +138,11 @@ test("the text processes: masked; hybrid and sjd on the paper's rank-degradation
   }); // the size's d
   assert.deepEqual(textConfig({ size: 'cpu', process: 'sjd', sigmaW: 2 }).process, {
     preset: 'sjd',
-    blend: 'gauss1d',
+    blend: 'gauss1d-row',
     sigmaW: 2,
     vp: rank,
   });
+  assert.equal(textConfig({ process: 'sjd', blend: 'gauss1d' }).process.blend, 'gauss1d');
   const linear = textConfig({ size: 'tiny', process: 'hybrid', schedule: 'linear' }).process;
   assert.deepEqual(linear.vp, { betaMin: 0.1, betaMax: 20, T: 1 });
   const shape = textShape({ task: 'text', length: 16 });
