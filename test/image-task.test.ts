@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PNG } from 'pngjs';
+import { interpolatedEmbedding, resolveProcess } from '../src/process/index.js';
 import {
   FASHION_MNIST_DIR,
   IMAGE_SIZES,
@@ -20,6 +21,7 @@ import {
   syntheticImages,
   tokensOf,
 } from '../src/tasks/image/index.js';
+import { imageBlendShape } from '../src/tasks/image/tokens.js';
 import * as torch from '../src/torch/index.js';
 import { parseConfig } from '../src/train/index.js';
 import { tempDir } from './tmp.js';
@@ -67,6 +69,9 @@ test('image presets: valid configs for every size and process; the value mean on
       const c = imageConfig(geometry, { size, process });
       assert.deepEqual(parseConfig(JSON.parse(JSON.stringify(c)), 'x'), c);
       assert.equal(c.process.mean, process === 'sjd' ? 'value' : undefined, `${size} ${process}`);
+      // learned (CDCD-normalised) anchors; the blur's values embedded between them
+      assert.equal(c.model.anchors, 'learned');
+      assert.equal(c.process.valueEmbedding, process === 'sjd' ? 'anchors' : undefined);
       assert.equal(c.model.arch, 'unet');
     }
   const sjdDefault = imageConfig(geometry).process;
@@ -157,6 +162,14 @@ test('sjd train image, sample image, train features and eval image end to end', 
     0,
   );
   assert.deepEqual(readFileSync(grid2), readFileSync(grid));
+  // top-p truncates every draw: a small nucleus changes the samples, 1 keeps them
+  const grid3p = join(dir, 'grid-topp.png');
+  const args = ['--model', run, '-n', '6', '--nfe', '5', '--cols', '3'];
+  assert.equal(sjd('sample', 'image', ...args, '--out', grid3p, '--top-p', '0.3').status, 0);
+  assert.notDeepEqual(readFileSync(grid3p), readFileSync(grid));
+  const bad = sjd('sample', 'image', ...args, '--out', join(dir, 'x.png'), '--top-p', '1.5');
+  assert.equal(bad.status, 2);
+  assert.ok(!existsSync(join(dir, 'x.png')));
   const demo = join(dir, 'demo.png');
   const d = sjd('demo', 'image', '--model', run, '--out', demo, '--count', '4', '--nfe', '3');
   assert.equal(d.status, 0, d.stderr);
@@ -299,4 +312,30 @@ test('sjd compare image trains each model, scores it at each NFE (cached), and w
   const bad = sjd('compare', 'image', '--out', join(dir, 'x'), '--steps', '1', '--models', 'sjd-0');
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr.trim(), /unknown model 'sjd-0'/);
+});
+
+test('interpolated value embedding: integer values land on their anchors, a fraction on the chord between neighbours; gradients reach the anchors', () => {
+  const E = torch.tensor([0, 0, 1, 0, 1, 1, 0, 2], [4, 2], 'float64').requiresGrad_(true); // [4, 2]
+  const v = torch.tensor([0, 1, 3, 1.25, 2.5, -1, 9], [7], 'float64');
+  const got = interpolatedEmbedding(v, E).toArray();
+  const want = [0, 0, 1, 0, 0, 2, 1, 0.25, 0.5, 1.5, 0, 0, 0, 2];
+  got.forEach((x, k) => assert.ok(Math.abs(x - want[k]!) < 1e-12, `entry ${k}: ${x}`));
+  interpolatedEmbedding(torch.tensor([1.25], [1], 'float64'), E)
+    .sum()
+    .backward();
+  assert.deepEqual(E.grad!.toArray(), [0, 0, 0.75, 0.75, 0.25, 0.25, 0, 0]);
+  // the process embeds a blurred mean this way with learned anchors
+  const c = imageConfig(geometry, { size: 'tiny', process: 'sjd' });
+  const proc = resolveProcess(c.process, imageBlendShape(geometry));
+  const x0 = torch.tensor(
+    Array.from({ length: 192 }, (_, i) => i % 4),
+    [1, 192],
+    'int64',
+  );
+  const mu = proc.tokenMean(x0, E.detach()); // [1, 192, 2]
+  const direct = interpolatedEmbedding(
+    proc.blend.apply(x0.to('float64').unsqueeze(-1)).squeeze(-1),
+    E.detach(),
+  );
+  assert.ok(mu.sub(direct).abs().amax().item() < 1e-12);
 });

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { image, process as P, sampling, sudoku, text, util } from '../index.js';
-import { group, int, levels, nfe, oneOf, sudokuNetworkOptions } from './options.js';
+import { group, int, levels, nfe, num, oneOf, sudokuNetworkOptions } from './options.js';
 
 const list = (check: (item: string) => void, what: string) => (v: string) => {
   const items = v.split(',').map((s) => s.trim());
@@ -47,6 +47,8 @@ interface ImageCompareFlags {
   seeds: string[];
   models: string[];
   nfes: number[];
+  sampler: string;
+  maskedTopP: number;
   n: number;
   levels: number;
   limit?: number;
@@ -196,7 +198,19 @@ export function registerCompare(program: Command): void {
       '--nfes <list>',
       'NFE of the scored samples',
       list((s) => nfe(s), 'expected a comma-separated list of NFE'),
-      ['32', '64', '128'],
+      ['32', '64', '128', '256'],
+    )
+    .option(
+      '--sampler <name>',
+      'sampler of the hybrid and sjd models (masked models: mdlm)',
+      gaussianSampler,
+      'ancestral',
+    )
+    .option(
+      '--masked-top-p <p>',
+      "top-p of the masked models' draws (the paper's MD4)",
+      num(1e-6, 1),
+      0.98,
     )
     .option('-n, --n <n>', 'images per scored set', int(20, 100_000), 1000)
     .option('--levels <n>', 'Fashion-MNIST grey levels', levels, 16)
@@ -218,7 +232,7 @@ export function registerCompare(program: Command): void {
       const train = image.imagesOrFashion(undefined, 'train', { levels: o.levels, limit: o.limit });
       const test = image.imagesOrFashion(undefined, 'test', { levels: o.levels });
       const task = new image.ImageTask(train.set, test.set, { evalSize: 256 });
-      const command = `npx sjd compare image --out ${o.out} --steps ${o.steps} --size ${o.size} --seeds ${o.seeds.join(',')} --models ${o.models.join(',')} --nfes ${nfes.join(',')} -n ${o.n} --levels ${o.levels}${o.limit ? ` --limit ${o.limit}` : ''} --doc ${o.doc}`;
+      const command = `npx sjd compare image --out ${o.out} --steps ${o.steps} --size ${o.size} --seeds ${o.seeds.join(',')} --models ${o.models.join(',')} --nfes ${nfes.join(',')} --sampler ${o.sampler} --masked-top-p ${o.maskedTopP} -n ${o.n} --levels ${o.levels}${o.limit ? ` --limit ${o.limit}` : ''} --doc ${o.doc}`;
       const runs = await image.runImageComparison(
         task,
         {
@@ -228,6 +242,8 @@ export function registerCompare(program: Command): void {
           seeds: o.seeds.map(Number),
           models: o.models,
           nfes,
+          sampler: o.sampler,
+          maskedTopP: o.maskedTopP,
           n: o.n,
           features: {
             net,

@@ -17,6 +17,7 @@ interface SampleImageOpts {
   n: number;
   nfe: number;
   temperature: number;
+  topP: number;
   seed: number;
   sampler?: string;
   cols?: number;
@@ -42,6 +43,7 @@ interface EvalImageOpts {
   n: number;
   nfe: number;
   temperature: number;
+  topP: number;
   seed: number;
   sampler?: string;
   data?: string;
@@ -115,6 +117,12 @@ export function registerImage(program: Command): void {
     )
     .option('--nfe <n>', 'model evaluations', nfe, 64)
     .option('--temperature <t>', 'sampling temperature', num(1e-6, 100), 1)
+    .option(
+      '--top-p <p>',
+      "nucleus sampling mass (the paper's MD4 baseline: 0.98)",
+      num(1e-6, 1),
+      1,
+    )
     .option('--seed <n>', 'sampling seed', int(0, 2 ** 31 - 1), 0)
     .option(
       '--data <file>',
@@ -181,6 +189,12 @@ export function registerImage(program: Command): void {
     .option('-n, --n <n>', 'number of images', int(1, 100_000), 16)
     .option('--nfe <n>', 'model evaluations', nfe, 64)
     .option('--temperature <t>', 'sampling temperature', num(1e-6, 100), 1)
+    .option(
+      '--top-p <p>',
+      "nucleus sampling mass (the paper's MD4 baseline: 0.98)",
+      num(1e-6, 1),
+      1,
+    )
     .option('--seed <n>', 'sampling seed', int(0, 2 ** 31 - 1), 0)
     .option('--cols <n>', 'grid columns (default: about the square root of n)', int(1, 10_000))
     .option('--trace <file>', 'also write a PNG of the first samples at several times')

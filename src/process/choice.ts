@@ -22,6 +22,8 @@ export interface ProcessChoice {
   hazard?: HazardSpec;
   vp?: VPConfig; // the noise schedule of unstuck sites (default: linear beta)
   mean?: 'embedding' | 'value'; // 'value': W blends raw values, then E (images, eq:embed-the-blur)
+  /** a 'value' mean's embedding of blended values: sinusoidal (default) or the learned anchors' */
+  valueEmbedding?: 'sinusoidal' | 'anchors';
 }
 
 /** The positions a task's W acts on: L, and for images the grid and channels. */
@@ -121,6 +123,8 @@ export function chooseProcess(o: {
   schedule?: string;
   anchorDim: number;
   mean?: 'embedding' | 'value'; // the task's: 'value' for images
+  /** the model's anchors: learned ones embed blended values themselves (interpolatedEmbedding) */
+  anchors?: 'learned' | 'frozen' | 'fixed';
 }): ProcessChoice {
   if (!PRESETS.includes(o.preset as ProcessChoice['preset']))
     throw known('process', o.preset, presets);
@@ -148,8 +152,10 @@ export function chooseProcess(o: {
   if (gaussian) choice.vp = makeSchedule(o.schedule ?? 'linear', o.anchorDim);
   // A value-space mean blends raw values (eq:embed-the-blur); with W = I it is the anchor itself,
   // and the exact per-anchor mixture P E is kept at sampling.
-  if (o.mean === 'value' && choice.blend !== undefined && choice.blend !== 'identity')
+  if (o.mean === 'value' && choice.blend !== undefined && choice.blend !== 'identity') {
     choice.mean = 'value';
+    if (o.anchors !== undefined && o.anchors !== 'fixed') choice.valueEmbedding = 'anchors';
+  }
   return choice;
 }
 
@@ -166,5 +172,6 @@ export function resolveProcess(choice: ProcessChoice, shape: BlendShape): SJDPro
     hazard: choice.hazard,
     vp: choice.vp,
     mean: choice.mean,
+    valueEmbedding: choice.valueEmbedding,
   });
 }

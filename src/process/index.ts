@@ -22,5 +22,10 @@ export {
 } from './rank-schedule.js';
 export { blendedPosteriorMean, classifierScore, VARIANCE_FLOOR } from './score.js';
 export { sampleTimes, T_CLIP, type TimeSampling } from './time.js';
-export { valueAnchors, valueEmbedding, valuePeriod } from './value-embedding.js';
+export {
+  interpolatedEmbedding,
+  valueAnchors,
+  valueEmbedding,
+  valuePeriod,
+} from './value-embedding.js';
 export { type LinearVPConfig, VP_DEFAULT, type VPConfig, VPSchedule } from './vp.js';

@@ -18,6 +18,7 @@ export interface PresetOptions {
   quadrature?: { rule: QuadratureRule; n: number };
   anchorWeights?: number[];
   mean?: 'embedding' | 'value';
+  valueEmbedding?: 'sinusoidal' | 'anchors';
 }
 
 const DEFAULT_HAZARD: HazardSpec = { kind: 'polynomial-alpha', p: 1, eps: 1e-5 };
@@ -32,6 +33,7 @@ function base(preset: string, o: PresetOptions): ProcessConfig {
     anchorWeights: o.anchorWeights,
     quadrature: o.quadrature ?? { rule: 'simpson', n: 33 },
     mean: o.mean ?? 'embedding',
+    ...(o.valueEmbedding && { valueEmbedding: o.valueEmbedding }),
     finalCommit: 'sample',
   };
 }

@@ -8,7 +8,7 @@ import type { Blend } from './blend.js';
 import { type Hazard, type HazardSpec, makeHazard } from './hazard.js';
 import type { QuadratureRule } from './quadrature.js';
 import { VARIANCE_FLOOR } from './score.js';
-import { valueEmbedding } from './value-embedding.js';
+import { interpolatedEmbedding, valueEmbedding } from './value-embedding.js';
 import { type VPConfig, VPSchedule } from './vp.js';
 
 export interface ProcessConfig {
@@ -27,6 +27,11 @@ export interface ProcessConfig {
   mean: 'embedding' | 'value';
   /** frequencies F of the value embedding ('value' mean) */
   valueFrequencies?: number;
+  /**
+   * how a 'value' mean embeds blended values: the fixed sinusoidal embedding (eq:embed-the-blur),
+   * or the anchor table itself, linearly between neighbouring levels ('anchors': learned anchors)
+   */
+  valueEmbedding?: 'sinusoidal' | 'anchors';
   /** how the last sampler step commits the remaining sites: draw from the allocation, or its argmax */
   finalCommit: 'sample' | 'argmax';
 }
@@ -94,7 +99,7 @@ export class SJDProcess {
         probs.dtype,
       );
       const v = this.blend.apply(probs.matmul(values)).squeeze(-1); // [B, L]
-      return valueEmbedding(v, this.config.valueFrequencies ?? 4, K).to(anchors.dtype);
+      return this.embedValues(v, anchors);
     }
     return this.blend.apply(probs.matmul(anchors.to(probs.dtype))); // W (P E)
   }
@@ -103,11 +108,15 @@ export class SJDProcess {
   tokenMean(x0: Tensor, anchors: Tensor): Tensor {
     if (this.config.mean === 'value') {
       const v = this.blend.apply(x0.to('float64').unsqueeze(-1)).squeeze(-1); // [B, L]
-      return valueEmbedding(v, this.config.valueFrequencies ?? 4, anchors.size(0)).to(
-        anchors.dtype,
-      );
+      return this.embedValues(v, anchors);
     }
     return this.blend.apply(embedding(anchors, x0));
+  }
+
+  /** Blended values v [B, L] embedded as the config says: [B, L, d] in the anchors' dtype. */
+  embedValues(v: Tensor, anchors: Tensor): Tensor {
+    if (this.config.valueEmbedding === 'anchors') return interpolatedEmbedding(v, anchors);
+    return valueEmbedding(v, this.config.valueFrequencies ?? 4, anchors.size(0)).to(anchors.dtype);
   }
 
   /** ||y - alpha(t) E(a)||^2 for every anchor: y [B, L, d], anchors [K, d] -> [B, L, K] float64. */

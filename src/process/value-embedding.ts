@@ -7,7 +7,7 @@
 // P = 2 (K - 1): the lowest frequency then spans half a turn over the value range, on which
 // cosine is one-to-one, so every level keeps its own anchor, at least 2 sin(pi / 2P') apart
 // with P' = K - 1 (the f = 1 component alone), and the embedding of a blend stays smooth.
-import { arange, cat, type Tensor } from '../torch/index.js';
+import { arange, cat, embedding, type Tensor } from '../torch/index.js';
 
 /** The period P of E for a K-level vocabulary: 2 (K - 1), so that E(0) != E(K - 1). */
 export const valuePeriod = (K: number): number => 2 * Math.max(K - 1, 1);
@@ -20,6 +20,24 @@ export function valueEmbedding(v: Tensor, F: number, K: number): Tensor {
     .mul(f)
     .mul((2 * Math.PI) / valuePeriod(K)); // [..., F]
   return cat([phase.sin(), phase.cos()], -1);
+}
+
+/**
+ * A (blended, non-integer) value embedded by the anchor table itself (issue #31: learned,
+ * CDCD-normalised anchors with the value-space blur): E(v) = (1 - f) E[floor v] + f E[floor v + 1],
+ * f = v - floor v, the piecewise-linear path through the anchors in value order, so integer
+ * values land exactly on their anchors. v [...] (float, clamped to [0, K - 1]), anchors [K, d]
+ * -> [..., d] in the anchors' dtype (differentiable in the anchors).
+ */
+export function interpolatedEmbedding(v: Tensor, anchors: Tensor): Tensor {
+  const K = anchors.size(0);
+  const x = v.to('float64').clamp(0, K - 1);
+  const lo = x.floor().clamp(0, Math.max(K - 2, 0)); // [...] the lower level (K - 2 at the top)
+  const f = x.sub(lo).unsqueeze(-1).to(anchors.dtype); // [..., 1]
+  const i = lo.to('int64');
+  const a = embedding(anchors, i); // [..., d]
+  const b = embedding(anchors, i.add(1).clamp(0, K - 1)); // [..., d]
+  return a.add(b.sub(a).mul(f));
 }
 
 /** The anchors of a K-value vocabulary: E(0..K-1) -> [K, 2F] float64. */

@@ -83,6 +83,7 @@ const process = z.object({
   hazard: hazard.optional(),
   vp: vp.optional(),
   mean: z.enum(['embedding', 'value']).optional(),
+  valueEmbedding: z.enum(['sinusoidal', 'anchors']).optional(),
 });
 
 const transformer = z

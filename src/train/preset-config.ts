@@ -62,6 +62,7 @@ export function presetConfig<S extends Size>(
       schedule: o.schedule ?? d.schedule,
       anchorDim: s.model.anchorDim,
       mean: d.mean,
+      anchors: s.model.anchors,
     }),
     steps: total,
     batch: o.batch ?? s.batch,

@@ -28,6 +28,10 @@ export interface ImageCompareOptions {
   seeds: number[];
   models: string[]; // 'masked', 'hybrid', 'sjd-<sigma_B>'
   nfes: number[];
+  /** the sampler of the hybrid and SJD models (masked ones: MDLM's ancestral sampler) */
+  sampler: string;
+  /** top-p of the masked models' draws (the paper's MD4: 0.98) */
+  maskedTopP: number;
   n: number; // images per scored set
   features: { net: FeatureNet; path: string; accuracy: number };
   train: ImageSet; // the reference images
@@ -51,20 +55,30 @@ const label = (name: string, task: ImageTask, o: ImageCompareOptions) => {
   return p.blend === 'blur2d' ? `SJD (blur, sigma_B = ${p.sigmaW})` : describeProcess(p);
 };
 
-/** Scores of one run at every NFE, from its cache when it has them for this N and step. */
+/** How a model is sampled: MDLM's ancestral sampler with top-p for masked models, else `o.sampler`. */
+const samplingOf = (name: string, o: ImageCompareOptions) =>
+  name === 'masked' ? { sampler: 'mdlm', topP: o.maskedTopP } : { sampler: o.sampler, topP: 1 };
+
+/** Scores of one run at every NFE, from its cache when it has them for this N, step and sampling. */
 function runScores(
   dir: string,
+  name: string,
   task: ImageTask,
   o: ImageCompareOptions,
 ): Record<number, ImageScores> {
   const cache = join(dir, 'scores.json');
-  const key = { n: o.n, steps: o.steps, features: o.features.path };
+  const key = { n: o.n, steps: o.steps, features: o.features.path, ...samplingOf(name, o) };
   const scores = readCache<Record<number, ImageScores>>(cache, key) ?? {};
   const missing = o.nfes.filter((k) => !scores[k]);
   if (missing.length > 0) {
     const { model, process: proc } = loadModel(dir, imageShape(task.geometry), 'image');
     for (const nfe of missing) {
-      const r = sampleImages(model, proc, task.geometry, { n: o.n, nfe, seed: 0 });
+      const r = sampleImages(model, proc, task.geometry, {
+        n: o.n,
+        nfe,
+        seed: 0,
+        ...samplingOf(name, o),
+      });
       scores[nfe] = scoreImages(o.features.net, r.images, o.n, o.train, o.test);
     }
     writeCache(cache, key, scores);
@@ -83,7 +97,7 @@ export async function runImageComparison(
       const dir = join(o.out, `${name}-seed${seed}`);
       hooks.log?.(`${label(name, task, o)}, seed ${seed}`);
       if (!(await trainToEnd(dir, modelConfig(name, task, o, seed), task, hooks))) return null;
-      const scores = runScores(dir, task, o);
+      const scores = runScores(dir, name, task, o);
       hooks.log?.(
         `${dir}: FD at NFE ${o.nfes.join('/')}: ${o.nfes.map((k) => scores[k]!.samples.fd.toFixed(2)).join('/')}`,
       );
@@ -120,11 +134,27 @@ async function writeImageReport(
   });
   // the floor and ceiling do not depend on the model: the first run's
   const first = runs[0]!.scores[top]!;
+  // The claims at the largest NFE (FD, lower is better): CADD against MDLM, each SJD against CADD.
+  const fdAt = (m: string) =>
+    runs.filter((r) => r.model === m).map((r) => r.scores[top]!.samples.fd);
+  const claims = [
+    ...o.models
+      .filter((m) => m !== 'masked' && o.models.includes('masked'))
+      .map((m) => fdVerdict(label(m, task, o), fdAt(m), 'MDLM', fdAt('masked'))),
+    ...o.models
+      .filter((m) => m.startsWith('sjd-') && o.models.includes('hybrid'))
+      .map((m) => fdVerdict(label(m, task, o), fdAt(m), 'CADD', fdAt('hybrid'))),
+  ];
   // a sample grid per model (first seed, largest NFE)
   for (const m of o.models) {
     const r = runs.find((x) => x.model === m)!;
     const { model, process: proc } = loadModel(r.dir, imageShape(task.geometry), 'image');
-    const s = sampleImages(model, proc, task.geometry, { n: 36, nfe: top, seed: 0 });
+    const s = sampleImages(model, proc, task.geometry, {
+      n: 36,
+      nfe: top,
+      seed: 0,
+      ...samplingOf(m, o),
+    });
     const file = `${stem}-${m}.png`;
     writeFileAtomic(file, gridPng(s.images, 36, task.geometry, { cols: 12 }));
     grids.push(`**${label(m, task, o)}**\n\n![${m} samples](${basename(file)})`);
@@ -135,8 +165,14 @@ async function writeImageReport(
 
 Fashion-MNIST-style images of ${g.height} x ${g.width} x ${g.channels}, ${g.levels} levels; size \`${o.size}\` (the same U-Net and optimiser
 for every model), ${o.steps} steps, seeds ${o.seeds.join(', ')}. Scores on N = ${o.n} samples (seed 0) against N training
-images in the feature space of \`${o.features.path}\` (test accuracy ${(100 * o.features.accuracy).toFixed(1)}%); Alg. 2 on a cosine grid (MDLM's
-ancestral sampler for the masked model). KID, label entropy (nats), score and the smallest class share are at NFE ${top}.
+images in the feature space of \`${o.features.path}\` (test accuracy ${(100 * o.features.accuracy).toFixed(1)}%); the \`${o.sampler}\` sampler on a cosine grid (MDLM's
+ancestral sampler with top-p ${o.maskedTopP} for the masked model). KID, label entropy (nats), score and the smallest class share are at NFE ${top}.
+
+## Verdicts (FD at NFE ${top}, lower is better)
+
+${claims.map((c) => `- ${c}`).join('\n')}
+
+## Scores
 
 | model | ${o.nfes.map((k) => `FD, NFE ${k}`).join(' | ')} | KID | label entropy | score | smallest class (%) |
 |---|${o.nfes.map(() => '---').join('|')}|---|---|---|---|
@@ -172,4 +208,17 @@ Reproduce: \`${o.command}\` (resumable: run it again to continue).
     },
   };
   await writeSvg(svg, spec);
+}
+
+/** "a against b" on FD (lower is better): means and stds over seeds, and whether every seed of one is below every seed of the other. */
+function fdVerdict(aName: string, a: number[], bName: string, b: number[]): string {
+  if (a.length === 0 || b.length === 0) return `${aName} against ${bName}: not measured yet`;
+  const f = (xs: number[]) => `${mean(xs).toFixed(2)} +- ${std(xs).toFixed(2)}`;
+  const sep =
+    Math.max(...a) < Math.min(...b)
+      ? `every seed of ${aName} below (better than) every seed of ${bName}`
+      : Math.min(...a) > Math.max(...b)
+        ? `every seed of ${aName} above (worse than) every seed of ${bName}`
+        : 'the seeds overlap';
+  return `${aName} ${f(a)} against ${bName} ${f(b)} (${a.length} and ${b.length} seeds): ${sep}`;
 }

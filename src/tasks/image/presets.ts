@@ -1,8 +1,9 @@
 // Image training configs (app:cifar10-imagenet, DESIGN.md §5): the ADM U-Net by size — the
 // paper's (feature dimension 96, channel multipliers [3, 4, 4], 4 residual blocks a level,
 // dropout 0.1, AdamW 1e-4, no weight decay, batch 512), cpu (this machine: 32 features,
-// [1, 2, 2], 1 block a level) and tiny (tests) — with the fixed value embedding F = 4
-// (anchors E(v) in R^8); and the process by the shared vocabulary (process/choice.ts): sjd with
+// [1, 2, 2], 1 block a level) and tiny (tests) — with learned anchors E(v) in R^8, normalised
+// to norm sqrt(8) (models trained before issue #31 keep the fixed value embedding F = 4 their
+// configs name); and the process by the shared vocabulary (process/choice.ts): sjd with
 // the pixel-grid blur (sigma_B = 2.5, the paper's best) by default, hybrid (CADD, W = I),
 // masked (MDLM/MD4). Deviation: attention only at the lowest resolution (the paper: [2, 4]).
 import { existsSync } from 'node:fs';
@@ -19,7 +20,9 @@ import { type ImageGeometry, imageBlendShape } from './tokens.js';
 
 export type ImageSize = Size & { model: UNetChoice };
 
-const anchors = { arch: 'unet' as const, anchorDim: 8, anchors: 'fixed' as const };
+// Anchors learned and normalised as CDCD (the paper's CIFAR-10 setting); a blurred value is
+// embedded between the anchors of its two neighbouring levels (process/value-embedding.ts).
+const anchors = { arch: 'unet' as const, anchorDim: 8, anchors: 'learned' as const };
 const loop = { weightDecay: 0, clip: 1, timeSampling: 'antithetic' as const };
 
 export const IMAGE_SIZES: Record<string, ImageSize> = {

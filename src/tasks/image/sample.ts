@@ -1,6 +1,7 @@
 // Unconditional image sampling (app:cifar10-imagenet): Alg. 2 on a cosine grid for the hybrid
 // and blurred processes, MDLM's ancestral sampler for the masked preset, in batches
-// (sample/batched.ts); tokens back to images [n, C, H, W] (tokens.ts); one batch can be taken
+// (sample/batched.ts), with top-p where asked (the paper's MD4 baseline samples at 0.98);
+// tokens back to images [n, C, H, W] (tokens.ts); one batch can be taken
 // step by step for streaming.
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
@@ -18,6 +19,8 @@ export interface ImageSampleOptions {
   n: number;
   nfe: number;
   temperature?: number;
+  /** nucleus (top-p) truncation of every categorical draw; 1 keeps the whole distribution */
+  topP?: number;
   seed: number;
   sampler?: string; // default: 'mdlm' for the masked preset, else 'sjd'
   grid?: GridKind;
@@ -39,7 +42,7 @@ function imageSampling(proc: SJDProcess, o: ImageSampleOptions): BatchedSampleOp
     sampler: o.sampler ?? defaultSampler(proc),
     nfe: o.nfe,
     temperature: o.temperature ?? 1,
-    topP: 1,
+    topP: o.topP ?? 1,
     grid: o.grid ?? 'cosine',
     seed: o.seed,
     record: o.record,
