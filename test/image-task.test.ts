@@ -303,6 +303,14 @@ test('sjd compare image trains each model, scores it at each NFE (cached), and w
   assert.match(md, /^\| MDLM \(masked\) \| \d+\.\d\d \| \d+\.\d\d \| -?\d+\.\d{4} \|/m);
   assert.match(md, /^\| SJD \(blur, sigma_B = 2\) \|/m);
   assert.match(md, /^\| floor: 20 test images \|/m);
+  assert.match(
+    md,
+    /the `ancestral` sampler on a cosine grid \(MDLM's\nancestral sampler with top-p 0\.98/,
+  );
+  assert.match(
+    md,
+    /^- SJD \(blur, sigma_B = 2\) \d+\.\d\d \+- 0\.00 against MDLM \d+\.\d\d \+- 0\.00 \(1 and 1 seeds\): /m,
+  );
   assert.match(md, /feature space of `models\/fashion-features` \(test accuracy 90\.\d%\)/);
   for (const f of ['images.svg', 'images-masked.png', 'images-sjd-2.png'])
     assert.ok(existsSync(join(dir, 'doc', f)), f);
