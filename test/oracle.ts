@@ -177,6 +177,22 @@ export const ORACLE_W = fromDense(3, [1, 0.6, 0, 0.6, 1, 0.6, 0, 0.6, 1]);
 /** The configurations whose sampled law must be p0: [name, process, sampler]. */
 export function oracleConfigs(): [string, SJDProcess, string][] {
   return [
+    ['hybrid (I, 1), exact ancestral', makeProcess('hybrid', { length: 3 }), 'ancestral'],
+    [
+      'sjd W != I, eta = 1, exact ancestral',
+      makeProcess('sjd', { length: 3, blend: ORACLE_W }),
+      'ancestral',
+    ],
+    [
+      'hybrid (I, 1), exact ancestral with logit refresh',
+      makeProcess('hybrid', { length: 3 }),
+      'ancestral-refresh',
+    ],
+    [
+      'hybrid (I, 1), Alg. 2 with logit refresh',
+      makeProcess('hybrid', { length: 3 }),
+      'sjd-refresh',
+    ],
     ['masked, Alg. 2', makeProcess('masked', { length: 3 }), 'sjd'],
     ['masked, MDLM ancestral', makeProcess('masked', { length: 3 }), 'mdlm'],
     ['hybrid (W, eta) = (I, 1)', makeProcess('hybrid', { length: 3 }), 'sjd'],
@@ -192,6 +208,21 @@ export function oracleConfigs(): [string, SJDProcess, string][] {
         vp: { kind: 'rank', rMin: 0.05, rMax: 0.49, anchorDim: 2, T: 1 },
       }),
       'sjd',
+    ],
+  ];
+}
+
+/**
+ * Samplers measured on the toy for the record (docs/process-oracle.md) whose law is not p0 in
+ * the limit: CANDI's deterministic latent updates (no noise is injected).
+ */
+export function oracleTableOnly(): [string, SJDProcess, string][] {
+  return [
+    ['hybrid (I, 1), CANDI (posterior mean)', makeProcess('hybrid', { length: 3 }), 'candi'],
+    [
+      'hybrid (I, 1), CANDI cache (sampled x0)',
+      makeProcess('hybrid', { length: 3 }),
+      'candi-cache',
     ],
   ];
 }
