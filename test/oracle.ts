@@ -144,6 +144,21 @@ function committedTokens(toy: Toy, y: Tensor, committed: Tensor): Tensor {
   return torch.where(committed, dist.argmin(-1), 0);
 }
 
+/** The driver's options for sampling the toy with the exact posterior as the classifier. */
+export function oracleSampling<O extends { batch: number; nfe: number; seed: number }>(
+  proc: SJDProcess,
+  toy: Toy,
+  o: O,
+) {
+  return {
+    process: proc,
+    denoiser: oracleDenoiser(proc, toy),
+    anchors: toy.anchors,
+    length: toy.L,
+    ...o,
+  };
+}
+
 /** Total variation between the empirical law of sampled sequences [B, L] and p0. */
 export function totalVariation(toy: Toy, tokens: Tensor): number {
   const [B, L] = tokens.shape as [number, number];

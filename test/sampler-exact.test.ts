@@ -19,7 +19,7 @@ import {
   timeGrid,
 } from '../src/sample/index.js';
 import * as torch from '../src/torch/index.js';
-import { ORACLE_TOY, ORACLE_W, oracleDenoiser, totalVariation } from './oracle.js';
+import { ORACLE_TOY, ORACLE_W, oracleDenoiser, oracleSampling, totalVariation } from './oracle.js';
 import { slow } from './slow.js';
 
 const toy = ORACLE_TOY;
@@ -77,6 +77,15 @@ const certain =
       .mul(60); // [B, L, K]
   };
 
+/** A step context whose classifier is certain of `truth`, at temperature 1. */
+const certainContext = (proc: P.SJDProcess, truth: number[]): StepContext => ({
+  process: proc,
+  denoiser: certain(truth, toy.K),
+  anchors: toy.anchors,
+  temperature: 1,
+  topP: 1,
+});
+
 /**
  * Steps an NFE-32 cosine trajectory from the prior with `step` and an exact (certain)
  * classifier; at each listed time returns Var(y - alpha mu) per coordinate of the active sites
@@ -86,13 +95,7 @@ function activeVarianceRatios(step: StepFn, at: number[]): Map<number, number> {
   const proc = P.makeProcess('sjd', { length: 3, blend: ORACLE_W });
   const truth = [0, 2, 1];
   const B = 6000;
-  const ctx: StepContext = {
-    process: proc,
-    denoiser: certain(truth, toy.K),
-    anchors: toy.anchors,
-    temperature: 1,
-    topP: 1,
-  };
+  const ctx = certainContext(proc, truth);
   const mu = proc.tokenMean(torch.tensor(truth, [1, 3], 'int64'), toy.anchors); // [1, 3, 2]
   const grid = timeGrid('cosine', 32, 1);
   let state: SamplerState = {
@@ -134,17 +137,9 @@ test('exact classifier, NFE 32: the ancestral step keeps active sites at varianc
 const tvAt = (proc: P.SJDProcess, sampler: string, nfe: number) =>
   totalVariation(
     toy,
-    sample({
-      process: proc,
-      denoiser: oracleDenoiser(proc, toy),
-      anchors: toy.anchors,
-      batch: 20_000,
-      length: 3,
-      nfe,
-      grid: 'uniform',
-      seed: 1,
-      sampler,
-    }).tokens,
+    sample(
+      oracleSampling(proc, toy, { batch: 20_000, nfe, grid: 'uniform' as const, seed: 1, sampler }),
+    ).tokens,
   );
 
 test('oracle toy, 20,000 samples: the ancestral step halves Alg. 2 TV at NFE 8 and reaches the noise floor (0.0128) at NFE 32', {
@@ -169,15 +164,7 @@ test('oracle toy, 20,000 samples: the ancestral step halves Alg. 2 TV at NFE 8 a
 
 test('masked preset: the ancestral sampler is MDLM ancestral step for step', () => {
   const proc = P.makeProcess('masked', { length: 3 });
-  const o = {
-    process: proc,
-    denoiser: oracleDenoiser(proc, toy),
-    anchors: toy.anchors,
-    batch: 500,
-    length: 3,
-    nfe: 16,
-    seed: 2,
-  };
+  const o = oracleSampling(proc, toy, { batch: 500, nfe: 16, seed: 2 });
   const a = sample({ ...o, sampler: 'ancestral' });
   const b = sample({ ...o, sampler: 'mdlm' });
   assert.ok(a.tokens.equal(b.tokens));
@@ -186,13 +173,7 @@ test('masked preset: the ancestral sampler is MDLM ancestral step for step', () 
 test("CANDI's update: with a certain classifier an active site moves to x0 + (x - x0)(1 - (ve_t - ve_s) / ve_s^2) in CANDI's units", () => {
   const proc = P.makeProcess('hybrid', { length: 3, vp: P.makeSchedule('rank', 2) });
   const truth = [1, 0, 2];
-  const ctx: StepContext = {
-    process: proc,
-    denoiser: certain(truth, toy.K),
-    anchors: toy.anchors,
-    temperature: 1,
-    topP: 1,
-  };
+  const ctx = certainContext(proc, truth);
   const y = stepGenerator(1, 0).randn([4, 3, 2], 'float64');
   const state = { y, committed: torch.zeros([4, 3], 'bool'), tokens: torch.zeros([4, 3], 'int64') };
   const [t, s] = [0.6, 0.55];
@@ -231,15 +212,7 @@ test("CANDI's update: with a certain classifier an active site moves to x0 + (x 
 
 test('logit refresh: two classifier passes a step, one on the last; eta < 1 refused by the ancestral samplers', () => {
   const proc = P.makeProcess('hybrid', { length: 3 });
-  const o = {
-    process: proc,
-    denoiser: oracleDenoiser(proc, toy),
-    anchors: toy.anchors,
-    batch: 16,
-    length: 3,
-    nfe: 8,
-    seed: 1,
-  };
+  const o = oracleSampling(proc, toy, { batch: 16, nfe: 8, seed: 1 });
   assert.equal(sample({ ...o, sampler: 'ancestral-refresh' }).nfe, 7); // 4 steps: 2 + 2 + 2 + 1
   assert.equal(sample({ ...o, sampler: 'sjd-refresh' }).nfe, 7);
   assert.equal(sample({ ...o, sampler: 'ancestral' }).nfe, 8);
