@@ -3,13 +3,15 @@
 // same parameters, compared to a stated tolerance); a two-process run stopped half way resumes
 // on one process along the same trajectory; Ctrl-C reaches every rank and leaves a checkpoint;
 // a killed rank takes the group down with a one-line error and an intact last checkpoint; bad
-// flags are one-line errors. Loopback only, one thread a rank.
+// flags are one-line errors; --nproc is bounded by the machine, and a signal during the launch
+// stops it (issue #27). Loopback only, one thread a rank.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as torch from '../src/torch/index.js';
+import { rankBound } from '../src/train/index.js';
 import { tinySudokuArgs } from './tiny-sudoku.js';
 import { tempDir } from './tmp.js';
 
@@ -192,4 +194,40 @@ test('bad data-parallel flags are one-line errors', () => {
     assert.match(r.stderr.trim(), message);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
   }
+});
+
+test('--nproc is bounded by what the machine holds (cores, free memory): one line naming the bound, no rank started', () => {
+  assert.deepEqual(rankBound(2, 8 * 2 ** 30).max, 4); // 2 a core
+  assert.deepEqual(rankBound(16, 2 ** 29).max, 2); // 512 MiB free at 256 MiB a rank
+  const out = join(dir, 'many');
+  const r = sjd('--nproc', '999', '--steps', '2', '--out', out);
+  assert.notEqual(r.status, 0);
+  assert.match(
+    r.stderr.trim(),
+    /^sjd: --nproc 999: this machine holds at most \d+ ranks \(\d+ cores carry \d+ ranks at 2 a core; [\d.]+ GiB of free memory holds \d+ at 256 MiB a rank\)$/,
+  );
+  assert.ok(!existsSync(out), 'nothing written');
+});
+
+test('a signal during the launch stops it: no rank starts after it, the started ones end, status 130', () => {
+  // A driver process runs the launcher over a stand-in rank that never exits by itself (as a
+  // rank waiting in the rendezvous for ranks that will not come), and signals itself as rank 0
+  // starts.
+  const rank = join(dir, 'waiting-rank.mjs');
+  writeFileSync(rank, 'setInterval(() => {}, 1000);\n');
+  const launcher = new URL('../src/train/launcher.js', import.meta.url).href;
+  const driver = `
+    const { launch } = await import(${JSON.stringify(launcher)});
+    const started = [];
+    const status = await launch({ nproc: 3, argv: [], bin: ${JSON.stringify(rank)}, threads: 1,
+      onStart: (r) => { started.push(r); if (r === 0) process.kill(process.pid, 'SIGINT'); } });
+    console.log(JSON.stringify({ status, started }));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', driver], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout.trim()), { status: 130, started: [0] });
+  const left = spawnSync('pgrep', ['-f', rank], { encoding: 'utf8' }).stdout.trim();
+  assert.equal(left, '', 'no rank left running');
 });

@@ -12,7 +12,7 @@ export {
 export { type DataParallel, SINGLE, shardsOf } from './data-parallel.js';
 export { EMA } from './ema.js';
 export { heldOutLoss } from './held-out-loss.js';
-export { launch } from './launcher.js';
+export { launch, rankBound } from './launcher.js';
 export { MetricsLog } from './metrics.js';
 export {
   exportModel,

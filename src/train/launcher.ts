@@ -2,20 +2,50 @@
 // N copies of this command as ranks 0..N-1 of one group on a free loopback port, each with its
 // share of the threads, passes SIGINT/SIGTERM on to them (each stops at the same step, rank 0
 // checkpoints), and when one fails stops the others and reports the first failure in one line.
+// N is bounded by what the machine holds (issue #27: cores and free memory), and the ranks start
+// one at a time, so a signal during the launch stops it there.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { availableParallelism, freemem } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../util/free-port.js';
+
+/** Ranks a core may carry (oversubscription beyond this only thrashes). */
+export const RANKS_PER_CORE = 2;
+/** The memory one rank takes at the least (a rank of the tiny Sudoku model: about 235 MB). */
+export const RANK_BYTES = 256 * 2 ** 20;
+
+/** The most ranks this machine holds, and why: by cores and by free memory. */
+export function rankBound(
+  cores = availableParallelism(),
+  free = freemem(),
+): { max: number; why: string } {
+  const byCores = RANKS_PER_CORE * cores;
+  const byMemory = Math.max(1, Math.floor(free / RANK_BYTES));
+  const gib = (b: number) => (b / 2 ** 30).toFixed(1);
+  return {
+    max: Math.min(byCores, byMemory),
+    why: `${cores} cores carry ${byCores} ranks at ${RANKS_PER_CORE} a core; ${gib(free)} GiB of free memory holds ${byMemory} at ${RANK_BYTES / 2 ** 20} MiB a rank`,
+  };
+}
 
 export interface LaunchOptions {
   nproc: number;
   argv: string[]; // the command's arguments without --nproc (e.g. ['train', 'sudoku', ...])
   bin: string; // the sjd entry point
   threads: number; // per rank
+  /** called as each rank starts (tests) */
+  onStart?: (rank: number) => void;
 }
 
 /** Runs the ranks to the end; resolves to the exit status the launcher should return. */
 export async function launch(o: LaunchOptions): Promise<number> {
   if (!(Number.isInteger(o.nproc) && o.nproc >= 1))
     throw new Error(`--nproc must be a whole number >= 1, got ${o.nproc}`);
+  const bound = rankBound();
+  if (o.nproc > bound.max)
+    throw new Error(
+      `--nproc ${o.nproc}: this machine holds at most ${bound.max} ranks (${bound.why})`,
+    );
   const port = await freePort();
   const children: ChildProcess[] = [];
   const failures: string[] = [];
@@ -28,52 +58,65 @@ export async function launch(o: LaunchOptions): Promise<number> {
   const onTerm = forward('SIGTERM');
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
-  try {
-    const exits = Array.from({ length: o.nproc }, (_, rank) => {
-      const args = [
-        o.bin,
-        '--threads',
-        String(o.threads),
-        ...o.argv,
-        '--rank',
-        String(rank),
-        '--world-size',
-        String(o.nproc),
-        '--master',
-        `127.0.0.1:${port}`,
-      ];
-      // Rank 0 speaks for the group (its progress is passed on); every rank's one-line error
-      // ('sjd: ...') is held back for the launcher's one failure line.
-      const child = spawn(process.execPath, args, {
-        stdio: ['ignore', rank === 0 ? 'inherit' : 'ignore', 'pipe'],
-      });
-      children.push(child);
-      let err = '';
-      let partial = '';
-      child.stderr?.on('data', (d: Buffer) => {
-        const lines = (partial + d.toString()).split('\n');
-        partial = lines.pop()!;
-        for (const line of lines) {
-          if (line.startsWith('sjd: ')) err = line;
-          else if (rank === 0) process.stderr.write(`${line}\n`);
+  const startRank = (rank: number): Promise<number> => {
+    const args = [
+      o.bin,
+      '--threads',
+      String(o.threads),
+      ...o.argv,
+      '--rank',
+      String(rank),
+      '--world-size',
+      String(o.nproc),
+      '--master',
+      `127.0.0.1:${port}`,
+    ];
+    // Rank 0 speaks for the group (its progress is passed on); every rank's one-line error
+    // ('sjd: ...') is held back for the launcher's one failure line.
+    const child = spawn(process.execPath, args, {
+      stdio: ['ignore', rank === 0 ? 'inherit' : 'ignore', 'pipe'],
+    });
+    children.push(child);
+    let err = '';
+    let partial = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      const lines = (partial + d.toString()).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) {
+        if (line.startsWith('sjd: ')) err = line;
+        else if (rank === 0) process.stderr.write(`${line}\n`);
+      }
+    });
+    child.stderr?.on('end', () => {
+      if (partial.startsWith('sjd: ')) err = partial;
+      else if (rank === 0 && partial) process.stderr.write(partial);
+    });
+    return new Promise<number>((resolve) => {
+      child.on('close', (code, signal) => {
+        const status = code ?? (signal ? 128 : 1);
+        if (status !== 0 && status !== 130 && !stopping) {
+          failures.push(`rank ${rank} exited with ${signal ?? status}${err ? `: ${err}` : ''}`);
+          stopping = true;
+          for (const c of children) if (c !== child && c.exitCode === null) c.kill('SIGTERM');
         }
-      });
-      child.stderr?.on('end', () => {
-        if (partial.startsWith('sjd: ')) err = partial;
-        else if (rank === 0 && partial) process.stderr.write(partial);
-      });
-      return new Promise<number>((resolve) => {
-        child.on('close', (code, signal) => {
-          const status = code ?? (signal ? 128 : 1);
-          if (status !== 0 && status !== 130 && !stopping) {
-            failures.push(`rank ${rank} exited with ${signal ?? status}${err ? `: ${err}` : ''}`);
-            stopping = true;
-            for (const c of children) if (c !== child && c.exitCode === null) c.kill('SIGTERM');
-          }
-          resolve(status);
-        });
+        resolve(status);
       });
     });
+  };
+  try {
+    const exits: Promise<number>[] = [];
+    for (let rank = 0; rank < o.nproc && !stopping; rank++) {
+      exits.push(startRank(rank));
+      o.onStart?.(rank);
+      await sleep(5); // the event loop polls: a signal between two starts stops the launch here
+    }
+    if (exits.length < o.nproc) {
+      // Stopped during the launch: the group never formed, so no rank has trained; the started
+      // ones wait in the rendezvous, where only SIGKILL reaches them.
+      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+      await Promise.all(exits);
+      return 130;
+    }
     const statuses = await Promise.all(exits);
     if (failures.length > 0) throw new Error(`data-parallel training failed: ${failures[0]}`);
     return Math.max(...statuses);
