@@ -118,7 +118,9 @@ c10::intrusive_ptr<c10d::Store> MakeStore(const Napi::Object& s, int size, Ms ti
   return c10::make_intrusive<c10d::TCPStore>(StrField(s, "host", "store.host"), opts);
 }
 
-// newProcessGroup({backend, store, rank, worldSize, timeoutMs, interface?, hostname?})
+// newProcessGroup({backend, store, rank, worldSize, timeoutMs, rendezvousMs?, interface?, hostname?}):
+// the rendezvous (the store's connection and the ranks' first exchange) waits at most
+// rendezvousMs (default: timeoutMs), every later store access and collective timeoutMs.
 Napi::Value NewProcessGroup(const Info& info) {
   if (!info[0].IsObject() || info[0].IsArray()) throw Napi::TypeError::New(info.Env(), "options: expected an object");
   auto o = info[0].As<Napi::Object>();
@@ -132,6 +134,9 @@ Napi::Value NewProcessGroup(const Info& info) {
   who.size = static_cast<int>(IntField(o, "worldSize", "worldSize", 1, 1 << 20));
   who.rank = static_cast<int>(IntField(o, "rank", "rank", 0, who.size - 1));
   who.timeout = Ms(IntField(o, "timeoutMs", "timeoutMs", 1, int64_t{1} << 40));
+  Ms rendezvous = Field(o, "rendezvousMs").IsUndefined()
+                      ? who.timeout
+                      : Ms(IntField(o, "rendezvousMs", "rendezvousMs", 1, int64_t{1} << 40));
   if (!Field(o, "store").IsObject()) throw BadOption(o, "store", "expected {kind: 'tcp', ...} or {kind: 'file', path}");
   auto storeJs = Field(o, "store").As<Napi::Object>();
   bool byInterface = !Field(o, "interface").IsUndefined();
@@ -143,12 +148,13 @@ Napi::Value NewProcessGroup(const Info& info) {
 
   auto box = std::make_unique<GroupBox>(GroupBox{{}, {}, who});
   Named("init", who, [&] {
-    box->store = MakeStore(storeJs, who.size, who.timeout);
-    auto opts = c10d::ProcessGroupGloo::Options::create(who.timeout);
+    box->store = MakeStore(storeJs, who.size, rendezvous);
+    auto opts = c10d::ProcessGroupGloo::Options::create(rendezvous);
     opts->devices.push_back(byInterface ? c10d::ProcessGroupGloo::createDeviceForInterface(where)
                                         : c10d::ProcessGroupGloo::createDeviceForHostname(where));
     opts->threads = 2;  // as torch.distributed: two worker threads per device
     box->pg = c10::make_intrusive<c10d::ProcessGroupGloo>(box->store, who.rank, who.size, opts);
+    box->store->setTimeout(who.timeout);  // the rendezvous is over
   });
   auto ext = Napi::External<GroupBox>::New(info.Env(), box.release(), [](Napi::Env, GroupBox* b) { delete b; });
   ext.TypeTag(&kGroupTag);

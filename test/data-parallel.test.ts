@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import * as torch from '../src/torch/index.js';
 import { rankBound } from '../src/train/index.js';
+import { freePort } from '../src/util/free-port.js';
 import { tinySudokuArgs } from './tiny-sudoku.js';
 import { tempDir } from './tmp.js';
 
@@ -188,6 +189,14 @@ test('bad data-parallel flags are one-line errors', () => {
       ['--nproc', '2', '--rank', '0', '--steps', '2', '--out', join(dir, 'b5')],
       /--nproc starts its own ranks/,
     ],
+    // a master name that does not resolve fails at once (issue #27)
+    [
+      [
+        ...['--rank', '1', '--world-size', '2', '--master', 'nohost.invalid:29555'],
+        ...['--interface', 'lo', '--steps', '2', '--out', join(dir, 'b6')],
+      ],
+      /^sjd: --master nohost\.invalid:29555: cannot resolve 'nohost\.invalid' \(\w+\)$/,
+    ],
   ] as const) {
     const r = sjd(...args);
     assert.notEqual(r.status, 0, args.join(' '));
@@ -230,4 +239,22 @@ test('a signal during the launch stops it: no rank starts after it, the started 
   assert.deepEqual(JSON.parse(r.stdout.trim()), { status: 130, started: [0] });
   const left = spawnSync('pgrep', ['-f', rank], { encoding: 'utf8' }).stdout.trim();
   assert.equal(left, '', 'no rank left running');
+});
+
+test('a rank whose master never answers gives up after --rendezvous-timeout, in one line', async () => {
+  const port = await freePort(); // nobody listens there
+  const t0 = performance.now();
+  const r = sjd(
+    ...['--rank', '1', '--world-size', '2', '--master', `127.0.0.1:${port}`],
+    ...['--rendezvous-timeout', '2', '--steps', '2', '--out', join(dir, 'late')],
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  assert.notEqual(r.status, 0);
+  assert.match(
+    r.stderr.trim(),
+    new RegExp(
+      `^sjd: rank 1 of 2 could not join the group at 127\\.0\\.0\\.1:${port} within 2 s \\(--rendezvous-timeout\\): .+$`,
+    ),
+  );
+  assert.ok(seconds < 30, `gave up after ${seconds.toFixed(1)} s`);
 });

@@ -1,6 +1,7 @@
 // The data-parallel flags of `sjd train` (issue #16; src/train/data-parallel.ts, launcher.ts):
 // --nproc launches local ranks, --rank/--world-size/--master/--interface join a group, --shards
 // cuts a new run's batch; each is checked in one line before any rank starts or any data loads.
+import { lookup } from 'node:dns/promises';
 import { join } from 'node:path';
 import { train as T, torch } from '../index.js';
 
@@ -13,8 +14,12 @@ export interface ParallelFlags {
   worldSize?: number;
   master?: string;
   interface?: string;
+  rendezvousTimeout?: number; // seconds
   shards?: number;
 }
+
+/** How long a rank waits for the rendezvous by default, in seconds. */
+export const RENDEZVOUS_S = 120;
 
 /** With --nproc: this process launches the ranks and waits for them (true: nothing else to do). */
 export async function launched(o: ParallelFlags): Promise<boolean> {
@@ -47,8 +52,12 @@ function withoutOptions(argv: string[], names: string[]): string[] {
   return out;
 }
 
-/** --rank, --world-size, --master: join the group (rank 0 hosts the rendezvous). */
-export function joinGroup(o: ParallelFlags): T.DataParallel {
+/**
+ * --rank, --world-size, --master: join the group (rank 0 hosts the rendezvous). The master's
+ * name is resolved first (a name that does not resolve fails at once), and the rendezvous waits
+ * at most --rendezvous-timeout seconds.
+ */
+export async function joinGroup(o: ParallelFlags): Promise<T.DataParallel> {
   const given = [o.rank, o.worldSize, o.master].filter((x) => x !== undefined).length;
   if (given === 0) return T.SINGLE;
   if (given < 3) throw new Error('--rank, --world-size and --master go together');
@@ -64,13 +73,29 @@ export function joinGroup(o: ParallelFlags): T.DataParallel {
     throw new Error(
       `--master ${o.master} is not on loopback: name this machine's network interface with --interface (or GLOO_SOCKET_IFNAME)`,
     );
-  const group = torch.distributed.initProcessGroup({
-    backend: 'gloo',
-    store: { kind: 'tcp', host, port: Number(m[2]), isMaster: o.rank === 0 },
-    rank: o.rank!,
-    worldSize: o.worldSize!,
-    ...(iface ? { interface: iface } : {}),
-  });
+  try {
+    await lookup(host);
+  } catch (e) {
+    throw new Error(
+      `--master ${o.master}: cannot resolve '${host}' (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
+  }
+  const seconds = o.rendezvousTimeout ?? RENDEZVOUS_S;
+  let group: torch.distributed.ProcessGroup;
+  try {
+    group = torch.distributed.initProcessGroup({
+      backend: 'gloo',
+      store: { kind: 'tcp', host, port: Number(m[2]), isMaster: o.rank === 0 },
+      rank: o.rank!,
+      worldSize: o.worldSize!,
+      rendezvousMs: seconds * 1000,
+      ...(iface ? { interface: iface } : {}),
+    });
+  } catch (e) {
+    throw new Error(
+      `rank ${o.rank} of ${o.worldSize} could not join the group at ${o.master} within ${seconds} s (--rendezvous-timeout): ${(e as Error).message.split('\n')[0]!.replace(/^distributed init failed on rank \d+ of \d+ \(timeout \d+ ms\): /, '')}`,
+    );
+  }
   return { group, rank: o.rank!, worldSize: o.worldSize! };
 }
 

@@ -18,7 +18,7 @@ import {
   samplerOption,
   sudokuNetworkOptions,
 } from './options.js';
-import { joinGroup, launched, type ParallelFlags, withShards } from './parallel.js';
+import { joinGroup, launched, type ParallelFlags, RENDEZVOUS_S, withShards } from './parallel.js';
 
 interface RunFlags extends ParallelFlags {
   stopAfter?: number;
@@ -108,6 +108,11 @@ const runOptions = (c: Command) =>
       'data-parallel across machines: the network interface the ranks talk over (default: $GLOO_SOCKET_IFNAME, or loopback when --master is on it)',
     )
     .option(
+      '--rendezvous-timeout <s>',
+      `data-parallel: seconds a rank waits to join the group (default ${RENDEZVOUS_S})`,
+      int(1, 86_400),
+    )
+    .option(
       '--shards <n>',
       "data-parallel: each step's batch in N parts with their own generators, shared by the ranks (default: the number of ranks)",
       int(1, 65_536),
@@ -152,7 +157,7 @@ export function registerTrain(program: Command): void {
     )
     .action(async (o: SudokuFlags) => {
       if (await launched(o)) return;
-      const dp = joinGroup(o);
+      const dp = await joinGroup(o);
       if (dp.rank === 0 || o.resume) T.checkRunFolder(o.out, o.resume === true);
       const config = o.resume
         ? T.readConfig(join(o.out, T.RUN_FILES.config))
@@ -194,7 +199,7 @@ export function registerTrain(program: Command): void {
     .option('--eval-nfe <n>', 'NFE of the evaluation samples', nfe, 32)
     .action(async (o: TextFlags) => {
       if (await launched(o)) return;
-      const dp = joinGroup(o);
+      const dp = await joinGroup(o);
       if (dp.rank === 0 || o.resume) T.checkRunFolder(o.out, o.resume === true);
       const config = o.resume
         ? T.readConfig(join(o.out, T.RUN_FILES.config))
@@ -241,7 +246,7 @@ function registerTrainImage(cmd: Command): void {
     .option('--eval-size <n>', 'held-out images for the evaluation loss', int(1, 100_000), 256)
     .action(async (o: ImageFlags) => {
       if (await launched(o)) return;
-      const dp = joinGroup(o);
+      const dp = await joinGroup(o);
       if (dp.rank === 0 || o.resume) T.checkRunFolder(o.out, o.resume === true);
       const saved = o.resume ? T.readConfig(join(o.out, T.RUN_FILES.config)) : undefined;
       const lv = o.levels ?? (o.data === undefined ? saved?.image?.levels : undefined);

@@ -22,8 +22,10 @@ export interface InitOptions {
   store: StoreOptions;
   rank: number;
   worldSize: number;
-  /** For the rendezvous and for every collective (default 30 minutes, as PyTorch's). */
+  /** For every collective, and the rendezvous unless rendezvousMs is given (default 30 minutes, as PyTorch's). */
   timeoutMs?: number;
+  /** How long joining waits for the store and the other ranks (default: timeoutMs). */
+  rendezvousMs?: number;
   /** The network interface Gloo binds to (e.g. 'eth0'); default: loopback 127.0.0.1. */
   interface?: string;
   /** Or the hostname or address Gloo binds to. */

@@ -39,6 +39,11 @@ export function checkExports(exports: Record<string, unknown>): Native {
 
 function load(): Native {
   process.env.OMP_WAIT_POLICY ??= 'PASSIVE';
+  // libtorch's own log lines (glog in Debian's 1.13, c10's logger in 2.x; e.g. a c10d socket
+  // timing out) would come on top of the one-line error sjd prints for the same failure: only
+  // fatal ones are printed unless the user sets these.
+  process.env.GLOG_minloglevel ??= '3';
+  process.env.TORCH_CPP_LOG_LEVEL ??= 'FATAL';
   let exports: Record<string, unknown>;
   try {
     exports = require(addonPath);
