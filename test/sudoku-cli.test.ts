@@ -3,9 +3,9 @@
 // status 3 and the reason), eval with --json (the adaptive sampler's NFE per board, mean and
 // max, or the confidence policy's), and one-line errors for bad input.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as torch from '../src/torch/index.js';
@@ -504,4 +504,68 @@ test('eta < 1 end to end: a tiny model trained at eta 0.5 (evaluated with the co
       `sjd: the ${sampler} sampler needs eta = 1 (got eta 0.5): at eta < 1 the reverse step has no closed form; use the sjd sampler (Alg. 2)`,
     );
   }
+});
+
+test('solve --file streams: 4,000 rows solved and written a chunk at a time; Ctrl-C keeps the rows done as a valid file (status 130); a bad row leaves no file', async () => {
+  const rows = readFileSync(data, 'utf8').trim().split('\n').slice(1); // 40 puzzles
+  const big = join(dir, 'big.csv');
+  writeFileSync(
+    big,
+    `quizzes,solutions\n${Array.from({ length: 100 }, () => rows.join('\n')).join('\n')}\n`,
+  );
+  const args = ['--model', run, '--nfe', '2', '--retries', '0', '--sampler', 'confidence'];
+  const whole = join(dir, 'big-out.csv');
+  const r = sjd('solve', '--file', big, '--out', whole, ...args);
+  solvedOrReported(r);
+  assert.match(r.stdout, /^solved \d+ of 4000 puzzles into /);
+  /** The data rows of a written file (a tiny model's answers may break rules, so no readSudokuCsv). */
+  const written = (f: string) => {
+    const lines = readFileSync(f, 'utf8').trim().split('\n');
+    assert.equal(lines[0], 'quizzes,solutions,status');
+    for (const l of lines.slice(1)) assert.match(l, /^\d{81},\d{81},[^,]+$/);
+    return lines.length - 1;
+  };
+  assert.equal(written(whole), 4000);
+  // interrupted once rows are on disk (in the temporary file beside --out)
+  const part = join(dir, 'part.csv');
+  const child = spawn(process.execPath, [bin, 'solve', '--file', big, '--out', part, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const poll = setInterval(() => {
+    const temp = readdirSync(dir).find((f) => f.startsWith('.part.csv.'));
+    if (temp && statSync(join(dir, temp)).size > 1000 && !child.killed) child.kill('SIGINT');
+  }, 20);
+  const status = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearInterval(poll);
+  assert.equal(status, 130, stderr);
+  const kept = written(part);
+  assert.ok(kept >= 256 && kept < 4000 && kept % 256 === 0, `${kept} rows kept`);
+  assert.match(
+    stderr,
+    new RegExp(`sjd: interrupted after ${kept} puzzles; .*part\\.csv holds their rows`),
+  );
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+    [],
+  );
+  // a bad row far down: one line naming it, no output
+  writeFileSync(
+    big,
+    `quizzes,solutions\n${Array.from({ length: 10 }, () => rows.join('\n')).join('\n')}\n123\n`,
+  );
+  const bad = sjd('solve', '--file', big, '--out', join(dir, 'bad-out.csv'), ...args);
+  assert.equal(bad.status, 1);
+  assert.match(
+    bad.stderr.trim().split('\n').at(-1)!,
+    /^sjd: .*big\.csv line 402: puzzle has 3 characters, expected 81$/,
+  );
+  assert.ok(!existsSync(join(dir, 'bad-out.csv')));
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+    [],
+  );
 });
