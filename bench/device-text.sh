@@ -20,7 +20,7 @@ out=${1:?usage: bash bench/device-text.sh OUT SECONDS}
 budget=${2:?usage: bash bench/device-text.sh OUT SECONDS}
 device=${DEVICE:-cuda}
 size=${SIZE:-paper}
-models=${MODELS:-masked hybrid sjd-1 sjd-row-1 sjd-2}
+models=${MODELS:-masked hybrid sjd-add-1 sjd-row-1 sjd-add-2}
 batch=${BATCH:-128}
 seed=${SEED:-0}
 n=${N:-64}
@@ -45,6 +45,7 @@ flags() {
   case $1 in
   masked | hybrid) echo "--process $1" ;;
   sjd-row-*) echo "--process sjd --blend gauss1d-row --sigma-w ${1#sjd-row-}" ;;
+  sjd-add-*) echo "--process sjd --blend gauss1d --sigma-w ${1#sjd-add-}" ;;
   sjd-*) echo "--process sjd --sigma-w ${1#sjd-}" ;;
   *) return 1 ;;
   esac

@@ -128,6 +128,26 @@ test('text end to end: data text8, train text, sample text, eval text --frontier
   assert.equal(saved.curves[0].points.length, 33);
   assert.equal(saved.reference.samples, 1024); // held-out windows scored like the samples
   assert.match(e.stdout, /held-out text: valid words >= 5 [\d.]+%, >= 6 [\d.]+%, unique [\d.]+%/);
+  // --out a folder that does not exist yet, with the exact sampler: made, and written
+  const fresh = join(dir, 'new', 'frontier');
+  const f = sjd(
+    'eval',
+    'text',
+    '--model',
+    run,
+    '-n',
+    '1',
+    '--frontier',
+    '--sampler',
+    'ancestral',
+    '--out',
+    fresh,
+  );
+  assert.equal(f.status, 0, f.stderr);
+  assert.equal(
+    JSON.parse(readFileSync(join(fresh, 'frontier.json'), 'utf8')).curves[0].points.length,
+    33,
+  );
   const x = sjd('export', '--run', run, '--out', join(dir, 'model'), '--float32');
   assert.equal(x.status, 0, x.stderr);
   assert.equal(
@@ -192,7 +212,7 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
     '--steps',
     '3',
     '--models',
-    'hybrid,sjd-2,sjd-row-1',
+    'hybrid,sjd-add-2,sjd-row-1',
     '--samplers',
     'ancestral,sjd-refresh',
     '-n',
@@ -237,7 +257,7 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
   );
   assert.ok(
     existsSync(join(dir, 'doc.svg')) &&
-      existsSync(join(dir, 'sjd-2-seed0', 'frontier-sjd-refresh.json')),
+      existsSync(join(dir, 'sjd-add-2-seed0', 'frontier-sjd-refresh.json')),
   );
   const b = sjd(...args);
   assert.equal(b.status, 0, b.stderr);

@@ -271,7 +271,7 @@ export function registerCompare(program: Command): void {
     .option('--seeds <list>', 'seeds', seedList, ['0'])
     .option(
       '--models <list>',
-      'models: masked, hybrid, sjd-SIGMA (the 1-D Gaussian W, W_ii = 1), sjd-row-SIGMA (row-normalised)',
+      'models: masked, hybrid, sjd-SIGMA (the default W, row-normalised), sjd-row-SIGMA (the same), sjd-add-SIGMA (W_ii = 1)',
       list(P.parseProcessName, 'expected a comma-separated list of models'),
       ['masked', 'hybrid', ...text.SIGMA_SWEEP.map((s) => `sjd-${s}`)],
     )

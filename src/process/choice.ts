@@ -87,19 +87,22 @@ export function describeProcess(c: ProcessChoice): string {
 
 /**
  * A comparison's model name, 'masked' | 'hybrid' | 'sjd-<sigma_W>' (the task's default W) |
- * 'sjd-row-<sigma_W>' (the row-normalised 1-D Gaussian, text) -> the preset, W and sigma_W.
+ * 'sjd-row-<sigma_W>' (the row-normalised 1-D Gaussian, text) | 'sjd-add-<sigma_W>' (the 1-D
+ * Gaussian with W_ii = 1, the authors' "additive" kernel) -> the preset, W and sigma_W.
  */
 export function parseProcessName(name: string): {
   process: string;
   sigmaW?: number;
   blend?: string;
 } {
-  const m = /^sjd-(row-)?(\d+(?:\.\d+)?)$/.exec(name);
-  if (m && Number(m[2]) > 0)
-    return { process: 'sjd', sigmaW: Number(m[2]), ...(m[1] && { blend: 'gauss1d-row' }) };
+  const m = /^sjd-(row-|add-)?(\d+(?:\.\d+)?)$/.exec(name);
+  if (m && Number(m[2]) > 0) {
+    const blend = m[1] === 'row-' ? 'gauss1d-row' : m[1] === 'add-' ? 'gauss1d' : undefined;
+    return { process: 'sjd', sigmaW: Number(m[2]), ...(blend && { blend }) };
+  }
   if (name === 'masked' || name === 'hybrid') return { process: name };
   throw new Error(
-    `unknown model '${name}' (masked, hybrid, sjd-SIGMA such as sjd-1.5, or sjd-row-SIGMA)`,
+    `unknown model '${name}' (masked, hybrid, sjd-SIGMA such as sjd-1.5, sjd-row-SIGMA or sjd-add-SIGMA)`,
   );
 }
 
