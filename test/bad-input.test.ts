@@ -13,10 +13,10 @@ import { generatePuzzles } from '../src/tasks/sudoku/generator.js';
 import { tempDir } from './tmp.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
-const sjd = (...args: string[]) =>
+const sjd = (args: string[], env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [bin, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, SJD_THREADS: '1' },
+    env: { ...process.env, SJD_THREADS: '1', ...env },
     timeout: 60_000, // a hang is a failure, not a stuck suite
   });
 
@@ -63,7 +63,7 @@ before(() => {
     formatSudokuCsv(g.map((x) => ({ puzzle: x.puzzle, solution: null }))),
   );
   writeFileSync(p('garbage.csv'), 'quizzes,solutions\nhello,world\n');
-  const t = sjd(
+  const t = sjd([
     'train',
     'sudoku',
     '--size',
@@ -80,7 +80,7 @@ before(() => {
     '2',
     '--eval-nfe',
     '2',
-  );
+  ]);
   assert.equal(t.status, 0, t.stderr);
   const shipped = JSON.parse(
     readFileSync(new URL('../../models/sudoku/config.json', import.meta.url), 'utf8'),
@@ -93,8 +93,11 @@ before(() => {
   before_ = snapshot();
 });
 
-const cases: [string, () => string[], RegExp][] = [
-  // the program and its global flags
+/** A case: its name, the arguments, what the one line says, and the environment it adds. */
+type Case = [string, () => string[], RegExp, Record<string, string>?];
+
+const cases: Case[] = [
+  // the program and its global flags, and the environment variables that stand for them
   ['threads 0', () => ['--threads', '0', 'info'], /--threads.*expected an integer/],
   [
     'threads above the cores',
@@ -102,6 +105,28 @@ const cases: [string, () => string[], RegExp][] = [
     /--threads.*expected an integer in \[1, \d+\]/,
   ],
   ['threads not a number', () => ['--threads', 'abc', 'info'], /--threads/],
+  ...['abc', '0', '-1', '999'].map(
+    (v): Case => [
+      `SJD_THREADS=${v}`,
+      () => ['info'],
+      new RegExp(
+        `'${v}' from env 'SJD_THREADS' is invalid\\. expected an integer in \\[1, \\d+\\]$`,
+      ),
+      { SJD_THREADS: v },
+    ],
+  ),
+  [
+    'SJD_THREADS=0 before a solve',
+    () => ['solve', PUZZLE, '--nfe', '8'],
+    /SJD_THREADS/,
+    { SJD_THREADS: '0' },
+  ],
+  [
+    'SJD_DEVICE unknown',
+    () => ['info'],
+    /^sjd: SJD_DEVICE: device 'tpu': use cpu, cuda or cuda:N$/,
+    { SJD_DEVICE: 'tpu' },
+  ],
   [
     'init with resume',
     () => ['train', 'sudoku', '--init', p('run'), '--resume', '--out', p('run')],
@@ -461,11 +486,13 @@ test(`the corpus holds at least 50 bad inputs (${cases.length})`, () => {
   assert.ok(cases.length >= 50);
 });
 
-for (const [name, args, message] of cases) {
+for (const [name, args, message, env] of cases) {
   test(`bad input: ${name}`, () => {
     const argv = args();
-    const r = sjd(...argv);
-    const where = `sjd ${argv.join(' ')}\n${r.stderr}`;
+    const r = sjd(argv, env);
+    const where = `${Object.entries(env ?? {})
+      .map(([k, v]) => `${k}=${v} `)
+      .join('')}sjd ${argv.join(' ')}\n${r.stderr}`;
     assert.notEqual(r.status, 0, where);
     const lines = r.stderr.trim().split('\n');
     assert.equal(lines.length, 1, where);
