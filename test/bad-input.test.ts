@@ -5,7 +5,14 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { formatSudokuCsv } from '../src/tasks/sudoku/csv.js';
@@ -53,6 +60,7 @@ before(() => {
   writeFileSync(p('mine', 'notes.txt'), 'a user file that must survive\n');
   writeFileSync(p('afile.txt'), 'not a folder\n');
   mkdirSync(p('empty'));
+  symlinkSync(p('mine'), p('link')); // the same folder by another path
   const g = generatePuzzles(24, { seed: 5 });
   writeFileSync(
     p('puzzles.csv'),
@@ -407,6 +415,32 @@ const cases: Case[] = [
     'sample at temperature 0',
     () => ['sample', 'text', '--model', p('run'), '--temperature', '0'],
     /--temperature/,
+  ],
+  // output paths of one command that name the same file
+  [
+    'sample image: --out and --trace the same file',
+    () => ['sample', 'image', '--out', p('g.png'), '--trace', p('g.png')],
+    /^sjd: --out and --trace name the same file \(.*g\.png\); give each output its own path$/,
+  ],
+  [
+    'sample image: --out and --trace the same file, spelled apart',
+    () => ['sample', 'image', '--out', p('mine', 'g.png'), '--trace', `${box}/./link/g.png`],
+    /--out and --trace name the same file/,
+  ],
+  [
+    'sample image: --out and --trace the same existing file, with --force',
+    () => ['sample', 'image', '--out', p('afile.txt'), '--trace', p('afile.txt'), '--force'],
+    /--out and --trace name the same file/,
+  ],
+  [
+    'compare: --out and --doc the same path',
+    () => ['compare', 'sudoku', '--steps', '1', '--out', p('c.md'), '--doc', p('c.md')],
+    /--out and --doc name the same file/,
+  ],
+  [
+    'compare: a report that is not Markdown (its plot would replace it)',
+    () => ['compare', 'text', '--steps', '1', '--out', p('c'), '--doc', p('report.txt')],
+    /--doc.*expected a Markdown file \(\.md\)/,
   ],
   // data
   [
