@@ -416,6 +416,19 @@ const cases: Case[] = [
     () => ['sample', 'text', '--model', p('run'), '--temperature', '0'],
     /--temperature/,
   ],
+  // serve's flags (the server never starts)
+  ['serve: write timeout 0', () => ['serve', '--write-timeout', '0'], /--write-timeout/],
+  ['serve: negative job timeout', () => ['serve', '--job-timeout', '-5'], /--job-timeout/],
+  [
+    'serve: job timeout per NFE not a number',
+    () => ['serve', '--job-timeout-per-nfe', 'x'],
+    /--job-timeout-per-nfe/,
+  ],
+  [
+    'serve: no streams per client',
+    () => ['serve', '--streams-per-client', '0'],
+    /--streams-per-client.*expected an integer in \[1, 1024\]/,
+  ],
   // output paths of one command that name the same file
   [
     'sample image: --out and --trace the same file',
