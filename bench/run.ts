@@ -18,13 +18,34 @@ import './sudoku.js';
 import './text.js';
 import { benches } from './registry.js';
 
-const { values } = parseArgs({
-  options: {
-    json: { type: 'boolean', default: false },
-    only: { type: 'string', multiple: true },
-    device: { type: 'string' },
-  },
-});
+const usage = () =>
+  [
+    'usage: npm run bench [-- --json] [-- --only NAME ...] [-- --device cpu|cuda|cuda:N]',
+    '  --json          one JSON object per line',
+    '  --only NAME     run this benchmark (repeatable)',
+    '  --device NAME   where tensors live (default: cpu)',
+    '  -h, --help      this help',
+    `benchmarks: ${[...benches.keys()].join(', ')}`,
+  ].join('\n');
+
+let values: { json?: boolean; only?: string[]; device?: string; help?: boolean };
+try {
+  ({ values } = parseArgs({
+    options: {
+      json: { type: 'boolean', default: false },
+      only: { type: 'string', multiple: true },
+      device: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }));
+} catch (e) {
+  console.error(`bench: ${(e as Error).message.split('\n')[0]} (--help lists the options)`);
+  process.exit(2);
+}
+if (values.help) {
+  console.log(usage());
+  process.exit(0);
+}
 if (values.device !== undefined) {
   try {
     setDefaultDevice(values.device);

@@ -1,10 +1,11 @@
 // The addon's surface and its loading (src/torch/addon-api.ts, src/torch/native.ts): the built
 // addon exports exactly the functions the typed table declares, a misspelled op does not
 // compile, and libtorch loads on first use — never on import — with PASSIVE OpenMP waiting
-// and the default thread count.
+// and the default thread count; a bad SJD_THREADS fails the load, naming it.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
 import { ADDON_FUNCTIONS } from '../src/torch/addon-api.js';
 import * as torch from '../src/torch/index.js';
@@ -113,4 +114,18 @@ test('torchVersion loads libtorch with SJD_THREADS threads and a given OMP_WAIT_
   assert.deepEqual(out.before, [false, false]);
   assert.match(out.version as string, /^\d+\.\d+/);
   assert.deepEqual(out.after, [true, true, 'ACTIVE', 1]);
+});
+
+test('a bad SJD_THREADS fails the load naming it, with the bounds of --threads', () => {
+  const max = availableParallelism();
+  for (const v of ['abc', '0', '-1', '1.5', '', String(max + 1), '999']) {
+    const out = child(
+      `
+      try { torch.torchVersion(); out.error = null; } catch (e) { out.error = e.message; }
+      out.loaded = torch.isLoaded();`,
+      { SJD_THREADS: v },
+    );
+    assert.equal(out.error, `SJD_THREADS '${v}' is invalid. expected an integer in [1, ${max}]`);
+    assert.equal(out.loaded, false);
+  }
 });

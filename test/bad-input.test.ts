@@ -5,7 +5,14 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { formatSudokuCsv } from '../src/tasks/sudoku/csv.js';
@@ -13,10 +20,10 @@ import { generatePuzzles } from '../src/tasks/sudoku/generator.js';
 import { tempDir } from './tmp.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
-const sjd = (...args: string[]) =>
+const sjd = (args: string[], env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [bin, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, SJD_THREADS: '1' },
+    env: { ...process.env, SJD_THREADS: '1', ...env },
     timeout: 60_000, // a hang is a failure, not a stuck suite
   });
 
@@ -53,6 +60,7 @@ before(() => {
   writeFileSync(p('mine', 'notes.txt'), 'a user file that must survive\n');
   writeFileSync(p('afile.txt'), 'not a folder\n');
   mkdirSync(p('empty'));
+  symlinkSync(p('mine'), p('link')); // the same folder by another path
   const g = generatePuzzles(24, { seed: 5 });
   writeFileSync(
     p('puzzles.csv'),
@@ -63,7 +71,7 @@ before(() => {
     formatSudokuCsv(g.map((x) => ({ puzzle: x.puzzle, solution: null }))),
   );
   writeFileSync(p('garbage.csv'), 'quizzes,solutions\nhello,world\n');
-  const t = sjd(
+  const t = sjd([
     'train',
     'sudoku',
     '--size',
@@ -80,7 +88,7 @@ before(() => {
     '2',
     '--eval-nfe',
     '2',
-  );
+  ]);
   assert.equal(t.status, 0, t.stderr);
   const shipped = JSON.parse(
     readFileSync(new URL('../../models/sudoku/config.json', import.meta.url), 'utf8'),
@@ -93,8 +101,11 @@ before(() => {
   before_ = snapshot();
 });
 
-const cases: [string, () => string[], RegExp][] = [
-  // the program and its global flags
+/** A case: its name, the arguments, what the one line says, and the environment it adds. */
+type Case = [string, () => string[], RegExp, Record<string, string>?];
+
+const cases: Case[] = [
+  // the program and its global flags, and the environment variables that stand for them
   ['threads 0', () => ['--threads', '0', 'info'], /--threads.*expected an integer/],
   [
     'threads above the cores',
@@ -102,6 +113,28 @@ const cases: [string, () => string[], RegExp][] = [
     /--threads.*expected an integer in \[1, \d+\]/,
   ],
   ['threads not a number', () => ['--threads', 'abc', 'info'], /--threads/],
+  ...['abc', '0', '-1', '999'].map(
+    (v): Case => [
+      `SJD_THREADS=${v}`,
+      () => ['info'],
+      new RegExp(
+        `'${v}' from env 'SJD_THREADS' is invalid\\. expected an integer in \\[1, \\d+\\]$`,
+      ),
+      { SJD_THREADS: v },
+    ],
+  ),
+  [
+    'SJD_THREADS=0 before a solve',
+    () => ['solve', PUZZLE, '--nfe', '8'],
+    /SJD_THREADS/,
+    { SJD_THREADS: '0' },
+  ],
+  [
+    'SJD_DEVICE unknown',
+    () => ['info'],
+    /^sjd: SJD_DEVICE: device 'tpu': use cpu, cuda or cuda:N$/,
+    { SJD_DEVICE: 'tpu' },
+  ],
   [
     'init with resume',
     () => ['train', 'sudoku', '--init', p('run'), '--resume', '--out', p('run')],
@@ -383,6 +416,45 @@ const cases: [string, () => string[], RegExp][] = [
     () => ['sample', 'text', '--model', p('run'), '--temperature', '0'],
     /--temperature/,
   ],
+  // serve's flags (the server never starts)
+  ['serve: write timeout 0', () => ['serve', '--write-timeout', '0'], /--write-timeout/],
+  ['serve: negative job timeout', () => ['serve', '--job-timeout', '-5'], /--job-timeout/],
+  [
+    'serve: job timeout per NFE not a number',
+    () => ['serve', '--job-timeout-per-nfe', 'x'],
+    /--job-timeout-per-nfe/,
+  ],
+  [
+    'serve: no streams per client',
+    () => ['serve', '--streams-per-client', '0'],
+    /--streams-per-client.*expected an integer in \[1, 1024\]/,
+  ],
+  // output paths of one command that name the same file
+  [
+    'sample image: --out and --trace the same file',
+    () => ['sample', 'image', '--out', p('g.png'), '--trace', p('g.png')],
+    /^sjd: --out and --trace name the same file \(.*g\.png\); give each output its own path$/,
+  ],
+  [
+    'sample image: --out and --trace the same file, spelled apart',
+    () => ['sample', 'image', '--out', p('mine', 'g.png'), '--trace', `${box}/./link/g.png`],
+    /--out and --trace name the same file/,
+  ],
+  [
+    'sample image: --out and --trace the same existing file, with --force',
+    () => ['sample', 'image', '--out', p('afile.txt'), '--trace', p('afile.txt'), '--force'],
+    /--out and --trace name the same file/,
+  ],
+  [
+    'compare: --out and --doc the same path',
+    () => ['compare', 'sudoku', '--steps', '1', '--out', p('c.md'), '--doc', p('c.md')],
+    /--out and --doc name the same file/,
+  ],
+  [
+    'compare: a report that is not Markdown (its plot would replace it)',
+    () => ['compare', 'text', '--steps', '1', '--out', p('c'), '--doc', p('report.txt')],
+    /--doc.*expected a Markdown file \(\.md\)/,
+  ],
   // data
   [
     'data text8 over a user folder',
@@ -461,11 +533,13 @@ test(`the corpus holds at least 50 bad inputs (${cases.length})`, () => {
   assert.ok(cases.length >= 50);
 });
 
-for (const [name, args, message] of cases) {
+for (const [name, args, message, env] of cases) {
   test(`bad input: ${name}`, () => {
     const argv = args();
-    const r = sjd(...argv);
-    const where = `sjd ${argv.join(' ')}\n${r.stderr}`;
+    const r = sjd(argv, env);
+    const where = `${Object.entries(env ?? {})
+      .map(([k, v]) => `${k}=${v} `)
+      .join('')}sjd ${argv.join(' ')}\n${r.stderr}`;
     assert.notEqual(r.status, 0, where);
     const lines = r.stderr.trim().split('\n');
     assert.equal(lines.length, 1, where);

@@ -327,7 +327,7 @@ test('interpolated value embedding: integer values land on their anchors, a frac
   const v = torch.tensor([0, 1, 3, 1.25, 2.5, -1, 9], [7], 'float64');
   const got = interpolatedEmbedding(v, E).toArray();
   const want = [0, 0, 1, 0, 0, 2, 1, 0.25, 0.5, 1.5, 0, 0, 0, 2];
-  got.forEach((x, k) => assert.ok(Math.abs(x - want[k]!) < 1e-12, `entry ${k}: ${x}`));
+  for (const [k, x] of got.entries()) assert.ok(Math.abs(x - want[k]!) < 1e-12, `entry ${k}: ${x}`);
   interpolatedEmbedding(torch.tensor([1.25], [1], 'float64'), E)
     .sum()
     .backward();

@@ -6,7 +6,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildApp, type QueueOptions } from '../src/serve/index.js';
+import { type AppOptions, buildApp } from '../src/serve/index.js';
 import { saveImageSet, syntheticImages } from '../src/tasks/image/index.js';
 import { SHIPPED_SUDOKU } from '../src/tasks/sudoku/index.js';
 import { getNumThreads } from '../src/torch/index.js';
@@ -87,7 +87,7 @@ export function modelsFolder(all: boolean): string {
 }
 
 /** The application listening on 127.0.0.1 at a free port; closed by `close()`. */
-export async function startServer(o: { models?: string; queue?: QueueOptions } = {}) {
+export async function startServer(o: AppOptions = {}) {
   const { app, ctx } = await buildApp(o);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };

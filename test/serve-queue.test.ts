@@ -1,12 +1,19 @@
 // The job queue of `sjd serve` (src/serve/job-queue.ts, issue #15) and the step runner
 // (run-steps.ts): at most `concurrency` jobs run, at most `maxWaiting` wait, more are refused at
 // once with a Retry-After; a waiting job whose signal aborts leaves the line without running; a
-// failed job frees its slot; idle() waits for the drain. The runner lets the event loop turn
+// failed job frees its slot; idle() waits for the drain; a stalled job is told from running
+// ones, and dropped and timed-out jobs are counted. The runner lets the event loop turn
 // between steps and stops a generator (its `finally` runs) when the signal aborts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
-import { CancelledError, JobQueue, QueueFullError } from '../src/serve/job-queue.js';
+import {
+  CancelledError,
+  JobQueue,
+  JobTimeoutError,
+  QueueFullError,
+  StalledClientError,
+} from '../src/serve/job-queue.js';
 import { runSteps } from '../src/serve/run-steps.js';
 
 /** A job that runs until released. */
@@ -72,6 +79,38 @@ test('a waiting job whose client goes away leaves the line; a failed job frees i
   assert.equal(ran, false);
   assert.equal(q.stats().running, 0);
   assert.throws(() => new JobQueue({ concurrency: 0, maxWaiting: 1 }), /positive integer/);
+});
+
+test('a job says when it is stalled; the stats tell it from running ones and count drops and timeouts', async () => {
+  const q = new JobQueue({ concurrency: 2, maxWaiting: 0 });
+  const g = gate();
+  const stalled = q.run(async (job) => {
+    job.stalled = true;
+    await g.job();
+    throw new StalledClientError(100);
+  });
+  const running = gate();
+  const other = q.run(running.job);
+  assert.deepEqual([q.stats().running, q.stats().stalled], [1, 1]);
+  g.release();
+  await assert.rejects(stalled, /read nothing for 100 ms and was dropped/);
+  running.release();
+  await other;
+  await assert.rejects(
+    q.run(async () => {
+      throw new JobTimeoutError(2000, 64);
+    }),
+    /time cap \(2\.0 s for 64 NFE\)/,
+  );
+  const s = q.stats();
+  assert.deepEqual([s.running, s.stalled, s.dropped, s.timed_out, s.done], [0, 0, 1, 1, 3]);
+  // runSteps stops with the abort's reason when it is a time cap
+  const ac = new AbortController();
+  ac.abort(new JobTimeoutError(10, 1));
+  function* one() {
+    yield 1;
+  }
+  await assert.rejects(runSteps(one(), ac.signal), JobTimeoutError);
 });
 
 test('runSteps turns the event loop between steps and stops the generator when cancelled', async () => {

@@ -89,8 +89,18 @@ function reportDone(doc: string, complete: boolean): void {
   console.log(`wrote ${doc}`);
 }
 
-/** The comparison folder and the report must be writable before hours of training. */
+/**
+ * The report: a Markdown file, so that what goes beside it (the plot, JSON, grids: its name with
+ * .md replaced) never names the report itself.
+ */
+function markdownFile(value: string): string {
+  if (!value.endsWith('.md')) throw new InvalidArgumentError('expected a Markdown file (.md)');
+  return value;
+}
+
+/** The comparison folder and the report must be writable, and apart, before hours of training. */
 function checkOutputs(out: string, doc: string): void {
+  util.distinctOutputs({ '--out': out, '--doc': doc });
   util.checkWritable(out);
   util.checkWritable(doc);
 }
@@ -131,6 +141,7 @@ export function registerCompare(program: Command): void {
     .option(
       '--doc <file>',
       'the Markdown report (the plot goes beside it)',
+      markdownFile,
       'docs/sudoku-comparison.md',
     )
     .option('--data <file>', 'training puzzles (default: 20,000 generated here)')
@@ -223,6 +234,7 @@ export function registerCompare(program: Command): void {
     .option(
       '--doc <file>',
       'the Markdown report (plot and grids beside it)',
+      markdownFile,
       'docs/image-comparison.md',
     )
     .action(async (o: ImageCompareFlags) => {
@@ -286,6 +298,7 @@ export function registerCompare(program: Command): void {
     .option(
       '--doc <file>',
       'the Markdown report (plot and JSON beside it)',
+      markdownFile,
       'docs/text-comparison.md',
     )
     .action(async (o: TextCompareFlags) => {

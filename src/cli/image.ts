@@ -201,6 +201,7 @@ export function registerImage(program: Command): void {
     .option('--frames <n>', 'times shown in the trace', int(2, 64), 8)
     .option('--force', 'replace existing output files')
     .action((o: SampleImageOpts) => {
+      util.distinctOutputs({ '--out': o.out, '--trace': o.trace });
       util.claimOutFile(o.out, o.force === true);
       if (o.trace) util.claimOutFile(o.trace, o.force === true);
       const { model, process: proc, geometry: g } = image.loadImageModel(o.model);

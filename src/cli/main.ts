@@ -1,8 +1,8 @@
 // The `sjd` command line: thin; parses and validates arguments, calls the library, prints.
-// Bad input gets one line on stderr and a non-zero exit, never a stack trace.
+// Bad input gets one line on stderr and a non-zero exit, never a stack trace; the environment
+// variables SJD_THREADS and SJD_DEVICE are checked as the flags they stand for.
 
-import { availableParallelism } from 'node:os';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { torch } from '../index.js';
 import { registerCompare } from './compare.js';
 import { registerDataImages } from './data-images.js';
@@ -20,14 +20,19 @@ const program = new Command('sjd')
   .description(
     'Sticky Jump Diffusions: masked, continuous, hybrid and blended diffusion on libtorch',
   )
-  .option(
-    '--threads <n>',
-    `libtorch intra-op threads (this machine: ${availableParallelism()} cores)`,
-    int(1, availableParallelism()),
+  .addOption(
+    new Option(
+      '--threads <n>',
+      `libtorch intra-op threads (this machine: ${torch.THREAD_RANGE.max} cores)`,
+    )
+      .argParser(int(torch.THREAD_RANGE.min, torch.THREAD_RANGE.max))
+      .env('SJD_THREADS'),
   )
-  .option(
-    '--device <name>',
-    'where tensors live: cpu, cuda or cuda:N (cuda needs the addon built against a CUDA libtorch)',
+  .addOption(
+    new Option(
+      '--device <name>',
+      'where tensors live: cpu, cuda or cuda:N (cuda needs the addon built against a CUDA libtorch)',
+    ).env('SJD_DEVICE'),
   )
   .option(
     '--tf32',
@@ -35,7 +40,11 @@ const program = new Command('sjd')
   )
   .hook('preAction', (cmd) => {
     const o = cmd.opts() as { threads?: number; device?: string; tf32?: boolean };
-    if (o.threads !== undefined) torch.setNumThreads(o.threads);
+    // SJD_THREADS is checked by the flag's parser above and applied when libtorch loads (no
+    // load for it here); a device needs libtorch to be checked, so SJD_DEVICE's is checked now
+    // (the load names the variable), before the command starts.
+    if (o.threads !== undefined && cmd.getOptionValueSource('threads') === 'cli')
+      torch.setNumThreads(o.threads);
     if (o.device !== undefined) torch.setDefaultDevice(o.device);
     if (o.tf32) torch.setAllowTF32(true);
   })

@@ -1,15 +1,17 @@
 // Shared option parsers for the `sjd` command: each rejects bad values with a one-line message.
 import { type Command, InvalidArgumentError } from 'commander';
 import { image, process as P, sampling } from '../index.js';
+import { intIn } from '../util/integer.js';
 
 const { BLENDS, PRESETS, SCHEDULES } = P;
 
 export function int(min: number, max: number) {
   return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max)
-      throw new InvalidArgumentError(`expected an integer in [${min}, ${max}]`);
-    return n;
+    try {
+      return intIn(value, min, max);
+    } catch (e) {
+      throw new InvalidArgumentError((e as Error).message);
+    }
   };
 }
 

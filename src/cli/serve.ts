@@ -1,6 +1,6 @@
 // `sjd serve`: the web page and its API (issue #15) on loopback (or --host), serving the models
-// of a folder (the package's models/ by default); prints its URL and which tasks it serves, and
-// drains on SIGINT or SIGTERM.
+// of a folder (the package's models/ by default), with its job queue, deadlines and per-client
+// stream limit; prints its URL and which tasks it serves, and drains on SIGINT or SIGTERM.
 import type { Command } from 'commander';
 import { serve } from '../index.js';
 import { int } from './options.js';
@@ -11,11 +11,17 @@ interface ServeOpts {
   models?: string;
   jobs: number;
   queue: number;
+  writeTimeout: number;
+  jobTimeout: number;
+  jobTimeoutPerNfe: number;
+  streamsPerClient: number;
   log?: boolean;
 }
 
 /** How long a stop waits for running jobs before it closes their connections. */
 const DRAIN_MS = 30_000;
+
+const D = serve.DEFAULT_DEADLINES;
 
 export function registerServe(program: Command): void {
   program
@@ -26,6 +32,25 @@ export function registerServe(program: Command): void {
     .option('--models <dir>', "models folder with sudoku/, text/, image/ (default: the package's)")
     .option('--jobs <n>', 'sampling jobs run at once (their steps interleave)', int(1, 64), 2)
     .option('--queue <n>', 'jobs that may wait for a slot; more are refused (503)', int(0, 1024), 8)
+    .option(
+      '--write-timeout <ms>',
+      'a stream whose client takes nothing for this long is dropped and its job cancelled',
+      int(1, 3_600_000),
+      D.writeMs,
+    )
+    .option(
+      '--job-timeout <ms>',
+      "a job's wall-clock cap: this plus --job-timeout-per-nfe for each NFE it asks for",
+      int(1, 86_400_000),
+      D.jobMs,
+    )
+    .option('--job-timeout-per-nfe <ms>', 'see --job-timeout', int(0, 3_600_000), D.jobMsPerNfe)
+    .option(
+      '--streams-per-client <n>',
+      'open streams one remote address may hold; more are refused (429)',
+      int(1, 1024),
+      serve.DEFAULT_STREAMS_PER_CLIENT,
+    )
     .option('--log', "log every request (fastify's JSON log on stdout)")
     .action(async (o: ServeOpts) => {
       const s = await serve.startServer({
@@ -33,6 +58,12 @@ export function registerServe(program: Command): void {
         host: o.host,
         models: o.models,
         queue: { concurrency: o.jobs, maxWaiting: o.queue },
+        deadlines: {
+          writeMs: o.writeTimeout,
+          jobMs: o.jobTimeout,
+          jobMsPerNfe: o.jobTimeoutPerNfe,
+        },
+        streamsPerClient: o.streamsPerClient,
         log: o.log,
       });
       const log = (line: string) => console.error(`sjd serve: ${line}`);

@@ -1,12 +1,14 @@
 // The fastify application of `sjd serve` (issue #15): the served models and the job queue, the
-// request limits (body size, timeouts), zod validation and one-line JSON errors, the page's
-// static files from web/ (@fastify/static, which keeps every path inside that folder), the
-// Server-Sent Events plugin, and the routes (status, Sudoku, text and images). No CORS headers
-// are sent: the page and its API share one origin.
+// request limits (body size, timeouts), the deadlines (a stream's write, a job's time cap) and
+// the per-client stream limit, zod validation and one-line JSON errors, the page's static files
+// from web/ (@fastify/static, which keeps every path inside that folder), the Server-Sent Events
+// plugin, and the routes (status, Sudoku, text and images). No CORS headers are sent: the page
+// and its API share one origin.
 import { fastifySSE } from '@fastify/sse';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServeContext } from './context.js';
+import { type Deadlines, deadlinesOf } from './deadlines.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { JobQueue, type QueueOptions } from './job-queue.js';
 import { loadServedModels, SHIPPED_MODELS } from './models.js';
@@ -14,6 +16,7 @@ import { sampleRoutes } from './routes-sample.js';
 import { statusRoutes } from './routes-status.js';
 import { sudokuRoutes } from './routes-sudoku.js';
 import { LIMITS, zodValidator } from './schemas.js';
+import { DEFAULT_STREAMS_PER_CLIENT, StreamClients } from './stream-clients.js';
 
 /** The page: web/index.html, its style sheet and its scripts compiled into web/dist/. */
 export const WEB_ROOT = new URL('../../../web', import.meta.url).pathname;
@@ -30,6 +33,8 @@ export const TIMEOUTS = {
 export interface AppOptions {
   models?: string; // the models folder (default: the package's models/)
   queue?: QueueOptions;
+  deadlines?: Partial<Deadlines>; // (default: DEFAULT_DEADLINES)
+  streamsPerClient?: number; // open streams a remote address may hold (default 2)
   log?: boolean; // fastify's request log on stdout
 }
 
@@ -39,6 +44,8 @@ export async function buildApp(
   const ctx: ServeContext = {
     served: loadServedModels(o.models ?? SHIPPED_MODELS),
     queue: new JobQueue(o.queue ?? DEFAULT_QUEUE),
+    deadlines: deadlinesOf(o.deadlines),
+    streams: new StreamClients(o.streamsPerClient ?? DEFAULT_STREAMS_PER_CLIENT),
   };
   const app = Fastify({
     logger: o.log === true,

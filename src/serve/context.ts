@@ -1,14 +1,19 @@
-// What the routes of `sjd serve` share (issue #15): the served models, the job queue, and a
-// request's sampling settings resolved against its model's defaults (those of the matching
-// command, so the same seed gives the command's answer).
+// What the routes of `sjd serve` share (issue #15): the served models, the job queue, the
+// deadlines and the per-client stream limit, and a request's sampling settings resolved against
+// its model's defaults (those of the matching command, so the same seed gives the command's
+// answer).
 import { getSampler, samplers } from '../sample/index.js';
+import type { Deadlines } from './deadlines.js';
 import { HttpError } from './errors.js';
 import type { JobQueue } from './job-queue.js';
 import { type Served, type ServedModel, servedModel, type TaskName } from './models.js';
+import type { StreamClients } from './stream-clients.js';
 
 export interface ServeContext {
   served: Served;
   queue: JobQueue;
+  deadlines: Deadlines;
+  streams: StreamClients;
 }
 
 /**

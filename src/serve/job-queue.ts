@@ -3,7 +3,10 @@
 // interleave on the one event loop, one step at a time, since a step is synchronous) and at most
 // `maxWaiting` wait for a slot. A job that finds both full is refused at once (QueueFullError,
 // with a Retry-After estimate from recent job times): the backlog never grows past the bound.
-// A waiting job whose client goes away leaves the queue without running.
+// A waiting job whose client goes away leaves the queue without running. A running job says
+// when it is stalled (waiting for a client that does not read), so the stats tell running jobs
+// from stalled ones; they count the jobs dropped with their client and those stopped at their
+// time cap.
 
 /** Refused: every slot runs and the waiting line is full. */
 export class QueueFullError extends Error {
@@ -16,8 +19,24 @@ export class QueueFullError extends Error {
 
 /** The client went away (or the server is stopping) before the job finished. */
 export class CancelledError extends Error {
-  constructor() {
-    super('cancelled: the client closed the request');
+  constructor(message = 'cancelled: the client closed the request') {
+    super(message);
+  }
+}
+
+/** The client stopped reading: a write waited past its deadline, so the client was dropped. */
+export class StalledClientError extends CancelledError {
+  constructor(writeMs: number) {
+    super(`cancelled: the client read nothing for ${writeMs} ms and was dropped`);
+  }
+}
+
+/** The job ran past its wall-clock cap. */
+export class JobTimeoutError extends Error {
+  constructor(capMs: number, nfe: number) {
+    super(
+      `the job ran past its time cap (${(capMs / 1000).toFixed(1)} s for ${nfe} NFE) and was stopped; ask for fewer NFE or samples`,
+    );
   }
 }
 
@@ -27,10 +46,18 @@ export interface QueueOptions {
 }
 
 export interface QueueStats extends QueueOptions {
-  running: number;
+  running: number; // jobs in a slot, making progress
+  stalled: number; // jobs in a slot, waiting for a client that does not read
   waiting: number;
   done: number; // jobs finished (or failed)
   refused: number; // jobs refused as the queue was full
+  dropped: number; // jobs cancelled as their client stopped reading
+  timed_out: number; // jobs stopped at their time cap
+}
+
+/** What a running job tells the queue about itself. */
+export interface JobState {
+  stalled: boolean; // waiting for its client to read
 }
 
 interface Waiter {
@@ -42,8 +69,11 @@ export class JobQueue {
   readonly #o: QueueOptions;
   #running = 0;
   readonly #waiting: Waiter[] = [];
+  readonly #jobs = new Set<JobState>(); // the running ones
   #done = 0;
   #refused = 0;
+  #dropped = 0;
+  #timedOut = 0;
   #meanS = 1; // moving average of a job's seconds (for Retry-After)
   readonly #idle: (() => void)[] = [];
 
@@ -56,12 +86,16 @@ export class JobQueue {
   }
 
   stats(): QueueStats {
+    const stalled = [...this.#jobs].filter((j) => j.stalled).length;
     return {
       ...this.#o,
-      running: this.#running,
+      running: this.#running - stalled,
+      stalled,
       waiting: this.#waiting.length,
       done: this.#done,
       refused: this.#refused,
+      dropped: this.#dropped,
+      timed_out: this.#timedOut,
     };
   }
 
@@ -79,9 +113,9 @@ export class JobQueue {
   /**
    * Runs `job` in a free slot, or once one frees; rejects with QueueFullError without waiting
    * when the slots and the waiting line are full, and with CancelledError when `signal` aborts
-   * while the job waits.
+   * while the job waits. The job gets its state to update (stalled or not).
    */
-  async run<T>(job: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async run<T>(job: (state: JobState) => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) throw new CancelledError();
     if (this.#running >= this.#o.concurrency) {
       if (this.full()) throw this.refusal();
@@ -102,9 +136,16 @@ export class JobQueue {
       });
     } else this.#running++;
     const t0 = performance.now();
+    const state: JobState = { stalled: false };
+    this.#jobs.add(state);
     try {
-      return await job();
+      return await job(state);
+    } catch (e) {
+      if (e instanceof StalledClientError) this.#dropped++;
+      if (e instanceof JobTimeoutError) this.#timedOut++;
+      throw e;
     } finally {
+      this.#jobs.delete(state);
       this.#meanS = 0.8 * this.#meanS + 0.2 * ((performance.now() - t0) / 1000);
       this.#done++;
       const next = this.#waiting.shift();

@@ -9,29 +9,39 @@ import { sampleImageSteps } from '../tasks/image/sample.js';
 import { sampleTextSteps } from '../tasks/text/sample.js';
 import { need, refuseWhenFull, type ServeContext, servedSamplers, settingsOf } from './context.js';
 import type { TaskName } from './models.js';
-import { queuedSteps } from './run-steps.js';
+import { queuedSteps, type StepRun } from './run-steps.js';
 import { type SampleRequest, sampleRequest } from './schemas.js';
 import { streamSteps } from './sse.js';
 
 type SampleTask = Extract<TaskName, 'text' | 'image'>;
 
 /** The run for a request; it returns its answer's JSON. */
-function run(ctx: ServeContext, task: SampleTask, q: SampleRequest) {
+function run(
+  ctx: ServeContext,
+  task: SampleTask,
+  q: SampleRequest,
+): StepRun<TrajectoryStep, object> {
   const m = need(ctx, task);
   const settings = { ...settingsOf(m, q), n: q.n ?? 1 };
   if (task === 'text')
-    return function* (): Generator<TrajectoryStep, object> {
-      const r = yield* sampleTextSteps(m.model, m.process, settings);
-      return { ...settings, texts: r.texts, nfe_used: r.nfe };
+    return {
+      nfe: settings.nfe,
+      start: function* () {
+        const r = yield* sampleTextSteps(m.model, m.process, settings);
+        return { ...settings, texts: r.texts, nfe_used: r.nfe };
+      },
     };
   const g = m.geometry!;
-  return function* (): Generator<TrajectoryStep, object> {
-    const r = yield* sampleImageSteps(m.model, m.process, g, settings);
-    const size = g.channels * g.height * g.width;
-    const images = Array.from({ length: settings.n }, (_, i) =>
-      Array.from(r.images.subarray(i * size, (i + 1) * size)),
-    ); // [n][C * H * W] grey levels
-    return { ...settings, geometry: g, images, nfe_used: r.nfe };
+  return {
+    nfe: settings.nfe,
+    start: function* () {
+      const r = yield* sampleImageSteps(m.model, m.process, g, settings);
+      const size = g.channels * g.height * g.width;
+      const images = Array.from({ length: settings.n }, (_, i) =>
+        Array.from(r.images.subarray(i * size, (i + 1) * size)),
+      ); // [n][C * H * W] grey levels
+      return { ...settings, geometry: g, images, nfe_used: r.nfe };
+    },
   };
 }
 
@@ -43,14 +53,14 @@ export function sampleRoutes(app: FastifyInstance, ctx: ServeContext): void {
       `/api/${task}/sample`,
       { onRequest, schema: { body: request } },
       async (req, reply) => {
-        return queuedSteps(ctx.queue, reply, run(ctx, task, req.body as SampleRequest));
+        return queuedSteps(ctx, reply, run(ctx, task, req.body as SampleRequest));
       },
     );
     app.get(
       `/api/${task}/stream`,
-      { onRequest, sse: 'only', schema: { querystring: request } },
+      { onRequest: [ctx.streams.admit, onRequest], sse: 'only', schema: { querystring: request } },
       async (req, reply) => {
-        await streamSteps(ctx.queue, reply, run(ctx, task, req.query as SampleRequest));
+        await streamSteps(ctx, reply, run(ctx, task, req.query as SampleRequest));
       },
     );
   }

@@ -9,7 +9,7 @@ import type { TrajectoryStep } from '../sample/index.js';
 import * as sudoku from '../tasks/sudoku/index.js';
 import { need, refuseWhenFull, type ServeContext, servedSamplers, settingsOf } from './context.js';
 import { HttpError } from './errors.js';
-import { queuedSteps } from './run-steps.js';
+import { queuedSteps, type StepRun } from './run-steps.js';
 import {
   type GenerateRequest,
   generateRequest,
@@ -50,18 +50,21 @@ export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
    * The run for a request (its settings are checked at once; in the job, the puzzle's solution
    * check comes before the first step); it returns the checked answer.
    */
-  const solve = (q: SolveRequest) => {
+  const solve = (q: SolveRequest): StepRun<TrajectoryStep, object> => {
     const m = need(ctx, 'sudoku');
     const settings = {
       ...settingsOf(m, q),
       grid: q.grid ?? ('cosine' as const),
       retries: q.retries ?? sudoku.DEFAULT_RETRIES,
     };
-    return function* (): Generator<TrajectoryStep, object> {
-      const problem = sudoku.pairProblem(q.puzzle, null); // bounded search
-      if (problem) throw new HttpError(400, `puzzle: ${problem}`);
-      const r = yield* sudoku.solveSudokuSteps(m.model, m.process, q.puzzle, settings);
-      return answer(q.puzzle, r, settings);
+    return {
+      nfe: settings.nfe, // the budget of every attempt together
+      start: function* () {
+        const problem = sudoku.pairProblem(q.puzzle, null); // bounded search
+        if (problem) throw new HttpError(400, `puzzle: ${problem}`);
+        const r = yield* sudoku.solveSudokuSteps(m.model, m.process, q.puzzle, settings);
+        return answer(q.puzzle, r, settings);
+      },
     };
   };
 
@@ -80,14 +83,14 @@ export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
   );
 
   app.post('/api/sudoku/solve', { onRequest, schema: { body: request } }, async (req, reply) => {
-    return queuedSteps(ctx.queue, reply, solve(req.body as SolveRequest));
+    return queuedSteps(ctx, reply, solve(req.body as SolveRequest));
   });
 
   app.get(
     '/api/sudoku/stream',
-    { onRequest, sse: 'only', schema: { querystring: request } },
+    { onRequest: [ctx.streams.admit, onRequest], sse: 'only', schema: { querystring: request } },
     async (req, reply) => {
-      await streamSteps(ctx.queue, reply, solve(req.query as SolveRequest));
+      await streamSteps(ctx, reply, solve(req.query as SolveRequest));
     },
   );
 }

@@ -11,6 +11,7 @@ export {
   setAllowTF32,
   setDefaultDevice,
   setNumThreads,
+  THREAD_RANGE,
   torchVersion,
 } from './native.js';
 export * as nn from './nn/index.js';

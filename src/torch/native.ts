@@ -4,11 +4,13 @@
 // so later calls reach libtorch with no indirection of ours.
 // OMP_WAIT_POLICY=PASSIVE must be in the environment before libtorch (and its OpenMP runtime)
 // loads: with busy-waiting workers training steps run 1.8-3.6x slower on these 2-core machines.
-// The intra-op thread count defaults to the cores this process may use (SJD_THREADS overrides;
-// setNumThreads changes it later); the default device is the CPU (SJD_DEVICE overrides, as the
-// CUDA test run of bench/device.sh does; setDefaultDevice changes it later).
+// The intra-op thread count defaults to the cores this process may use (SJD_THREADS overrides,
+// an integer from 1 to those cores, else loading fails naming it; setNumThreads changes it
+// later); the default device is the CPU (SJD_DEVICE overrides, as the CUDA test run of
+// bench/device.sh does, else loading fails naming it; setDefaultDevice changes it later).
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { intIn } from '../util/integer.js';
 import { ADDON_FUNCTIONS, type Native } from './addon-api.js';
 
 export type {
@@ -37,6 +39,20 @@ export function checkExports(exports: Record<string, unknown>): Native {
   return exports as unknown as Native;
 }
 
+/** The thread counts libtorch may be given (--threads, SJD_THREADS): 1 to the cores this process may use. */
+export const THREAD_RANGE = { min: 1, max: availableParallelism() } as const;
+
+/** SJD_THREADS, checked as --threads is (throws naming it); unset, the cores this process may use. */
+function envThreads(): number {
+  const v = process.env.SJD_THREADS;
+  if (v === undefined) return THREAD_RANGE.max;
+  try {
+    return intIn(v, THREAD_RANGE.min, THREAD_RANGE.max);
+  } catch (e) {
+    throw new Error(`SJD_THREADS '${v}' is invalid. ${(e as Error).message}`);
+  }
+}
+
 function load(): Native {
   process.env.OMP_WAIT_POLICY ??= 'PASSIVE';
   // libtorch's own log lines (glog in Debian's 1.13, c10's logger in 2.x; e.g. a c10d socket
@@ -54,10 +70,7 @@ function load(): Native {
     );
   }
   const typed = checkExports(exports);
-  const envThreads = Number.parseInt(process.env.SJD_THREADS ?? '', 10);
-  typed.setNumThreads(
-    Number.isFinite(envThreads) && envThreads > 0 ? envThreads : availableParallelism(),
-  );
+  typed.setNumThreads(envThreads());
   if (process.env.SJD_DEVICE) {
     try {
       typed.setDefaultDevice(process.env.SJD_DEVICE);

@@ -1,9 +1,18 @@
 // Output paths are checked before any work (a long run must not fail at its last line) and
 // never destroy a user's data: a command refuses a non-empty folder it did not write itself
 // (recognised by its own marker file) or an existing file, unless --force; replacing then goes
-// through util/atomic.ts (write beside, rename), never delete-then-write.
-import { accessSync, constants, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+// through util/atomic.ts (write beside, rename), never delete-then-write. The output paths of one
+// command must name different files (else one output would replace the other).
+import {
+  accessSync,
+  constants,
+  existsSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fsReason, tempBeside, writeFileAtomic } from './atomic.js';
 
 /** A kind of folder sjd writes: its marker file and every entry it may hold. */
@@ -74,4 +83,43 @@ export function claimOutFile(path: string, force: boolean): void {
 export function within(inner: string, outer: string): boolean {
   const r = relative(resolve(outer), resolve(inner));
   return r === '' || (!r.startsWith('..') && !r.startsWith('/'));
+}
+
+/**
+ * What file `path` names: an existing one by its device and inode (a hard link or a symbolic
+ * link is the file it reaches), a new one by its real parent folder and its name.
+ */
+function fileIdentity(path: string): string {
+  const abs = resolve(path);
+  try {
+    const st = statSync(abs);
+    return `inode ${st.dev}:${st.ino}`;
+  } catch {
+    const rest = [basename(abs)];
+    let dir = dirname(abs);
+    while (!existsSync(dir)) {
+      rest.unshift(basename(dir));
+      dir = dirname(dir);
+    }
+    return join(realpathSync(dir), ...rest);
+  }
+}
+
+/**
+ * Refuses a command whose output paths (by flag; unset ones skipped) name the same file, however
+ * spelled (`g.png` and `./g.png`, a link and its target): checked before any work, as the
+ * claims above.
+ */
+export function distinctOutputs(outputs: Record<string, string | undefined>): void {
+  const seen = new Map<string, string>(); // file -> the first flag naming it
+  for (const [flag, path] of Object.entries(outputs)) {
+    if (path === undefined) continue;
+    const id = fileIdentity(path);
+    const first = seen.get(id);
+    if (first !== undefined)
+      throw new Error(
+        `${first} and ${flag} name the same file (${path}); give each output its own path`,
+      );
+    seen.set(id, flag);
+  }
 }
