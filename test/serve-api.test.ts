@@ -2,10 +2,16 @@
 // shipped Sudoku model and tiny text and image models trained here: status and models; a solve
 // (JSON and streamed) is `sjd solve`'s answer for the same seed and settings, a text sample is
 // `sjd sample text`'s; the stream sends its first step at once and several steps; bad requests
-// get a 4xx with a one-line reason and start no job; a full queue answers 503 with Retry-After;
-// a client that disconnects cancels its job; static files cannot escape web/; no CORS headers.
+// get a 4xx with a one-line reason and start no job (a body's numbers must be JSON numbers);
+// every error, fastify's own too, is `{"error": "<one line>"}`; what the API shows names no
+// absolute path; a full queue answers 503 with Retry-After; a client that disconnects cancels
+// its job; static files cannot escape web/; no CORS headers.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { classifyPuzzles, parseBoard } from '../src/tasks/sudoku/index.js';
 import {
@@ -15,7 +21,6 @@ import {
   NO_SOLUTION,
   readUntil,
   type SseEvent,
-  sjd,
   sjdAsync,
   sseEvents,
   startServer,
@@ -74,22 +79,38 @@ test('/health and /api/models: every task served, with its samplers and defaults
   assert.equal(tasks.text!.alphabet, 'abcdefghijklmnopqrstuvwxyz ');
   assert.deepEqual(tasks.image!.geometry, { height: 8, width: 8, channels: 3, levels: 16 });
   assert.deepEqual(m.difficulties, ['singles', 'beyond-singles', 'guessing']);
+  assert.equal(tasks.sudoku!.source, 'sudoku/model.safetensors');
+  assert.deepEqual(absolutePaths(m), []);
 });
 
-test('a task without a model is unavailable, not an error', async () => {
-  const s = await startServer({ models: modelsFolder(false) });
+/** Every string in a JSON value that holds an absolute path. */
+function absolutePaths(v: unknown): string[] {
+  if (typeof v === 'string') return /(^|[\s'"(])\/\w/.test(v) || v.includes(models) ? [v] : [];
+  if (typeof v !== 'object' || v === null) return [];
+  return Object.values(v).flatMap(absolutePaths);
+}
+
+test('a task without a model, or with one that does not load, is unavailable; no absolute path shown', async () => {
+  const dir = modelsFolder(false);
+  mkdirSync(join(dir, 'image'));
+  writeFileSync(join(dir, 'image', 'config.json'), '{ not json');
+  const s = await startServer({ models: dir });
   try {
     const m = await json(await fetch(`${s.url}/api/models`));
-    const text = (m.tasks as Record<string, Record<string, unknown>>).text!;
-    assert.equal(text.available, false);
-    assert.match(text.reason as string, /^no text model in .*text$/);
+    const tasks = m.tasks as Record<string, Record<string, unknown>>;
+    assert.equal(tasks.text!.available, false);
+    assert.equal(tasks.text!.reason, 'no text model in text/');
+    assert.equal(tasks.image!.available, false);
+    assert.match(tasks.image!.reason as string, /^image\/: image\/config\.json: not valid JSON/);
+    assert.deepEqual(absolutePaths(m), []);
+    assert.ok(!JSON.stringify(m).includes(dir));
     const r = await fetch(`${s.url}/api/text/sample`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{}',
     });
     assert.equal(r.status, 404);
-    assert.match((await json(r)).error as string, /^text is unavailable: no text model in /);
+    assert.deepEqual(await json(r), { error: 'text is unavailable: no text model in text/' });
   } finally {
     await s.close();
   }
@@ -103,7 +124,7 @@ test('a solve gives the answer of sjd solve for the same seed and settings, JSON
     { sampler: 'confidence', nfe: 32, seed: 7, temperature: 1 },
     { sampler: 'adaptive', nfe: 64, seed: 3, temperature: 0.8 },
   ]) {
-    const cli = sjd(
+    const cli = await sjdAsync(
       'solve',
       MEDIUM,
       '--sampler',
@@ -135,7 +156,7 @@ test('a solve gives the answer of sjd solve for the same seed and settings, JSON
     assert.ok(last.confidence.every((p) => p >= 0 && p <= 1));
   }
   // the defaults are sjd solve's (adaptive, a cap of 128 NFE, seed 0, 8 retries)
-  const cli = /^\d{81}$/m.exec(sjd('solve', EASY).stdout)![0];
+  const cli = /^\d{81}$/m.exec((await sjdAsync('solve', EASY)).stdout)![0];
   assert.equal((await json(await post('/api/sudoku/solve', { puzzle: EASY }))).board, cli);
 });
 
@@ -199,6 +220,12 @@ test('bad requests: 4xx with a one-line reason, and no job started', async () =>
     [{ puzzle: EASY, sampler: 'confidence', nfe: 1 }, 400, /takes 2 NFE a step/],
     [{ puzzle: EASY, temperature: -1 }, 400, /^temperature: /],
     [{ puzzle: EASY, seed: 'x' }, 400, /^seed: /],
+    // a body's numbers are JSON numbers, never strings
+    [{ puzzle: EASY, nfe: '0x10' }, 400, /^nfe: Invalid input: expected number, received string$/],
+    [{ puzzle: EASY, nfe: '32' }, 400, /^nfe: Invalid input: expected number, received string$/],
+    [{ puzzle: EASY, temperature: '1' }, 400, /^temperature: .*received string$/],
+    [{ puzzle: EASY, seed: '1' }, 400, /^seed: .*received string$/],
+    [{ puzzle: EASY, retries: '2' }, 400, /^retries: .*received string$/],
     [{ puzzle: EASY, extra: 1 }, 400, /Unrecognized key/],
     [{}, 400, /^puzzle: /],
     ['{"puzzle": ', 400, /JSON/],
@@ -218,6 +245,15 @@ test('bad requests: 4xx with a one-line reason, and no job started', async () =>
   const badStream = await stream('/api/sudoku/stream', { puzzle: '12', nfe: 8 });
   assert.equal(badStream.res.status, 400);
   assert.match((await json(badStream.res)).error as string, /^puzzle: puzzle has 2 characters/);
+  // a query string's numbers are decimals
+  for (const nfe of ['0x10', 'Infinity', ' ', '1_0']) {
+    const r = await stream('/api/sudoku/stream', { puzzle: EASY, nfe });
+    assert.equal(r.res.status, 400, nfe);
+    assert.match((await json(r.res)).error as string, /^nfe: /);
+  }
+  const textN = await post('/api/text/sample', { n: '2' });
+  assert.equal(textN.status, 400);
+  assert.match((await json(textN)).error as string, /^n: .*received string$/);
   assert.equal((await health()).done, before, 'a refused request ran a job');
   // a puzzle whose refusal needs a search is refused by its job, before any step
   const none = await stream('/api/sudoku/stream', { puzzle: NO_SOLUTION });
@@ -281,7 +317,7 @@ test('text and images: sampled as sjd sample text samples, and streamed', async 
   const res = await post('/api/text/sample', o);
   assert.equal(res.status, 200);
   const a = await json(res);
-  const cli = sjd(
+  const cli = await sjdAsync(
     'sample',
     'text',
     '--model',
@@ -326,6 +362,74 @@ function rawGet(path: string): Promise<{ status: number; body: string }> {
     req.end();
   });
 }
+
+/** A raw request on its own connection: the status line and the body. */
+function rawRequest(text: string): Promise<{ status: number; type: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sock = connect(server.port, '127.0.0.1', () => sock.write(text));
+    let out = '';
+    sock.on('data', (c) => {
+      out += c;
+    });
+    sock.on('error', () => {}); // the server may close it after its answer
+    sock.on('close', () => {
+      const [head, ...body] = out.split('\r\n\r\n');
+      const status = /^HTTP\/1\.1 (\d+)/.exec(head ?? '');
+      if (!status) return reject(new Error(`no answer to ${text.slice(0, 40)}: ${out}`));
+      const type = /content-type: ([^\r]+)/i.exec(head!)?.[1] ?? '';
+      resolve({ status: Number(status[1]), type, body: body.join('\r\n\r\n') });
+    });
+  });
+}
+
+test('every 4xx is {"error": "<one line>"}, fastify\'s and the HTTP parser\'s own too', async () => {
+  const get = (path: string, headers = '') =>
+    `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}\r\n`;
+  const cases: [string, number, RegExp][] = [
+    [get('/%E0%A4%A'), 400, /is not a valid url component/],
+    [get('/nope'), 404, /^no such path: GET \/nope$/],
+    [get('/api/text/stream', 'Accept: application/json\r\n'), 406, /text\/event-stream/],
+    [get('/', `X-Big: ${'a'.repeat(20_000)}\r\n`), 431, /^the request headers are too large$/],
+    ['BLAH / HTTP/1.1\r\nHost: x\r\n\r\n', 400, /^a malformed HTTP request/],
+    [get('/api/sudoku/generate?difficulty=x'), 400, /^difficulty: /],
+  ];
+  for (const [text, status, reason] of cases) {
+    const r = await rawRequest(text);
+    const where = `${text.slice(0, 50)}: ${r.status} ${r.body}`;
+    assert.equal(r.status, status, where);
+    assert.match(r.type, /^application\/json/, where);
+    const body = JSON.parse(r.body) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(body), ['error'], where);
+    assert.match(body.error as string, reason, where);
+    assert.ok(!(body.error as string).includes('\n'), where);
+  }
+});
+
+test('a request that arrives while the server stops: 503, {"error": ...}', async () => {
+  const s = await startServer({ models: modelsFolder(false) });
+  // a long solve keeps its connection open through the stop; the next request on it comes late
+  const body = JSON.stringify({ puzzle: EASY, sampler: 'sjd', nfe: 200 });
+  const sock = connect(s.port, '127.0.0.1');
+  let out = '';
+  sock.on('data', (c) => {
+    out += c;
+  });
+  const closed = once(sock, 'close');
+  sock.write(
+    `POST /api/sudoku/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+  );
+  while (s.ctx.queue.stats().running === 0) await new Promise((r) => setTimeout(r, 10));
+  const stopped = s.close();
+  await new Promise((r) => setTimeout(r, 100));
+  sock.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+  await stopped;
+  await closed;
+  assert.match(out, /^HTTP\/1\.1 200 /);
+  assert.match(
+    out,
+    /HTTP\/1\.1 503 Service Unavailable\r\n[\s\S]*\r\n\r\n\{"error":"the server is stopping"\}$/,
+  );
+});
 
 test('the page is served; paths cannot escape web/', async () => {
   const page = await fetch(`${server.url}/`);

@@ -1,5 +1,6 @@
 // `sjd serve` as a command (issue #15): it prints its URL on loopback, names the tasks it serves
-// and those it cannot (models/ without text or image models), answers /health, and on SIGTERM
+// and those it cannot (models/ without text or image models), warns in one line when it listens
+// on an address other than loopback, answers /health, and on SIGTERM
 // drains and exits with status 0; a SIGINT during a solve lets the solve finish first. Bad
 // flags get one line and a non-zero exit.
 import assert from 'node:assert/strict';
@@ -37,7 +38,8 @@ test('sjd serve listens on loopback, says what it serves, and drains on SIGTERM'
   const s = await serve('--models', modelsFolder(false));
   assert.match(s.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
   assert.match(s.err(), /sudoku: .*model\.safetensors/);
-  assert.match(s.err(), /text: unavailable \(no text model in .*\)/);
+  assert.match(s.err(), /text: unavailable \(no text model in text\/\)/);
+  assert.doesNotMatch(s.err(), /warning/);
   const h = await fetch(`${s.url}health`);
   assert.equal(h.status, 200);
   const taken = sjd('serve', '--port', new URL(s.url).port);
@@ -48,6 +50,26 @@ test('sjd serve listens on loopback, says what it serves, and drains on SIGTERM'
   const [code] = await exit;
   assert.equal(code, 0);
   assert.match(s.err(), /SIGTERM: draining .*\n.*stopped/);
+});
+
+test('sjd serve on an address other than loopback says so in one warning line', async () => {
+  for (const host of ['0.0.0.0', '::']) {
+    const s = await serve('--host', host, '--models', modelsFolder(false));
+    try {
+      assert.equal((await fetch(`${s.url}health`)).status, 200); // stderr has arrived meanwhile
+      const warnings = s
+        .err()
+        .split('\n')
+        .filter((l) => /warning/.test(l));
+      assert.deepEqual(warnings, [
+        `sjd serve: warning: listening on ${host}, reachable from other machines; the server has no authentication and no TLS`,
+      ]);
+    } finally {
+      const exit = once(s.child, 'exit');
+      s.child.kill('SIGTERM');
+      await exit;
+    }
+  }
 });
 
 test('a stop lets a running solve finish', async () => {

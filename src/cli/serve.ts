@@ -1,6 +1,7 @@
 // `sjd serve`: the web page and its API (issue #15) on loopback (or --host), serving the models
 // of a folder (the package's models/ by default), with its job queue, deadlines and per-client
 // stream limit; prints its URL and which tasks it serves, and drains on SIGINT or SIGTERM.
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { serve } from '../index.js';
 import { int } from './options.js';
@@ -67,10 +68,18 @@ export function registerServe(program: Command): void {
         log: o.log,
       });
       const log = (line: string) => console.error(`sjd serve: ${line}`);
+      const models = resolve(o.models ?? serve.SHIPPED_MODELS);
+      log(`models: ${models}`);
       for (const task of serve.TASKS) {
         const m = s.ctx.served[task];
-        log(`${task}: ${'unavailable' in m ? `unavailable (${m.unavailable})` : m.source}`);
+        log(
+          `${task}: ${'unavailable' in m ? `unavailable (${m.unavailable})` : join(models, m.source)}`,
+        );
       }
+      if (!s.loopback)
+        log(
+          `warning: listening on ${o.host}, reachable from other machines; the server has no authentication and no TLS`,
+        );
       console.log(`sjd serve: listening on ${s.url}`);
       serve.drainOnSignals(s, { drainMs: DRAIN_MS, log });
     });

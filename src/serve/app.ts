@@ -9,7 +9,14 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServeContext } from './context.js';
 import { type Deadlines, deadlinesOf } from './deadlines.js';
-import { errorHandler, notFoundHandler } from './errors.js';
+import {
+  clientErrorHandler,
+  errorHandler,
+  frameworkErrors,
+  HttpError,
+  notFoundHandler,
+  oneErrorShape,
+} from './errors.js';
 import { JobQueue, type QueueOptions } from './job-queue.js';
 import { loadServedModels, SHIPPED_MODELS } from './models.js';
 import { sampleRoutes } from './routes-sample.js';
@@ -53,11 +60,23 @@ export async function buildApp(
     requestTimeout: TIMEOUTS.requestMs,
     connectionTimeout: TIMEOUTS.idleMs,
     keepAliveTimeout: TIMEOUTS.keepAliveMs,
-    return503OnClosing: true,
+    return503OnClosing: false, // answered below, in the one error shape
+    frameworkErrors,
+    clientErrorHandler: (err, socket) => clientErrorHandler(err, socket, TIMEOUTS.requestMs),
   });
   app.setValidatorCompiler(zodValidator);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
+  app.addHook('preSerialization', oneErrorShape);
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_req, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new HttpError(503, 'the server is stopping');
+  });
   await app.register(fastifySSE, { heartbeatInterval: TIMEOUTS.heartbeatMs });
   await app.register(fastifyStatic, { root: WEB_ROOT, index: 'index.html', dotfiles: 'deny' });
   statusRoutes(app, ctx);

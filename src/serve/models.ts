@@ -2,9 +2,10 @@
 // models/): Sudoku in `sudoku/` (loaded as `sjd solve` loads it), text in `text/`, images in
 // `image/` (a run folder or an exported model each). A task whose folder holds no model is
 // unavailable, with the reason, and so is one whose model does not load: the page and
-// /api/models say so; neither stops the server.
+// /api/models say so; neither stops the server. What the API shows names no absolute path: the
+// weights file and the reasons give paths relative to the models folder (or a file's name).
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { type Network, networkLength } from '../model/network.js';
 import type { SJDProcess } from '../process/index.js';
 import { defaultSampler, samplersFor } from '../sample/index.js';
@@ -33,7 +34,7 @@ export interface Defaults {
 export interface ServedModel {
   model: Network;
   process: SJDProcess;
-  source: string; // the weights file
+  source: string; // the weights file, relative to the models folder
   samplers: string[]; // those the model's process can run
   defaults: Defaults;
   length: number; // sites a sample
@@ -70,19 +71,33 @@ function load(task: TaskName, dir: string): ServedModel {
   };
 }
 
+/** `path` as the API shows it: relative to the models folder `dir`, or its name when outside. */
+function shownPath(dir: string, path: string): string {
+  const r = relative(resolve(dir), resolve(path));
+  return r === '' || r.startsWith('..') || isAbsolute(r) ? basename(path) : r;
+}
+
+/** An absolute path in a message (after a space, a quote, a bracket or '='), up to a delimiter. */
+const ABSOLUTE_PATH = /(?<=^|[\s'"`([=])\/[^\s'"`()[\],:]*/g;
+
+/** A loader's one-line message with its absolute paths shown as shownPath shows them. */
+const redacted = (dir: string, message: string): string =>
+  message.split('\n')[0]!.replace(ABSOLUTE_PATH, (p) => shownPath(dir, p));
+
 /** Each task's model from `<dir>/<task>`, or why it is unavailable. */
 export function loadServedModels(dir: string): Served {
   const out = {} as Served;
   for (const task of TASKS) {
     const path = join(dir, task);
     if (!existsSync(join(path, MODEL_FILES.config))) {
-      out[task] = { unavailable: `no ${task} model in ${path}` };
+      out[task] = { unavailable: `no ${task} model in ${task}/` };
       continue;
     }
     try {
-      out[task] = load(task, path);
+      const m = load(task, path);
+      out[task] = { ...m, source: shownPath(dir, m.source) };
     } catch (e) {
-      out[task] = { unavailable: `${path}: ${(e as Error).message.split('\n')[0]}` };
+      out[task] = { unavailable: `${task}/: ${redacted(dir, (e as Error).message)}` };
     }
   }
   return out;

@@ -48,17 +48,21 @@ function run(
 export function sampleRoutes(app: FastifyInstance, ctx: ServeContext): void {
   const onRequest = refuseWhenFull(ctx);
   for (const task of ['text', 'image'] as const) {
-    const request = sampleRequest(servedSamplers(ctx.served[task]));
+    const samplers = servedSamplers(ctx.served[task]);
     app.post(
       `/api/${task}/sample`,
-      { onRequest, schema: { body: request } },
+      { onRequest, schema: { body: sampleRequest(samplers, 'body') } },
       async (req, reply) => {
         return queuedSteps(ctx, reply, run(ctx, task, req.body as SampleRequest));
       },
     );
     app.get(
       `/api/${task}/stream`,
-      { onRequest: [ctx.streams.admit, onRequest], sse: 'only', schema: { querystring: request } },
+      {
+        onRequest: [ctx.streams.admit, onRequest],
+        sse: 'only',
+        schema: { querystring: sampleRequest(samplers, 'query') },
+      },
       async (req, reply) => {
         await streamSteps(ctx, reply, run(ctx, task, req.query as SampleRequest));
       },

@@ -43,7 +43,7 @@ function answer(puzzle: sudoku.Board, r: sudoku.SolveResult, settings: object) {
 }
 
 export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
-  const request = solveRequest(servedSamplers(ctx.served.sudoku));
+  const samplers = servedSamplers(ctx.served.sudoku);
   const onRequest = refuseWhenFull(ctx);
 
   /**
@@ -82,13 +82,21 @@ export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
     },
   );
 
-  app.post('/api/sudoku/solve', { onRequest, schema: { body: request } }, async (req, reply) => {
-    return queuedSteps(ctx, reply, solve(req.body as SolveRequest));
-  });
+  app.post(
+    '/api/sudoku/solve',
+    { onRequest, schema: { body: solveRequest(samplers, 'body') } },
+    async (req, reply) => {
+      return queuedSteps(ctx, reply, solve(req.body as SolveRequest));
+    },
+  );
 
   app.get(
     '/api/sudoku/stream',
-    { onRequest: [ctx.streams.admit, onRequest], sse: 'only', schema: { querystring: request } },
+    {
+      onRequest: [ctx.streams.admit, onRequest],
+      sse: 'only',
+      schema: { querystring: solveRequest(samplers, 'query') },
+    },
     async (req, reply) => {
       await streamSteps(ctx, reply, solve(req.query as SolveRequest));
     },

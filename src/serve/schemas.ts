@@ -1,9 +1,11 @@
 // Request validation of `sjd serve` (issue #15): every API request's body or query string is
 // parsed by a zod schema before its handler runs, through fastify's validator compiler; the
 // first problem becomes a one-line 400 ("nfe: Too big: expected number to be <=1024",
-// "puzzle: puzzle has 80 characters, expected 81"). Query strings carry numbers as text, so
-// number fields accept a numeric string too. The limits are the server's own (a request costs
-// at most LIMITS.nfe.max classifier passes), narrower than the command line's.
+// "puzzle: puzzle has 80 characters, expected 81"). A JSON body's numbers must be JSON numbers
+// ("nfe": "32" or "0x10" is refused, naming the field); a query string carries them as text,
+// read only in decimal notation ("32", "0.7", "1e-3"; not "0x10" or "Infinity"). The limits are
+// the server's own (a request costs at most LIMITS.nfe.max classifier passes), narrower than the
+// command line's.
 import type { FastifySchemaCompiler } from 'fastify';
 import { z } from 'zod';
 import * as sudoku from '../tasks/sudoku/index.js';
@@ -17,20 +19,32 @@ export const LIMITS = {
   bodyBytes: 16 * 1024,
 } as const;
 
-/** A number field; a numeric string (query strings) is read as its number. */
-const num = (schema: z.ZodNumber) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), schema);
-const int = (r: { min: number; max: number }) => num(z.number().int().min(r.min).max(r.max));
+/** Where a request's fields come from: a JSON body, or a query string (all text). */
+export type Source = 'body' | 'query';
+
+/** A number in decimal notation, as a query string may carry one. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** A number field: a JSON number in a body; in a query string, a decimal read as its number. */
+const num = (schema: z.ZodNumber, from: Source) =>
+  from === 'body'
+    ? schema
+    : z.preprocess((v) => (typeof v === 'string' && DECIMAL.test(v) ? Number(v) : v), schema);
+const int = (r: { min: number; max: number }, from: Source) =>
+  num(z.number().int().min(r.min).max(r.max), from);
 
 /** The settings every sampling request shares; the samplers are those the model can run. */
-const samplingFields = (samplers: readonly string[]) => ({
+const samplingFields = (samplers: readonly string[], from: Source) => ({
   sampler: z
     .string()
     .refine((s) => samplers.includes(s), { error: `expected one of ${samplers.join(', ')}` })
     .optional(),
-  nfe: int(LIMITS.nfe).optional(),
-  temperature: num(z.number().min(LIMITS.temperature.min).max(LIMITS.temperature.max)).optional(),
-  seed: int(LIMITS.seed).optional(),
+  nfe: int(LIMITS.nfe, from).optional(),
+  temperature: num(
+    z.number().min(LIMITS.temperature.min).max(LIMITS.temperature.max),
+    from,
+  ).optional(),
+  seed: int(LIMITS.seed, from).optional(),
 });
 
 /** An 81-character puzzle ('1'..'9', '0' or '.' blank) without a digit twice in a unit. */
@@ -49,22 +63,22 @@ const puzzle = z
     }
   });
 
-export const solveRequest = (samplers: readonly string[]) =>
+export const solveRequest = (samplers: readonly string[], from: Source) =>
   z.strictObject({
     puzzle,
-    ...samplingFields(samplers),
+    ...samplingFields(samplers, from),
     grid: z.enum(['cosine', 'uniform']).optional(),
-    retries: int(LIMITS.retries).optional(),
+    retries: int(LIMITS.retries, from).optional(),
   });
 export type SolveRequest = z.infer<ReturnType<typeof solveRequest>>;
 
-export const sampleRequest = (samplers: readonly string[]) =>
-  z.strictObject({ n: int(LIMITS.samples).optional(), ...samplingFields(samplers) });
+export const sampleRequest = (samplers: readonly string[], from: Source) =>
+  z.strictObject({ n: int(LIMITS.samples, from).optional(), ...samplingFields(samplers, from) });
 export type SampleRequest = z.infer<ReturnType<typeof sampleRequest>>;
 
 export const generateRequest = z.strictObject({
   difficulty: z.enum(sudoku.DIFFICULTY_CLASSES).optional(),
-  seed: int(LIMITS.seed).optional(),
+  seed: int(LIMITS.seed, 'query').optional(),
 });
 export type GenerateRequest = z.infer<typeof generateRequest>;
 
