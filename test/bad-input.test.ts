@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { formatSudokuCsv } from '../src/tasks/sudoku/csv.js';
 import { generatePuzzles } from '../src/tasks/sudoku/generator.js';
+import * as torch from '../src/torch/index.js';
 import { tempDir } from './tmp.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
@@ -98,6 +99,15 @@ before(() => {
   modelFolder('bert', { ...shipped, process: { preset: 'bert' } });
   modelFolder('notjson', '{ not json');
   modelFolder('corrupt', shipped);
+  // the shipped weights with one tensor turned to NaN (refused at load, naming it)
+  mkdirSync(p('models', 'nan'), { recursive: true });
+  writeFileSync(p('models', 'nan', 'config.json'), JSON.stringify(shipped));
+  const weights = torch.loadSafetensors(
+    new URL('../../models/sudoku/model.safetensors', import.meta.url).pathname,
+  ).tensors;
+  const first = Object.keys(weights).sort()[0]!;
+  weights[first] = weights[first]!.mul(Number.NaN);
+  torch.saveSafetensors(p('models', 'nan', 'model.safetensors'), weights);
   before_ = snapshot();
 });
 
@@ -376,6 +386,11 @@ const cases: Case[] = [
     'corrupt weights',
     () => ['solve', PUZZLE, '--model', p('models', 'corrupt')],
     /model\.safetensors/,
+  ],
+  [
+    'NaN weights',
+    () => ['solve', PUZZLE, '--model', p('models', 'nan')],
+    /nan\/model\.safetensors: tensor '[^']+' holds NaN or Inf values/,
   ],
   // eval and sample
   ['eval sudoku without data', () => ['eval', 'sudoku'], /required option '--data <file>'/],

@@ -78,6 +78,15 @@ export function initWeights(
   return { weights: have, sha256 };
 }
 
+/** Refuses weights holding NaN or Inf, naming the file and the first such tensor (issue #27). */
+export function checkFinite(weights: Record<string, Tensor>, file: string): void {
+  for (const [name, t] of Object.entries(weights)) {
+    if (!['float32', 'float64', 'float16', 'bfloat16'].includes(t.dtype)) continue;
+    if (tidy(() => t.isfinite().all().item()) === 0)
+      throw new Error(`${file}: tensor '${name}' holds NaN or Inf values`);
+  }
+}
+
 /** The EMA weights of a run folder, or the weights of an exported model folder. */
 export function loadModel(dir: string, shape: ShapeOf, expectTask?: string): LoadedModel {
   if (!existsSync(join(dir, MODEL_FILES.config)))
@@ -90,6 +99,7 @@ export function loadModel(dir: string, shape: ShapeOf, expectTask?: string): Loa
   const file = weightsFile(dir);
   const model = buildModel(task, config.model, new Generator(0)).eval();
   const weights = loadSafetensors(file).tensors;
+  checkFinite(weights, file);
   tidy(() =>
     model.loadStateDict(
       Object.fromEntries(Object.entries(weights).map(([k, t]) => [k, t.to('float32')])),
