@@ -184,6 +184,14 @@ test('loadFashionMnist reads idx folders and refuses missing or inconsistent one
     () => loadFashionMnist('train', join(dir, 'mismatch')),
     /mismatch: 6 train images but 5 labels$/,
   );
+  const badLabels = join(dir, 'labels');
+  fakeFashion(badLabels, 6, 3, 2);
+  const ids = Uint8Array.of(0, 1, 2, 12, 4, 5); // 12: no such class
+  writeFileSync(join(badLabels, 'train-labels-idx1-ubyte'), idxBytes(0x08, [6], ids));
+  throwsOneLine(
+    () => loadFashionMnist('train', badLabels),
+    /labels: train label 12 at 3 is out of range for 10 classes$/,
+  );
   mkdirSync(join(dir, 'empty'));
   throwsOneLine(
     () => loadFashionMnist('test', join(dir, 'empty')),

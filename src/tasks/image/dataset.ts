@@ -54,6 +54,9 @@ export function checkImageSet(set: ImageSet, source: string): void {
     );
 }
 
+/** Fashion-MNIST's classes (labels 0..9; the feature network's outputs). */
+export const FASHION_CLASSES = 10;
+
 /** The Fashion-MNIST split as an ImageSet [n, 1, 28, 28] with labels 0..9. */
 export function loadFashionMnist(
   split: Split,
@@ -76,6 +79,11 @@ export function loadFashionMnist(
   const [count, height, width] = images.dims as [number, number, number];
   if (labels.dims[0] !== count)
     throw new Error(`${dir}: ${count} ${prefix} images but ${labels.dims[0]} labels`);
+  const bad = labels.data.findIndex((v) => v >= FASHION_CLASSES);
+  if (bad >= 0)
+    throw new Error(
+      `${dir}: ${prefix} label ${labels.data[bad]} at ${bad} is out of range for ${FASHION_CLASSES} classes`,
+    );
   const n = Math.min(count, limit ?? count);
   return {
     images: reduceLevels(images.data.subarray(0, n * height * width), levels),
