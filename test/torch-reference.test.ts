@@ -47,4 +47,17 @@ test('safetensors round trip keeps names, dtypes, shapes, values and metadata; b
   assert.throws(() => torch.loadSafetensors(join(dir, 'short')), /file too short/);
   writeFileSync(join(dir, 'cut'), buf.subarray(0, buf.byteLength - 4));
   assert.throws(() => torch.loadSafetensors(join(dir, 'cut')), /lies outside the file/);
+  // a folder, and a tensor whose bytes disagree with its shape: both named (issue #27)
+  assert.throws(
+    () => torch.loadSafetensors(dir),
+    new RegExp(`^Error: ${dir}: is a folder, not a safetensors file$`),
+  );
+  const header = JSON.stringify({ w: { dtype: 'F32', shape: [128], data_offsets: [0, 256] } });
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(header.length));
+  writeFileSync(join(dir, 'shape'), Buffer.concat([len, Buffer.from(header), Buffer.alloc(256)]));
+  assert.throws(
+    () => torch.loadSafetensors(join(dir, 'shape')),
+    /shape: tensor 'w': bytes: 256 bytes for a tensor of 512/,
+  );
 });

@@ -95,11 +95,16 @@ export function decodeSafetensors(
     const [a, b] = e.data_offsets;
     if (!(a >= 0 && b >= a && b <= data.byteLength))
       throw new Error(`${source}: tensor '${name}' lies outside the file`);
-    tensors[name] = fromBytes(
-      new Uint8Array(data.buffer, data.byteOffset + a, b - a),
-      dtype,
-      e.shape,
-    );
+    try {
+      tensors[name] = fromBytes(
+        new Uint8Array(data.buffer, data.byteOffset + a, b - a),
+        dtype,
+        e.shape,
+      );
+    } catch (err) {
+      // e.g. offsets that disagree with the shape: say which file and tensor (issue #27)
+      throw new Error(`${source}: tensor '${name}': ${(err as Error).message.split('\n')[0]}`);
+    }
   }
   return { tensors, metadata };
 }
@@ -108,5 +113,19 @@ export function loadSafetensors(path: string): {
   tensors: Record<string, Tensor>;
   metadata: Record<string, string>;
 } {
-  return decodeSafetensors(readFileSync(path), path);
+  let buf: Buffer;
+  try {
+    buf = readFileSync(path);
+  } catch (e) {
+    // Node's EISDIR and EACCES messages name no file (issue #27)
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EISDIR'
+        ? 'is a folder, not a safetensors file'
+        : code === 'ENOENT'
+          ? 'no such file'
+          : (e as Error).message;
+    throw new Error(`${path}: ${why}`);
+  }
+  return decodeSafetensors(buf, path);
 }
