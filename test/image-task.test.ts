@@ -87,6 +87,15 @@ test('image presets: valid configs for every size and process; the value mean on
       ),
     /c\.json: model\.mults: /,
   );
+  // a key the U-Net does not read (a transformer's) is refused, not ignored
+  assert.throws(
+    () =>
+      parseConfig(
+        { ...imageConfig(geometry), model: { ...imageConfig(geometry).model, rotary: true } },
+        'c.json',
+      ),
+    /c\.json: model: .*rotary/,
+  );
 });
 
 test('sjd train image, sample image, train features and eval image end to end', () => {

@@ -124,6 +124,7 @@ const unet = z
     heads: int(1, 256),
     dropout: z.number().min(0).lt(1).optional(),
   })
+  .strict() // a key the U-Net does not read is a mistake, not a setting (issue #27)
   .refine((m) => (m.base * m.mults.at(-1)!) % m.heads === 0, {
     message: 'the channels of the lowest level must be a multiple of heads',
   })
