@@ -1,6 +1,7 @@
 // The job queue of `sjd serve` (src/serve/job-queue.ts, issue #15) and the step runner
 // (run-steps.ts): at most `concurrency` jobs run, at most `maxWaiting` wait, more are refused at
-// once with a Retry-After; a waiting job whose signal aborts leaves the line without running; a
+// once with a Retry-After, and one that waits `waitMs` without a slot is refused then; a waiting
+// job whose signal aborts leaves the line without running; a
 // failed job frees its slot; idle() waits for the drain; a stalled job is told from running
 // ones, and dropped and timed-out jobs are counted. The runner lets the event loop turn
 // between steps and stops a generator (its `finally` runs) when the signal aborts.
@@ -48,6 +49,37 @@ test('at most `concurrency` jobs run and `maxWaiting` wait; more are refused at 
   await Promise.all(runs);
   await q.idle();
   assert.deepEqual([q.stats().running, q.stats().done], [0, 3]);
+});
+
+test('a job that waits `waitMs` without a slot is refused then (QueueFullError), and leaves the line', async () => {
+  const q = new JobQueue({ concurrency: 1, maxWaiting: 4, waitMs: 150 });
+  const g = gate();
+  const long = q.run(g.job);
+  let ran = false;
+  const t0 = performance.now();
+  await assert.rejects(
+    q.run(async () => {
+      ran = true;
+    }),
+    (e: unknown) => {
+      assert.ok(e instanceof QueueFullError);
+      assert.match(
+        e.message,
+        /^the server is busy \(no job slot freed within 0\.15 s\); retry in \d+ s$/,
+      );
+      return true;
+    },
+  );
+  const waited = performance.now() - t0;
+  assert.ok(waited >= 140 && waited < 2000, `refused after ${waited} ms`);
+  assert.deepEqual([q.stats().waiting, q.stats().refused, q.stats().waitMs], [0, 1, 150]);
+  // a job that gets its slot within the wait runs
+  const next = q.run(async () => 8);
+  setTimeout(g.release, 50);
+  await long;
+  assert.equal(await next, 8);
+  assert.equal(ran, false);
+  assert.throws(() => new JobQueue({ concurrency: 1, maxWaiting: 1, waitMs: 0 }), /wait must be/);
 });
 
 test('a waiting job whose client goes away leaves the line; a failed job frees its slot', async () => {

@@ -12,6 +12,7 @@ interface ServeOpts {
   models?: string;
   jobs: number;
   queue: number;
+  queueTimeout: number;
   writeTimeout: number;
   jobTimeout: number;
   jobTimeoutPerNfe: number;
@@ -33,6 +34,12 @@ export function registerServe(program: Command): void {
     .option('--models <dir>', "models folder with sudoku/, text/, image/ (default: the package's)")
     .option('--jobs <n>', 'sampling jobs run at once (their steps interleave)', int(1, 64), 2)
     .option('--queue <n>', 'jobs that may wait for a slot; more are refused (503)', int(0, 1024), 8)
+    .option(
+      '--queue-timeout <ms>',
+      'a job that waits this long without a slot is refused (503)',
+      int(1, 3_600_000),
+      serve.DEFAULT_QUEUE.waitMs!,
+    )
     .option(
       '--write-timeout <ms>',
       'a stream whose client takes nothing for this long is dropped and its job cancelled',
@@ -58,7 +65,7 @@ export function registerServe(program: Command): void {
         port: o.port,
         host: o.host,
         models: o.models,
-        queue: { concurrency: o.jobs, maxWaiting: o.queue },
+        queue: { concurrency: o.jobs, maxWaiting: o.queue, waitMs: o.queueTimeout },
         deadlines: {
           writeMs: o.writeTimeout,
           jobMs: o.jobTimeout,

@@ -17,7 +17,7 @@ import {
   notFoundHandler,
   oneErrorShape,
 } from './errors.js';
-import { JobQueue, type QueueOptions } from './job-queue.js';
+import { DEFAULT_WAIT_MS, JobQueue, type QueueOptions } from './job-queue.js';
 import { loadServedModels, SHIPPED_MODELS } from './models.js';
 import { sampleRoutes } from './routes-sample.js';
 import { statusRoutes } from './routes-status.js';
@@ -28,7 +28,11 @@ import { DEFAULT_STREAMS_PER_CLIENT, StreamClients } from './stream-clients.js';
 /** The page: web/index.html, its style sheet and its scripts compiled into web/dist/. */
 export const WEB_ROOT = new URL('../../../web', import.meta.url).pathname;
 
-export const DEFAULT_QUEUE: QueueOptions = { concurrency: 2, maxWaiting: 8 };
+export const DEFAULT_QUEUE: QueueOptions = {
+  concurrency: 2,
+  maxWaiting: 8,
+  waitMs: DEFAULT_WAIT_MS,
+};
 
 export const TIMEOUTS = {
   requestMs: 10_000, // to receive a whole request

@@ -2,18 +2,21 @@
 // generated puzzle) runs as a job; at most `concurrency` jobs run at once (their sampler steps
 // interleave on the one event loop, one step at a time, since a step is synchronous) and at most
 // `maxWaiting` wait for a slot. A job that finds both full is refused at once (QueueFullError,
-// with a Retry-After estimate from recent job times): the backlog never grows past the bound.
+// with a Retry-After estimate from recent job times): the backlog never grows past the bound;
+// one that has waited `waitMs` without a slot (the slots held by long jobs) is refused then, so
+// every request is answered within `waitMs` plus its own run.
 // A waiting job whose client goes away leaves the queue without running. A running job says
 // when it is stalled (waiting for a client that does not read), so the stats tell running jobs
 // from stalled ones; they count the jobs dropped with their client and those stopped at their
 // time cap.
 
-/** Refused: every slot runs and the waiting line is full. */
+/** Refused: every slot runs and the waiting line is full, or no slot freed within `waitMs`. */
 export class QueueFullError extends Error {
-  constructor(readonly retryAfterS: number) {
-    super(
-      `the server is busy (all job slots and the waiting line are full); retry in ${retryAfterS} s`,
-    );
+  constructor(
+    readonly retryAfterS: number,
+    why = 'all job slots and the waiting line are full',
+  ) {
+    super(`the server is busy (${why}); retry in ${retryAfterS} s`);
   }
 }
 
@@ -43,7 +46,10 @@ export class JobTimeoutError extends Error {
 export interface QueueOptions {
   concurrency: number; // jobs running at once
   maxWaiting: number; // jobs waiting for a slot
+  waitMs?: number; // a job waits at most this long for a slot, then is refused (default 5 s)
 }
+
+export const DEFAULT_WAIT_MS = 5_000;
 
 export interface QueueStats extends QueueOptions {
   running: number; // jobs in a slot, making progress
@@ -66,7 +72,7 @@ interface Waiter {
 }
 
 export class JobQueue {
-  readonly #o: QueueOptions;
+  readonly #o: Required<QueueOptions>;
   #running = 0;
   readonly #waiting: Waiter[] = [];
   readonly #jobs = new Set<JobState>(); // the running ones
@@ -82,7 +88,10 @@ export class JobQueue {
       throw new Error(`job concurrency must be a positive integer, got ${o.concurrency}`);
     if (!(Number.isInteger(o.maxWaiting) && o.maxWaiting >= 0))
       throw new Error(`waiting jobs must be a non-negative integer, got ${o.maxWaiting}`);
-    this.#o = { ...o };
+    const waitMs = o.waitMs ?? DEFAULT_WAIT_MS;
+    if (!(Number.isFinite(waitMs) && waitMs >= 1))
+      throw new Error(`a job's wait must be a number of milliseconds >= 1, got ${waitMs}`);
+    this.#o = { ...o, waitMs };
   }
 
   stats(): QueueStats {
@@ -112,25 +121,34 @@ export class JobQueue {
 
   /**
    * Runs `job` in a free slot, or once one frees; rejects with QueueFullError without waiting
-   * when the slots and the waiting line are full, and with CancelledError when `signal` aborts
-   * while the job waits. The job gets its state to update (stalled or not).
+   * when the slots and the waiting line are full, or after `waitMs` without a slot, and with
+   * CancelledError when `signal` aborts while the job waits. The job gets its state to update
+   * (stalled or not).
    */
   async run<T>(job: (state: JobState) => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) throw new CancelledError();
     if (this.#running >= this.#o.concurrency) {
       if (this.full()) throw this.refusal();
       await new Promise<void>((resolve, reject) => {
+        const out = (e: Error) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', w.leave);
+          this.#waiting.splice(this.#waiting.indexOf(w), 1);
+          this.#settle();
+          reject(e);
+        };
         const w: Waiter = {
           start: () => {
+            clearTimeout(timer);
             signal?.removeEventListener('abort', w.leave);
             resolve();
           },
-          leave: () => {
-            this.#waiting.splice(this.#waiting.indexOf(w), 1);
-            this.#settle();
-            reject(new CancelledError());
-          },
+          leave: () => out(new CancelledError()),
         };
+        const timer = setTimeout(
+          () => out(this.refusal(`no job slot freed within ${this.#o.waitMs / 1000} s`)),
+          this.#o.waitMs,
+        );
         signal?.addEventListener('abort', w.leave, { once: true });
         this.#waiting.push(w);
       });
@@ -157,9 +175,9 @@ export class JobQueue {
   }
 
   /** The error that refuses a job (counted as refused). */
-  refusal(): QueueFullError {
+  refusal(why?: string): QueueFullError {
     this.#refused++;
-    return new QueueFullError(this.retryAfter());
+    return new QueueFullError(this.retryAfter(), why);
   }
 
   /** Resolves once no job runs or waits (for a drain on shutdown). */
