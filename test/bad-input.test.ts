@@ -9,6 +9,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -108,6 +109,23 @@ before(() => {
   const first = Object.keys(weights).sort()[0]!;
   weights[first] = weights[first]!.mul(Number.NaN);
   torch.saveSafetensors(p('models', 'nan', 'model.safetensors'), weights);
+  // weights that are a folder; a tensor whose bytes disagree with its shape (issue #27)
+  modelFolder('wfolder', shipped);
+  rmSync(p('models', 'wfolder', 'model.safetensors'));
+  mkdirSync(p('models', 'wfolder', 'model.safetensors'));
+  modelFolder('shape', shipped);
+  const header = JSON.stringify({ w: { dtype: 'F32', shape: [128], data_offsets: [0, 256] } });
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(header.length));
+  writeFileSync(
+    p('models', 'shape', 'model.safetensors'),
+    Buffer.concat([len, Buffer.from(header), Buffer.alloc(256)]),
+  );
+  // an image model whose config has a key the U-Net does not read (a transformer's)
+  const image = JSON.parse(
+    readFileSync(new URL('../../models/image/config.json', import.meta.url), 'utf8'),
+  );
+  modelFolder('unet', { ...image, model: { ...image.model, rotary: true } });
   before_ = snapshot();
 });
 
@@ -388,6 +406,21 @@ const cases: Case[] = [
     /model\.safetensors/,
   ],
   [
+    'weights that are a folder',
+    () => ['solve', PUZZLE, '--model', p('models', 'wfolder')],
+    /wfolder\/model\.safetensors: is a folder, not a safetensors file$/,
+  ],
+  [
+    "weights whose bytes disagree with a tensor's shape",
+    () => ['solve', PUZZLE, '--model', p('models', 'shape')],
+    /shape\/model\.safetensors.*tensor 'w': bytes: 256 bytes for a tensor of 512/,
+  ],
+  [
+    'an image config key the U-Net does not read',
+    () => ['sample', 'image', '--model', p('models', 'unet'), '--out', p('unet.png')],
+    /unet\/config\.json: model: .*rotary/,
+  ],
+  [
     'NaN weights',
     () => ['solve', PUZZLE, '--model', p('models', 'nan')],
     /nan\/model\.safetensors: tensor '[^']+' holds NaN or Inf values/,
@@ -443,6 +476,26 @@ const cases: Case[] = [
     'serve: no streams per client',
     () => ['serve', '--streams-per-client', '0'],
     /--streams-per-client.*expected an integer in \[1, 1024\]/,
+  ],
+  [
+    'serve: queue timeout 0',
+    () => ['serve', '--queue-timeout', '0'],
+    /--queue-timeout.*expected an integer in \[1, 3600000\]/,
+  ],
+  // data-parallel training: more ranks than the machine holds; a master that does not resolve
+  [
+    'train: --nproc 999',
+    () => ['train', 'sudoku', '--size', 'tiny', '--steps', '2', '--nproc', '999', '--out', p('np')],
+    /^sjd: --nproc 999: this machine holds at most \d+ ranks/,
+  ],
+  [
+    'train: a master that does not resolve',
+    () => [
+      ...['train', 'sudoku', '--size', 'tiny', '--steps', '2', '--out', p('rank1')],
+      ...['--rank', '1', '--world-size', '2', '--master', 'nohost.invalid:29555'],
+      ...['--interface', 'lo'],
+    ],
+    /^sjd: --master nohost\.invalid:29555: cannot resolve 'nohost\.invalid'/,
   ],
   // output paths of one command that name the same file
   [
