@@ -576,9 +576,22 @@ const cases: Case[] = [
     /--steps/,
   ],
   [
-    'compare an unknown process',
+    'compare an unknown process (the earlier flag --processes)',
     () => ['compare', 'sudoku', '--steps', '1', '--out', p('c'), '--processes', 'bert'],
-    /unknown process 'bert'/,
+    /unknown model 'bert'/,
+  ],
+  [
+    'compare sudoku, --models and --processes both',
+    () => [
+      ...['compare', 'sudoku', '--steps', '1', '--out', p('c')],
+      ...['--models', 'hybrid', '--processes', 'sjd'],
+    ],
+    /give --models or its earlier name --processes, not both/,
+  ],
+  [
+    'compare image, unknown model',
+    () => ['compare', 'image', '--steps', '1', '--out', p('c'), '--models', 'sjd-x'],
+    /unknown model 'sjd-x'/,
   ],
   [
     'compare bad seeds',

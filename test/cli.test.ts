@@ -245,6 +245,13 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
     /- CADD \(hybrid, W = I\) \(ancestral\) [\d.]+ \+- 0\.0 against MDLM - |against MDLM: not measured yet/,
   );
   assert.match(md, /1 samples of 64 characters/);
+  // the reproduce line, read back from the parsed options (cli/reproduce.ts)
+  assert.ok(
+    md.includes(
+      `Reproduce: \`npx sjd compare text --out ${dir} --steps 3 --size tiny --seeds 0 --models hybrid,sjd-add-2,sjd-row-1 --samplers ancestral,sjd-refresh -n 1 --doc ${doc}\``,
+    ),
+    md,
+  );
   assert.match(md, /\(CADD, SJD\):\nCANDI's rank degradation, r from 0.05 to 0.4;/);
   assert.match(md, /3 steps of 8 windows of 64 characters, 24 windows\n\(1,536 characters\)/);
   // held-out text closes each of the three tables, scored like the samples
@@ -263,6 +270,11 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
   assert.equal(b.status, 0, b.stderr);
   assert.doesNotMatch(b.stderr, /training|resuming/);
   assert.equal(readFileSync(doc, 'utf8'), md);
+  // the earlier spellings read as today's names: cadd is the hybrid run already made
+  const cadd = sjd(...args.map((a) => (a === 'hybrid,sjd-add-2,sjd-row-1' ? 'cadd' : a)));
+  assert.equal(cadd.status, 0, cadd.stderr);
+  assert.doesNotMatch(cadd.stderr, /training|resuming/);
+  assert.match(readFileSync(doc, 'utf8'), / --models hybrid --samplers /);
   const bad = sjd('compare', 'text', '--steps', '3', '--out', dir, '--models', 'bert');
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /unknown model 'bert'/);

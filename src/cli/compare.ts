@@ -1,10 +1,12 @@
-// `sjd compare sudoku` (hybrid/CADD against sjd) and `sjd compare text` (masked/MDLM, hybrid/CADD,
-// sjd over the sigma_W sweep): same budget and seeds, resumable; write the table and plot into
-// docs/. Output paths are checked before any training.
-import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
+// `sjd compare sudoku` (hybrid/CADD against sjd), `sjd compare image` and `sjd compare text`
+// (masked/MDLM, hybrid/CADD, sjd over sigma_W or sigma_B): same budget and seeds, resumable;
+// write the table and plot into docs/. Every comparison names its models with one grammar
+// (`--models`, process/choice.ts's parseProcessName; Sudoku's earlier `--processes` still read).
+// Output paths are checked before any training.
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { image, process as P, sampling, sudoku, text, util } from '../index.js';
 import { group, int, levels, nfe, num, oneOf, sudokuNetworkOptions } from './options.js';
+import { reproduceLine } from './reproduce.js';
 
 const list = (check: (item: string) => void, what: string) => (v: string) => {
   const items = v.split(',').map((s) => s.trim());
@@ -18,6 +20,22 @@ const list = (check: (item: string) => void, what: string) => (v: string) => {
   return items;
 };
 
+const modelList = (v: string) =>
+  list(
+    P.parseProcessName,
+    'expected a comma-separated list of models',
+  )(v).map(P.canonicalProcessName);
+
+/** `--models`: the comparison's processes by name, one grammar for every task. */
+function modelsOption(cmd: Command, help: string, defaults: string[]): Command {
+  return cmd.option(
+    '--models <list>',
+    `models: ${P.PRESETS.join(', ')} (mdlm and cadd read as masked and hybrid), ${help}`,
+    modelList,
+    defaults,
+  );
+}
+
 const seedList = list((s) => {
   if (!/^\d+$/.test(s) || Number(s) > 2 ** 31 - 1) throw new Error(`'${s}' is not a seed`);
 }, 'expected a comma-separated list of seeds');
@@ -28,7 +46,8 @@ interface CompareFlags {
   steps: number;
   evalEvery?: number;
   seeds: string[];
-  processes: string[];
+  models: string[];
+  processes?: string[]; // the earlier spelling of --models
   limit: number;
   nfe: number;
   adaptiveNfe: number;
@@ -107,33 +126,30 @@ function checkOutputs(out: string, doc: string): void {
 
 export function registerCompare(program: Command): void {
   const cmd = group(program, 'compare', 'compare processes at a matched budget');
-  sudokuNetworkOptions(
-    runsOptions(
-      cmd
-        .command('sudoku')
-        .description(
-          'hybrid (CADD, W = I) against sjd (the constraint-graph W): train every process x seed (resumable), evaluate, write docs',
-        ),
-      Object.keys(sudoku.SUDOKU_SIZES),
-    ),
-  )
-    .option(
-      '--eval-every <n>',
-      "held-out evaluation period in steps (default: the size's)",
-      int(1, 1_000_000_000),
-    )
-    .option('--seeds <list>', 'seeds', seedList, ['0', '1', '2'])
-    .option(
-      '--processes <list>',
-      `process presets (${P.PRESETS.join(', ')})`,
-      list(
-        (s) => {
-          if (!P.PRESETS.includes(s as P.ProcessChoice['preset']))
-            throw new Error(`unknown process '${s}'`);
-        },
-        `expected a comma-separated list of ${P.PRESETS.join('/')}`,
+  modelsOption(
+    sudokuNetworkOptions(
+      runsOptions(
+        cmd
+          .command('sudoku')
+          .description(
+            'hybrid (CADD, W = I) against sjd (the constraint-graph W): train every model x seed (resumable), evaluate, write docs',
+          ),
+        Object.keys(sudoku.SUDOKU_SIZES),
       ),
-      ['hybrid', 'sjd'],
+    )
+      .option(
+        '--eval-every <n>',
+        "held-out evaluation period in steps (default: the size's)",
+        int(1, 1_000_000_000),
+      )
+      .option('--seeds <list>', 'seeds', seedList, ['0', '1', '2']),
+    'sjd-SIGMA (the constraint-graph W at sigma_W SIGMA)',
+    ['hybrid', 'sjd'],
+  )
+    .addOption(
+      new Option('--processes <list>', 'the earlier name of --models')
+        .argParser(modelList)
+        .hideHelp(),
     )
     .option('--limit <n>', 'held-out puzzles for the final evaluation', int(1, 1_000_000), 1000)
     .option('--nfe <n>', "NFE of the final evaluation by the paper's confidence policy", nfe, 32)
@@ -146,7 +162,10 @@ export function registerCompare(program: Command): void {
     )
     .option('--data <file>', 'training puzzles (default: 20,000 generated here)')
     .option('--eval-data <file>', 'held-out puzzles (default: generated here)')
-    .action(async (o: CompareFlags) => {
+    .action(async (o: CompareFlags, c: Command) => {
+      if (o.processes && c.getOptionValueSource('models') === 'cli')
+        throw new InvalidArgumentError('give --models or its earlier name --processes, not both');
+      if (o.processes) o.models = o.processes;
       checkOutputs(o.out, o.doc);
       const { pairs: trainSet } = sudoku.pairsOrGenerated(o.data, undefined, {
         n: 20_000,
@@ -162,8 +181,7 @@ export function registerCompare(program: Command): void {
         evalSampler: 'confidence',
         augment: sudoku.sudokuConfig({ size: o.size, augment: o.augment }).augment ?? 'digits',
       });
-      const flag = (name: string, v: unknown) => (v === undefined ? '' : ` --${name} ${v}`);
-      const command = `npx sjd compare sudoku --out ${o.out} --steps ${o.steps}${flag('eval-every', o.evalEvery)} --size ${o.size}${flag('attention', o.attention)}${flag('augment', o.augment)}${flag('loops', o.loops)} --seeds ${o.seeds.join(',')} --processes ${o.processes.join(',')} --limit ${o.limit} --nfe ${o.nfe} --adaptive-nfe ${o.adaptiveNfe}${flag('data', o.data)}${flag('eval-data', o.evalData)} --doc ${o.doc}`;
+      const command = reproduceLine(c, { ...o });
       console.error(
         `sjd compare sudoku: evaluating on ${test.puzzles.length} puzzles from ${source}`,
       );
@@ -175,7 +193,7 @@ export function registerCompare(program: Command): void {
           steps: o.steps,
           evalEvery: o.evalEvery,
           seeds: o.seeds.map(Number),
-          processes: o.processes,
+          models: o.models,
           attention: o.attention,
           augment: o.augment,
           loops: o.loops,
@@ -187,24 +205,21 @@ export function registerCompare(program: Command): void {
         },
         logHooks,
       );
-      reportDone(o.doc, runs.length === o.seeds.length * o.processes.length);
+      reportDone(o.doc, runs.length === o.seeds.length * o.models.length);
     });
 
-  runsOptions(
-    cmd
-      .command('image')
-      .description(
-        'masked (MDLM), hybrid (CADD) and sjd over sigma_B on one U-Net: train every model x seed (resumable), score FD/KID at each NFE, write docs',
-      ),
-    Object.keys(image.IMAGE_SIZES),
+  modelsOption(
+    runsOptions(
+      cmd
+        .command('image')
+        .description(
+          'masked (MDLM), hybrid (CADD) and sjd over sigma_B on one U-Net: train every model x seed (resumable), score FD/KID at each NFE, write docs',
+        ),
+      Object.keys(image.IMAGE_SIZES),
+    ).option('--seeds <list>', 'seeds', seedList, ['0']),
+    'sjd-SIGMA (the blur of values at sigma_B SIGMA)',
+    ['masked', 'hybrid', 'sjd-1.5', 'sjd-2', 'sjd-2.5'],
   )
-    .option('--seeds <list>', 'seeds', seedList, ['0'])
-    .option(
-      '--models <list>',
-      'models: masked, hybrid, sjd-SIGMA (sigma_B)',
-      list(P.parseProcessName, 'expected a comma-separated list of models'),
-      ['masked', 'hybrid', 'sjd-1.5', 'sjd-2', 'sjd-2.5'],
-    )
     .option(
       '--nfes <list>',
       'NFE of the scored samples',
@@ -237,14 +252,14 @@ export function registerCompare(program: Command): void {
       markdownFile,
       'docs/image-comparison.md',
     )
-    .action(async (o: ImageCompareFlags) => {
+    .action(async (o: ImageCompareFlags, c: Command) => {
       checkOutputs(o.out, o.doc);
       const nfes = o.nfes.map(Number);
       const { net, config: fc } = image.loadFeatureNet(o.features);
       const train = image.imagesOrFashion(undefined, 'train', { levels: o.levels, limit: o.limit });
       const test = image.imagesOrFashion(undefined, 'test', { levels: o.levels });
       const task = new image.ImageTask(train.set, test.set, { evalSize: 256 });
-      const command = `npx sjd compare image --out ${o.out} --steps ${o.steps} --size ${o.size} --seeds ${o.seeds.join(',')} --models ${o.models.join(',')} --nfes ${nfes.join(',')} --sampler ${o.sampler} --masked-top-p ${o.maskedTopP} -n ${o.n} --levels ${o.levels}${o.limit ? ` --limit ${o.limit}` : ''} --doc ${o.doc}`;
+      const command = reproduceLine(c, { ...o }, ['--features']);
       const runs = await image.runImageComparison(
         task,
         {
@@ -272,21 +287,18 @@ export function registerCompare(program: Command): void {
       reportDone(o.doc, runs !== null);
     });
 
-  runsOptions(
-    cmd
-      .command('text')
-      .description(
-        'masked (MDLM), hybrid (CADD) and sjd over the sigma_W sweep: train every model x seed (resumable), trace frontiers, write docs',
-      ),
-    Object.keys(text.TEXT_SIZES),
+  modelsOption(
+    runsOptions(
+      cmd
+        .command('text')
+        .description(
+          'masked (MDLM), hybrid (CADD) and sjd over the sigma_W sweep: train every model x seed (resumable), trace frontiers, write docs',
+        ),
+      Object.keys(text.TEXT_SIZES),
+    ).option('--seeds <list>', 'seeds', seedList, ['0']),
+    'sjd-SIGMA (the default W, row-normalised), sjd-row-SIGMA (the same), sjd-add-SIGMA (W_ii = 1)',
+    ['masked', 'hybrid', ...text.SIGMA_SWEEP.map((s) => `sjd-${s}`)],
   )
-    .option('--seeds <list>', 'seeds', seedList, ['0'])
-    .option(
-      '--models <list>',
-      'models: masked, hybrid, sjd-SIGMA (the default W, row-normalised), sjd-row-SIGMA (the same), sjd-add-SIGMA (W_ii = 1)',
-      list(P.parseProcessName, 'expected a comma-separated list of models'),
-      ['masked', 'hybrid', ...text.SIGMA_SWEEP.map((s) => `sjd-${s}`)],
-    )
     .option(
       '--samplers <list>',
       'samplers of the hybrid and sjd models, the first one in the verdicts (masked models: mdlm)',
@@ -301,7 +313,7 @@ export function registerCompare(program: Command): void {
       markdownFile,
       'docs/text-comparison.md',
     )
-    .action(async (o: TextCompareFlags) => {
+    .action(async (o: TextCompareFlags, c: Command) => {
       checkOutputs(o.out, o.doc);
       const corpus = text.loadCorpus(o.data);
       const size = text.TEXT_SIZES[o.size]!;
@@ -312,7 +324,7 @@ export function registerCompare(program: Command): void {
         evalNfe: 32,
         evalTemperature: 1,
       });
-      const command = `npx sjd compare text --out ${o.out} --steps ${o.steps} --size ${o.size} --seeds ${o.seeds.join(',')} --models ${o.models.join(',')} --samplers ${o.samplers.join(',')} -n ${o.n}${o.data ? ` --data ${o.data}` : ''} --doc ${o.doc}`;
+      const command = reproduceLine(c, { ...o });
       const runs = await text.runTextComparison(
         task,
         {

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { image, sudoku, train as T, text } from '../index.js';
+import { image, process as P, sudoku, train as T, text } from '../index.js';
 import {
   group,
   int,
@@ -216,7 +216,7 @@ export function registerTrain(program: Command): void {
         evalTemperature: 1,
       });
       console.error(
-        `sjd train text: ${corpus.train.length} training characters from ${corpus.source}; ${describe(config)}`,
+        `sjd train text: ${corpus.train.length} training characters from ${corpus.source}; ${P.describeProcess(config.process)}`,
       );
       await runWithProgress(o.out, withShards(config, o, dp), task, o, dp);
     });
@@ -267,14 +267,11 @@ function registerTrainImage(cmd: Command): void {
       image.checkGeometry(train.set, config.image, train.source);
       const task = new image.ImageTask(train.set, held.set, { evalSize: o.evalSize });
       console.error(
-        `sjd train image: ${train.set.n} training images from ${train.source} (${image.describeGeometry(config.image)}); evaluating on ${held.set.n} from ${held.source}; ${describe(config)}`,
+        `sjd train image: ${train.set.n} training images from ${train.source} (${image.describeGeometry(config.image)}); evaluating on ${held.set.n} from ${held.source}; ${P.describeProcess(config.process)}`,
       );
       await runWithProgress(o.out, withShards(config, o, dp), task, o, dp);
     });
 }
-
-const describe = (c: T.TrainConfig) =>
-  `${c.process.preset}${c.process.blend && c.process.blend !== 'identity' ? ` (${c.process.blend} W, sigma_W ${c.process.sigmaW})` : ''}`;
 
 /** Trains with a progress bar (loss, tokens/s, ETA) and prints the outcome; exit 130 if interrupted. */
 export async function runWithProgress(

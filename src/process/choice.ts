@@ -82,28 +82,41 @@ export function describeProcess(c: ProcessChoice): string {
   if (c.preset === 'continuous') return 'continuous (VP)';
   if (c.preset === 'hybrid' || !c.blend || c.blend === 'identity')
     return `CADD (${c.preset}, W = I)`;
+  if (c.blend === 'blur2d') return `SJD (blur, sigma_B = ${c.sigmaW})`; // images: a blur of values
   return `SJD (${c.blend} W, sigma_W = ${c.sigmaW})`;
 }
 
+/** Earlier spellings of the comparisons' model names, still read: the literature's names. */
+const EARLIER_NAMES: Record<string, string> = { mdlm: 'masked', cadd: 'hybrid' };
+
 /**
- * A comparison's model name, 'masked' | 'hybrid' | 'sjd-<sigma_W>' (the task's default W) |
- * 'sjd-row-<sigma_W>' (the row-normalised 1-D Gaussian, text) | 'sjd-add-<sigma_W>' (the 1-D
- * Gaussian with W_ii = 1, the authors' "additive" kernel) -> the preset, W and sigma_W.
+ * A comparison's model name (`--models` of every `sjd compare`): a preset ('masked', 'hybrid',
+ * 'continuous', 'sjd' with the task's default W and sigma_W) | 'sjd-<sigma_W>' (the task's
+ * default W) | 'sjd-row-<sigma_W>' (the row-normalised 1-D Gaussian, text) | 'sjd-add-<sigma_W>'
+ * (the 1-D Gaussian with W_ii = 1, the authors' "additive" kernel) -> the preset, W and sigma_W.
+ * 'mdlm' and 'cadd' are read as 'masked' and 'hybrid' (canonicalProcessName).
  */
 export function parseProcessName(name: string): {
   process: string;
   sigmaW?: number;
   blend?: string;
 } {
-  const m = /^sjd-(row-|add-)?(\d+(?:\.\d+)?)$/.exec(name);
+  const canonical = EARLIER_NAMES[name] ?? name;
+  const m = /^sjd-(row-|add-)?(\d+(?:\.\d+)?)$/.exec(canonical);
   if (m && Number(m[2]) > 0) {
     const blend = m[1] === 'row-' ? 'gauss1d-row' : m[1] === 'add-' ? 'gauss1d' : undefined;
     return { process: 'sjd', sigmaW: Number(m[2]), ...(blend && { blend }) };
   }
-  if (name === 'masked' || name === 'hybrid') return { process: name };
+  if (PRESETS.includes(canonical as ProcessChoice['preset'])) return { process: canonical };
   throw new Error(
-    `unknown model '${name}' (masked, hybrid, sjd-SIGMA such as sjd-1.5, sjd-row-SIGMA or sjd-add-SIGMA)`,
+    `unknown model '${name}' (${PRESETS.join(', ')}, sjd-SIGMA such as sjd-1.5, sjd-row-SIGMA or sjd-add-SIGMA)`,
   );
+}
+
+/** A model name as the comparisons keep it (run folders, reports): earlier spellings read as today's. */
+export function canonicalProcessName(name: string): string {
+  parseProcessName(name); // refuses an unknown one
+  return EARLIER_NAMES[name] ?? name;
 }
 
 /** A VP schedule in words, for reports. */

@@ -50,10 +50,8 @@ export interface ImageRunSummary {
 const modelConfig = (name: string, task: ImageTask, o: ImageCompareOptions, seed: number) =>
   imageConfig(task.geometry, { ...parseProcessName(name), size: o.size, seed, steps: o.steps });
 
-const label = (name: string, task: ImageTask, o: ImageCompareOptions) => {
-  const p = modelConfig(name, task, o, 0).process;
-  return p.blend === 'blur2d' ? `SJD (blur, sigma_B = ${p.sigmaW})` : describeProcess(p);
-};
+const label = (name: string, task: ImageTask, o: ImageCompareOptions) =>
+  describeProcess(modelConfig(name, task, o, 0).process);
 
 /** How a model is sampled: MDLM's ancestral sampler with top-p for masked models, else `o.sampler`. */
 const samplingOf = (name: string, o: ImageCompareOptions) =>

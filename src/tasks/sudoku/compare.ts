@@ -10,7 +10,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../../eval/plot.js';
 import { mean, std } from '../../eval/stats.js';
 import type { AttentionKind } from '../../model/attention-pattern.js';
-import { describeProcess } from '../../process/index.js';
+import { describeProcess, parseProcessName } from '../../process/index.js';
 import {
   loadTransformer,
   MetricsLog,
@@ -35,7 +35,7 @@ export interface CompareOptions {
   steps: number;
   evalEvery?: number; // held-out evaluation period (default: the preset's)
   seeds: number[];
-  processes: string[]; // 'hybrid' (CADD), 'sjd' (the constraint-graph W), 'masked'
+  models: string[]; // process/choice.ts's names: 'hybrid' (CADD), 'sjd' (the constraint-graph W), 'sjd-<sigma_W>', 'masked'
   attention?: AttentionKind; // the network (default: the size's)
   augment?: Augment; // training boards' symmetries (default: the size's)
   loops?: number; // weight-tied passes through the blocks (default: the size's)
@@ -47,7 +47,7 @@ export interface CompareOptions {
 }
 
 export interface RunSummary {
-  process: string;
+  model: string;
   seed: number;
   dir: string;
   solveRate: number; // adaptive sampler
@@ -58,7 +58,8 @@ export interface RunSummary {
   collapsed: boolean;
 }
 
-const label = (process: string) => describeProcess(sudokuConfig({ process }).process);
+const label = (model: string) =>
+  describeProcess(sudokuConfig({ ...parseProcessName(model) }).process);
 
 type FinalEvaluation = Pick<
   RunSummary,
@@ -99,12 +100,12 @@ export async function runComparison(
 ): Promise<RunSummary[]> {
   const summaries: RunSummary[] = [];
   for (const seed of o.seeds) {
-    for (const process of o.processes) {
-      const dir = join(o.out, `${process}-seed${seed}`);
-      hooks.log?.(`${label(process)}, seed ${seed}`);
+    for (const model of o.models) {
+      const dir = join(o.out, `${model}-seed${seed}`);
+      hooks.log?.(`${label(model)}, seed ${seed}`);
       const config = sudokuConfig({
         size: o.size,
-        process,
+        ...parseProcessName(model),
         seed,
         steps: o.steps,
         evalEvery: o.evalEvery,
@@ -116,7 +117,7 @@ export async function runComparison(
       const state = runState(dir);
       const f = finalEvaluation(dir, task, o, state.step);
       summaries.push({
-        process,
+        model,
         seed,
         dir,
         ...f,
@@ -135,8 +136,8 @@ export async function runComparison(
 async function writeReport(o: CompareOptions, runs: RunSummary[]): Promise<void> {
   const pct = (xs: number[]) =>
     `${mean(xs.map((x) => 100 * x)).toFixed(2)} +- ${std(xs.map((x) => 100 * x)).toFixed(2)}`;
-  const rows = o.processes.map((k) => {
-    const rs = runs.filter((r) => r.process === k);
+  const rows = o.models.map((k) => {
+    const rs = runs.filter((r) => r.model === k);
     const takeoffs = rs.map((r) => r.takeoff).filter((x): x is number => x !== null);
     const per = rs.map((r) => `${(100 * r.solveRate).toFixed(1)}`).join(', ');
     const collapsed = rs.filter((r) => r.collapsed).length;
@@ -174,8 +175,8 @@ Reproduce: \`${o.command}\` (resumable: run it again to continue).
       .map((row) => ({
         step: row.step,
         board_accuracy: row.board_accuracy,
-        run: `${label(r.process)} seed ${r.seed}`,
-        process: r.process,
+        run: `${label(r.model)} seed ${r.seed}`,
+        model: r.model,
       })),
   );
   const spec: TopLevelSpec = {
@@ -186,7 +187,7 @@ Reproduce: \`${o.command}\` (resumable: run it again to continue).
     encoding: {
       x: { field: 'step', type: 'quantitative' },
       y: { field: 'board_accuracy', type: 'quantitative', title: 'held-out board accuracy' },
-      color: { field: 'process', type: 'nominal' },
+      color: { field: 'model', type: 'nominal' },
       detail: { field: 'run', type: 'nominal' },
     },
   };
