@@ -34,7 +34,7 @@ function costBench(proc: P.SJDProcess): BenchResult {
   const network = () =>
     tidy(() => noGrad(() => s.net.forward(s.inProj.forward(s.state.y.to('float32'))).dispose()));
   const fixed = (): Tensor => s.logits; // the process step without the network
-  const ctx = { process: proc, denoiser: fixed, anchors: s.anchors, temperature: 1, topP: 1 };
+  const ctx = { process: proc, classifier: fixed, anchors: s.anchors, temperature: 1, topP: 1 };
   const processStep = () =>
     tidy(() => noGrad(() => sjdStep(ctx, s.state, 0.5, 0.49, false, s.gen)));
   network();

@@ -6,8 +6,8 @@ import { parseArgs } from 'node:util';
 import { sample } from '../src/sample/index.js';
 import {
   ORACLE_TOY,
+  oracleClassifier,
   oracleConfigs,
-  oracleDenoiser,
   oracleTableOnly,
   totalVariation,
 } from '../test/oracle.js';
@@ -27,7 +27,7 @@ for (const [name, proc, sampler] of configs) {
   const tvs = nfes.map((nfe) => {
     const r = sample({
       process: proc,
-      denoiser: oracleDenoiser(proc, toy),
+      classifier: oracleClassifier(proc, toy),
       anchors: toy.anchors,
       batch: B,
       length: 3,

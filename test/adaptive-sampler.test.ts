@@ -21,8 +21,8 @@ import * as P from '../src/process/index.js';
 import {
   adaptiveStep,
   boardTime,
-  type Denoiser,
-  modelDenoiser,
+  type Classifier,
+  modelClassifier,
   reverseSdeMove,
   type SamplerState,
   sample,
@@ -31,7 +31,7 @@ import {
   type Time,
 } from '../src/sample/index.js';
 import * as torch from '../src/torch/index.js';
-import { makeToy, ORACLE_TOY, oracleDenoiser } from './oracle.js';
+import { makeToy, ORACLE_TOY, oracleClassifier } from './oracle.js';
 
 /** Logits [K] whose softmax is exactly `p` (up to rounding). */
 const logitsOf = (p: number[]): number[] => p.map(Math.log);
@@ -66,7 +66,7 @@ test('commit rule: every active site at or above the threshold (probability or m
     s = state,
   ) =>
     adaptiveStep(
-      { process: proc, denoiser: () => l, anchors: toy.anchors, temperature, topP: 1, commit },
+      { process: proc, classifier: () => l, anchors: toy.anchors, temperature, topP: 1, commit },
       s,
       new Float64Array([4]),
       last,
@@ -124,7 +124,7 @@ test('commit rule: every active site at or above the threshold (probability or m
     adaptiveStep(
       {
         process: proc2,
-        denoiser: () => two,
+        classifier: () => two,
         anchors: toy.anchors,
         temperature: 1,
         topP: 1,
@@ -178,12 +178,12 @@ function rowStub(table: number[][][]) {
   const [R, L, K] = [table.length, table[0]!.length, table[0]![0]!.length];
   const all = torch.keep(torch.tensor(table.flat(2), [R, L, K]));
   const calls: { t: Time; rows: number[]; committed: number[] }[] = [];
-  const denoiser: Denoiser = (y, t, committed) => {
+  const classifier: Classifier = (y, t, committed) => {
     const ids = y.select(1, 0).argmax(-1); // [n] the clue at position 0
     calls.push({ t, rows: ids.toArray(), committed: committed.to('uint8').toArray() });
     return all.indexSelect(0, ids);
   };
-  return { denoiser, calls };
+  return { classifier, calls };
 }
 
 test('driver: one NFE a step per unfinished board at its own time; finished boards are not evaluated and stay; the budget caps the NFE and the last step fills by argmax', () => {
@@ -227,7 +227,7 @@ test('driver: one NFE a step per unfinished board at its own time; finished boar
       const stub = rowStub(table);
       const r = sample({
         process: proc,
-        denoiser: stub.denoiser,
+        classifier: stub.classifier,
         anchors,
         batch: B,
         length: L,
@@ -293,7 +293,7 @@ test('a grid sampler counts its NFE for every row', () => {
   const proc = P.makeProcess('hybrid', { length: 3 });
   const r = sample({
     process: proc,
-    denoiser: oracleDenoiser(proc, ORACLE_TOY),
+    classifier: oracleClassifier(proc, ORACLE_TOY),
     anchors: ORACLE_TOY.anchors,
     batch: 5,
     length: 3,
@@ -310,7 +310,7 @@ test('per-row times: rows that share (t, s) move exactly as the one-time step; r
   const proc = P.makeProcess('hybrid', { length: 3 });
   const ctx = {
     process: proc,
-    denoiser: () => torch.zeros([1]),
+    classifier: () => torch.zeros([1]),
     anchors: toy.anchors,
     temperature: 1,
     topP: 1,
@@ -383,7 +383,7 @@ test('the model denoiser takes one time per row: the same logits as each row at 
     },
     new torch.Generator(0),
   );
-  const den = modelDenoiser(model);
+  const den = modelClassifier(model);
   const y = new torch.Generator(1).randn([3, L, 2]);
   const committed = torch.tensor([1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0], [3, L], 'bool');
   const t = new Float64Array([0.9, 0.3, 0.05]);
@@ -419,7 +419,7 @@ test('exact posterior: on a law supported on the 6 permutations of 3 tokens, eve
       const B = 2000;
       const r = sample({
         process: proc,
-        denoiser: oracleDenoiser(proc, perms),
+        classifier: oracleClassifier(proc, perms),
         anchors: perms.anchors,
         batch: B,
         length: 3,

@@ -9,9 +9,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as P from '../src/process/index.js';
-import { confidenceStep, type Denoiser, sample, stepGenerator } from '../src/sample/index.js';
+import { type Classifier, confidenceStep, sample, stepGenerator } from '../src/sample/index.js';
 import * as torch from '../src/torch/index.js';
-import { ORACLE_TOY, ORACLE_W, oracleDenoiser } from './oracle.js';
+import { ORACLE_TOY, ORACLE_W, oracleClassifier } from './oracle.js';
 
 const toy = ORACLE_TOY; // K = 3 anchors in d = 2
 
@@ -22,11 +22,11 @@ const roundHalfEven = (x: number): number => {
 };
 
 /** A stub classifier: the same logits [B, L, K] whatever the state; counts its calls. */
-function stub(logits: torch.Tensor): { denoiser: Denoiser; calls: () => number } {
+function stub(logits: torch.Tensor): { classifier: Classifier; calls: () => number } {
   const kept = torch.keep(logits);
   let n = 0;
   return {
-    denoiser: () => {
+    classifier: () => {
       n++;
       return kept.clone();
     },
@@ -61,7 +61,7 @@ test('confidence policy: round(#active (t - s) / t) most confident active sites 
     const s = stub(logits);
     const r = sample({
       process: proc,
-      denoiser: s.denoiser,
+      classifier: s.classifier,
       anchors: toy.anchors,
       batch: B,
       length: L,
@@ -136,7 +136,7 @@ test('confidence policy at temperature 1 is the untempered policy (golden values
     for (const temperature of [1, undefined]) {
       const r = sample({
         process: proc,
-        denoiser: oracleDenoiser(proc, toy),
+        classifier: oracleClassifier(proc, toy),
         anchors: toy.anchors,
         batch: 6,
         length: 3,
@@ -157,7 +157,7 @@ test('confidence policy at temperature 1 is the untempered policy (golden values
 
 test('confidence policy: temperature T on logits l is temperature 1 on l / T, exactly', () => {
   const proc = P.makeProcess('hybrid', { length: 3 });
-  const exact = oracleDenoiser(proc, toy);
+  const exact = oracleClassifier(proc, toy);
   for (const T of [0.3, 2]) {
     const base = {
       process: proc,
@@ -169,13 +169,13 @@ test('confidence policy: temperature T on logits l is temperature 1 on l / T, ex
       sampler: 'confidence',
       record: true,
     };
-    const hot = sample({ ...base, denoiser: exact, temperature: T });
+    const hot = sample({ ...base, classifier: exact, temperature: T });
     const scaled = sample({
       ...base,
-      denoiser: (y, t, c) => exact(y, t, c).to('float64').div(T),
+      classifier: (y, t, c) => exact(y, t, c).to('float64').div(T),
       temperature: 1,
     });
-    const plain = sample({ ...base, denoiser: exact, temperature: 1 });
+    const plain = sample({ ...base, classifier: exact, temperature: 1 });
     assert.ok(hot.tokens.equal(scaled.tokens) && hot.y.equal(scaled.y), `T = ${T}`);
     assert.deepEqual(
       hot.trajectory!.map((s) => [...s.yNorm]),
@@ -202,7 +202,7 @@ test('confidence policy: a low temperature reorders the ranking as softmax(l / T
   };
   const step = (temperature: number) =>
     confidenceStep(
-      { process: proc, denoiser: () => logits, anchors: toy.anchors, temperature, topP: 1 },
+      { process: proc, classifier: () => logits, anchors: toy.anchors, temperature, topP: 1 },
       state,
       0.6,
       0.45,
@@ -231,7 +231,7 @@ test('confidence policy: the temperature tempers the drift: y_cold - y_warm = be
   const [t, s] = [0.6, 0.55];
   const step = (temperature: number) =>
     confidenceStep(
-      { process: proc, denoiser: () => logits, anchors: toy.anchors, temperature, topP: 1 },
+      { process: proc, classifier: () => logits, anchors: toy.anchors, temperature, topP: 1 },
       state,
       t,
       s,

@@ -4,7 +4,7 @@
 // "classifier" it drives the samplers; their output law must then be p0.
 import { fromDense, logSurvival, makeProcess, type SJDProcess } from '../src/process/index.js';
 import { mixtureTerms } from '../src/process/quadrature.js';
-import type { Denoiser } from '../src/sample/index.js';
+import type { Classifier } from '../src/sample/index.js';
 import type { Tensor } from '../src/torch/index.js';
 import * as torch from '../src/torch/index.js';
 
@@ -106,7 +106,7 @@ export function logPosteriorSeqs(
  * The exact per-position posterior as logits [B, L, K]: a perfect classifier. Per-row times
  * are served by the rows that share a time, together.
  */
-export function oracleDenoiser(proc: SJDProcess, toy: Toy): Denoiser {
+export function oracleClassifier(proc: SJDProcess, toy: Toy): Classifier {
   const atTime = (y: Tensor, t: number, committed: Tensor): Tensor => {
     const tokens = committedTokens(toy, y, committed);
     const post = logPosteriorSeqs(proc, toy, y, t, committed, tokens).exp(); // [B, N]
@@ -152,7 +152,7 @@ export function oracleSampling<O extends { batch: number; nfe: number; seed: num
 ) {
   return {
     process: proc,
-    denoiser: oracleDenoiser(proc, toy),
+    classifier: oracleClassifier(proc, toy),
     anchors: toy.anchors,
     length: toy.L,
     ...o,

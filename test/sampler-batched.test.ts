@@ -1,4 +1,4 @@
-// The batched sampling loop (src/sample/batched.ts) on a tiny random denoiser: n sequences in
+// The batched sampling loop (src/sample/batched.ts) on a tiny random classifier: n sequences in
 // chunks are exactly the driver's chunks seeded seed + start, conditioned by the chunk's own
 // rows, with the first chunk's trajectory and the NFE spent; the driver's error names the
 // default sampler. Step by step (issue #15): sampleBatchSteps yields the steps sample records
@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { Denoiser } from '../src/model/denoiser.js';
 import * as P from '../src/process/index.js';
 import {
-  modelDenoiser,
+  modelClassifier,
   sample,
   sampleBatchSteps,
   sampleInBatches,
@@ -70,7 +70,7 @@ for (const sampler of ['sjd', 'confidence']) {
       const d = sample({
         ...o,
         process: proc,
-        denoiser: modelDenoiser(model),
+        classifier: modelClassifier(model),
         anchors,
         batch: B,
         length: L,

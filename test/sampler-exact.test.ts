@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import * as P from '../src/process/index.js';
 import {
   ancestralStep,
+  type Classifier,
   candiStep,
-  type Denoiser,
   type SamplerState,
   type StepContext,
   type StepFn,
@@ -19,7 +19,13 @@ import {
   timeGrid,
 } from '../src/sample/index.js';
 import * as torch from '../src/torch/index.js';
-import { ORACLE_TOY, ORACLE_W, oracleDenoiser, oracleSampling, totalVariation } from './oracle.js';
+import {
+  ORACLE_TOY,
+  ORACLE_W,
+  oracleClassifier,
+  oracleSampling,
+  totalVariation,
+} from './oracle.js';
 import { slow } from './slow.js';
 
 const toy = ORACLE_TOY;
@@ -66,7 +72,7 @@ test('commit probability: (S(s) - S(t)) / (1 - S(t)); (t - s) / t for the log-li
 
 /** A classifier that is exact for the point-mass data law x0 = `truth` everywhere: certain of it. */
 const certain =
-  (truth: number[], K: number): Denoiser =>
+  (truth: number[], K: number): Classifier =>
   (y) => {
     const B = y.size(0);
     return torch
@@ -80,7 +86,7 @@ const certain =
 /** A step context whose classifier is certain of `truth`, at temperature 1. */
 const certainContext = (proc: P.SJDProcess, truth: number[]): StepContext => ({
   process: proc,
-  denoiser: certain(truth, toy.K),
+  classifier: certain(truth, toy.K),
   anchors: toy.anchors,
   temperature: 1,
   topP: 1,
@@ -219,7 +225,7 @@ test('logit refresh: two classifier passes a step, one on the last; eta < 1 refu
   const eta = P.makeProcess('sjd', { length: 3, eta: 0.5 });
   for (const name of ['ancestral', 'ancestral-refresh', 'candi', 'candi-cache'])
     assert.throws(
-      () => sample({ ...o, process: eta, denoiser: oracleDenoiser(eta, toy), sampler: name }),
+      () => sample({ ...o, process: eta, classifier: oracleClassifier(eta, toy), sampler: name }),
       new RegExp(`the ${name} sampler needs eta = 1 \\(got eta 0.5\\)`),
     );
 });

@@ -45,7 +45,7 @@ test('classify: ruled-out values get logit -1e9; a site with every value ruled o
   };
   const ctx = {
     process: P.makeProcess('hybrid', { length: 2 }),
-    denoiser: () => logits,
+    classifier: () => logits,
     anchors: torch.eye(3, 'float64'),
     temperature: 1,
     topP: 1,
@@ -67,7 +67,7 @@ test('adaptive sampler: with the rules a know-nothing classifier fills naked sin
   const run = (rules: boolean) =>
     sample({
       process: proc,
-      denoiser: uniform,
+      classifier: uniform,
       anchors: torch.eye(9, 'float64'),
       batch: 1,
       length: 81,

@@ -12,8 +12,8 @@ import {
   makeToy,
   ORACLE_TOY,
   ORACLE_W,
+  oracleClassifier,
   oracleConfigs,
-  oracleDenoiser,
   totalVariation,
 } from './oracle.js';
 import { slow } from './slow.js';
@@ -28,7 +28,7 @@ for (const [name, proc, sampler] of configs) {
   }, () => {
     const r = sample({
       process: proc,
-      denoiser: oracleDenoiser(proc, toy),
+      classifier: oracleClassifier(proc, toy),
       anchors: toy.anchors,
       batch: 20_000,
       length: 3,
@@ -60,7 +60,7 @@ test('conditioning: a clamped position stays, the rest follow p0 given it (TV < 
   };
   const r = sample({
     process: proc,
-    denoiser: oracleDenoiser(proc, toy),
+    classifier: oracleClassifier(proc, toy),
     anchors: toy.anchors,
     batch: B,
     length: 3,
@@ -87,7 +87,7 @@ test('same seed, same samples; step i is reproducible on its own; the trajectory
   const proc = P.makeProcess('hybrid', { length: 3 });
   const o = {
     process: proc,
-    denoiser: oracleDenoiser(proc, toy),
+    classifier: oracleClassifier(proc, toy),
     anchors: toy.anchors,
     batch: 64,
     length: 3,
@@ -118,7 +118,7 @@ test('same seed, same samples; step i is reproducible on its own; the trajectory
   // the commitments are compared, through the same generator).
   const ctx = {
     process: proc,
-    denoiser: oracleDenoiser(proc, toy),
+    classifier: oracleClassifier(proc, toy),
     anchors: toy.anchors,
     temperature: 1,
     topP: 1,
@@ -137,7 +137,7 @@ test('temperature and top-p: low temperature and small top-p concentrate the all
   const proc = P.makeProcess('hybrid', { length: 3 });
   const base = {
     process: proc,
-    denoiser: oracleDenoiser(proc, toy),
+    classifier: oracleClassifier(proc, toy),
     anchors: toy.anchors,
     batch: 4000,
     length: 3,
@@ -170,7 +170,7 @@ test('temperature tempers the classifier in the drift too: y_cold - y_warm = bet
   const logits = torch.tensor([...l, ...l, ...l], [1, 3, 3]);
   const ctx = (temperature: number) => ({
     process: proc,
-    denoiser: () => logits,
+    classifier: () => logits,
     anchors: toy.anchors,
     temperature,
     topP: 1,
@@ -197,7 +197,7 @@ test('temperature tempers the classifier in the drift too: y_cold - y_warm = bet
 
 test('the driver spends the NFE budget: Alg. 2 one pass a step; confidence two, one on its last (fill) step', () => {
   const proc = P.makeProcess('hybrid', { length: 3 });
-  const exact = oracleDenoiser(proc, toy);
+  const exact = oracleClassifier(proc, toy);
   for (const [sampler, nfe, calls] of [
     ['sjd', 8, 8],
     ['confidence', 8, 7],
@@ -205,7 +205,7 @@ test('the driver spends the NFE budget: Alg. 2 one pass a step; confidence two, 
     let n = 0;
     const r = sample({
       process: proc,
-      denoiser: (y, t, c) => {
+      classifier: (y, t, c) => {
         n++;
         return exact(y, t, c);
       },

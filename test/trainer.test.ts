@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { modelDenoiser, sample } from '../src/sample/index.js';
+import { modelClassifier, sample } from '../src/sample/index.js';
 import * as torch from '../src/torch/index.js';
 import { type TrainConfig, type TrainTask, train } from '../src/train/index.js';
 import { tempDir } from './tmp.js';
@@ -28,7 +28,7 @@ const toy: TrainTask = {
   evaluate: (model, proc, step) => {
     const r = sample({
       process: proc,
-      denoiser: modelDenoiser(model),
+      classifier: modelClassifier(model),
       anchors: model.anchors.forward(),
       batch: 64,
       length: L,

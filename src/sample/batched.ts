@@ -8,12 +8,12 @@ import { type Network as Model, networkLength } from '../model/network.js';
 import type { SJDProcess } from '../process/index.js';
 import { type Tensor, tidy } from '../torch/index.js';
 import { type SampleOptions, sample, sampleSteps, type TrajectoryStep } from './driver.js';
-import { modelDenoiser } from './model-denoiser.js';
+import { modelClassifier } from './model-classifier.js';
 
 export interface BatchedSampleOptions
   extends Omit<
     SampleOptions,
-    'process' | 'denoiser' | 'anchors' | 'batch' | 'length' | 'condition' | 'record'
+    'process' | 'classifier' | 'anchors' | 'batch' | 'length' | 'condition' | 'record'
   > {
   n: number; // sequences in all
   batchSize: number;
@@ -42,7 +42,7 @@ function chunkOptions(
   return {
     ...rest,
     process: proc,
-    denoiser: modelDenoiser(model),
+    classifier: modelClassifier(model),
     anchors,
     batch: B,
     length: networkLength(model),

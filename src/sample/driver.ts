@@ -23,11 +23,11 @@ import type { Exclusion } from './exclusion.js';
 import { type GridKind, timeGrid } from './grid.js';
 import { getSampler } from './registry.js';
 import { temperedProbs } from './reverse-sde.js';
-import type { CommitRule, Denoiser, SamplerState, StepContext, Time } from './types.js';
+import type { Classifier, CommitRule, SamplerState, StepContext, Time } from './types.js';
 
 export interface SampleOptions {
   process: SJDProcess;
-  denoiser: Denoiser;
+  classifier: Classifier;
   anchors: Tensor; // [K, d]
   batch: number;
   length: number;
@@ -166,10 +166,10 @@ function* steps(o: SampleOptions, watch: boolean): Generator<TrajectoryStep | nu
   const [K, d] = E.shape as [number, number];
   const ctx: StepContext = {
     process: proc,
-    denoiser: (y: Tensor, t: Time, committed: Tensor) => {
+    classifier: (y: Tensor, t: Time, committed: Tensor) => {
       nfe++;
       for (const b of rows) rowNfe[b]!++;
-      const logits = o.denoiser(y, t, committed); // [rows, L, K]
+      const logits = o.classifier(y, t, committed); // [rows, L, K]
       if (watch) readPass(logits, temperature, rows, L, reads);
       return logits;
     },

@@ -15,7 +15,7 @@ const RULED_OUT = -1e9;
 
 /** The classifier's logits [B, L, K] on `state` at time t, with the context's exclusion applied. */
 export function classify(ctx: StepContext, state: SamplerState, t: Time): Tensor {
-  const logits = ctx.denoiser(state.y.to('float32'), t, state.committed); // [B, L, K]
+  const logits = ctx.classifier(state.y.to('float32'), t, state.committed); // [B, L, K]
   if (!ctx.exclude) return logits;
   const out = ctx.exclude(state.tokens, state.committed); // [B, L, K]
   const open = out.all(-1, true).logicalNot(); // [B, L, 1] sites with a value left

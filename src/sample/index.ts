@@ -28,7 +28,7 @@ export {
 export { classify, type Exclusion } from './exclusion.js';
 export { type GridKind, timeGrid } from './grid.js';
 export { mdlmStep } from './mdlm-step.js';
-export { modelDenoiser } from './model-denoiser.js';
+export { modelClassifier } from './model-classifier.js';
 export {
   defaultSampler,
   getSampler,
@@ -41,8 +41,8 @@ export { reverseSdeMove, temperedProbs } from './reverse-sde.js';
 export { sjdStep, sjdStepWith } from './sjd-step.js';
 export type {
   AdaptiveStepFn,
+  Classifier,
   CommitRule,
-  Denoiser,
   SamplerState,
   StepContext,
   StepFn,

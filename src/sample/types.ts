@@ -1,4 +1,4 @@
-// What the samplers share: the denoiser they call, the state they carry, and a step's context.
+// What the samplers share: the classifier they call (the network as the samplers see it), the state they carry, and a step's context.
 import type { SJDProcess } from '../process/index.js';
 import type { Generator, Tensor } from '../torch/index.js';
 import type { Exclusion } from './exclusion.js';
@@ -13,7 +13,7 @@ export type Time = number | Float64Array;
  * The classifier P_theta(a | y, t): y [B, L, d] float32 (committed positions on their anchors),
  * t the forward time (per row or broadcast), committed [B, L] bool -> logits [B, L, K].
  */
-export type Denoiser = (y: Tensor, t: Time, committed: Tensor) => Tensor;
+export type Classifier = (y: Tensor, t: Time, committed: Tensor) => Tensor;
 
 export interface SamplerState {
   y: Tensor; // [B, L, d] float64
@@ -32,7 +32,7 @@ export interface CommitRule {
 
 export interface StepContext {
   process: SJDProcess;
-  denoiser: Denoiser;
+  classifier: Classifier;
   anchors: Tensor; // [K, d] float64
   temperature: number;
   topP: number;

@@ -1,4 +1,4 @@
-// Solving Sudoku with a trained denoiser: clues are conditioned (committed from the start and
+// Solving Sudoku with a trained classifier: clues are conditioned (committed from the start and
 // re-clamped each step), the blanks are sampled by a named sampler (the adaptive sampler by
 // default, the paper's confidence policy, or Alg. 2) in batches (sample/batched.ts); digits
 // 1..9 are tokens 0..8. Every returned board is checked against the rules (check.ts): a

@@ -2,9 +2,9 @@
 // broadcast over the batch, or one per row as training feeds it), evaluated without autograd.
 import type { Network as Model } from '../model/network.js';
 import { full, noGrad, tensor } from '../torch/index.js';
-import type { Denoiser } from './types.js';
+import type { Classifier } from './types.js';
 
-export function modelDenoiser(model: Model): Denoiser {
+export function modelClassifier(model: Model): Classifier {
   return (y, t, committed) =>
     noGrad(() => {
       const B = y.size(0);
