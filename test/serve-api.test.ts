@@ -13,6 +13,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import type { StepEvent } from '../src/serve/index.js';
 import { classifyPuzzles, parseBoard } from '../src/tasks/sudoku/index.js';
 import {
   EASY,
@@ -148,10 +149,10 @@ test('a solve gives the answer of sjd solve for the same seed and settings, JSON
     assert.equal(done(s.events).board, board);
     const k = steps(s.events);
     assert.ok(k.length >= 3, `${k.length} steps`);
-    const first = k[0]!.data as { step: number; tokens: number[]; argmax: number[] };
+    const first = k[0]!.data as StepEvent;
     assert.equal(first.step, 0);
     assert.equal(first.tokens.length, 81);
-    const last = k.at(-1)!.data as { tokens: number[]; confidence: number[] };
+    const last = k.at(-1)!.data as StepEvent;
     assert.equal(last.tokens.map((v) => v + 1).join(''), board);
     assert.ok(last.confidence.every((p) => p >= 0 && p <= 1));
   }
@@ -174,7 +175,7 @@ test('a solve retries as sjd solve does: the same attempts and board, steps on t
   );
   const s = await stream('/api/sudoku/stream', { puzzle: HARD, ...o });
   assert.equal(done(s.events).board, board);
-  const k = steps(s.events).map((e) => e.data as { t: number; nfe: number; tokens: number[] });
+  const k = steps(s.events).map((e) => e.data as StepEvent);
   // Every step, a retry's too, shows the clues where they are; NFE counts over the attempts,
   // and each retry starts again from the prior (t back up).
   for (const x of k)

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { test } from 'node:test';
+import type { SolveAnswer } from '../src/serve/index.js';
 import { EASY, modelsFolder, sjd } from './serve-fixture.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
@@ -85,7 +86,7 @@ test('a stop lets a running solve finish', async () => {
   s.child.kill('SIGINT');
   const res = await solve;
   assert.equal(res.status, 200);
-  assert.match(((await res.json()) as { board: string }).board, /^[1-9]{81}$/);
+  assert.match(((await res.json()) as SolveAnswer).board, /^[1-9]{81}$/);
   assert.equal((await exit)[0], 0);
 });
 

@@ -8,7 +8,12 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { test } from 'node:test';
-import { DEFAULT_DEADLINES, jobCapMs } from '../src/serve/index.js';
+import {
+  DEFAULT_DEADLINES,
+  type ErrorAnswer,
+  type HealthAnswer,
+  jobCapMs,
+} from '../src/serve/index.js';
 import { EASY, modelsFolder, readUntil, sseEvents, startServer } from './serve-fixture.js';
 
 const models = modelsFolder(true);
@@ -16,11 +21,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 
-const health = async (s: Server) =>
-  (await (await fetch(`${s.url}/health`)).json()) as {
-    queue: Record<string, number>;
-    streams: number;
-  };
+const health = async (s: Server) => (await (await fetch(`${s.url}/health`)).json()) as HealthAnswer;
 
 const solve = (s: Server) =>
   fetch(`${s.url}/api/sudoku/solve`, {
@@ -127,7 +128,7 @@ test("a job's time cap scales with its NFE; a job past it stops: 503, or an erro
     });
     assert.equal(post.status, 503);
     assert.match(
-      ((await post.json()) as { error: string }).error,
+      ((await post.json()) as ErrorAnswer).error,
       /^the job ran past its time cap \(0\.3 s for 1024 NFE\)/,
     );
     const stream = await fetch(`${s.url}/api/text/stream?n=4&nfe=1024`, {
@@ -135,7 +136,7 @@ test("a job's time cap scales with its NFE; a job past it stops: 503, or an erro
     });
     assert.equal(stream.status, 200);
     const events = sseEvents(await stream.text());
-    assert.match((events.at(-1)!.data as { error: string }).error, /time cap/);
+    assert.match((events.at(-1)!.data as ErrorAnswer).error, /time cap/);
     assert.equal(events.at(-1)!.event, 'error');
     const q = (await health(s)).queue;
     assert.deepEqual([q.timed_out, q.running, q.stalled], [2, 0, 0]);

@@ -7,6 +7,7 @@
 import { fastifySSE } from '@fastify/sse';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { LIMITS } from './api-constants.js';
 import type { ServeContext } from './context.js';
 import { type Deadlines, deadlinesOf } from './deadlines.js';
 import {
@@ -22,7 +23,7 @@ import { loadServedModels, SHIPPED_MODELS } from './models.js';
 import { sampleRoutes } from './routes-sample.js';
 import { statusRoutes } from './routes-status.js';
 import { sudokuRoutes } from './routes-sudoku.js';
-import { LIMITS, zodValidator } from './schemas.js';
+import { zodValidator } from './schemas.js';
 import { DEFAULT_STREAMS_PER_CLIENT, StreamClients } from './stream-clients.js';
 
 /** The page: web/index.html, its style sheet and its scripts compiled into web/dist/. */

@@ -3,10 +3,11 @@
 // its model's defaults (those of the matching command, so the same seed gives the command's
 // answer).
 import { getSampler, samplers } from '../sample/index.js';
+import type { Settings, TaskName } from './api-types.js';
 import type { Deadlines } from './deadlines.js';
 import { HttpError } from './errors.js';
 import type { JobQueue } from './job-queue.js';
-import { type Served, type ServedModel, servedModel, type TaskName } from './models.js';
+import { type Served, type ServedModel, servedModel } from './models.js';
 import type { StreamClients } from './stream-clients.js';
 
 export interface ServeContext {
@@ -38,13 +39,6 @@ export function need(ctx: ServeContext, task: TaskName): ServedModel {
 /** The samplers a request may name: the model's, or (no model: 404 anyway) every one. */
 export const servedSamplers = (m: ServedModel | { unavailable: string }): string[] =>
   'samplers' in m ? m.samplers : [...samplers.keys()];
-
-export interface Settings {
-  sampler: string;
-  nfe: number;
-  temperature: number;
-  seed: number;
-}
 
 /** The request's settings, the model's defaults where it gives none (seed 0, as the commands). */
 export function settingsOf(

@@ -6,10 +6,12 @@
 // that arrives while the server stops, 499 (nothing is sent) for a client that went away; 500
 // for anything else, logged on stderr. The errors that fastify, Node's HTTP parser and the
 // plugins answer themselves (a bad URL, a request that cannot be parsed or whose headers are too
-// large, a request that took too long, 406 from the SSE plugin) get the same shape.
+// large, a request that took too long, 406 from the SSE plugin) get the same shape (ErrorAnswer,
+// api-types.ts: issue #28).
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorAnswer } from './api-types.js';
 import { CancelledError, JobTimeoutError, QueueFullError } from './job-queue.js';
 
 /** An error with the status it answers with. */
@@ -24,32 +26,33 @@ export class HttpError extends Error {
 
 const firstLine = (s: string) => s.split('\n')[0]!;
 
+/** The body of a failed request: the message's first line. */
+export const errorAnswer = (message: string): ErrorAnswer => ({ error: firstLine(message) });
+
 export function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (err instanceof QueueFullError)
     return reply
       .code(503)
       .header('retry-after', String(err.retryAfterS))
-      .send({ error: err.message });
-  if (err instanceof CancelledError) return reply.code(499).send({ error: err.message });
-  if (err instanceof JobTimeoutError) return reply.code(503).send({ error: err.message });
-  if (err instanceof HttpError)
-    return reply.code(err.statusCode).send({ error: firstLine(err.message) });
+      .send(errorAnswer(err.message));
+  if (err instanceof CancelledError) return reply.code(499).send(errorAnswer(err.message));
+  if (err instanceof JobTimeoutError) return reply.code(503).send(errorAnswer(err.message));
+  if (err instanceof HttpError) return reply.code(err.statusCode).send(errorAnswer(err.message));
   const status = err.statusCode ?? 500;
-  if (status >= 400 && status < 500)
-    return reply.code(status).send({ error: firstLine(err.message) });
+  if (status >= 400 && status < 500) return reply.code(status).send(errorAnswer(err.message));
   console.error(`sjd serve: ${request.method} ${request.url}: ${err.stack ?? err.message}`);
-  return reply.code(500).send({ error: `internal error: ${firstLine(err.message)}` });
+  return reply.code(500).send(errorAnswer(`internal error: ${err.message}`));
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   return reply
     .code(404)
-    .send({ error: `no such path: ${request.method} ${request.url.split('?')[0]}` });
+    .send(errorAnswer(`no such path: ${request.method} ${request.url.split('?')[0]}`));
 }
 
 /** fastify's `frameworkErrors`: a URL it cannot decode (400) and the like, before any route. */
 export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  return reply.code(err.statusCode ?? 400).send({ error: firstLine(err.message) });
+  return reply.code(err.statusCode ?? 400).send(errorAnswer(err.message));
 }
 
 /** A body in the shape fastify's own errors have: `{ statusCode, error, message }`. */
@@ -65,8 +68,7 @@ export async function oneErrorShape(
   reply: FastifyReply,
   payload: unknown,
 ): Promise<unknown> {
-  if (reply.statusCode >= 400 && isFastifyErrorBody(payload))
-    return { error: firstLine(payload.message) };
+  if (reply.statusCode >= 400 && isFastifyErrorBody(payload)) return errorAnswer(payload.message);
   return payload;
 }
 
@@ -86,7 +88,7 @@ export function clientErrorHandler(
       : err.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'the request headers are too large']
         : [400, `a malformed HTTP request (${err.code ?? firstLine(err.message)})`];
-  const body = JSON.stringify({ error });
+  const body = JSON.stringify(errorAnswer(error));
   if (socket.writable)
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

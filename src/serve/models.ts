@@ -17,19 +17,11 @@ import {
 } from '../tasks/sudoku/index.js';
 import { ALPHABET, textShape } from '../tasks/text/index.js';
 import { loadTransformer, MODEL_FILES } from '../train/index.js';
-
-export const TASKS = ['sudoku', 'text', 'image'] as const;
-export type TaskName = (typeof TASKS)[number];
+import { TASKS } from './api-constants.js';
+import type { Defaults, TaskName } from './api-types.js';
 
 /** The package's models/ folder. */
 export const SHIPPED_MODELS = new URL('../../../models', import.meta.url).pathname;
-
-/** The settings a task's page starts from (those of its command: sjd solve, sjd sample). */
-export interface Defaults {
-  sampler: string;
-  nfe: number;
-  temperature: number;
-}
 
 export interface ServedModel {
   model: Network;

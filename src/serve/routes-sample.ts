@@ -7,8 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TrajectoryStep } from '../sample/index.js';
 import { sampleImageSteps } from '../tasks/image/sample.js';
 import { sampleTextSteps } from '../tasks/text/sample.js';
+import type { ImageSampleAnswer, SampleSettings, TaskName, TextSampleAnswer } from './api-types.js';
 import { need, refuseWhenFull, type ServeContext, servedSamplers, settingsOf } from './context.js';
-import type { TaskName } from './models.js';
 import { queuedSteps, type StepRun } from './run-steps.js';
 import { type SampleRequest, sampleRequest } from './schemas.js';
 import { streamSteps } from './sse.js';
@@ -20,9 +20,9 @@ function run(
   ctx: ServeContext,
   task: SampleTask,
   q: SampleRequest,
-): StepRun<TrajectoryStep, object> {
+): StepRun<TrajectoryStep, TextSampleAnswer | ImageSampleAnswer> {
   const m = need(ctx, task);
-  const settings = { ...settingsOf(m, q), n: q.n ?? 1 };
+  const settings: SampleSettings = { ...settingsOf(m, q), n: q.n ?? 1 };
   if (task === 'text')
     return {
       nfe: settings.nfe,

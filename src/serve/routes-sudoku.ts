@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TrajectoryStep } from '../sample/index.js';
 import * as sudoku from '../tasks/sudoku/index.js';
+import type { GenerateAnswer, SolveAnswer, SolveSettings } from './api-types.js';
 import { need, refuseWhenFull, type ServeContext, servedSamplers, settingsOf } from './context.js';
 import { HttpError } from './errors.js';
 import { queuedSteps, type StepRun } from './run-steps.js';
@@ -26,7 +27,7 @@ function brokenUnits(board: sudoku.Board) {
 }
 
 /** The checked answer to a puzzle (the JSON of /solve and of the stream's `done` event). */
-function answer(puzzle: sudoku.Board, r: sudoku.SolveResult, settings: object) {
+function answer(puzzle: sudoku.Board, r: sudoku.SolveResult, settings: SolveSettings): SolveAnswer {
   const board = r.boards[0]!;
   const problems = r.problems[0]!;
   return {
@@ -50,11 +51,11 @@ export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
    * The run for a request (its settings are checked at once; in the job, the puzzle's solution
    * check comes before the first step); it returns the checked answer.
    */
-  const solve = (q: SolveRequest): StepRun<TrajectoryStep, object> => {
+  const solve = (q: SolveRequest): StepRun<TrajectoryStep, SolveAnswer> => {
     const m = need(ctx, 'sudoku');
-    const settings = {
+    const settings: SolveSettings = {
       ...settingsOf(m, q),
-      grid: q.grid ?? ('cosine' as const),
+      grid: q.grid ?? 'cosine',
       retries: q.retries ?? sudoku.DEFAULT_RETRIES,
     };
     return {
@@ -75,7 +76,7 @@ export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
       const q = req.query as GenerateRequest;
       const difficulty = q.difficulty ?? 'singles';
       const seed = q.seed ?? Math.floor(Math.random() * 2 ** 31);
-      return ctx.queue.run(async () => {
+      return ctx.queue.run(async (): Promise<GenerateAnswer> => {
         const g = sudoku.generateOfClass(difficulty, seed);
         return { puzzle: sudoku.formatBoard(g.puzzle), difficulty, givens: g.givens, seed };
       });

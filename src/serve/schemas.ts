@@ -4,20 +4,11 @@
 // "puzzle: puzzle has 80 characters, expected 81"). A JSON body's numbers must be JSON numbers
 // ("nfe": "32" or "0x10" is refused, naming the field); a query string carries them as text,
 // read only in decimal notation ("32", "0.7", "1e-3"; not "0x10" or "Infinity"). The limits are
-// the server's own (a request costs at most LIMITS.nfe.max classifier passes), narrower than the
-// command line's.
+// the server's own (api-constants.ts).
 import type { FastifySchemaCompiler } from 'fastify';
 import { z } from 'zod';
 import * as sudoku from '../tasks/sudoku/index.js';
-
-export const LIMITS = {
-  nfe: { min: 1, max: 1024 },
-  temperature: { min: 1e-3, max: 100 },
-  seed: { min: 0, max: 2 ** 31 - 1 },
-  samples: { min: 1, max: 4 }, // text and images a request
-  retries: { min: 0, max: 10 }, // a solve's (the NFE budget bounds them all together)
-  bodyBytes: 16 * 1024,
-} as const;
+import { GRIDS, LIMITS } from './api-constants.js';
 
 /** Where a request's fields come from: a JSON body, or a query string (all text). */
 export type Source = 'body' | 'query';
@@ -67,7 +58,7 @@ export const solveRequest = (samplers: readonly string[], from: Source) =>
   z.strictObject({
     puzzle,
     ...samplingFields(samplers, from),
-    grid: z.enum(['cosine', 'uniform']).optional(),
+    grid: z.enum(GRIDS).optional(),
     retries: int(LIMITS.retries, from).optional(),
   });
 export type SolveRequest = z.infer<ReturnType<typeof solveRequest>>;

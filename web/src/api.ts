@@ -1,56 +1,34 @@
 // The page's side of sjd serve's API (issue #15): JSON requests, and the stream of a sampling
 // run read as Server-Sent Events from a fetch response (rather than EventSource, so that a
 // refused request shows its status and one-line reason: 400 for a bad puzzle, 503 with
-// Retry-After when the server is busy). The types mirror the server's answers
-// (src/serve/step-event.ts, src/serve/routes-*.ts).
+// Retry-After when the server is busy). The answers' types are the server's own (issue #28,
+// item 5): src/serve/api-types.ts, imported as types only from the declarations that
+// `tsc -p tsconfig.json` emits for it (npm run build compiles the server first), so nothing of
+// it is emitted here or loaded by the browser.
+import type {
+  ErrorAnswer,
+  GenerateAnswer,
+  ImageSampleAnswer,
+  ModelsInfo,
+  ServedTask,
+  SolveAnswer,
+  StepEvent,
+  StreamEvent,
+  TaskName,
+  TextSampleAnswer,
+} from '../../dist/src/serve/api-types.js';
 
-/** One sampler step: per site, the committed token (-1 while active), argmax, confidence, |y|. */
-export interface StepEvent {
-  step: number;
-  t: number;
-  nfe: number;
-  tokens: number[];
-  argmax: number[];
-  confidence: number[];
-  yNorm: number[];
-}
-
-export interface Defaults {
-  sampler: string;
-  nfe: number;
-  temperature: number;
-}
-
-export interface Geometry {
-  height: number;
-  width: number;
-  channels: number;
-  levels: number;
-}
-
-export interface TaskInfo {
-  available: boolean;
-  reason?: string;
-  samplers?: string[];
-  defaults?: Defaults;
-  length?: number;
-  geometry?: Geometry;
-  alphabet?: string;
-  retries?: number; // Sudoku: a solve's default retries
-}
-
-export type TaskName = 'sudoku' | 'text' | 'image';
-
-export interface Range {
-  min: number;
-  max: number;
-}
-
-export interface ModelsInfo {
-  tasks: Record<TaskName, TaskInfo>;
-  limits: { nfe: Range; temperature: Range; seed: Range; samples: Range; retries: Range };
-  difficulties: string[];
-}
+export type {
+  GenerateAnswer,
+  ImageSampleAnswer,
+  ModelsInfo,
+  ServedTask,
+  SolveAnswer,
+  StepEvent,
+  StreamEvent,
+  TaskName,
+  TextSampleAnswer,
+};
 
 /** A refused request: its status and the server's one-line reason. */
 export class ApiError extends Error {
@@ -65,7 +43,7 @@ export class ApiError extends Error {
 async function failure(res: Response): Promise<ApiError> {
   let reason = res.statusText;
   try {
-    reason = ((await res.json()) as { error?: string }).error ?? reason;
+    reason = ((await res.json()) as Partial<ErrorAnswer>).error ?? reason;
   } catch {
     // not JSON: keep the status text
   }
@@ -79,13 +57,14 @@ export async function getJson<T>(url: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-export interface ServerEvent {
-  event: string;
-  data: unknown;
-}
-
-/** The events of a stream (event and JSON data of each block), until it ends or `signal` aborts. */
-export async function* streamEvents(url: string, signal: AbortSignal): AsyncGenerator<ServerEvent> {
+/**
+ * The events of a stream (event and JSON data of each block), until it ends or `signal` aborts;
+ * `Answer` is its `done` event's.
+ */
+export async function* streamEvents<Answer>(
+  url: string,
+  signal: AbortSignal,
+): AsyncGenerator<StreamEvent<Answer>> {
   const res = await fetch(url, { headers: { accept: 'text/event-stream' }, signal });
   if (!res.ok || !res.body) throw await failure(res);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -105,7 +84,8 @@ export async function* streamEvents(url: string, signal: AbortSignal): AsyncGene
         if (line.startsWith('event:')) event = line.slice(6).trim();
         else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
       }
-      if (data.length > 0) yield { event, data: JSON.parse(data.join('\n')) };
+      if (data.length > 0)
+        yield { event, data: JSON.parse(data.join('\n')) } as StreamEvent<Answer>;
     }
   }
 }

@@ -2,12 +2,11 @@
 // settle. Committed pixels show their grey level (or colour); active ones show the classifier's
 // current argmax tinted red, the more the less sure the classifier is. Tokens are site-major:
 // token (row * W + col) * C + channel.
-import type { ModelsInfo, StepEvent } from './api.js';
+import type { ImageSampleAnswer, ModelsInfo, ServedTask, StepEvent } from './api.js';
 import { RunPanel } from './run-panel.js';
 import { fillSettings, formQuery } from './settings.js';
 
-export function setupImage(section: HTMLElement, models: ModelsInfo): void {
-  const info = models.tasks.image;
+export function setupImage(section: HTMLElement, info: ServedTask, models: ModelsInfo): void {
   const g = info.geometry!;
   const form = section.querySelector<HTMLFormElement>('form')!;
   const out = section.querySelector<HTMLElement>('.images')!;
@@ -41,7 +40,7 @@ export function setupImage(section: HTMLElement, models: ModelsInfo): void {
     }
   };
 
-  const panel = new RunPanel(section, { draw, done: () => {} });
+  const panel = new RunPanel<ImageSampleAnswer>(section, { draw, done: () => {} });
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     void panel.run(`/api/image/stream?${formQuery(form)}`);

@@ -1,12 +1,15 @@
 // sjd serve's page (issue #15): tabs for the three tasks, each set up from /api/models (its
 // samplers and defaults), or marked unavailable with the server's reason when its model is not
 // served.
-import { getJson, type ModelsInfo, type TaskName } from './api.js';
+import { getJson, type ModelsInfo, type ServedTask, type TaskName } from './api.js';
 import { setupImage } from './image.js';
 import { setupSudoku } from './sudoku.js';
 import { setupText } from './text.js';
 
-const SETUP: Record<TaskName, (section: HTMLElement, models: ModelsInfo) => void> = {
+const SETUP: Record<
+  TaskName,
+  (section: HTMLElement, info: ServedTask, models: ModelsInfo) => void
+> = {
   sudoku: setupSudoku,
   text: setupText,
   image: setupImage,
@@ -36,7 +39,7 @@ async function main(): Promise<void> {
       section.dataset.state = 'unavailable';
       continue;
     }
-    SETUP[task](section, models);
+    SETUP[task](section, info, models);
     section.dataset.state = 'idle';
   }
   document.body.dataset.ready = 'true';

@@ -1,17 +1,17 @@
 // A panel's run (issue #15): one stream at a time (a new run or Stop aborts the current one,
 // which cancels its job on the server), the steps kept as they arrive so the time slider can
 // replay them (it follows the newest step until moved), the status line, and errors shown in
-// one line. The task's module draws a step and reads the final answer.
+// one line. The task's module draws a step and reads the final answer (`Answer`, its task's).
 import { type StepEvent, streamEvents } from './api.js';
 
-export interface Drawing {
+export interface Drawing<Answer> {
   /** Draws step k of the run. */
   draw(step: StepEvent): void;
   /** Shows the answer (the stream's `done` event). */
-  done(answer: unknown): void;
+  done(answer: Answer): void;
 }
 
-export class RunPanel {
+export class RunPanel<Answer> {
   readonly steps: StepEvent[] = [];
   #abort: AbortController | null = null;
   #follow = true;
@@ -22,7 +22,7 @@ export class RunPanel {
 
   constructor(
     readonly section: HTMLElement,
-    readonly drawing: Drawing,
+    readonly drawing: Drawing<Answer>,
   ) {
     this.#status = section.querySelector('.status')!;
     this.#error = section.querySelector('.error')!;
@@ -74,9 +74,9 @@ export class RunPanel {
     this.section.dataset.steps = '0';
     this.state = 'running';
     try {
-      for await (const e of streamEvents(url, abort.signal)) {
+      for await (const e of streamEvents<Answer>(url, abort.signal)) {
         if (e.event === 'step') {
-          this.steps.push(e.data as StepEvent);
+          this.steps.push(e.data);
           this.section.dataset.steps = String(this.steps.length);
           this.#slider.max = String(this.steps.length - 1);
           this.#slider.disabled = false;
@@ -88,7 +88,7 @@ export class RunPanel {
           this.drawing.done(e.data);
           this.state = 'done';
         } else if (e.event === 'error') {
-          this.error((e.data as { error: string }).error);
+          this.error(e.data.error);
           this.state = 'error';
         }
       }

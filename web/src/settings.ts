@@ -1,7 +1,7 @@
 // The sampling settings of a panel (issue #15): sampler, NFE, temperature and seed, filled from
 // the task's model (its samplers and the defaults of its command, so the same seed gives the
 // command's answer) and the server's limits; read back as query parameters.
-import type { ModelsInfo, TaskInfo } from './api.js';
+import type { ModelsInfo, ServedTask } from './api.js';
 
 function field(label: string, input: HTMLInputElement | HTMLSelectElement): HTMLLabelElement {
   const l = document.createElement('label');
@@ -15,12 +15,11 @@ function number(name: string, value: number, min: number, max: number, step: str
   return input;
 }
 
-export function fillSettings(fieldset: HTMLFieldSetElement, info: TaskInfo, models: ModelsInfo) {
-  const d = info.defaults!;
+export function fillSettings(fieldset: HTMLFieldSetElement, info: ServedTask, models: ModelsInfo) {
+  const d = info.defaults;
   const sampler = document.createElement('select');
   sampler.name = 'sampler';
-  for (const s of info.samplers ?? [])
-    sampler.add(new Option(s, s, s === d.sampler, s === d.sampler));
+  for (const s of info.samplers) sampler.add(new Option(s, s, s === d.sampler, s === d.sampler));
   const { nfe, temperature, seed } = models.limits;
   fieldset.replaceChildren(
     field('Sampler', sampler),

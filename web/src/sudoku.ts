@@ -3,21 +3,20 @@
 // the model solve it step by step: clues marked, committed cells with their digit, active cells
 // shaded by the classifier's confidence (or |y|) with its current argmax shown faintly; the
 // verdict names the rows, columns and boxes that break.
-import { getJson, type ModelsInfo, type StepEvent } from './api.js';
+import {
+  type GenerateAnswer,
+  getJson,
+  type ModelsInfo,
+  type ServedTask,
+  type SolveAnswer,
+  type StepEvent,
+} from './api.js';
 import { RunPanel } from './run-panel.js';
 import { fillSettings, formQuery } from './settings.js';
 
-interface Answer {
-  solved: boolean;
-  reason: string | null;
-  nfe_used: number;
-  attempts: number; // the first, and the retries on symmetric copies of the puzzle
-  broken: { rows: number[]; columns: number[]; boxes: number[] };
-}
-
 const boxOf = (i: number) => 3 * Math.floor(i / 27) + Math.floor((i % 9) / 3);
 
-export function setupSudoku(section: HTMLElement, models: ModelsInfo): void {
+export function setupSudoku(section: HTMLElement, info: ServedTask, models: ModelsInfo): void {
   const form = section.querySelector<HTMLFormElement>('form')!;
   const input = section.querySelector<HTMLInputElement>('#puzzle')!;
   const difficulty = section.querySelector<HTMLSelectElement>('#difficulty')!;
@@ -31,7 +30,7 @@ export function setupSudoku(section: HTMLElement, models: ModelsInfo): void {
     return c;
   });
   for (const d of models.difficulties) difficulty.add(new Option(d, d));
-  fillSettings(section.querySelector('fieldset')!, models.tasks.sudoku, models);
+  fillSettings(section.querySelector('fieldset')!, info, models);
   let clues = '0'.repeat(81);
 
   const draw = (s: StepEvent) => {
@@ -58,8 +57,7 @@ export function setupSudoku(section: HTMLElement, models: ModelsInfo): void {
     });
   };
 
-  const done = (a: unknown) => {
-    const r = a as Answer;
+  const done = (r: SolveAnswer) => {
     verdict.className = `verdict ${r.solved ? 'solved' : 'failed'}`;
     const spent = `${r.nfe_used} NFE${r.attempts > 1 ? ` in ${r.attempts} attempts` : ''}`;
     verdict.textContent = r.solved ? `solved (${spent})` : `not solved: ${r.reason} (${spent})`;
@@ -72,7 +70,7 @@ export function setupSudoku(section: HTMLElement, models: ModelsInfo): void {
     });
   };
 
-  const panel = new RunPanel(section, { draw, done });
+  const panel = new RunPanel<SolveAnswer>(section, { draw, done });
   shade.addEventListener('change', () =>
     panel.show(Number(section.querySelector<HTMLInputElement>('.slider')!.value)),
   );
@@ -80,7 +78,7 @@ export function setupSudoku(section: HTMLElement, models: ModelsInfo): void {
   section.querySelector('#generate')!.addEventListener('click', async () => {
     panel.error('');
     try {
-      const g = await getJson<{ puzzle: string }>(
+      const g = await getJson<GenerateAnswer>(
         `/api/sudoku/generate?difficulty=${encodeURIComponent(difficulty.value)}`,
       );
       input.value = g.puzzle;

@@ -1,12 +1,11 @@
 // The text panel (issue #15; app:text8): sample with a chosen sampler, NFE, temperature and seed,
 // and watch the characters commit: committed ones in ink, active ones faded to the classifier's
 // confidence, showing its current argmax.
-import type { ModelsInfo, StepEvent } from './api.js';
+import type { ModelsInfo, ServedTask, StepEvent, TextSampleAnswer } from './api.js';
 import { RunPanel } from './run-panel.js';
 import { fillSettings, formQuery } from './settings.js';
 
-export function setupText(section: HTMLElement, models: ModelsInfo): void {
-  const info = models.tasks.text;
+export function setupText(section: HTMLElement, info: ServedTask, models: ModelsInfo): void {
   const form = section.querySelector<HTMLFormElement>('form')!;
   const out = section.querySelector<HTMLElement>('.texts')!;
   fillSettings(section.querySelector('fieldset')!, info, models);
@@ -31,7 +30,7 @@ export function setupText(section: HTMLElement, models: ModelsInfo): void {
     out.replaceChildren(...rows);
   };
 
-  const panel = new RunPanel(section, { draw, done: () => {} });
+  const panel = new RunPanel<TextSampleAnswer>(section, { draw, done: () => {} });
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     void panel.run(`/api/text/stream?${formQuery(form)}`);
