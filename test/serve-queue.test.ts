@@ -72,7 +72,7 @@ test('a job that waits `waitMs` without a slot is refused then (QueueFullError),
   );
   const waited = performance.now() - t0;
   assert.ok(waited >= 140 && waited < 2000, `refused after ${waited} ms`);
-  assert.deepEqual([q.stats().waiting, q.stats().refused, q.stats().waitMs], [0, 1, 150]);
+  assert.deepEqual([q.stats().waiting, q.stats().refused, q.stats().wait_ms], [0, 1, 150]);
   // a job that gets its slot within the wait runs
   const next = q.run(async () => 8);
   setTimeout(g.release, 50);

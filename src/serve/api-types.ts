@@ -24,7 +24,7 @@ export interface StepEvent {
   tokens: number[]; // [B * L] committed tokens, -1 where active
   argmax: number[]; // [B * L] the classifier's most probable token (-1 before its first pass)
   confidence: number[]; // [B * L] its probability
-  yNorm: number[]; // [B * L] |y_i|
+  y_norm: number[]; // [B * L] |y_i|
 }
 
 /** A refused or failed request's body (every 4xx and 5xx), and a stream's `error` event. */

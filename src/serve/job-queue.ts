@@ -51,7 +51,11 @@ export interface QueueOptions {
 
 export const DEFAULT_WAIT_MS = 5_000;
 
-export interface QueueStats extends QueueOptions {
+/** The queue's state as /health shows it (JSON: snake_case names, as the whole API). */
+export interface QueueStats {
+  concurrency: number;
+  max_waiting: number;
+  wait_ms: number;
   running: number; // jobs in a slot, making progress
   stalled: number; // jobs in a slot, waiting for a client that does not read
   waiting: number;
@@ -97,7 +101,9 @@ export class JobQueue {
   stats(): QueueStats {
     const stalled = [...this.#jobs].filter((j) => j.stalled).length;
     return {
-      ...this.#o,
+      concurrency: this.#o.concurrency,
+      max_waiting: this.#o.maxWaiting,
+      wait_ms: this.#o.waitMs,
       running: this.#running - stalled,
       stalled,
       waiting: this.#waiting.length,

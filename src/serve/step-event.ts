@@ -14,6 +14,6 @@ export function stepEvent(s: TrajectoryStep, step: number): StepEvent {
     tokens: s.tokens,
     argmax: Array.from(s.argmax),
     confidence: Array.from(s.confidence, (p) => round(p, 3)),
-    yNorm: Array.from(s.yNorm, (v) => round(v, 2)),
+    y_norm: Array.from(s.yNorm, (v) => round(v, 2)),
   };
 }

@@ -34,7 +34,7 @@ export function setupSudoku(section: HTMLElement, info: ServedTask, models: Mode
   let clues = '0'.repeat(81);
 
   const draw = (s: StepEvent) => {
-    const ys = s.yNorm.filter((_, i) => s.tokens[i]! < 0);
+    const ys = s.y_norm.filter((_, i) => s.tokens[i]! < 0);
     const yMax = Math.max(...ys, 1e-9);
     cells.forEach((c, i) => {
       c.className = 'cell';
@@ -47,7 +47,7 @@ export function setupSudoku(section: HTMLElement, info: ServedTask, models: Mode
         c.textContent = String(s.tokens[i]! + 1);
       } else {
         c.classList.add('active');
-        const level = shade.value === 'ynorm' ? s.yNorm[i]! / yMax : s.confidence[i]!;
+        const level = shade.value === 'ynorm' ? s.y_norm[i]! / yMax : s.confidence[i]!;
         c.style.background = `rgba(31, 95, 191, ${(0.08 + 0.5 * level).toFixed(3)})`;
         const guess = document.createElement('span');
         guess.className = 'guess';
