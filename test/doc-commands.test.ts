@@ -233,7 +233,8 @@ for (const c of commands) {
   const where = `${c.file}:${c.line}`;
   const skip = listed(SKIPPED, c);
   const known = listed(KNOWN_FAILURES, c);
-  const name = `${c.mention ? 'names a command' : 'parses'}: sjd ${c.args.join(' ')} (${where})`;
+  const what = c.mention ? 'names a command' : known ? 'refused, a known failure' : 'parses';
+  const name = `${what}: sjd ${c.args.join(' ')} (${where})`;
   test(name, { skip: skip?.[2] }, () => {
     const r = ran.get(c)!;
     if (c.mention) {
