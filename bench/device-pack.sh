@@ -3,7 +3,7 @@
 # a C++ compiler and no Node and no network: this machine's Node (it links only glibc and
 # libstdc++), the Node-API headers, the production node_modules (and the one test-only module
 # the process tests use), and the Sudoku CSVs. Run it here, then hand the repository with
-# `.device` and `dist` to the GPU machine (see the README, "On a GPU").
+# `.device` and `dist` to the GPU machine (see docs/gpu.md).
 # Usage: bash bench/device-pack.sh [SUDOKU_DATA_DIR] [TEXT8_DIR]   (default ../shared/data/sudoku;
 # TEXT8_DIR, a corpus folder of `sjd data text8`, is packed as .device/text8.tar.xz for TASK=text)
 set -euo pipefail

@@ -1,5 +1,5 @@
 // 1024^3 float32 GEMM throughput, sjd against PyTorch: catches a fall-back to reference BLAS
-// (install libopenblas0-pthread; DESIGN.md §3).
+// (install libopenblas0-pthread; docs/design.md §3).
 import { Generator, tidy } from '../src/torch/index.js';
 import { median, runReference, timeMs } from './reference.js';
 import { type BenchResult, register } from './registry.js';

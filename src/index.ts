@@ -1,5 +1,5 @@
 // sjd's public entry point: the tensor layer, the process engine, samplers, denoisers, training,
-// the tasks, and the utilities the command line uses (DESIGN.md §2: the CLI imports only this).
+// the tasks, and the utilities the command line uses (docs/design.md §2: the CLI imports only this).
 export * as evaluation from './eval/index.js';
 export { Backbone, type BackboneConfig } from './model/backbone.js';
 export { Denoiser, type DenoiserConfig } from './model/denoiser.js';

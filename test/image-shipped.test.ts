@@ -1,7 +1,7 @@
 // The shipped image model (models/image, issue #14): `sjd demo image` samples it into a PNG grid
 // with no data files, and its samples are garments by the metric: on N = 100 samples at 32 NFE
 // the Fréchet distance in the feature network's space is below a third of the independent-pixel
-// ceiling's at the same N (measured: see the README's Images section), at least 8 of the 10
+// ceiling's at the same N (measured: see docs/results.md, Images), at least 8 of the 10
 // classes are drawn, and the feature classifier's mean label entropy on them is under 1 nat
 // (ln 10 = 2.30 for images no class fits). The metric needs Debian's dataset-fashion-mnist.
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // Softmax, log_softmax, logsumexp and cross_entropy at the edges: overflow, underflow, huge
-// differences and NaN propagation (the tfjs op-test habit, DESIGN.md §6), in float32 and float64.
+// differences and NaN propagation (the tfjs op-test habit, docs/design.md §6), in float32 and float64.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DType } from '../src/torch/index.js';

@@ -1,6 +1,12 @@
 // The `sjd` command line: thin; parses and validates arguments, calls the library, prints.
 // Bad input gets one line on stderr and a non-zero exit, never a stack trace; the environment
 // variables SJD_THREADS and SJD_DEVICE are checked as the flags they stand for.
+// SJD_PARSE_ONLY=1 parses the command line and stops before the command runs: commander has
+// then matched the command, refused unknown options and missing required ones, and run every
+// option's value parser (so a bad value still exits 2 with its one-line reason); the process
+// prints `sjd: parsed <command path>` and exits 0 without loading libtorch, reading or writing
+// anything. Checks a command makes in its own hooks or action (flag combinations, files, the
+// device) do not run. test/doc-commands.test.ts runs every command line of the docs this way.
 
 import { Command, Option } from 'commander';
 import { torch } from '../index.js';
@@ -38,7 +44,13 @@ const program = new Command('sjd')
     '--tf32',
     'TensorFloat-32 in float32 matrix products on NVIDIA GPUs (faster, about 3 significant digits; as PyTorch allow_tf32)',
   )
-  .hook('preAction', (cmd) => {
+  .hook('preAction', (cmd, action) => {
+    if (process.env.SJD_PARSE_ONLY === '1') {
+      const path: string[] = [];
+      for (let c: Command | null = action; c?.parent; c = c.parent) path.unshift(c.name());
+      console.log(`sjd: parsed ${path.join(' ')}`);
+      process.exit(0);
+    }
     const o = cmd.opts() as { threads?: number; device?: string; tf32?: boolean };
     // SJD_THREADS is checked by the flag's parser above and applied when libtorch loads (no
     // load for it here); a device needs libtorch to be checked, so SJD_DEVICE's is checked now

@@ -28,7 +28,7 @@ const D = serve.DEFAULT_DEADLINES;
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('serve the web page that shows tokens sticking, and its API (README: sjd serve)')
+    .description('serve the web page that shows tokens sticking, and its API (docs/serve.md)')
     .option('--port <n>', 'TCP port (0: any free one)', int(0, 65535), 8080)
     .option('--host <addr>', 'address to listen on (127.0.0.1: this machine only)', '127.0.0.1')
     .option('--models <dir>', "models folder with sudoku/, text/, image/ (default: the package's)")

@@ -1,5 +1,5 @@
 // Anchors E(a) in R^d, one per token (sec:sjd): learned and normalised to norm sqrt(d) as in
-// CDCD (DESIGN.md §5; raw init std 1e-3), frozen random (normalised the same way), or fixed
+// CDCD (docs/design.md §5; raw init std 1e-3), frozen random (normalised the same way), or fixed
 // given values used as they are (e.g. the sinusoidal value embedding of images).
 import { type Generator, nn, type Tensor, tidy } from '../torch/index.js';
 

@@ -1,4 +1,4 @@
-// The denoiser backbone (DESIGN.md §2, `model/`): learned absolute positions, a stack of
+// The denoiser backbone (docs/design.md §2, `model/`): learned absolute positions, a stack of
 // non-causal transformer blocks and a head to K classes. Two kinds: GPT-2-like pre-LN blocks
 // with a final LayerNorm (time conditioning added to the input by the caller), or DiT blocks
 // with adaLN-zero conditioning on a vector c in every block and in the output layer.

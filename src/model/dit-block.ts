@@ -1,5 +1,5 @@
 // DiT-style transformer block with adaLN-zero time conditioning (Peebles & Xie; the text8
-// denoiser of app:text8, DESIGN.md §5): from the conditioning vector c, one zero-initialised
+// denoiser of app:text8, docs/design.md §5): from the conditioning vector c, one zero-initialised
 // linear layer gives shift, scale and gate for the attention and MLP branches, so every block
 // starts as the identity. LayerNorms carry no affine parameters of their own.
 import { type Generator, nn, type Tensor } from '../torch/index.js';

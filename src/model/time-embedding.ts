@@ -1,4 +1,4 @@
-// Sinusoidal time conditioning (DESIGN.md §5): [sin(1000 t w_k), cos(1000 t w_k)] with
+// Sinusoidal time conditioning (docs/design.md §5): [sin(1000 t w_k), cos(1000 t w_k)] with
 // w_k = 10000^(-k / (dim/2)), then an MLP (dim -> 4 dim -> dim, GELU), as in DiT / GPT-2-like
 // diffusion transformers.
 import { arange, cat, type Generator, nn, type Tensor } from '../torch/index.js';

@@ -1,4 +1,4 @@
-// The process as a run names it (sec:connections, DESIGN.md §1): one vocabulary for the library,
+// The process as a run names it (sec:connections, docs/design.md §1): one vocabulary for the library,
 // run configs, every task's CLI flags and the README.
 //   preset    masked | continuous | hybrid | sjd          (process/presets.ts)
 //   blend     the blending matrix W by name (eq:blended-mean): identity | gauss1d | blur2d | sudoku

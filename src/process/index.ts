@@ -1,4 +1,4 @@
-// The SJD process engine (DESIGN.md §1-§2): forward law, DHM plug-in, classifier-induced score.
+// The SJD process engine (docs/design.md §1-§2): forward law, DHM plug-in, classifier-induced score.
 export * from './blend.js';
 export * from './choice.js';
 export { type Corrupted, corrupt } from './corrupt.js';

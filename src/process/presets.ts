@@ -1,4 +1,4 @@
-// The presets (sec:connections, DESIGN.md §1 table): one SJDProcess, four configurations.
+// The presets (sec:connections, docs/design.md §1 table): one SJDProcess, four configurations.
 //   masked      delta at a mask point, log-linear hazard            = MDLM / MD4 (sec:conn-discrete)
 //   continuous  no anchor mass after 0 (instant unsticking), W = I  = VP diffusion + terminal argmax (sec:conn-continuous)
 //   hybrid      VP kernel, (W, eta) = (I, 1)                        = CADD (prop:plain-hybrid)

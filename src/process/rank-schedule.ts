@@ -2,7 +2,7 @@
 // the continuous noise of an unstuck site is set so that the expected fraction of competing
 // anchors that rank above the true one, given y ~ N(alpha(t) E(a), sigma^2(t) I), is
 //   r(t) = r_min + (r_max - r_min) t / T.
-// Anchors have norm sqrt(d) (DESIGN.md §5); at the orthogonal distance sqrt(2d) a competitor
+// Anchors have norm sqrt(d) (docs/design.md §5); at the orthogonal distance sqrt(2d) a competitor
 // wins with probability Phi(-alpha sqrt(d) / (sqrt(2) sigma)) (CANDI's one-hot geometry scaled
 // by sqrt(d)), so with z(t) = Phi^{-1}(r(t)) < 0
 //   SNR(t) = alpha^2 / sigma^2 = 2 z^2 / d,   B(t) = -log alpha^2 = log(1 + d / (2 z^2)),

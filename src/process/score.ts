@@ -7,7 +7,7 @@ import { type Tensor, tensor, where } from '../torch/index.js';
 import type { SJDProcess } from './process.js';
 import type { MixtureTerms } from './quadrature.js';
 
-export const VARIANCE_FLOOR = 1e-6; // (std floor 1e-3, DESIGN.md §4)
+export const VARIANCE_FLOOR = 1e-6; // (std floor 1e-3, docs/design.md §4)
 
 /**
  * The posterior mean of the clean mean mu_i (eq:blended-score's W m): exact anchors at committed

@@ -1,5 +1,5 @@
 // Training times (alg:sjd-training): t ~ Unif(0, T) per sample, as i.i.d. uniforms, antithetic
-// pairs (t, T - t) or stratified ((i + u_i) / B) T, clipped to [1e-3, T - 1e-3] (DESIGN.md §4).
+// pairs (t, T - t) or stratified ((i + u_i) / B) T, clipped to [1e-3, T - 1e-3] (docs/design.md §4).
 import type { Generator } from '../torch/index.js';
 
 export type TimeSampling = 'uniform' | 'antithetic' | 'stratified';

@@ -1,4 +1,4 @@
-// The confidence policy (app:sudoku, DESIGN.md §5; the paper's headline Sudoku sampler): from
+// The confidence policy (app:sudoku, docs/design.md §5; the paper's headline Sudoku sampler): from
 // t to s, commit the round(#active (t - s) / t) active sites whose classifier is most
 // confident, each to its argmax; then a second classifier pass on the updated state drives the
 // reverse-SDE move of the remaining sites from t to s (reverse-sde.ts; 2 NFE a step). The last

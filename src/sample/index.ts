@@ -1,4 +1,4 @@
-// Samplers: pure step functions in a registry, one driver (DESIGN.md §2).
+// Samplers: pure step functions in a registry, one driver (docs/design.md §2).
 export { adaptiveStep, checkCommitRule, DEFAULT_COMMIT, substepTimes } from './adaptive-step.js';
 export {
   ancestralStep,

@@ -1,4 +1,4 @@
-// The task shapes by name (a registry, DESIGN.md §6): what rebuilding a saved model needs of
+// The task shapes by name (a registry, docs/design.md §6): what rebuilding a saved model needs of
 // its task, looked up from the `task` field of the model's config.
 import type { TaskShape, TrainConfig } from '../train/index.js';
 import { savedImageShape } from './image/load.js';

@@ -1,4 +1,4 @@
-// The libtorch addon's surface (DESIGN.md §3), typed from this one table: every function that
+// The libtorch addon's surface (docs/design.md §3), typed from this one table: every function that
 // native/*.cc registers, with its parameters and result. The type of `native` is derived from
 // it, so a misspelled op or a wrong argument is a compile error, and test/addon-surface.test.ts
 // fails when the built addon exports a function the table lacks or lacks one it declares.

@@ -1,4 +1,4 @@
-// torch.distributed (issue #16, DESIGN.md §5b): process groups and collectives with PyTorch's
+// torch.distributed (issue #16, docs/design.md §5b): process groups and collectives with PyTorch's
 // names, on libtorch's c10d (native/distributed.cc): a TCPStore (hosted by rank 0) or FileStore
 // rendezvous and ProcessGroupGloo. Each collective blocks the calling thread until it is done or
 // the group's timeout passes; failures (a dead peer, a timeout) throw one line naming the

@@ -1,5 +1,5 @@
 // Free functions over tensors: factories, joins, and the network ops (linear, embedding,
-// layer_norm, cross_entropy, dropout) as single libtorch calls (DESIGN.md §3), plus grad mode.
+// layer_norm, cross_entropy, dropout) as single libtorch calls (docs/design.md §3), plus grad mode.
 import { type HandleOrScalar, native } from './native.js';
 import type { Generator } from './random.js';
 import { type DType, type Operand, type Reduction, Tensor, type TypedArray } from './tensor.js';

@@ -1,4 +1,4 @@
-// The tensor layer of sjd: libtorch through our addon (DESIGN.md §3).
+// The tensor layer of sjd: libtorch through our addon (docs/design.md §3).
 export * as distributed from './distributed.js';
 export * from './functional.js';
 export {

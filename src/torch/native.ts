@@ -1,4 +1,4 @@
-// Loads the libtorch addon (DESIGN.md §3) on first use, not at import: `sjd --help` and bad
+// Loads the libtorch addon (docs/design.md §3) on first use, not at import: `sjd --help` and bad
 // flags never wait for libtorch (1-3 s). Until then `native` holds one stub per function of the
 // table in addon-api.ts; the first call loads the addon and `native` becomes its export object,
 // so later calls reach libtorch with no indirection of ours.

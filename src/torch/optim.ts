@@ -1,5 +1,5 @@
 // Optimisers from libtorch (torch::optim::AdamW, SGD), driven with a per-step learning rate
-// (DESIGN.md §3); their state goes to and from named tensors for exact resume.
+// (docs/design.md §3); their state goes to and from named tensors for exact resume.
 import { native, type OptHandle } from './native.js';
 import { Tensor } from './tensor.js';
 

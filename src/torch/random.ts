@@ -1,4 +1,4 @@
-// Seeded random draws (DESIGN.md §4): one explicit CPU generator per run (libtorch's
+// Seeded random draws (docs/design.md §4): one explicit CPU generator per run (libtorch's
 // Philox/MT CPU generator; the same seed gives PyTorch's numbers), results moved to the
 // requested device. Its state can be saved and restored for exact resume.
 import { type GenHandle, native } from './native.js';

@@ -1,4 +1,4 @@
-// Deterministic memory for tensors (DESIGN.md §3): `tidy(fn)` disposes every tensor created
+// Deterministic memory for tensors (docs/design.md §3): `tidy(fn)` disposes every tensor created
 // inside fn except those it returns (which move to the enclosing scope), like tf.tidy;
 // `keep(t)` takes a tensor out of the current scope. Outside any scope tensors live until
 // `dispose()` or garbage collection.

@@ -1,5 +1,5 @@
 // The Tensor class: an owned libtorch tensor handle with PyTorch-named methods, each one call
-// into the addon (DESIGN.md §3). Numbers next to tensors follow PyTorch's scalar promotion.
+// into the addon (docs/design.md §3). Numbers next to tensors follow PyTorch's scalar promotion.
 // Every new Tensor joins the innermost `tidy` scope; `dispose()` frees it at once.
 import { inspect } from 'node:util';
 import { type BinaryOp, type Handle, type HandleOrScalar, native, type UnaryOp } from './native.js';

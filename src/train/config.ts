@@ -1,4 +1,4 @@
-// A run's resolved configuration (config.json; DESIGN.md §4): the process choice, the model,
+// A run's resolved configuration (config.json; docs/design.md §4): the process choice, the model,
 // the optimiser and the loop's periods. Read from disk through a schema (zod) with bounds, so a
 // hand-edited or corrupt file gets a one-line error naming its field instead of a hang or a
 // libtorch message; old files are migrated on read (the names of the earlier vocabulary:

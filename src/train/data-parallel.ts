@@ -1,4 +1,4 @@
-// Data-parallel training (issue #16, DESIGN.md §5b; PyTorch DDP's scheme on torch.distributed):
+// Data-parallel training (issue #16, docs/design.md §5b; PyTorch DDP's scheme on torch.distributed):
 // the global batch of a step is cut into `shards` equal parts, a number fixed by the run's
 // config, and the ranks share them out (rank r takes shards r, r + N, ...). Each shard draws its
 // times, data, corruption and dropout from its own generator, seeded by (seed, step, shard)

@@ -1,4 +1,4 @@
-// Run folders are self-describing (DESIGN.md §4): manifest.json holds the sjd version, the git
+// Run folders are self-describing (docs/design.md §4): manifest.json holds the sjd version, the git
 // commit, the seed, the data hash, libtorch, threads, the device and the time, written atomically.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The folders training writes, their layout known in this one place (DESIGN.md §4):
+// The folders training writes, their layout known in this one place (docs/design.md §4):
 //   run folder    config.json, manifest.json, checkpoint/ (weights, EMA, optimiser, generator,
 //                 state.json), metrics.csv, metrics.svg, frontier.json/.svg (text evaluation)
 //   model folder  config.json, model.safetensors (EMA weights), manifest.json (what it came from)

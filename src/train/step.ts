@@ -1,4 +1,4 @@
-// One optimisation step of a classifier trained by cross-entropy (DESIGN.md §2 data flow:
+// One optimisation step of a classifier trained by cross-entropy (docs/design.md §2 data flow:
 // logits -> masked cross-entropy -> backward -> clip -> AdamW). Shared by every trainer,
 // the benchmarks and the demo.
 import { clipGradNorm, crossEntropy, type Optimizer, type Tensor, tidy } from '../torch/index.js';

@@ -1,4 +1,4 @@
-// What a task gives the trainer (DESIGN.md §2: tasks feed train/, train/ knows no task): its
+// What a task gives the trainer (docs/design.md §2: tasks feed train/, train/ knows no task): its
 // shape (what rebuilding a saved model and its process needs), its data, its evaluation and the
 // metrics it declares, including the one whose first positive value is the takeoff step
 // (sec:exp-sudoku: the first evaluation that solves a board).

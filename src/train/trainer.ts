@@ -1,4 +1,4 @@
-// The training loop shared by every task (Alg. sjd-training; DESIGN.md §2, §4), read top to
+// The training loop shared by every task (Alg. sjd-training; docs/design.md §2, §4), read top to
 // bottom: build the process and the model, AdamW (decay by parameter role, build.ts), EMA, the
 // metrics log; restore a checkpoint when resuming; then per step draw times and a batch, corrupt
 // and take a cross-entropy step (sjd-loss.ts, step.ts), update the EMA, log, evaluate the EMA

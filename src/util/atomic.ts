@@ -1,4 +1,4 @@
-// Atomic writes (DESIGN.md §4, "no half-written file"): every file sjd writes goes to a temporary
+// Atomic writes (docs/design.md §4, "no half-written file"): every file sjd writes goes to a temporary
 // name beside its target and is renamed into place, so a stop at any moment leaves the old file
 // or the new one. Folders are built beside their target and renamed in the same way; a folder
 // being replaced is moved aside first and removed only once the new one is in place.

@@ -1,4 +1,4 @@
-// Image training configs (app:cifar10-imagenet, DESIGN.md §5): the ADM U-Net by size — the
+// Image training configs (app:cifar10-imagenet, docs/design.md §5): the ADM U-Net by size — the
 // paper's (feature dimension 96, channel multipliers [3, 4, 4], 4 residual blocks a level,
 // dropout 0.1, AdamW 1e-4, no weight decay, batch 512), cpu (this machine: 32 features,
 // [1, 2, 2], 1 block a level) and tiny (tests) — with learned anchors E(v) in R^8, normalised

@@ -1,4 +1,4 @@
-// Sudoku difficulty classes (app:sudoku, DESIGN.md §5): the strategies a puzzle needs, from the
+// Sudoku difficulty classes (app:sudoku, docs/design.md §5): the strategies a puzzle needs, from the
 // qqwing columns of its file when it has them, else from the logical solver (solver.ts):
 // `singles` (naked and hidden singles finish it), `beyond-singles` (a pair or intersection
 // strategy is needed), `guessing` (logic alone cannot finish it). The scores of metrics.ts,

@@ -1,4 +1,4 @@
-// Sudoku training configs (app:sudoku, DESIGN.md §5): model and optimiser by size — the paper's
+// Sudoku training configs (app:sudoku, docs/design.md §5): model and optimiser by size — the paper's
 // (3 layers, width 384, 12 heads, AdamW 3e-4, 4k warm-up, cosine, 200k steps), cpu (this
 // machine's recipe, issue #13: 4 layers of width 128 whose heads see only a cell's 20 peers,
 // boards augmented by the full symmetry group, AdamW 2e-3, 300-step warm-up, cosine over 16k

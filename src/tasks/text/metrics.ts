@@ -1,4 +1,4 @@
-// Text8 sample metrics (sec:exp-text8, app:text8; DESIGN.md §5). Words are the space-separated
+// Text8 sample metrics (sec:exp-text8, app:text8; docs/design.md §5). Words are the space-separated
 // runs of a sample. Valid-word fraction at length >= n: the dictionary is the distinct words
 // of length >= n of the held-out (test) split; per sample |set(words >= n) ∩ dict| / #(words >= n),
 // averaged over samples (a sample with no word of that length scores 0). Unique-word

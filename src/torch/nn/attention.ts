@@ -1,5 +1,5 @@
 // Non-causal multi-head self-attention, written out (libtorch 1.13 has no fused attention,
-// DESIGN.md §3): softmax(Q K^T / sqrt(d_h) + bias + mask) V. The optional bias is a fixed
+// docs/design.md §3): softmax(Q K^T / sqrt(d_h) + bias + mask) V. The optional bias is a fixed
 // additive pattern [H or 1, L, L] (0 = may attend, -inf = may not) shared by the batch, e.g.
 // attention restricted to a constraint graph; at small L it costs what dense attention costs.
 import { dropout } from '../functional.js';

@@ -1,0 +1,259 @@
+// Every `sjd` command line the docs show parses (issue #28): the command lines of README.md and
+// docs/*.md — in shell code blocks (`npx sjd ...`, `node bin/sjd.js ...`, continuation lines
+// joined, comments and what follows `&&`, `;`, `|`, `>` cut) and in inline code (`npx sjd ...`,
+// `sjd ...` with flags or placeholders) — are run as `node bin/sjd.js ARGS` with SJD_PARSE_ONLY=1
+// (src/cli/main.ts): commander matches the command, checks required options and runs every
+// option's value parser, then the process exits 0 before the command runs. Inline code that only
+// names a command (`sjd eval sudoku`) is checked by `--help`: its usage line must name the same
+// command. The docs' synopses are expanded first: `[...]` is included, `(a | b)` and `a|b` take
+// the first choice, and the placeholders are substituted as PLACEHOLDERS below says (temporary
+// paths for FILE, DIR and PATH; nothing is read or written in parse-only mode).
+// KNOWN_FAILURES names the lines today's CLI refuses, with the reason; each must still fail (so
+// that the entry is removed when the CLI accepts it). SKIPPED names lines not run, with the reason.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { tempDir } from './tmp.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+const bin = join(root, 'bin/sjd.js');
+const tmp = tempDir('sjd-doc-commands-');
+
+/** A placeholder's value, by the flag before it (`*`: any other place). */
+const PLACEHOLDERS: Record<string, Record<string, string>> = {
+  N: { '--threads': '1', '*': '2' }, // --threads: at most the machine's cores
+  S: { '*': '0' }, // a seed
+  L: { '--levels': '16', '--length': '8' }, // grey levels (a power of two), sequence length
+  MS: { '*': '1000' },
+  FILE: { '--doc': join(tmp, 'report.md'), '*': join(tmp, 'file') }, // --doc must be .md
+  DIR: { '*': join(tmp, 'dir') },
+  PATH: { '*': join(tmp, 'path') },
+};
+/** Placeholders in angle brackets. */
+const ANGLED: Record<string, string> = {
+  '<81 digits>':
+    '530070000600195000098000060800060003400803001700020006060000280000419005000080079',
+  '<command>': 'info',
+};
+
+/**
+ * Lines today's CLI refuses: [file, the line's args as a prefix, why, what it says]. Each must
+ * still fail, saying so (when the CLI accepts one, its entry goes).
+ */
+const KNOWN_FAILURES: [string, string, string, RegExp][] = [
+  [
+    'docs/text-comparison-v1.md',
+    'compare text --out runs/text-compare --steps 1500',
+    "the first text comparison's reproduce line names its models mdlm, cadd, sjd-0.5 ... as the CLI did then; today's --models grammar refuses 'mdlm' (issue #28 item 4 will read the old spellings again)",
+    /--models <list>' argument 'mdlm,cadd,.*unknown model 'mdlm'/,
+  ],
+];
+/** Lines not run: [file, the line's args as a prefix, why]. */
+const SKIPPED: [string, string, string][] = [];
+
+interface DocCommand {
+  file: string;
+  line: number;
+  text: string; // as shown
+  args: string[]; // after expansion
+  mention: boolean; // a command's name only: checked by --help
+}
+
+const docFiles = (): string[] => [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
+
+/** Shell words, with '...' and "..." quoting. */
+function words(s: string): string[] {
+  const out: string[] = [];
+  for (const m of s.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3]!);
+  return out;
+}
+
+/** A synopsis made runnable: optional parts in, first choices, placeholders substituted. */
+function expand(synopsis: string): string[] {
+  let s = synopsis.replace(/\\\|/g, '|');
+  for (const [k, v] of Object.entries(ANGLED)) s = s.split(k).join(v);
+  for (let prev = ''; prev !== s; ) {
+    prev = s;
+    s = s.replace(/\(([^()]*)\)/g, (_, inner: string) => inner.split(' | ')[0]!);
+    s = s.replace(/\[([^[\]]*)\]/g, '$1');
+  }
+  const ws = words(s).map((w) => (w.startsWith('-') ? w : w.split('|')[0]!));
+  return ws.map((w, i) => {
+    const p = PLACEHOLDERS[w];
+    if (p === undefined) return w;
+    const v = p[ws[i - 1] ?? ''] ?? p['*'];
+    if (v === undefined) throw new Error(`no value for ${w} after ${ws[i - 1]} in: ${synopsis}`);
+    return v;
+  });
+}
+
+const LAUNCHER = /(?:^|\s)(?:npx sjd|node bin\/sjd\.js)(?=\s|$)/;
+
+/** The command lines and command names one Markdown file shows. */
+function extract(file: string, markdown: string): DocCommand[] {
+  const found: DocCommand[] = [];
+  const lines = markdown.split('\n');
+  let fence: string | undefined;
+  let prose: { text: string; line: number }[] = [];
+  const flushProse = () => {
+    // inline code may wrap across the lines of one paragraph
+    const joined = prose.map((p) => p.text).join('\n');
+    for (const m of joined.matchAll(/`([^`]+)`/g)) {
+      const line = prose[0]!.line + joined.slice(0, m.index).split('\n').length - 1;
+      const code = m[1]!.replace(/\s+/g, ' ').trim();
+      const launched = LAUNCHER.exec(code);
+      const rest = launched
+        ? code.slice(launched.index + launched[0].length).trim()
+        : /^sjd\s/.test(code)
+          ? code.slice(4).trim()
+          : undefined;
+      if (rest === undefined) continue;
+      const mention = !launched && /^[a-z0-9-]+( [a-z0-9-]+)*$/.test(rest);
+      found.push({ file, line, text: code, args: mention ? words(rest) : expand(rest), mention });
+    }
+    prose = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    const f = /^\s*(```+|~~~+)(.*)$/.exec(l);
+    if (f) {
+      if (fence === undefined) {
+        flushProse();
+        fence = f[2]!.trim();
+      } else fence = undefined;
+      continue;
+    }
+    if (fence === undefined) {
+      if (l.trim() === '') flushProse();
+      else prose.push({ text: l, line: i + 1 });
+      continue;
+    }
+    if (!['', 'sh', 'bash', 'shell', 'console'].includes(fence)) continue;
+    let cmd = l;
+    const start = i + 1;
+    while (cmd.endsWith('\\') && i + 1 < lines.length) cmd = `${cmd.slice(0, -1)} ${lines[++i]!}`;
+    const launched = LAUNCHER.exec(cmd);
+    if (!launched) continue;
+    let rest = cmd.slice(launched.index + launched[0].length);
+    rest = rest.split(/\s(?:#|&&|\|\||;|\||>|2>)(?:\s|$)/)[0]!.trim();
+    found.push({ file, line: start, text: cmd.trim(), args: expand(rest), mention: false });
+  }
+  flushProse();
+  return found;
+}
+
+const all = docFiles().flatMap((f) => extract(f, readFileSync(join(root, f), 'utf8')));
+
+const listed = <T extends [string, string, ...unknown[]]>(list: T[], c: DocCommand) =>
+  list.find(([file, prefix]) => c.file === file && c.args.join(' ').startsWith(prefix));
+
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `node bin/sjd.js ARGS` in parse-only mode. */
+const run = (args: string[]): Promise<Ran> =>
+  new Promise((done) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, SJD_PARSE_ONLY: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+
+/** The runs of many command lines, a few at a time (each is a Node start-up: CPU-bound). */
+async function runAll(lines: string[][]): Promise<Ran[]> {
+  const out: Ran[] = new Array(lines.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < lines.length) {
+      const i = next++;
+      out[i] = await run(lines[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(4, availableParallelism()) }, worker));
+  return out;
+}
+
+test('the docs show the commands this test is for', () => {
+  const files = new Set(all.map((c) => c.file));
+  assert.ok(all.length >= 40, `only ${all.length} command lines found`);
+  for (const f of docFiles().filter((f) => /comparison/.test(f) && f.endsWith('.md')))
+    assert.ok(files.has(f), `${f}: its reproduce line was not found`);
+  assert.ok(
+    all.some((c) => c.file === 'README.md' && c.args.join(' ') === 'demo'),
+    "the set-up line's `npx sjd demo`",
+  );
+  for (const [file, prefix] of [...KNOWN_FAILURES, ...SKIPPED])
+    assert.ok(
+      all.some((c) => listed([[file, prefix]], c)),
+      `${file}: no line starts with '${prefix}' any more: remove its entry`,
+    );
+});
+
+test('parse-only mode refuses what the command would refuse', async () => {
+  const r = await run(['train', 'sudoku', '--out', join(tmp, 'x'), '--size', 'huge']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /^sjd: .*'--size <name>' argument 'huge' is invalid/);
+  const ok = await run(['--device', 'cuda', 'train', 'sudoku', '--out', join(tmp, 'x')]);
+  assert.equal(ok.status, 0, ok.stderr); // parsed only: no CUDA needed
+  assert.equal(ok.stdout.trim(), 'sjd: parsed train sudoku');
+});
+
+// One test per distinct command line, named with its first place in the docs.
+const seen = new Map<string, DocCommand>();
+for (const c of all) {
+  const key = `${c.mention ? 'help ' : ''}${c.args.join('\u0000')}`;
+  if (!seen.has(key)) seen.set(key, c);
+}
+const commands = [...seen.values()];
+const toRun = commands.filter((c) => !listed(SKIPPED, c));
+const results = await runAll(toRun.map((c) => (c.mention ? [...c.args, '--help'] : c.args)));
+const ran = new Map(toRun.map((c, i) => [c, results[i]!]));
+for (const c of commands) {
+  const where = `${c.file}:${c.line}`;
+  const skip = listed(SKIPPED, c);
+  const known = listed(KNOWN_FAILURES, c);
+  const what = c.mention ? 'names a command' : known ? 'refused, a known failure' : 'parses';
+  const name = `${what}: sjd ${c.args.join(' ')} (${where})`;
+  test(name, { skip: skip?.[2] }, () => {
+    const r = ran.get(c)!;
+    if (c.mention) {
+      assert.equal(r.status, 0, r.stderr);
+      const usage = /^Usage: sjd ((?:[a-z0-9-]+ ?)*)/m.exec(r.stdout)?.[1]?.trim();
+      assert.equal(usage, c.args.join(' '), `${where}: \`${c.text}\` is not a command`);
+      return;
+    }
+    if (c.args.includes('--help')) {
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /^Usage: sjd /);
+      return;
+    }
+    if (known) {
+      assert.equal(r.status, 2, `${where}: now parses; remove its KNOWN_FAILURES entry`);
+      assert.match(r.stderr, known[3], `${where}: fails for another reason than ${known[2]}`);
+      return;
+    }
+    assert.equal(r.status, 0, `${where}: \`${c.text}\`: ${r.stderr.trim()}`);
+    assert.match(r.stdout, /^sjd: parsed /);
+  });
+}
