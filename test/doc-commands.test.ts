@@ -43,14 +43,7 @@ const ANGLED: Record<string, string> = {
  * Lines today's CLI refuses: [file, the line's args as a prefix, why, what it says]. Each must
  * still fail, saying so (when the CLI accepts one, its entry goes).
  */
-const KNOWN_FAILURES: [string, string, string, RegExp][] = [
-  [
-    'docs/text-comparison-v1.md',
-    'compare text --out runs/text-compare --steps 1500',
-    "the first text comparison's reproduce line names its models mdlm, cadd, sjd-0.5 ... as the CLI did then; today's --models grammar refuses 'mdlm' (issue #28 item 4 will read the old spellings again)",
-    /--models <list>' argument 'mdlm,cadd,.*unknown model 'mdlm'/,
-  ],
-];
+const KNOWN_FAILURES: [string, string, string, RegExp][] = [];
 /** Lines not run: [file, the line's args as a prefix, why]. */
 const SKIPPED: [string, string, string][] = [];
 
