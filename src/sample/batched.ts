@@ -1,13 +1,13 @@
 // The batched sampling loop every task shares: `n` sequences drawn from a trained denoiser in
 // chunks of `batchSize` through the one driver; the anchors are read once, the chunk starting
 // at sequence `start` is seeded `seed + start` (so a sequence does not depend on how many come
-// after it), and the trajectory of the first chunk is recorded when asked. A run that fits one
-// chunk can also be taken step by step (`sampleBatchSteps`, for streaming: issue #15), with the
-// same result.
+// after it), and the trajectory of the first chunk is recorded when asked. One path
+// (`batchedSteps`, issue #28): a batch run drains it, a run that fits one chunk can be taken step
+// by step (`sampleBatchSteps`, for streaming: issue #15), with the same result.
 import { type Network as Model, networkLength } from '../model/network.js';
 import type { SJDProcess } from '../process/index.js';
 import { type Tensor, tidy } from '../torch/index.js';
-import { type SampleOptions, sample, sampleSteps, type TrajectoryStep } from './driver.js';
+import { drain, driverSteps, type SampleOptions, shown, type TrajectoryStep } from './driver.js';
 import { modelClassifier } from './model-classifier.js';
 
 export interface BatchedSampleOptions
@@ -62,41 +62,65 @@ function checkBatchSize(batchSize: number): void {
     throw new Error(`batch size must be a positive integer, got ${batchSize}`);
 }
 
+/**
+ * Which steps a run shows: every one (a stream), the first chunk's (the recorded trajectory of
+ * a batch run), or none (a batch run: the driver then snapshots nothing).
+ */
+export type Watch = 'all' | 'first' | 'none';
+
+/**
+ * The one batched path: the chunks in turn through the driver, each step yielded (null where not
+ * watched), returning the rows, their NFE and nothing else; stopping early frees everything.
+ */
+export function* batchedSteps(
+  model: Model,
+  proc: SJDProcess,
+  o: BatchedSampleOptions,
+  watch: Watch,
+): Generator<TrajectoryStep | null, BatchedSampleResult> {
+  checkBatchSize(o.batchSize);
+  const L = networkLength(model);
+  const rows: number[][] = [];
+  const rowNfe: number[] = [];
+  const anchors = tidy(() => model.anchors.forward().detach()); // [K, d]
+  try {
+    for (let start = 0; start < o.n; start += o.batchSize) {
+      const B = Math.min(o.batchSize, o.n - start);
+      const options = chunkOptions(model, proc, o, anchors, start, B);
+      try {
+        const seen = watch === 'all' || (watch === 'first' && start === 0);
+        const r = yield* driverSteps(options, seen);
+        rows.push(...splitRows(r.tokens.toArray(), B, L));
+        rowNfe.push(...r.rowNfe);
+        r.tokens.dispose();
+        r.y.dispose();
+      } finally {
+        options.condition?.tokens.dispose();
+        options.condition?.mask.dispose();
+      }
+    }
+  } finally {
+    anchors.dispose();
+  }
+  return { rows, nfe: rowNfe.reduce((a, b) => Math.max(a, b), 0), rowNfe };
+}
+
+/** `n` sequences in chunks: batchedSteps drained, with the first chunk's trajectory when `record`. */
 export function sampleInBatches(
   model: Model,
   proc: SJDProcess,
   o: BatchedSampleOptions,
 ): BatchedSampleResult {
-  checkBatchSize(o.batchSize);
-  const L = networkLength(model);
-  const rows: number[][] = [];
-  let nfe = 0;
-  const rowNfe: number[] = [];
-  let trajectory: TrajectoryStep[] | undefined;
-  const anchors = tidy(() => model.anchors.forward().detach()); // [K, d]
-  try {
-    for (let start = 0; start < o.n; start += o.batchSize) {
-      const B = Math.min(o.batchSize, o.n - start);
-      tidy(() => {
-        const r = sample(chunkOptions(model, proc, o, anchors, start, B));
-        if (r.trajectory) trajectory = r.trajectory;
-        nfe = Math.max(nfe, ...r.rowNfe);
-        rowNfe.push(...r.rowNfe);
-        rows.push(...splitRows(r.tokens.toArray(), B, L));
-      });
-    }
-  } finally {
-    anchors.dispose();
-  }
-  return { rows, nfe, rowNfe, trajectory };
+  const { result, trajectory } = drain(batchedSteps(model, proc, o, o.record ? 'first' : 'none'));
+  return o.record ? { ...result, trajectory } : result;
 }
 
 /**
- * A run of n <= batchSize sequences step by step: yields each step as the driver makes it
- * (sampleSteps) and returns what sampleInBatches returns for the same options (without the
- * trajectory). Stopping early (`return()`) frees everything the run holds.
+ * A run of n <= batchSize sequences step by step: yields each step as the driver makes it and
+ * returns what sampleInBatches returns for the same options (without the trajectory).
+ * Stopping early (`return()`) frees everything the run holds.
  */
-export function* sampleBatchSteps(
+export function sampleBatchSteps(
   model: Model,
   proc: SJDProcess,
   o: BatchedSampleOptions,
@@ -106,18 +130,5 @@ export function* sampleBatchSteps(
     throw new Error(
       `a stepwise run takes 1 to ${o.batchSize} sequences (one batch), asked for ${o.n}`,
     );
-  const anchors = tidy(() => model.anchors.forward().detach()); // [K, d]
-  const options = chunkOptions(model, proc, o, anchors, 0, o.n);
-  try {
-    const r = yield* sampleSteps(options);
-    const tokens = r.tokens.toArray(); // [n * L]
-    r.tokens.dispose();
-    r.y.dispose();
-    const rowNfe = [...r.rowNfe];
-    return { rows: splitRows(tokens, o.n, networkLength(model)), nfe: Math.max(...rowNfe), rowNfe };
-  } finally {
-    anchors.dispose();
-    options.condition?.tokens.dispose();
-    options.condition?.mask.dispose();
-  }
+  return shown(batchedSteps(model, proc, o, 'all'));
 }

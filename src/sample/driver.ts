@@ -6,7 +6,8 @@
 // budget; an adaptive one steps only the rows with active sites, each at its own time, until
 // none is left or the budget is spent (its last step fills every row). The loop is a generator
 // (issue #15): `sampleSteps` yields each step as it is made, so a server can stream it and let
-// its event loop turn between steps; `sample` drains it.
+// its event loop turn between steps; `sample` drains it (`drain`, which every batch answer uses:
+// the batch answer is the last step of the stream, issue #28).
 import type { SJDProcess } from '../process/index.js';
 import {
   embedding,
@@ -123,23 +124,53 @@ function withRows(s: SamplerState, idx: Tensor, part: SamplerState): SamplerStat
  * a consumer may stop early (`return()`), which frees the state. Steps equal `sample`'s.
  */
 export function sampleSteps(o: SampleOptions): Generator<TrajectoryStep, SampleResult> {
-  // Watching, every yield is a step.
-  return steps(o, true) as Generator<TrajectoryStep, SampleResult>;
+  return shown(driverSteps(o, true));
 }
 
 /** The whole run: drains the driver (recording the trajectory when `record`). */
 export function sample(o: SampleOptions): SampleResult {
-  const run = steps(o, o.record === true);
+  const { result, trajectory } = drain(driverSteps(o, o.record === true));
+  return o.record ? { ...result, trajectory } : result;
+}
+
+/**
+ * A run to its end (every sampling path is a generator of steps, the batch answer its return):
+ * its result and the steps it showed (the trajectory; a step not watched is null and skipped).
+ */
+export function drain<R>(run: Generator<TrajectoryStep | null, R>): {
+  result: R;
+  trajectory: TrajectoryStep[];
+} {
   const trajectory: TrajectoryStep[] = [];
   for (;;) {
     const r = run.next();
-    if (r.done) return o.record ? { ...r.value, trajectory } : r.value;
+    if (r.done) return { result: r.value, trajectory };
     if (r.value) trajectory.push(r.value);
   }
 }
 
-/** The loop; `watch` snapshots each state (else yields null) and reads each classifier pass. */
-function* steps(o: SampleOptions, watch: boolean): Generator<TrajectoryStep | null, SampleResult> {
+/** A run whose every step is watched, as a stream of steps; closing this closes `run`. */
+export function* shown<R>(run: Generator<TrajectoryStep | null, R>): Generator<TrajectoryStep, R> {
+  try {
+    for (;;) {
+      const r = run.next();
+      if (r.done) return r.value;
+      if (r.value) yield r.value;
+    }
+  } finally {
+    run.return(undefined as R);
+  }
+}
+
+/**
+ * The loop; `watch` snapshots each state (else yields null, which costs nothing) and reads each
+ * classifier pass. Every sampling path runs it: `sample` and `sampleSteps` here, the batched
+ * runs (batched.ts) and the tasks' solves and samples above them.
+ */
+export function* driverSteps(
+  o: SampleOptions,
+  watch: boolean,
+): Generator<TrajectoryStep | null, SampleResult> {
   const proc = o.process;
   const name = o.sampler ?? 'sjd';
   const sampler = getSampler(name);

@@ -10,18 +10,23 @@ export {
 export {
   type BatchedSampleOptions,
   type BatchedSampleResult,
+  batchedSteps,
   sampleBatchSteps,
   sampleInBatches,
+  type Watch,
 } from './batched.js';
 export { boardTime, boardTimes } from './board-time.js';
 export { candiStep } from './candi-step.js';
 export { drawCategorical } from './categorical.js';
 export { confidenceStep } from './confidence-step.js';
 export {
+  drain,
+  driverSteps,
   type SampleOptions,
   type SampleResult,
   sample,
   sampleSteps,
+  shown,
   stepGenerator,
   type TrajectoryStep,
 } from './driver.js';

@@ -7,8 +7,10 @@
 // spends its whole budget on the first attempt and is never retried. Attempt a draws the
 // symmetries of the boards still failing, in puzzle order, from a generator seeded by
 // (seed, a), and samples them with seed retrySeed(seed, a), grouped by the budget they have
-// left: the same seed gives the same boards.
-import { stepGenerator, type TrajectoryStep } from '../../sample/index.js';
+// left: the same seed gives the same boards. One path (issue #28): the solve is a generator of
+// the attempts' steps (a batch solve watches none and drains it; a stream watches every one, a
+// retry's seen on the puzzle itself).
+import { stepGenerator, type TrajectoryStep, type Watch } from '../../sample/index.js';
 import type { Board } from './board.js';
 import { answerProblems } from './check.js';
 import type { SolveResult } from './solve.js';
@@ -32,15 +34,16 @@ export interface AttemptResult {
   trajectory?: TrajectoryStep[];
 }
 
-/** Solves `puzzles` once with an NFE budget of `nfe` each and the sampler seed `seed`. */
-export type Attempt = (puzzles: Board[], nfe: number, seed: number) => AttemptResult;
-
-/** The same for one puzzle, step by step (the web page's stream). */
-export type AttemptSteps = (
-  puzzle: Board,
+/**
+ * Solves `puzzles` once with an NFE budget of `nfe` each and the sampler seed `seed`, step by
+ * step (null for a step not watched).
+ */
+export type Attempt = (
+  puzzles: Board[],
   nfe: number,
   seed: number,
-) => Generator<TrajectoryStep, AttemptResult>;
+  watch: Watch,
+) => Generator<TrajectoryStep | null, AttemptResult>;
 
 export interface RetryOptions {
   nfe: number; // the budget per board, all attempts together
@@ -104,10 +107,65 @@ function retryable(r: SolveResult, o: RetryOptions): number[] {
   return r.problems.flatMap((p, i) => (p.length > 0 && o.nfe - r.nfe[i]! >= o.minNfe ? [i] : []));
 }
 
-/** Solves `puzzles` by `attempt`, retrying every board that fails while its budget lasts. */
-export function solveWithRetries(attempt: Attempt, puzzles: Board[], o: RetryOptions): SolveResult {
+/**
+ * A step of an attempt on the moved puzzles, seen on the puzzles themselves (board j moved by
+ * syms[j]), NFE counted from `spent` (what the first board had spent before).
+ */
+function stepBack(s: TrajectoryStep, syms: BoardSymmetry[], spent: number): TrajectoryStep {
+  const out: TrajectoryStep = {
+    t: s.t,
+    nfe: s.nfe + spent,
+    committed: new Uint8Array(s.committed.length),
+    tokens: new Array<number>(s.tokens.length),
+    yNorm: new Float32Array(s.yNorm.length),
+    argmax: new Int32Array(s.argmax.length),
+    confidence: new Float32Array(s.confidence.length),
+  };
+  syms.forEach((sym, j) => {
+    const back = inverseDigits(sym);
+    const token = (v: number) => (v < 0 ? v : back[v]!);
+    const at = j * sym.src.length;
+    sym.src.forEach((i, k) => {
+      out.committed[at + i] = s.committed[at + k]!;
+      out.tokens[at + i] = token(s.tokens[at + k]!);
+      out.yNorm[at + i] = s.yNorm[at + k]!;
+      out.argmax[at + i] = token(s.argmax[at + k]!);
+      out.confidence[at + i] = s.confidence[at + k]!;
+    });
+  });
+  return out;
+}
+
+/** Drains `run`, yielding each step through `f` (nulls as they are); closing this closes `run`. */
+function* mapped<R>(
+  run: Generator<TrajectoryStep | null, R>,
+  f: (s: TrajectoryStep) => TrajectoryStep,
+): Generator<TrajectoryStep | null, R> {
+  try {
+    for (;;) {
+      const x = run.next();
+      if (x.done) return x.value;
+      yield x.value && f(x.value);
+    }
+  } finally {
+    run.return(undefined as R);
+  }
+}
+
+/**
+ * Solves `puzzles` by `attempt`, retrying every board that fails while its budget lasts: yields
+ * the attempts' steps, the first attempt's as `watch` says, a retry's (watched only when `watch`
+ * is 'all') seen on the puzzles themselves with the NFE counted over all attempts.
+ */
+export function* solveWithRetries(
+  attempt: Attempt,
+  puzzles: Board[],
+  o: RetryOptions,
+  watch: Watch,
+): Generator<TrajectoryStep | null, SolveResult> {
   checkRetries(o.retries);
-  const r = started(puzzles, attempt(puzzles, o.nfe, o.seed));
+  const r = started(puzzles, yield* attempt(puzzles, o.nfe, o.seed, watch));
+  const again: Watch = watch === 'all' ? 'all' : 'none';
   for (let a = 1; a <= o.retries; a++) {
     const failing = retryable(r, o);
     if (failing.length === 0) break;
@@ -120,74 +178,16 @@ export function solveWithRetries(attempt: Attempt, puzzles: Board[], o: RetryOpt
       else byBudget.set(left, [k]);
     });
     for (const [left, ks] of [...byBudget].sort((x, y) => y[0] - x[0])) {
-      const images = ks.map((k) => applySymmetry(puzzles[failing[k]!]!, syms[k]!));
-      const got = attempt(images, left, retrySeed(o.seed, a));
+      const moved = ks.map((k) => syms[k]!);
+      const images = ks.map((k, j) => applySymmetry(puzzles[failing[k]!]!, moved[j]!));
+      const spent = o.nfe - left;
+      const run = attempt(images, left, retrySeed(o.seed, a), again);
+      const got = yield* mapped(run, (s) => stepBack(s, moved, spent));
       ks.forEach((k, j) => {
         const i = failing[k]!;
-        record(r, i, puzzles[i]!, got.boards[j]!, syms[k]!, got.nfe[j]!);
+        record(r, i, puzzles[i]!, got.boards[j]!, moved[j]!, got.nfe[j]!);
       });
     }
-  }
-  return r;
-}
-
-/** A step of an attempt on the moved puzzle, seen on the puzzle itself, NFE counted from `spent`. */
-function stepBack(s: TrajectoryStep, sym: BoardSymmetry, spent: number): TrajectoryStep {
-  const back = inverseDigits(sym);
-  const token = (v: number) => (v < 0 ? v : back[v]!);
-  const out: TrajectoryStep = {
-    t: s.t,
-    nfe: s.nfe + spent,
-    committed: new Uint8Array(s.committed.length),
-    tokens: new Array<number>(s.tokens.length),
-    yNorm: new Float32Array(s.yNorm.length),
-    argmax: new Int32Array(s.argmax.length),
-    confidence: new Float32Array(s.confidence.length),
-  };
-  sym.src.forEach((i, k) => {
-    out.committed[i] = s.committed[k]!;
-    out.tokens[i] = token(s.tokens[k]!);
-    out.yNorm[i] = s.yNorm[k]!;
-    out.argmax[i] = token(s.argmax[k]!);
-    out.confidence[i] = s.confidence[k]!;
-  });
-  return out;
-}
-
-/** Drains `run`, yielding each step through `f`; closing this closes `run`. */
-function* mapped<R>(
-  run: Generator<TrajectoryStep, R>,
-  f: (s: TrajectoryStep) => TrajectoryStep,
-): Generator<TrajectoryStep, R> {
-  try {
-    for (;;) {
-      const x = run.next();
-      if (x.done) return x.value;
-      yield f(x.value);
-    }
-  } finally {
-    run.return(undefined as R);
-  }
-}
-
-/**
- * One puzzle step by step with the retries of solveWithRetries (the same boards for the same
- * options): yields every attempt's steps, a retry's seen on the puzzle itself with the NFE
- * counted over all attempts.
- */
-export function* solveStepsWithRetries(
-  attempt: AttemptSteps,
-  puzzle: Board,
-  o: RetryOptions,
-): Generator<TrajectoryStep, SolveResult> {
-  checkRetries(o.retries);
-  const r = started([puzzle], yield* attempt(puzzle, o.nfe, o.seed));
-  for (let a = 1; a <= o.retries && retryable(r, o).length > 0; a++) {
-    const [sym] = drawRetrySymmetries(1, o.seed, a);
-    const spent = r.nfe[0]!;
-    const run = attempt(applySymmetry(puzzle, sym!), o.nfe - spent, retrySeed(o.seed, a));
-    const got = yield* mapped(run, (s) => stepBack(s, sym!, spent));
-    record(r, 0, puzzle, got.boards[0]!, sym!, got.nfe[0]!);
   }
   return r;
 }

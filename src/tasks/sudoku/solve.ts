@@ -9,13 +9,15 @@ import type { SJDProcess } from '../../process/index.js';
 import {
   type BatchedSampleOptions,
   type BatchedSampleResult,
+  batchedSteps,
   type CommitRule,
   DEFAULT_COMMIT,
+  drain,
   type GridKind,
   getSampler,
-  sampleBatchSteps,
-  sampleInBatches,
+  shown,
   type TrajectoryStep,
+  type Watch,
 } from '../../sample/index.js';
 import { tensor } from '../../torch/index.js';
 import type { Board } from './board.js';
@@ -24,7 +26,6 @@ import {
   type AttemptResult,
   DEFAULT_RETRIES,
   type RetryOptions,
-  solveStepsWithRetries,
   solveWithRetries,
 } from './retry.js';
 import { sudokuRules } from './rules.js';
@@ -88,7 +89,7 @@ function solveOptions(puzzles: Board[], o: SolveOptions): BatchedSampleOptions {
 function checkedBoards(puzzles: Board[], r: BatchedSampleResult): AttemptResult {
   const boards = r.rows.map((row) => Uint8Array.from(row, (v) => v + 1));
   const problems = boards.map((b, n) => answerProblems(puzzles[n]!, b));
-  return { boards, problems, nfe: r.rowNfe, trajectory: r.trajectory };
+  return { boards, problems, nfe: r.rowNfe };
 }
 
 function retryOptions(o: SolveOptions): RetryOptions {
@@ -100,15 +101,37 @@ function retryOptions(o: SolveOptions): RetryOptions {
   };
 }
 
+/**
+ * The one solving path (issue #28): the puzzles' attempts through the batched sampler, with their
+ * retries, as a generator of steps (null where not watched) returning the checked boards.
+ */
+function solveSteps(
+  model: Network,
+  proc: SJDProcess,
+  puzzles: Board[],
+  o: SolveOptions,
+  watch: Watch,
+): Generator<TrajectoryStep | null, SolveResult> {
+  function* attempt(p: Board[], nfe: number, seed: number, w: Watch) {
+    return checkedBoards(
+      p,
+      yield* batchedSteps(model, proc, solveOptions(p, { ...o, nfe, seed }), w),
+    );
+  }
+  return solveWithRetries(attempt, puzzles, retryOptions(o), watch);
+}
+
+/** Solves `puzzles` (solveSteps drained; the first batch's trajectory when `record`). */
 export function solveSudoku(
   model: Network,
   proc: SJDProcess,
   puzzles: Board[],
   o: SolveOptions,
 ): SolveResult {
-  const attempt = (p: Board[], nfe: number, seed: number) =>
-    checkedBoards(p, sampleInBatches(model, proc, solveOptions(p, { ...o, nfe, seed })));
-  return solveWithRetries(attempt, puzzles, retryOptions(o));
+  const { result, trajectory } = drain(
+    solveSteps(model, proc, puzzles, o, o.record ? 'first' : 'none'),
+  );
+  return o.record ? { ...result, trajectory } : result;
 }
 
 /**
@@ -117,17 +140,13 @@ export function solveSudoku(
  * solveSudoku returns for [puzzle] with the same options: the same board as `sjd solve` for the
  * same seed.
  */
-export function* solveSudokuSteps(
+export function solveSudokuSteps(
   model: Network,
   proc: SJDProcess,
   puzzle: Board,
   o: SolveOptions,
 ): Generator<TrajectoryStep, SolveResult> {
-  function* attempt(p: Board, nfe: number, seed: number) {
-    const r = yield* sampleBatchSteps(model, proc, solveOptions([p], { ...o, nfe, seed }));
-    return checkedBoards([p], r);
-  }
-  return yield* solveStepsWithRetries(attempt, puzzle, retryOptions(o));
+  return shown(solveSteps(model, proc, [puzzle], o, 'all'));
 }
 
 /** How the boards were sampled, for the commands' output ("adaptive sampler (probability >= 0.9999)"). */
