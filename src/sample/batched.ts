@@ -7,8 +7,9 @@
 import { type Network as Model, networkLength } from '../model/network.js';
 import type { SJDProcess } from '../process/index.js';
 import { type Tensor, tidy } from '../torch/index.js';
-import { drain, driverSteps, type SampleOptions, shown, type TrajectoryStep } from './driver.js';
+import { driverSteps, type SampleOptions, type TrajectoryStep } from './driver.js';
 import { modelClassifier } from './model-classifier.js';
+import { drain, shown } from './run.js';
 
 export interface BatchedSampleOptions
   extends Omit<

@@ -24,7 +24,18 @@ import type { Exclusion } from './exclusion.js';
 import { type GridKind, timeGrid } from './grid.js';
 import { getSampler } from './registry.js';
 import { temperedProbs } from './reverse-sde.js';
-import type { Classifier, CommitRule, SamplerState, StepContext, Time } from './types.js';
+import { drain, shown } from './run.js';
+import type {
+  AdaptiveStepFn,
+  Classifier,
+  CommitRule,
+  SamplerState,
+  StepContext,
+  Time,
+  TrajectoryStep,
+} from './types.js';
+
+export type { TrajectoryStep } from './types.js';
 
 export interface SampleOptions {
   process: SJDProcess;
@@ -45,16 +56,6 @@ export interface SampleOptions {
   commit?: CommitRule;
   /** values the committed sites rule out (a task's hard constraints; exclusion.ts) */
   exclude?: Exclusion;
-}
-
-export interface TrajectoryStep {
-  t: number; // the grid time (adaptive samplers: row 0's time)
-  nfe: number; // classifier evaluations spent so far
-  committed: Uint8Array; // [B * L]
-  tokens: number[]; // [B * L] (-1 where not committed)
-  yNorm: Float32Array; // [B * L] |y_i|
-  argmax: Int32Array; // [B * L] the last classifier pass's top token (-1 before the first pass)
-  confidence: Float32Array; // [B * L] its tempered probability (0 before the first pass)
 }
 
 export interface SampleResult {
@@ -134,32 +135,80 @@ export function sample(o: SampleOptions): SampleResult {
 }
 
 /**
- * A run to its end (every sampling path is a generator of steps, the batch answer its return):
- * its result and the steps it showed (the trajectory; a step not watched is null and skipped).
+ * The state at t = T: y from the prior (N(0, I), or the mask point at the origin), conditioned
+ * positions committed on their anchors; refuses condition tokens outside 0..K-1.
  */
-export function drain<R>(run: Generator<TrajectoryStep | null, R>): {
-  result: R;
-  trajectory: TrajectoryStep[];
-} {
-  const trajectory: TrajectoryStep[] = [];
-  for (;;) {
-    const r = run.next();
-    if (r.done) return { result: r.value, trajectory };
-    if (r.value) trajectory.push(r.value);
-  }
+function priorState(o: SampleOptions, E: Tensor, B: number, L: number): SamplerState {
+  const [K, d] = E.shape as [number, number];
+  return noGrad(() =>
+    tidy(() => {
+      const prior =
+        o.process.config.kernel === 'mask'
+          ? zeros([B, L, d], 'float64')
+          : stepGenerator(o.seed, -1).randn([B, L, d], 'float64');
+      const committed = o.condition ? o.condition.mask.clone() : zeros([B, L], 'bool');
+      const tokens = o.condition ? o.condition.tokens.clone() : zeros([B, L], 'int64');
+      if (
+        o.condition &&
+        o.condition.tokens
+          .lt(0)
+          .logicalOr(o.condition.tokens.ge(K))
+          .logicalAnd(committed)
+          .any()
+          .item() > 0
+      ) {
+        throw new Error(`condition tokens must lie in 0..${K - 1}`);
+      }
+      const y = where(committed.unsqueeze(-1), embedding(E, tokens.clamp(0, K - 1)), prior);
+      return { y, committed, tokens };
+    }),
+  );
 }
 
-/** A run whose every step is watched, as a stream of steps; closing this closes `run`. */
-export function* shown<R>(run: Generator<TrajectoryStep | null, R>): Generator<TrajectoryStep, R> {
-  try {
-    for (;;) {
-      const r = run.next();
-      if (r.done) return r.value;
-      if (r.value) yield r.value;
-    }
-  } finally {
-    run.return(undefined as R);
-  }
+/** The rows with active sites (those an adaptive step sees). */
+function activeRows(s: SamplerState): number[] {
+  const done = tidy(() => s.committed.all(-1).toArray()); // [B]
+  return [...done.keys()].filter((b) => !done[b]);
+}
+
+/**
+ * An adaptive step of `rows` only, each at its own time (`blanks` [B]: its sites not
+ * conditioned); the other rows stay as they are and are not evaluated.
+ */
+function stepRows(
+  step: AdaptiveStepFn,
+  ctx: StepContext,
+  prev: SamplerState,
+  rows: number[],
+  blanks: Float64Array,
+  last: boolean,
+  gen: RandomGenerator,
+): SamplerState {
+  return noGrad(() =>
+    tidy(() => {
+      if (rows.length === prev.committed.shape[0]) return step(ctx, prev, blanks, last, gen);
+      const idx = tensor(rows, [rows.length], 'int64');
+      const mine = Float64Array.from(rows, (b) => blanks[b]!); // [rows]
+      return withRows(prev, idx, step(ctx, rowsOf(prev, idx), mine, last, gen));
+    }),
+  );
+}
+
+/**
+ * The steps a budget buys: nfe / the sampler's NFE a step, at least one; the process's W must be
+ * for the sampled length.
+ */
+function stepsOf(o: SampleOptions, name: string, nfePerStep: number): number {
+  const steps = Math.floor(o.nfe / nfePerStep);
+  if (steps < 1)
+    throw new Error(
+      `an NFE budget of ${o.nfe} is less than one step of the ${name} sampler (${nfePerStep} NFE a step)`,
+    );
+  if (o.process.blend.L !== o.length)
+    throw new Error(
+      `the process's W is for length ${o.process.blend.L}, sampling length ${o.length}`,
+    );
+  return steps;
 }
 
 /**
@@ -174,15 +223,8 @@ export function* driverSteps(
   const proc = o.process;
   const name = o.sampler ?? 'sjd';
   const sampler = getSampler(name);
-  const { nfePerStep } = sampler;
-  const steps = Math.floor(o.nfe / nfePerStep);
-  if (steps < 1)
-    throw new Error(
-      `an NFE budget of ${o.nfe} is less than one step of the ${name} sampler (${nfePerStep} NFE a step)`,
-    );
+  const steps = stepsOf(o, name, sampler.nfePerStep);
   const [B, L] = [o.batch, o.length];
-  if (proc.blend.L !== L)
-    throw new Error(`the process's W is for length ${proc.blend.L}, sampling length ${L}`);
   const grid =
     sampler.kind === 'adaptive' ? undefined : timeGrid(o.grid ?? 'cosine', steps, proc.T);
   let nfe = 0;
@@ -194,7 +236,6 @@ export function* driverSteps(
     confidence: new Float32Array(B * L),
   };
   const E = tidy(() => o.anchors.detach().to('float64')); // [K, d]
-  const [K, d] = E.shape as [number, number];
   const ctx: StepContext = {
     process: proc,
     classifier: (y: Tensor, t: Time, committed: Tensor) => {
@@ -213,29 +254,7 @@ export function* driverSteps(
   let state: SamplerState | undefined;
   let finished = false;
   try {
-    state = noGrad(() =>
-      tidy(() => {
-        const prior =
-          proc.config.kernel === 'mask'
-            ? zeros([B, L, d], 'float64')
-            : stepGenerator(o.seed, -1).randn([B, L, d], 'float64');
-        const committed = o.condition ? o.condition.mask.clone() : zeros([B, L], 'bool');
-        const tokens = o.condition ? o.condition.tokens.clone() : zeros([B, L], 'int64');
-        if (
-          o.condition &&
-          o.condition.tokens
-            .lt(0)
-            .logicalOr(o.condition.tokens.ge(K))
-            .logicalAnd(committed)
-            .any()
-            .item() > 0
-        ) {
-          throw new Error(`condition tokens must lie in 0..${K - 1}`);
-        }
-        const y = where(committed.unsqueeze(-1), embedding(E, tokens.clamp(0, K - 1)), prior);
-        return { y, committed, tokens };
-      }),
-    );
+    state = priorState(o, E, B, L);
     const blanks = new Float64Array(B).fill(L); // [B] sites not conditioned
     if (o.condition) blanks.set(tidy(() => o.condition!.mask.logicalNot().sum(-1).toArray()));
     // Row 0's time: the grid's, or (adaptive) the time its state reads.
@@ -254,18 +273,9 @@ export function* driverSteps(
       const gen = stepGenerator(o.seed, i);
       let next: SamplerState;
       if (sampler.kind === 'adaptive') {
-        // Only the rows with active sites are stepped (and evaluated); the rest stay as they are.
-        const done = tidy(() => prev.committed.all(-1).toArray()); // [B]
-        rows = [...done.keys()].filter((b) => !done[b]);
+        rows = activeRows(prev);
         if (rows.length === 0) break;
-        const mine = blanks.filter((_, b) => !done[b]); // [rows]
-        next = noGrad(() =>
-          tidy(() => {
-            if (rows.length === B) return sampler.step(ctx, prev, blanks, last, gen);
-            const idx = tensor(rows, [rows.length], 'int64');
-            return withRows(prev, idx, sampler.step(ctx, rowsOf(prev, idx), mine, last, gen));
-          }),
-        );
+        next = stepRows(sampler.step, ctx, prev, rows, blanks, last, gen);
       } else {
         next = noGrad(() =>
           tidy(() => sampler.step(ctx, prev, grid![i]!, grid![i + 1]!, last, gen)),

@@ -20,13 +20,11 @@ export { candiStep } from './candi-step.js';
 export { drawCategorical } from './categorical.js';
 export { confidenceStep } from './confidence-step.js';
 export {
-  drain,
   driverSteps,
   type SampleOptions,
   type SampleResult,
   sample,
   sampleSteps,
-  shown,
   stepGenerator,
   type TrajectoryStep,
 } from './driver.js';
@@ -43,6 +41,7 @@ export {
   samplersFor,
 } from './registry.js';
 export { reverseSdeMove, temperedProbs } from './reverse-sde.js';
+export { drain, shown } from './run.js';
 export { sjdStep, sjdStepWith } from './sjd-step.js';
 export type {
   AdaptiveStepFn,

@@ -63,3 +63,14 @@ export type AdaptiveStepFn = (
   last: boolean,
   gen: Generator,
 ) => SamplerState;
+
+/** A state of a run as the driver shows it (plots, the web page's stream). */
+export interface TrajectoryStep {
+  t: number; // the grid time (adaptive samplers: row 0's time)
+  nfe: number; // classifier evaluations spent so far
+  committed: Uint8Array; // [B * L]
+  tokens: number[]; // [B * L] (-1 where not committed)
+  yNorm: Float32Array; // [B * L] |y_i|
+  argmax: Int32Array; // [B * L] the last classifier pass's top token (-1 before the first pass)
+  confidence: Float32Array; // [B * L] its tempered probability (0 before the first pass)
+}
