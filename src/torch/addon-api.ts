@@ -3,8 +3,8 @@
 // it, so a misspelled op or a wrong argument is a compile error, and test/addon-surface.test.ts
 // fails when the built addon exports a function the table lacks or lacks one it declares.
 // Handles are opaque: tensors, generators, optimizers and process groups live in libtorch.
-import type { Backend, InitOptions, ReduceOp } from './distributed.js';
-import type { DType, Reduction, TypedArray } from './tensor.js';
+// The floor of src/torch: this file imports only the plain types of types.ts.
+import type { Backend, DType, InitOptions, ReduceOp, Reduction, TypedArray } from './types.js';
 
 /** An opaque libtorch tensor handle (a tagged N-API External). */
 export type Handle = { readonly __tensor: unique symbol };

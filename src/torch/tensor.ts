@@ -4,26 +4,11 @@
 import { inspect } from 'node:util';
 import { type BinaryOp, type Handle, type HandleOrScalar, native, type UnaryOp } from './native.js';
 import { type Disposable, track } from './scope.js';
+import type { DType, TypedArray } from './types.js';
 
-export type DType =
-  | 'float32'
-  | 'float64'
-  | 'int64'
-  | 'int32'
-  | 'bool'
-  | 'uint8'
-  | 'float16'
-  | 'bfloat16';
-export type TypedArray =
-  | Float32Array
-  | Float64Array
-  | BigInt64Array
-  | Int32Array
-  | Uint8Array
-  | Uint16Array;
+export type { DType, Reduction, TypedArray } from './types.js';
 /** A tensor or a JavaScript scalar operand. */
 export type Operand = Tensor | number | boolean;
-export type Reduction = 'none' | 'mean' | 'sum';
 
 const h = (x: Operand): HandleOrScalar => (x instanceof Tensor ? x.handle : x);
 
