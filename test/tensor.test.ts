@@ -1,8 +1,9 @@
 // The Tensor API: data in and out, dtypes and PyTorch's scalar promotion, shapes, printing,
-// zero-copy views, disposal and scopes.
+// zero-copy views, disposal and scopes, and the methods derived from the addon's table.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { BINARY, UNARY } from '../src/torch/addon-api.js';
 import * as torch from '../src/torch/index.js';
 
 test('typed arrays in and out keep dtype, shape and values', () => {
@@ -30,6 +31,38 @@ test('scalar promotion follows PyTorch: int64 + 1 stays int64, int64 + 0.5 becom
   assert.equal(torch.zeros([2], 'float64').mul(3).dtype, 'float64');
   assert.equal(torch.ones([2]).gt(0.5).dtype, 'bool');
   assert.deepEqual(i.div(2).toArray(), [0, 0.5, 1]);
+});
+
+test('every elementwise op of the table is a Tensor method, named in camelCase, as written-out ones are', () => {
+  const proto = torch.Tensor.prototype as unknown as Record<string, unknown>;
+  for (const op of [...UNARY, ...BINARY]) {
+    const name = op.replace(/_(.)/g, (_, c: string) => c.toUpperCase());
+    const d = Object.getOwnPropertyDescriptor(torch.Tensor.prototype, name);
+    assert.equal(typeof proto[name], 'function', name);
+    assert.equal((proto[name] as () => void).name, name);
+    assert.deepEqual([d?.enumerable, d?.writable, d?.configurable], [false, true, true], name);
+  }
+  // the ones the class did not write out before it derived them
+  const x = torch.tensor([1.5, -1.5, -3, 3], [4]);
+  assert.deepEqual(x.trunc().toArray(), [1, -1, -3, 3]);
+  assert.deepEqual(x.exp2().toArray(), [2 ** 1.5, 2 ** -1.5, 1 / 8, 8].map(Math.fround));
+  assert.deepEqual(x.fmod(2).toArray(), [1.5, -1.5, -1, 1]);
+  assert.deepEqual(x.remainder(2).toArray(), [1.5, 0.5, 1, 1]);
+  const i = torch.tensor([6, 5], [2], 'int64');
+  assert.deepEqual(i.bitwiseAnd(3).toArray(), [2, 1]);
+  assert.deepEqual(i.bitwiseOr(torch.tensor([3, 2], [2], 'int64')).toArray(), [7, 7]);
+  // Never called: tsc fails on an unused @ts-expect-error, so these lines check the types.
+  const typeChecks = () => {
+    // @ts-expect-error: a binary op takes an operand
+    x.add();
+    // @ts-expect-error: matmul takes a tensor, not a number
+    x.matmul(2);
+    // @ts-expect-error: a handle is not a Tensor
+    x.indexSelect(0, i.handle);
+    // @ts-expect-error: a reduction's dims are numbers
+    x.sum(['0']);
+  };
+  assert.equal(typeof typeChecks, 'function');
 });
 
 test('data() copies while dataView() aliases the tensor memory', () => {

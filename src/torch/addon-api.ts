@@ -3,8 +3,9 @@
 // it, so a misspelled op or a wrong argument is a compile error, and test/addon-surface.test.ts
 // fails when the built addon exports a function the table lacks or lacks one it declares.
 // Handles are opaque: tensors, generators, optimizers and process groups live in libtorch.
-import type { Backend, InitOptions, ReduceOp } from './distributed.js';
-import type { DType, Reduction, TypedArray } from './tensor.js';
+// The floor of src/torch: this file imports only the plain types of types.ts, and tensor.ts
+// derives most Tensor methods from it.
+import type { Backend, DType, InitOptions, ReduceOp, Reduction, TypedArray } from './types.js';
 
 /** An opaque libtorch tensor handle (a tagged N-API External). */
 export type Handle = { readonly __tensor: unique symbol };
@@ -28,13 +29,13 @@ const fn = <F extends (...args: never[]) => unknown>(): Sig<F> => ({});
 
 // ---- ops.cc: the elementwise families (its UNARY_FN and BINARY_FN tables) ----
 // biome-ignore format: one family, laid out as in ops.cc
-const UNARY = [
+export const UNARY = [
   'neg', 'abs', 'exp', 'log', 'log1p', 'expm1', 'sqrt', 'rsqrt', 'tanh', 'sigmoid', 'erf',
   'erfinv', 'relu', 'silu', 'sin', 'cos', 'floor', 'ceil', 'round', 'trunc', 'sign',
   'reciprocal', 'square', 'lgamma', 'logical_not', 'isnan', 'isinf', 'isfinite', 'log2', 'exp2',
 ] as const;
 // biome-ignore format: one family, laid out as in ops.cc
-const BINARY = [
+export const BINARY = [
   'add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum', 'eq', 'ne', 'lt', 'le', 'gt', 'ge',
   'logical_and', 'logical_or', 'logical_xor', 'remainder', 'fmod', 'atan2', 'floor_divide',
   'xlogy', 'bitwise_and', 'bitwise_or',
@@ -105,6 +106,7 @@ const SIGNATURES = {
   clone: fn<(t: Handle) => Handle>(),
   detach: fn<(t: Handle) => Handle>(),
   gelu: fn<(t: Handle, approximate?: 'none' | 'tanh') => Handle>(),
+  /** Clamps to [min, max]; either bound may be null. */
   clamp: fn<(t: Handle, min: HandleOrScalar | null, max?: HandleOrScalar | null) => Handle>(),
   where: fn<(cond: Handle, a: HandleOrScalar, b: HandleOrScalar) => Handle>(),
   sum: fn<(t: Handle, dims?: Dims, keepdim?: boolean) => Handle>(),

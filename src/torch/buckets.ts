@@ -2,7 +2,7 @@
 // in order, into buckets of one dtype holding at most `capBytes` each (25 MiB by default, as
 // PyTorch DDP's bucket_cap_mb), so that many small gradients travel as a few large messages.
 // A tensor larger than the cap gets a bucket of its own; empty tensors are left out.
-import type { DType } from './tensor.js';
+import type { DType } from './types.js';
 
 /** PyTorch DDP's default bucket size (bucket_cap_mb = 25). */
 export const DEFAULT_BUCKET_BYTES = 25 * 1024 * 1024;

@@ -6,31 +6,9 @@
 import { planBuckets } from './buckets.js';
 import { type GroupHandle, native } from './native.js';
 import { Tensor } from './tensor.js';
+import type { Backend, InitOptions, ReduceOp } from './types.js';
 
-/** Backends by torch.distributed's names; 'nccl' (GPUs) needs a libtorch with CUDA. */
-export type Backend = 'gloo' | 'nccl';
-/** Reductions by PyTorch's names; 'avg' is the sum divided by the world size (truncated for integers). */
-export type ReduceOp = 'sum' | 'avg' | 'product' | 'min' | 'max';
-
-/** The rendezvous: a TCP store hosted by the master (rank 0), or a file every rank can reach. */
-export type StoreOptions =
-  | { kind: 'tcp'; host: string; port: number; isMaster: boolean }
-  | { kind: 'file'; path: string };
-
-export interface InitOptions {
-  backend: Backend;
-  store: StoreOptions;
-  rank: number;
-  worldSize: number;
-  /** For every collective, and the rendezvous unless rendezvousMs is given (default 30 minutes, as PyTorch's). */
-  timeoutMs?: number;
-  /** How long joining waits for the store and the other ranks (default: timeoutMs). */
-  rendezvousMs?: number;
-  /** The network interface Gloo binds to (e.g. 'eth0'); default: loopback 127.0.0.1. */
-  interface?: string;
-  /** Or the hostname or address Gloo binds to. */
-  hostname?: string;
-}
+export type { Backend, InitOptions, ReduceOp, StoreOptions } from './types.js';
 
 /** PyTorch's default process-group timeout. */
 export const DEFAULT_TIMEOUT_MS = 30 * 60 * 1000;

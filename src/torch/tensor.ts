@@ -1,38 +1,79 @@
 // The Tensor class: an owned libtorch tensor handle with PyTorch-named methods, each one call
 // into the addon (docs/design.md §3). Numbers next to tensors follow PyTorch's scalar promotion.
 // Every new Tensor joins the innermost `tidy` scope; `dispose()` frees it at once.
+// Most methods are not written here but derived from the addon's table (addon-api.ts): each
+// function METHODS names becomes the method of its name in camelCase (log_softmax: logSoftmax),
+// with this tensor as the first argument, Tensors where the table takes handles, and the result
+// as a new Tensor. The methods written out below are the ones that do something else.
 import { inspect } from 'node:util';
-import { type BinaryOp, type Handle, type HandleOrScalar, native, type UnaryOp } from './native.js';
+import { BINARY, UNARY } from './addon-api.js';
+import { type Handle, type Native, native } from './native.js';
 import { type Disposable, track } from './scope.js';
+import type { DType, TypedArray } from './types.js';
 
-export type DType =
-  | 'float32'
-  | 'float64'
-  | 'int64'
-  | 'int32'
-  | 'bool'
-  | 'uint8'
-  | 'float16'
-  | 'bfloat16';
-export type TypedArray =
-  | Float32Array
-  | Float64Array
-  | BigInt64Array
-  | Int32Array
-  | Uint8Array
-  | Uint16Array;
+export type { DType, Reduction, TypedArray } from './types.js';
 /** A tensor or a JavaScript scalar operand. */
 export type Operand = Tensor | number | boolean;
-export type Reduction = 'none' | 'mean' | 'sum';
 
-const h = (x: Operand): HandleOrScalar => (x instanceof Tensor ? x.handle : x);
+/**
+ * The table's functions that are Tensor methods as they stand: every elementwise op, and the
+ * others that take this tensor first and give one tensor back. An argument left out takes the
+ * addon's default (PyTorch's); methods that need another default are written out below.
+ */
+// biome-ignore format: grouped as the methods are
+const METHODS = [
+  ...UNARY, ...BINARY, 'gelu', 'clamp',
+  'to', 'contiguous', 'clone', 'detach',
+  'sum', 'mean', 'amax', 'amin', 'logsumexp', 'var', 'std', 'argmax', 'argmin', 'all', 'any',
+  'cumsum', 'softmax', 'log_softmax',
+  'reshape', 'view', 'permute', 'transpose', 'squeeze', 'unsqueeze', 'expand', 'flatten',
+  'repeat', 'flip', 'narrow', 'select',
+  'index_select', 'gather', 'scatter_add', 'nonzero', 'one_hot', 'matmul', 'mm', 'bmm',
+] as const satisfies readonly (keyof Native)[];
 
+/** The methods' naming of a table name: log_softmax -> logSoftmax. */
+type Camel<S extends string> = S extends `${infer A}_${infer B}`
+  ? `${A}${Capitalize<Camel<B>>}`
+  : S;
+const camel = (name: string): string => name.replace(/_(.)/g, (_, c: string) => c.toUpperCase());
+/** A handle parameter takes a Tensor (numbers, flags, arrays and null stay as they are). */
+type Arg<X> = X extends Handle ? Tensor : X;
+/** The method of a table function: its parameters after the first, the result a Tensor. */
+type MethodOf<F> = F extends (first: never, ...rest: infer P) => Handle
+  ? (...args: { [I in keyof P]: Arg<P[I]> }) => Tensor
+  : never;
+type Derived = { [K in (typeof METHODS)[number] as Camel<K>]: MethodOf<Native[K]> };
+
+/** A Tensor argument as its handle; anything else as it is. */
+const h = <T>(x: T | Tensor): T | Handle => (x instanceof Tensor ? x.handle : x);
+
+/** The methods derived from the table (installed by the class's static block). */
+export interface Tensor extends Derived {}
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface only types the methods the static block installs
 export class Tensor implements Disposable {
   #handle: Handle;
 
   constructor(handle: Handle) {
     this.#handle = handle;
     track(this);
+  }
+
+  // The methods of METHODS, on the prototype as written-out methods would be.
+  static {
+    for (const op of METHODS) {
+      const name = camel(op);
+      const method = {
+        [name](this: Tensor, ...args: unknown[]): Tensor {
+          const table = native as unknown as Record<string, (...a: unknown[]) => Handle>;
+          return new Tensor(table[op]!(this.#handle, ...args.map(h)));
+        },
+      }[name];
+      Object.defineProperty(Tensor.prototype, name, {
+        value: method,
+        writable: true,
+        configurable: true,
+      });
+    }
   }
 
   /** The native handle (throws if disposed). */
@@ -96,10 +137,7 @@ export class Tensor implements Disposable {
     return `Tensor(${this.dtype}, [${this.shape.join(', ')}], ${this.device})\n${this.toString()}`;
   }
 
-  // ---- conversion ----
-  to(dtype?: DType, device?: string): Tensor {
-    return new Tensor(native.to(this.#handle, dtype, device));
-  }
+  // ---- conversion: shorthands for to() ----
   float(): Tensor {
     return this.to('float32');
   }
@@ -108,15 +146,6 @@ export class Tensor implements Disposable {
   }
   long(): Tensor {
     return this.to('int64');
-  }
-  contiguous(): Tensor {
-    return new Tensor(native.contiguous(this.#handle));
-  }
-  clone(): Tensor {
-    return new Tensor(native.clone(this.#handle));
-  }
-  detach(): Tensor {
-    return new Tensor(native.detach(this.#handle));
   }
 
   // ---- autograd ----
@@ -139,266 +168,22 @@ export class Tensor implements Disposable {
     native.backward(this.#handle, grad?.handle, retainGraph);
   }
 
-  // ---- elementwise ----
-  #u(name: UnaryOp): Tensor {
-    return new Tensor(native[name](this.#handle));
-  }
-  #b(name: BinaryOp, other: Operand): Tensor {
-    return new Tensor(native[name](this.#handle, h(other)));
-  }
-  neg(): Tensor {
-    return this.#u('neg');
-  }
-  abs(): Tensor {
-    return this.#u('abs');
-  }
-  exp(): Tensor {
-    return this.#u('exp');
-  }
-  log(): Tensor {
-    return this.#u('log');
-  }
-  log1p(): Tensor {
-    return this.#u('log1p');
-  }
-  expm1(): Tensor {
-    return this.#u('expm1');
-  }
-  log2(): Tensor {
-    return this.#u('log2');
-  }
-  sqrt(): Tensor {
-    return this.#u('sqrt');
-  }
-  rsqrt(): Tensor {
-    return this.#u('rsqrt');
-  }
-  square(): Tensor {
-    return this.#u('square');
-  }
-  reciprocal(): Tensor {
-    return this.#u('reciprocal');
-  }
-  tanh(): Tensor {
-    return this.#u('tanh');
-  }
-  sigmoid(): Tensor {
-    return this.#u('sigmoid');
-  }
-  erf(): Tensor {
-    return this.#u('erf');
-  }
-  erfinv(): Tensor {
-    return this.#u('erfinv');
-  }
-  relu(): Tensor {
-    return this.#u('relu');
-  }
-  silu(): Tensor {
-    return this.#u('silu');
-  }
-  sin(): Tensor {
-    return this.#u('sin');
-  }
-  cos(): Tensor {
-    return this.#u('cos');
-  }
-  floor(): Tensor {
-    return this.#u('floor');
-  }
-  ceil(): Tensor {
-    return this.#u('ceil');
-  }
-  round(): Tensor {
-    return this.#u('round');
-  }
-  sign(): Tensor {
-    return this.#u('sign');
-  }
-  lgamma(): Tensor {
-    return this.#u('lgamma');
-  }
-  logicalNot(): Tensor {
-    return this.#u('logical_not');
-  }
-  isnan(): Tensor {
-    return this.#u('isnan');
-  }
-  isinf(): Tensor {
-    return this.#u('isinf');
-  }
-  isfinite(): Tensor {
-    return this.#u('isfinite');
-  }
-  gelu(approximate: 'none' | 'tanh' = 'none'): Tensor {
-    return new Tensor(native.gelu(this.#handle, approximate));
-  }
-  add(o: Operand): Tensor {
-    return this.#b('add', o);
-  }
-  sub(o: Operand): Tensor {
-    return this.#b('sub', o);
-  }
-  mul(o: Operand): Tensor {
-    return this.#b('mul', o);
-  }
-  div(o: Operand): Tensor {
-    return this.#b('div', o);
-  }
-  pow(o: Operand): Tensor {
-    return this.#b('pow', o);
-  }
-  maximum(o: Operand): Tensor {
-    return this.#b('maximum', o);
-  }
-  minimum(o: Operand): Tensor {
-    return this.#b('minimum', o);
-  }
-  remainder(o: Operand): Tensor {
-    return this.#b('remainder', o);
-  }
-  floorDivide(o: Operand): Tensor {
-    return this.#b('floor_divide', o);
-  }
-  xlogy(o: Operand): Tensor {
-    return this.#b('xlogy', o);
-  }
-  atan2(o: Operand): Tensor {
-    return this.#b('atan2', o);
-  }
-  eq(o: Operand): Tensor {
-    return this.#b('eq', o);
-  }
-  ne(o: Operand): Tensor {
-    return this.#b('ne', o);
-  }
-  lt(o: Operand): Tensor {
-    return this.#b('lt', o);
-  }
-  le(o: Operand): Tensor {
-    return this.#b('le', o);
-  }
-  gt(o: Operand): Tensor {
-    return this.#b('gt', o);
-  }
-  ge(o: Operand): Tensor {
-    return this.#b('ge', o);
-  }
-  logicalAnd(o: Operand): Tensor {
-    return this.#b('logical_and', o);
-  }
-  logicalOr(o: Operand): Tensor {
-    return this.#b('logical_or', o);
-  }
-  logicalXor(o: Operand): Tensor {
-    return this.#b('logical_xor', o);
-  }
-  /** Clamps to [min, max]; either bound may be null. */
-  clamp(min: Operand | null, max: Operand | null = null): Tensor {
-    return new Tensor(
-      native.clamp(this.#handle, min === null ? null : h(min), max === null ? null : h(max)),
-    );
-  }
-  maskedFill(mask: Tensor, value: number | Tensor): Tensor {
-    return new Tensor(native.masked_fill(this.#handle, mask.handle, h(value)));
-  }
-
-  // ---- reductions ----
-  sum(dims?: number | number[], keepdim = false): Tensor {
-    return new Tensor(native.sum(this.#handle, dims, keepdim));
-  }
-  mean(dims?: number | number[], keepdim = false): Tensor {
-    return new Tensor(native.mean(this.#handle, dims, keepdim));
-  }
-  amax(dims?: number | number[], keepdim = false): Tensor {
-    return new Tensor(native.amax(this.#handle, dims, keepdim));
-  }
-  amin(dims?: number | number[], keepdim = false): Tensor {
-    return new Tensor(native.amin(this.#handle, dims, keepdim));
-  }
-  logsumexp(dims: number | number[], keepdim = false): Tensor {
-    return new Tensor(native.logsumexp(this.#handle, dims, keepdim));
-  }
-  var(dims?: number | number[], unbiased = true, keepdim = false): Tensor {
-    return new Tensor(native.var(this.#handle, dims, unbiased, keepdim));
-  }
-  std(dims?: number | number[], unbiased = true, keepdim = false): Tensor {
-    return new Tensor(native.std(this.#handle, dims, unbiased, keepdim));
-  }
+  // ---- written out: a default the addon lacks (it needs p, dim), a pair or list result ----
   norm(p = 2, dims?: number | number[], keepdim = false): Tensor {
     return new Tensor(native.norm(this.#handle, p, dims, keepdim));
   }
-  argmax(dim?: number, keepdim = false): Tensor {
-    return new Tensor(native.argmax(this.#handle, dim, keepdim));
-  }
-  argmin(dim?: number, keepdim = false): Tensor {
-    return new Tensor(native.argmin(this.#handle, dim, keepdim));
-  }
-  /** [values, indices] of the maximum along dim. */
+  /** [values, indices] of the maximum along dim (the table's maxDim). */
   max(dim: number, keepdim = false): [Tensor, Tensor] {
     return pair(native.maxDim(this.#handle, dim, keepdim));
   }
   min(dim: number, keepdim = false): [Tensor, Tensor] {
     return pair(native.minDim(this.#handle, dim, keepdim));
   }
-  all(dim?: number, keepdim = false): Tensor {
-    return new Tensor(native.all(this.#handle, dim, keepdim));
-  }
-  any(dim?: number, keepdim = false): Tensor {
-    return new Tensor(native.any(this.#handle, dim, keepdim));
-  }
-  cumsum(dim: number): Tensor {
-    return new Tensor(native.cumsum(this.#handle, dim));
-  }
-  softmax(dim: number): Tensor {
-    return new Tensor(native.softmax(this.#handle, dim));
-  }
-  logSoftmax(dim: number): Tensor {
-    return new Tensor(native.log_softmax(this.#handle, dim));
-  }
   sort(dim = -1, descending = false): [Tensor, Tensor] {
     return pair(native.sort(this.#handle, dim, descending));
   }
   topk(k: number, dim = -1, largest = true, sorted = true): [Tensor, Tensor] {
     return pair(native.topk(this.#handle, k, dim, largest, sorted));
-  }
-
-  // ---- shapes ----
-  reshape(shape: number[]): Tensor {
-    return new Tensor(native.reshape(this.#handle, shape));
-  }
-  view(shape: number[]): Tensor {
-    return new Tensor(native.view(this.#handle, shape));
-  }
-  permute(dims: number[]): Tensor {
-    return new Tensor(native.permute(this.#handle, dims));
-  }
-  transpose(dim0: number, dim1: number): Tensor {
-    return new Tensor(native.transpose(this.#handle, dim0, dim1));
-  }
-  squeeze(dim?: number): Tensor {
-    return new Tensor(native.squeeze(this.#handle, dim));
-  }
-  unsqueeze(dim: number): Tensor {
-    return new Tensor(native.unsqueeze(this.#handle, dim));
-  }
-  expand(shape: number[]): Tensor {
-    return new Tensor(native.expand(this.#handle, shape));
-  }
-  flatten(startDim = 0, endDim = -1): Tensor {
-    return new Tensor(native.flatten(this.#handle, startDim, endDim));
-  }
-  repeat(repeats: number[]): Tensor {
-    return new Tensor(native.repeat(this.#handle, repeats));
-  }
-  flip(dims: number[]): Tensor {
-    return new Tensor(native.flip(this.#handle, dims));
-  }
-  narrow(dim: number, start: number, length: number): Tensor {
-    return new Tensor(native.narrow(this.#handle, dim, start, length));
-  }
-  select(dim: number, index: number): Tensor {
-    return new Tensor(native.select(this.#handle, dim, index));
   }
   split(sizes: number | number[], dim = 0): Tensor[] {
     return native.split(this.#handle, sizes, dim).map((x) => new Tensor(x));
@@ -407,18 +192,12 @@ export class Tensor implements Disposable {
     return native.chunk(this.#handle, chunks, dim).map((x) => new Tensor(x));
   }
 
-  // ---- indexing ----
-  indexSelect(dim: number, index: Tensor): Tensor {
-    return new Tensor(native.index_select(this.#handle, dim, index.handle));
-  }
-  gather(dim: number, index: Tensor): Tensor {
-    return new Tensor(native.gather(this.#handle, dim, index.handle));
-  }
+  // ---- written out: operands narrower than the table's (no booleans), a list of tensors ----
   scatter(dim: number, index: Tensor, src: Tensor | number): Tensor {
     return new Tensor(native.scatter(this.#handle, dim, index.handle, h(src)));
   }
-  scatterAdd(dim: number, index: Tensor, src: Tensor): Tensor {
-    return new Tensor(native.scatter_add(this.#handle, dim, index.handle, src.handle));
+  maskedFill(mask: Tensor, value: number | Tensor): Tensor {
+    return new Tensor(native.masked_fill(this.#handle, mask.handle, h(value)));
   }
   /** Advanced indexing t[i0, i1, ...] with int64 or bool tensors. */
   index(indices: Tensor[]): Tensor {
@@ -428,23 +207,6 @@ export class Tensor implements Disposable {
         indices.map((i) => i.handle),
       ),
     );
-  }
-  nonzero(): Tensor {
-    return new Tensor(native.nonzero(this.#handle));
-  }
-  oneHot(numClasses = -1): Tensor {
-    return new Tensor(native.one_hot(this.#handle, numClasses));
-  }
-
-  // ---- linear algebra ----
-  matmul(o: Tensor): Tensor {
-    return new Tensor(native.matmul(this.#handle, o.handle));
-  }
-  mm(o: Tensor): Tensor {
-    return new Tensor(native.mm(this.#handle, o.handle));
-  }
-  bmm(o: Tensor): Tensor {
-    return new Tensor(native.bmm(this.#handle, o.handle));
   }
 
   // ---- in place (return this) ----
