@@ -14,7 +14,7 @@ import {
   zerosLike,
 } from '../torch/index.js';
 import type { SJDProcess } from './process.js';
-import { VARIANCE_FLOOR } from './score.js';
+import { VARIANCE_FLOOR } from './process.js';
 
 export interface Corrupted {
   y: Tensor; // [B, L, d] (dtype of the anchors)

@@ -6,7 +6,7 @@ export { logTargetClosedForm, logTargetQuadrature } from './dhm.js';
 export * from './hazard.js';
 export { type PlugIn, plugIn } from './plugin.js';
 export { makeProcess, type PresetOptions, presets } from './presets.js';
-export { type ProcessConfig, SJDProcess } from './process.js';
+export { type ProcessConfig, SJDProcess, VARIANCE_FLOOR } from './process.js';
 export {
   type MixtureTerms,
   mixtureTerms,
@@ -20,7 +20,7 @@ export {
   type RankVPConfig,
   rankDegradation,
 } from './rank-schedule.js';
-export { blendedPosteriorMean, classifierScore, VARIANCE_FLOOR } from './score.js';
+export { blendedPosteriorMean, classifierScore } from './score.js';
 export { sampleTimes, T_CLIP, type TimeSampling } from './time.js';
 export {
   interpolatedEmbedding,

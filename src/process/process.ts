@@ -6,10 +6,13 @@
 import { embedding, type Tensor, tensor } from '../torch/index.js';
 import type { Blend } from './blend.js';
 import { type Hazard, type HazardSpec, makeHazard } from './hazard.js';
-import type { QuadratureRule } from './quadrature.js';
-import { VARIANCE_FLOOR } from './score.js';
 import { interpolatedEmbedding, valueEmbedding } from './value-embedding.js';
 import { type VPConfig, VPSchedule } from './vp.js';
+
+export const VARIANCE_FLOOR = 1e-6; // (std floor 1e-3, docs/design.md §4)
+
+/** The rule of the eta < 1 quadrature (quadrature.ts). */
+export type QuadratureRule = 'simpson' | 'midpoint';
 
 export interface ProcessConfig {
   /** preset name, for manifests */

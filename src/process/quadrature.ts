@@ -4,9 +4,9 @@
 // same terms. Simpson or midpoint rule, N_tau nodes. Float64 throughout.
 import { type Tensor, tensor } from '../torch/index.js';
 import { logRate, logSurvival } from './hazard.js';
-import type { SJDProcess } from './process.js';
+import type { QuadratureRule, SJDProcess } from './process.js';
 
-export type QuadratureRule = 'simpson' | 'midpoint';
+export type { QuadratureRule } from './process.js';
 
 /** Nodes in [0, t] and log weights of the rule. Simpson needs an odd n >= 3. */
 export function quadratureNodes(

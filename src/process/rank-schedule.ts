@@ -13,7 +13,6 @@ import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
 import normalPdf from '@stdlib/stats-base-dists-normal-pdf';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import { embedding, type Generator, type Tensor, tensor } from '../torch/index.js';
-import type { VPSchedule } from './vp.js';
 
 export interface RankVPConfig {
   kind: 'rank';
@@ -73,7 +72,7 @@ export function rankDegradation(c: RankVPConfig): RankDegradation {
  *   (n draws from gen).
  */
 export function achievedRank(
-  vp: VPSchedule,
+  vp: { alpha(t: number): number; sigma2(t: number): number }, // the VP schedule (vp.ts)
   anchors: Tensor,
   t: number,
   gen: Generator,

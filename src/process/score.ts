@@ -4,10 +4,8 @@
 //   eta < 1, W = I:  s = -sum_a P(a) int w_t(tau | y, a) (y - alpha(t) E(a)) / v_t(tau) dtau
 //                    (eq:app-classifier-score), from the quadrature's time posterior.
 import { type Tensor, tensor, where } from '../torch/index.js';
-import type { SJDProcess } from './process.js';
+import { type SJDProcess, VARIANCE_FLOOR } from './process.js';
 import type { MixtureTerms } from './quadrature.js';
-
-export const VARIANCE_FLOOR = 1e-6; // (std floor 1e-3, docs/design.md §4)
 
 /**
  * The posterior mean of the clean mean mu_i (eq:blended-score's W m): exact anchors at committed

@@ -7,8 +7,7 @@
 import type { Tensor } from '../torch/index.js';
 import type { SamplerState, StepContext, Time } from './types.js';
 
-/** tokens [B, L] int64 (meaningful where committed), committed [B, L] bool -> ruled out [B, L, K] bool */
-export type Exclusion = (tokens: Tensor, committed: Tensor) => Tensor;
+export type { Exclusion } from './types.js';
 
 /** A logit no softmax gives mass to, finite so that log-probabilities stay finite. */
 const RULED_OUT = -1e9;

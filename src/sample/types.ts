@@ -1,13 +1,18 @@
 // What the samplers share: the classifier they call (the network as the samplers see it), the state they carry, and a step's context.
 import type { SJDProcess } from '../process/index.js';
 import type { Generator, Tensor } from '../torch/index.js';
-import type { Exclusion } from './exclusion.js';
 
 /**
  * A forward time: one number for the whole batch (the fixed-grid samplers), or one per row
  * (Float64Array [B]: the adaptive sampler, each board at its own time).
  */
 export type Time = number | Float64Array;
+
+/**
+ * Values the committed sites rule out (a task's hard constraints, exclusion.ts): tokens [B, L]
+ * int64 (meaningful where committed), committed [B, L] bool -> ruled out [B, L, K] bool.
+ */
+export type Exclusion = (tokens: Tensor, committed: Tensor) => Tensor;
 
 /**
  * The classifier P_theta(a | y, t): y [B, L, d] float32 (committed positions on their anchors),

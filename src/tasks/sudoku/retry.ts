@@ -13,7 +13,6 @@
 import { stepGenerator, type TrajectoryStep, type Watch } from '../../sample/index.js';
 import type { Board } from './board.js';
 import { answerProblems } from './check.js';
-import type { SolveResult } from './solve.js';
 import {
   applySymmetry,
   type BoardSymmetry,
@@ -21,6 +20,13 @@ import {
   inverseDigits,
   invertSymmetry,
 } from './symmetry.js';
+
+/** The checked boards (the last attempt's for each), NFE over all attempts, the first trajectory. */
+export interface SolveResult extends AttemptResult {
+  solved: number; // boards with no problem
+  firstSolved: number; // boards the first attempt solved
+  attempts: number[]; // per board, the attempts it took
+}
 
 /** Attempts after the first unless told otherwise (the budget usually ends them first). */
 export const DEFAULT_RETRIES = 8;

@@ -26,9 +26,12 @@ import {
   type AttemptResult,
   DEFAULT_RETRIES,
   type RetryOptions,
+  type SolveResult,
   solveWithRetries,
 } from './retry.js';
 import { sudokuRules } from './rules.js';
+
+export type { SolveResult } from './retry.js';
 
 /** The sampler `sjd solve`, `sjd eval sudoku` and `sjd demo` use unless told otherwise. */
 export const DEFAULT_SUDOKU_SAMPLER = 'adaptive';
@@ -54,13 +57,6 @@ export interface SolveOptions {
   record?: boolean; // trajectory of the first batch
   rules?: boolean; // rule out digits committed peers hold (rules.ts)
   retries?: number; // attempts after the first (retry.ts; DEFAULT_RETRIES when absent)
-}
-
-/** The checked boards (the last attempt's for each), NFE over all attempts, the first trajectory. */
-export interface SolveResult extends AttemptResult {
-  solved: number; // boards with no problem
-  firstSolved: number; // boards the first attempt solved
-  attempts: number[]; // per board, the attempts it took
 }
 
 /** The batched sampler's options for `puzzles`: clues conditioned (digit v is token v - 1). */
