@@ -3,7 +3,7 @@
 // output file is claimed before any sampling (--force to replace it) and written atomically.
 import type { Command } from 'commander';
 import { image, sampling, util } from '../index.js';
-import { group, int, nfe, num, samplerOption } from './options.js';
+import { group, int, nfeOption, num, samplerOption, temperatureOption } from './options.js';
 
 /** --model of the image commands: a run or exported model, else the shipped one. */
 const MODEL_OPTION = [
@@ -115,8 +115,8 @@ export function registerImage(program: Command): void {
       int(20, 100_000),
       1000,
     )
-    .option('--nfe <n>', 'model evaluations', nfe, 64)
-    .option('--temperature <t>', 'sampling temperature', num(1e-6, 100), 1)
+    .option(...nfeOption('image'))
+    .option(...temperatureOption('image'))
     .option(
       '--top-p <p>',
       "nucleus sampling mass (the paper's MD4 baseline: 0.98)",
@@ -187,8 +187,8 @@ export function registerImage(program: Command): void {
     .option(...MODEL_OPTION)
     .requiredOption('--out <file>', 'the PNG grid to write')
     .option('-n, --n <n>', 'number of images', int(1, 100_000), 16)
-    .option('--nfe <n>', 'model evaluations', nfe, 64)
-    .option('--temperature <t>', 'sampling temperature', num(1e-6, 100), 1)
+    .option(...nfeOption('image'))
+    .option(...temperatureOption('image'))
     .option(
       '--top-p <p>',
       "nucleus sampling mass (the paper's MD4 baseline: 0.98)",

@@ -1,6 +1,6 @@
 // Shared option parsers for the `sjd` command: each rejects bad values with a one-line message.
 import { type Command, InvalidArgumentError } from 'commander';
-import { image, process as P, sampling } from '../index.js';
+import { image, process as P, sampling, TASK_SPECS } from '../index.js';
 import { intIn } from '../util/integer.js';
 
 const { BLENDS, PRESETS, SCHEDULES } = P;
@@ -97,6 +97,19 @@ export function processOptions(
 }
 
 /** A sampler flag (`--sampler`, `--eval-sampler`), its choices from the sampler registry. */
+/** `--nfe` with the task's default budget (the registry's, as the page's). */
+export const nfeOption = (task: 'text' | 'image') =>
+  ['--nfe <n>', 'model evaluations', nfe, TASK_SPECS[task].sampling.nfe()] as const;
+
+/** `--temperature` with the task's default (the registry's, as the page's). */
+export const temperatureOption = (task: 'text' | 'image') =>
+  [
+    '--temperature <t>',
+    'sampling temperature',
+    num(1e-6, 100),
+    TASK_SPECS[task].sampling.temperature,
+  ] as const;
+
 export function samplerOption(
   cmd: Command,
   flag: string,

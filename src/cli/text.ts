@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { sampling, text, util } from '../index.js';
-import { group, int, nfe, num, samplerOption } from './options.js';
+import { group, int, nfeOption, num, samplerOption, temperatureOption } from './options.js';
 
 interface SampleOpts {
   model?: string;
@@ -20,8 +20,8 @@ interface SampleOpts {
 function samplingOptions(cmd: Command): Command {
   return samplerOption(cmd, '--sampler', 'sampler (default: mdlm for masked models, else sjd)')
     .option('--model <dir>', 'a text run folder or exported text model (default: the shipped one)')
-    .option('--nfe <n>', 'model evaluations', nfe, 64)
-    .option('--temperature <t>', 'sampling temperature', num(1e-6, 100), 0.7)
+    .option(...nfeOption('text'))
+    .option(...temperatureOption('text'))
     .option('-n, --n <n>', 'number of samples', int(1, 1_000_000), 16)
     .option('--seed <n>', 'sampling seed', int(0, 2 ** 31 - 1), 0)
     .option('--top-p <p>', 'nucleus sampling mass', num(1e-6, 1), 1);

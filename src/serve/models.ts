@@ -8,15 +8,10 @@ import { existsSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { type Network, networkLength } from '../model/network.js';
 import type { SJDProcess } from '../process/index.js';
-import { defaultSampler, samplersFor } from '../sample/index.js';
-import { type ImageGeometry, loadImageModel } from '../tasks/image/index.js';
-import {
-  DEFAULT_SUDOKU_SAMPLER,
-  defaultSudokuNfe,
-  loadSudokuModel,
-} from '../tasks/sudoku/index.js';
-import { ALPHABET, textShape } from '../tasks/text/index.js';
-import { loadTransformer, MODEL_FILES } from '../train/index.js';
+import { samplersFor } from '../sample/index.js';
+import type { ImageGeometry } from '../tasks/image/index.js';
+import { TASK_SPECS } from '../tasks/registry.js';
+import { MODEL_FILES } from '../train/index.js';
 import { TASKS } from './api-constants.js';
 import type { Defaults, TaskName } from './api-types.js';
 
@@ -36,31 +31,17 @@ export interface ServedModel {
 
 export type Served = { [T in TaskName]: ServedModel | { unavailable: string } };
 
+/** A task's model from `dir` as the registry loads it, with the settings its page starts from. */
 function load(task: TaskName, dir: string): ServedModel {
-  if (task === 'sudoku') {
-    const r = loadSudokuModel(dir);
-    const defaults = {
-      sampler: DEFAULT_SUDOKU_SAMPLER,
-      nfe: defaultSudokuNfe(DEFAULT_SUDOKU_SAMPLER),
-      temperature: 1,
-    };
-    return { ...r, samplers: samplersFor(r.process), defaults, length: networkLength(r.model) };
-  }
-  const r = task === 'text' ? loadTransformer(dir, textShape, 'text') : loadImageModel(dir);
+  const spec = TASK_SPECS[task];
+  const r = spec.load(dir);
+  const sampler = spec.sampling.sampler(r.process);
   const defaults = {
-    sampler: defaultSampler(r.process),
-    nfe: 64,
-    temperature: task === 'text' ? 0.7 : 1,
+    sampler,
+    nfe: spec.sampling.nfe(sampler),
+    temperature: spec.sampling.temperature,
   };
-  const geometry = 'geometry' in r ? r.geometry : undefined;
-  return {
-    ...r,
-    samplers: samplersFor(r.process),
-    defaults,
-    length: networkLength(r.model),
-    geometry,
-    alphabet: task === 'text' ? ALPHABET : undefined,
-  };
+  return { ...r, samplers: samplersFor(r.process), defaults, length: networkLength(r.model) };
 }
 
 /** `path` as the API shows it: relative to the models folder `dir`, or its name when outside. */

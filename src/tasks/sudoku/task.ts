@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Denoiser } from '../../model/denoiser.js';
 import type { SJDProcess } from '../../process/index.js';
 import { type Generator, keep, type Tensor, tensor } from '../../torch/index.js';
-import type { TrainTask } from '../../train/index.js';
+import type { TaskShape, TrainTask } from '../../train/index.js';
 import { type Board, boxOf, colOf, rowOf } from './board.js';
 import { scoreBoards } from './metrics.js';
 import { solveSudoku } from './solve.js';
@@ -29,6 +29,14 @@ export interface SudokuTaskOptions {
 
 const cells = Array.from({ length: 81 }, (_, i) => i);
 
+/** What a Sudoku model is built for: 81 cells, 9 digits, row, column and box structure. */
+export const sudokuShape: TaskShape = {
+  name: 'sudoku',
+  length: 81,
+  classes: 9,
+  structure: [cells.map(rowOf), cells.map(colOf), cells.map(boxOf)],
+};
+
 export function hashPairs(p: SudokuPairs): string {
   const h = createHash('sha256');
   for (const b of p.puzzles) h.update(b);
@@ -37,10 +45,10 @@ export function hashPairs(p: SudokuPairs): string {
 }
 
 export class SudokuTask implements TrainTask {
-  readonly name = 'sudoku';
-  readonly length = 81;
-  readonly classes = 9;
-  readonly structure = [cells.map(rowOf), cells.map(colOf), cells.map(boxOf)];
+  readonly name = sudokuShape.name;
+  readonly length = sudokuShape.length;
+  readonly classes = sudokuShape.classes;
+  readonly structure = sudokuShape.structure;
   readonly evalMetrics = ['board_accuracy', 'cell_accuracy'];
   readonly takeoffMetric = 'board_accuracy';
   readonly dataHash: string;
