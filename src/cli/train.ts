@@ -131,6 +131,32 @@ const processOf = (o: ProcessFlags & RunFlags) => ({
   schedule: o.schedule,
 });
 
+/** What a task's `sjd train` builds from its flags (and the saved config when resuming). */
+interface Prepared {
+  config: T.TrainConfig;
+  task: T.TrainTask;
+  about: string; // one line on the data and process, printed before training
+}
+
+/**
+ * The body every `sjd train TASK` shares: its ranks launched or joined, the run folder checked,
+ * the config resumed (passed to `prepare`) or made by it with the task, trained with progress.
+ */
+function trainAction<F extends RunFlags>(
+  name: string,
+  prepare: (o: F, saved: T.TrainConfig | undefined) => Prepared,
+): (o: F) => Promise<void> {
+  return async (o) => {
+    if (await launched(o)) return;
+    const dp = await joinGroup(o);
+    if (dp.rank === 0 || o.resume) T.checkRunFolder(o.out, o.resume === true);
+    const saved = o.resume ? T.readConfig(join(o.out, T.RUN_FILES.config)) : undefined;
+    const { config, task, about } = prepare(o, saved);
+    console.error(`sjd train ${name}: ${about}`);
+    await runWithProgress(o.out, withShards(config, o, dp), task, o, dp);
+  };
+}
+
 export function registerTrain(program: Command): void {
   const cmd = group(program, 'train', 'train a denoiser');
   const sudokuCmd = cmd
@@ -155,13 +181,11 @@ export function registerTrain(program: Command): void {
       oneOf(['learned', 'frozen']),
       'learned',
     )
-    .action(async (o: SudokuFlags) => {
-      if (await launched(o)) return;
-      const dp = await joinGroup(o);
-      if (dp.rank === 0 || o.resume) T.checkRunFolder(o.out, o.resume === true);
-      const config = o.resume
-        ? T.readConfig(join(o.out, T.RUN_FILES.config))
-        : sudoku.sudokuConfig({
+    .action(
+      trainAction('sudoku', (o: SudokuFlags, saved) => {
+        const config =
+          saved ??
+          sudoku.sudokuConfig({
             ...processOf(o),
             seed: o.seed,
             steps: o.steps,
@@ -170,25 +194,28 @@ export function registerTrain(program: Command): void {
             loops: o.loops,
             augment: o.augment,
           });
-      const { pairs: trainSet, source } = sudoku.pairsOrGenerated(o.data, undefined, {
-        n: 20_000,
-        seed: 1,
-      });
-      const { pairs: held, source: heldSource } = sudoku.pairsOrGenerated(o.evalData, o.evalSize, {
-        n: o.evalSize,
-        seed: 2,
-      });
-      const task = new sudoku.SudokuTask(trainSet, held, {
-        evalSize: o.evalSize,
-        evalNfe: o.evalNfe,
-        evalSampler: o.evalSampler,
-        augment: config.augment ?? 'digits',
-      });
-      console.error(
-        `sjd train sudoku: ${trainSet.puzzles.length} training puzzles from ${source}; evaluating on ${held.puzzles.length} from ${heldSource}`,
-      );
-      await runWithProgress(o.out, withShards(config, o, dp), task, o, dp);
-    });
+        const { pairs: trainSet, source } = sudoku.pairsOrGenerated(o.data, undefined, {
+          n: 20_000,
+          seed: 1,
+        });
+        const { pairs: held, source: heldSource } = sudoku.pairsOrGenerated(
+          o.evalData,
+          o.evalSize,
+          {
+            n: o.evalSize,
+            seed: 2,
+          },
+        );
+        const task = new sudoku.SudokuTask(trainSet, held, {
+          evalSize: o.evalSize,
+          evalNfe: o.evalNfe,
+          evalSampler: o.evalSampler,
+          augment: config.augment ?? 'digits',
+        });
+        const about = `${trainSet.puzzles.length} training puzzles from ${source}; evaluating on ${held.puzzles.length} from ${heldSource}`;
+        return { config, task, about };
+      }),
+    );
 
   const textCmd = cmd
     .command('text')
@@ -197,29 +224,24 @@ export function registerTrain(program: Command): void {
     .option('--data <dir>', 'corpus folder from `sjd data text8` (default: the embedded corpus)')
     .option('--eval-samples <n>', 'samples scored at each evaluation', int(1, 100_000), 16)
     .option('--eval-nfe <n>', 'NFE of the evaluation samples', nfe, 32)
-    .action(async (o: TextFlags) => {
-      if (await launched(o)) return;
-      const dp = await joinGroup(o);
-      if (dp.rank === 0 || o.resume) T.checkRunFolder(o.out, o.resume === true);
-      const config = o.resume
-        ? T.readConfig(join(o.out, T.RUN_FILES.config))
-        : {
-            ...text.textConfig({ ...processOf(o), seed: o.seed, steps: o.steps }),
-            data: o.data ?? text.EMBEDDED,
-          };
-      const corpus = text.loadCorpus(o.data ?? config.data);
-      const task = new text.TextTask(corpus, {
-        length: config.length ?? 0,
-        evalWindows: 64,
-        evalSamples: o.evalSamples,
-        evalNfe: o.evalNfe,
-        evalTemperature: 1,
-      });
-      console.error(
-        `sjd train text: ${corpus.train.length} training characters from ${corpus.source}; ${P.describeProcess(config.process)}`,
-      );
-      await runWithProgress(o.out, withShards(config, o, dp), task, o, dp);
-    });
+    .action(
+      trainAction('text', (o: TextFlags, saved) => {
+        const config = saved ?? {
+          ...text.textConfig({ ...processOf(o), seed: o.seed, steps: o.steps }),
+          data: o.data ?? text.EMBEDDED,
+        };
+        const corpus = text.loadCorpus(o.data ?? config.data);
+        const task = new text.TextTask(corpus, {
+          length: config.length ?? 0,
+          evalWindows: 64,
+          evalSamples: o.evalSamples,
+          evalNfe: o.evalNfe,
+          evalTemperature: 1,
+        });
+        const about = `${corpus.train.length} training characters from ${corpus.source}; ${P.describeProcess(config.process)}`;
+        return { config, task, about };
+      }),
+    );
   registerTrainImage(cmd);
 }
 
@@ -244,33 +266,29 @@ function registerTrainImage(cmd: Command): void {
     )
     .option('--limit <n>', 'only the first N training images', int(1, 100_000_000))
     .option('--eval-size <n>', 'held-out images for the evaluation loss', int(1, 100_000), 256)
-    .action(async (o: ImageFlags) => {
-      if (await launched(o)) return;
-      const dp = await joinGroup(o);
-      if (dp.rank === 0 || o.resume) T.checkRunFolder(o.out, o.resume === true);
-      const saved = o.resume ? T.readConfig(join(o.out, T.RUN_FILES.config)) : undefined;
-      const lv = o.levels ?? (o.data === undefined ? saved?.image?.levels : undefined);
-      const train = image.imagesOrFashion(o.data, 'train', { levels: lv, limit: o.limit });
-      const held = image.imagesOrFashion(o.evalData, 'test', {
-        levels: o.evalData === undefined ? train.set.levels : undefined,
-        limit: o.evalSize,
-      });
-      const config =
-        saved ??
-        image.imageConfig(image.geometryOf(train.set), {
-          ...processOf(o),
-          seed: o.seed,
-          steps: o.steps,
+    .action(
+      trainAction('image', (o: ImageFlags, saved) => {
+        const lv = o.levels ?? (o.data === undefined ? saved?.image?.levels : undefined);
+        const train = image.imagesOrFashion(o.data, 'train', { levels: lv, limit: o.limit });
+        const held = image.imagesOrFashion(o.evalData, 'test', {
+          levels: o.evalData === undefined ? train.set.levels : undefined,
+          limit: o.evalSize,
         });
-      if (!config.image)
-        throw new Error(`${o.out}: not an image run (no image geometry in its config)`);
-      image.checkGeometry(train.set, config.image, train.source);
-      const task = new image.ImageTask(train.set, held.set, { evalSize: o.evalSize });
-      console.error(
-        `sjd train image: ${train.set.n} training images from ${train.source} (${image.describeGeometry(config.image)}); evaluating on ${held.set.n} from ${held.source}; ${P.describeProcess(config.process)}`,
-      );
-      await runWithProgress(o.out, withShards(config, o, dp), task, o, dp);
-    });
+        const config =
+          saved ??
+          image.imageConfig(image.geometryOf(train.set), {
+            ...processOf(o),
+            seed: o.seed,
+            steps: o.steps,
+          });
+        if (!config.image)
+          throw new Error(`${o.out}: not an image run (no image geometry in its config)`);
+        image.checkGeometry(train.set, config.image, train.source);
+        const task = new image.ImageTask(train.set, held.set, { evalSize: o.evalSize });
+        const about = `${train.set.n} training images from ${train.source} (${image.describeGeometry(config.image)}); evaluating on ${held.set.n} from ${held.source}; ${P.describeProcess(config.process)}`;
+        return { config, task, about };
+      }),
+    );
 }
 
 /** Trains with a progress bar (loss, tokens/s, ETA) and prints the outcome; exit 130 if interrupted. */
