@@ -124,6 +124,23 @@ function checkOutputs(out: string, doc: string): void {
   util.checkWritable(doc);
 }
 
+/** A comparison's command: its runs' options, seeds (default one) and models. */
+function comparison(
+  cmd: Command,
+  description: string,
+  sizes: string[],
+  modelsHelp: string,
+  models: string[],
+): Command {
+  return modelsOption(
+    runsOptions(cmd.description(description), sizes).option('--seeds <list>', 'seeds', seedList, [
+      '0',
+    ]),
+    modelsHelp,
+    models,
+  );
+}
+
 export function registerCompare(program: Command): void {
   const cmd = group(program, 'compare', 'compare processes at a matched budget');
   modelsOption(
@@ -208,15 +225,10 @@ export function registerCompare(program: Command): void {
       reportDone(o.doc, runs.length === o.seeds.length * o.models.length);
     });
 
-  modelsOption(
-    runsOptions(
-      cmd
-        .command('image')
-        .description(
-          'masked (MDLM), hybrid (CADD) and sjd over sigma_B on one U-Net: train every model x seed (resumable), score FD/KID at each NFE, write docs',
-        ),
-      Object.keys(image.IMAGE_SIZES),
-    ).option('--seeds <list>', 'seeds', seedList, ['0']),
+  comparison(
+    cmd.command('image'),
+    'masked (MDLM), hybrid (CADD) and sjd over sigma_B on one U-Net: train every model x seed (resumable), score FD/KID at each NFE, write docs',
+    Object.keys(image.IMAGE_SIZES),
     'sjd-SIGMA (the blur of values at sigma_B SIGMA)',
     ['masked', 'hybrid', 'sjd-1.5', 'sjd-2', 'sjd-2.5'],
   )
@@ -287,15 +299,10 @@ export function registerCompare(program: Command): void {
       reportDone(o.doc, runs !== null);
     });
 
-  modelsOption(
-    runsOptions(
-      cmd
-        .command('text')
-        .description(
-          'masked (MDLM), hybrid (CADD) and sjd over the sigma_W sweep: train every model x seed (resumable), trace frontiers, write docs',
-        ),
-      Object.keys(text.TEXT_SIZES),
-    ).option('--seeds <list>', 'seeds', seedList, ['0']),
+  comparison(
+    cmd.command('text'),
+    'masked (MDLM), hybrid (CADD) and sjd over the sigma_W sweep: train every model x seed (resumable), trace frontiers, write docs',
+    Object.keys(text.TEXT_SIZES),
     'sjd-SIGMA (the default W, row-normalised), sjd-row-SIGMA (the same), sjd-add-SIGMA (W_ii = 1)',
     ['masked', 'hybrid', ...text.SIGMA_SWEEP.map((s) => `sjd-${s}`)],
   )

@@ -108,7 +108,12 @@ export async function launch(o: LaunchOptions): Promise<number> {
     for (let rank = 0; rank < o.nproc && !stopping; rank++) {
       exits.push(startRank(rank));
       o.onStart?.(rank);
-      await sleep(5); // the event loop polls: a signal between two starts stops the launch here
+      // A signal between two starts stops the launch here: the loop must reach its poll phase,
+      // where a signal's handler runs, before the next start. A timer alone does not ensure it
+      // (an expired timer runs before the poll of its loop turn: under load the next rank
+      // started first); setImmediate runs after the poll of the turn it was set in.
+      await sleep(5);
+      await new Promise((resolve) => setImmediate(resolve));
     }
     if (exits.length < o.nproc) {
       // Stopped during the launch: the group never formed, so no rank has trained; the started

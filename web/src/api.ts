@@ -5,18 +5,7 @@
 // item 5): src/serve/api-types.ts, imported as types only from the declarations that
 // `tsc -p tsconfig.json` emits for it (npm run build compiles the server first), so nothing of
 // it is emitted here or loaded by the browser.
-import type {
-  ErrorAnswer,
-  GenerateAnswer,
-  ImageSampleAnswer,
-  ModelsInfo,
-  ServedTask,
-  SolveAnswer,
-  StepEvent,
-  StreamEvent,
-  TaskName,
-  TextSampleAnswer,
-} from '../../dist/src/serve/api-types.js';
+import type { ErrorAnswer, StreamEvent } from '../../dist/src/serve/api-types.js';
 
 export type {
   GenerateAnswer,
@@ -28,7 +17,7 @@ export type {
   StreamEvent,
   TaskName,
   TextSampleAnswer,
-};
+} from '../../dist/src/serve/api-types.js';
 
 /** A refused request: its status and the server's one-line reason. */
 export class ApiError extends Error {
