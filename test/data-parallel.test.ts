@@ -13,6 +13,7 @@ import { test } from 'node:test';
 import * as torch from '../src/torch/index.js';
 import { rankBound } from '../src/train/index.js';
 import { freePort } from '../src/util/free-port.js';
+import { outputOf } from './child-output.js';
 import { tinySudokuArgs } from './tiny-sudoku.js';
 import { tempDir } from './tmp.js';
 
@@ -88,19 +89,13 @@ test('Ctrl-C to the launcher stops every rank at one step with a checkpoint', {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
+  const o = outputOf(child, (stderr) => {
     if (/step \d+ eval/.test(stderr) && !child.killed) child.kill('SIGINT');
   });
   const status = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-  assert.equal(status, 130, stderr);
-  const m = /^interrupted at step (\d+);/m.exec(stdout);
-  assert.ok(m, stdout);
+  assert.equal(status, 130, o.stderr);
+  const m = /^interrupted at step (\d+);/m.exec(o.stdout);
+  assert.ok(m, o.stdout);
   const state = JSON.parse(readFileSync(join(out, 'checkpoint', 'state.json'), 'utf8'));
   assert.equal(state.step, Number(m[1]));
 });

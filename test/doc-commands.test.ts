@@ -16,6 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { outputOf } from './child-output.js';
 import { tempDir } from './tmp.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -162,15 +163,8 @@ const run = (args: string[]): Promise<Ran> =>
       env: { ...process.env, SJD_PARSE_ONLY: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('close', (status) => done({ status, stdout, stderr }));
+    const o = outputOf(child);
+    child.on('close', (status) => done({ status, ...o }));
   });
 
 /** The runs of many command lines, a few at a time (each is a Node start-up: CPU-bound). */
