@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { image, runReverseDemo, sudoku, torch, util } from '../index.js';
 import { int, nfe, samplerOption } from './options.js';
-import { commitOptions, commitRule, nfeDefaults, retriesOption, retryNote } from './sudoku.js';
+import { retryNote } from './solve-report.js';
+import { commitOptions, commitRule, nfeDefaults, retriesOption } from './sudoku.js';
 
 interface DemoOpts {
   steps: number;

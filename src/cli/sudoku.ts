@@ -5,15 +5,11 @@
 // is checked: `sjd solve` says how a board breaks the rules (and whether the puzzle has one
 // solution, several or none) and exits with status 3 when any board is not solved; --out marks
 // each row's status.
-import { statSync } from 'node:fs';
-import { setImmediate } from 'node:timers/promises';
-import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { sampling, sudoku, util } from '../index.js';
 import { group, int, nfe, num, oneOf, samplerOption } from './options.js';
-
-/** The exit status of `sjd solve` when some board is not solved. */
-export const EXIT_NOT_SOLVED = 3;
+import { solveFile } from './solve-file.js';
+import { EXIT_NOT_SOLVED, retryNote } from './solve-report.js';
 
 interface SamplerOpts {
   model?: string;
@@ -112,103 +108,6 @@ export const retriesOption = [
   sudoku.DEFAULT_RETRIES,
 ] as const;
 
-/** " (first attempt 93.60%; 64 boards retried)", or nothing when no board was retried. */
-export function retryNote(r: { firstSolved: number; attempts: number[] }): string {
-  return retryCounts(r.firstSolved, r.attempts.length, sudoku.retriedBoards(r.attempts));
-}
-
-/** retryNote from the counts (boards solved at the first attempt, boards, boards retried). */
-function retryCounts(firstSolved: number, boards: number, retried: number): string {
-  if (retried === 0) return '';
-  const first = (100 * firstSolved) / boards;
-  return ` (first attempt ${first.toFixed(2)}%; ${retried} ${retried === 1 ? 'board' : 'boards'} retried)`;
-}
-
-/** Boards a chunk of `solve --file` (the batched sampler's batch). */
-const FILE_CHUNK = 256;
-
-/**
- * `solve --file` (issue #27): the file is read, solved and written a chunk at a time, so memory
- * stays flat in the number of rows; rows go to a temporary file beside --out, renamed onto it at
- * the end. Progress (bytes of the input, boards/s, ETA) on stderr; Ctrl-C (or SIGTERM) stops
- * after the chunk at hand and keeps the rows done: --out then holds them (a valid file), and the
- * exit status is 130. Chunk k is seeded seed + 256 k.
- */
-async function solveFile(file: string, out: string, o: SamplerOpts): Promise<void> {
-  const total = statSync(file).size;
-  const { model, process: proc } = sudoku.loadSudokuModel(o.model);
-  const settings = solveOptions(o);
-  const how = sudoku.samplerLabel(o.sampler, settings.commit);
-  const writer = new sudoku.SudokuCsvAppender(out);
-  let stop = false;
-  const onSignal = () => {
-    stop = true;
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const bar = new cliProgress.SingleBar(
-    {
-      stream: process.stderr,
-      format:
-        'solving |{bar}| {percentage}% of the file | {boards} boards, {solved} solved | {rate} boards/s | ETA {eta_formatted}',
-      etaBuffer: 20,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  const tally = { boards: 0, solved: 0, firstSolved: 0, retried: 0, nfeSum: 0, nfeMax: 0 };
-  const t0 = performance.now();
-  bar.start(total, 0, { boards: 0, solved: 0, rate: '-' });
-  try {
-    for await (const { rows, bytes } of sudoku.streamSudokuCsv(file, FILE_CHUNK)) {
-      if (stop) break;
-      const puzzles = rows.map((r) => r.puzzle);
-      const r = sudoku.solveSudoku(model, proc, puzzles, {
-        ...settings,
-        seed: settings.seed + tally.boards,
-      });
-      writer.append(
-        puzzles.map((p, n) => ({
-          puzzle: p,
-          solution: r.boards[n]!,
-          status: r.problems[n]!.length === 0 ? 'solved' : sudoku.failureReason(p, r.problems[n]!),
-        })),
-      );
-      tally.boards += puzzles.length;
-      tally.solved += r.solved;
-      tally.firstSolved += r.firstSolved;
-      tally.retried += sudoku.retriedBoards(r.attempts);
-      tally.nfeSum += r.nfe.reduce((a, b) => a + b, 0);
-      tally.nfeMax = Math.max(tally.nfeMax, ...r.nfe);
-      const rate = tally.boards / ((performance.now() - t0) / 1000);
-      bar.update(bytes, { boards: tally.boards, solved: tally.solved, rate: rate.toFixed(1) });
-      await setImmediate(); // signals and finalisers between chunks
-    }
-  } catch (e) {
-    bar.stop();
-    writer.discard();
-    throw e;
-  } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
-  }
-  bar.stop();
-  writer.commit();
-  const { boards, solved } = tally;
-  const note = retryCounts(tally.firstSolved, boards, tally.retried);
-  console.log(
-    `solved ${solved} of ${boards} puzzles into ${out} (${how}; NFE per board mean ${(tally.nfeSum / Math.max(boards, 1)).toFixed(1)}, max ${tally.nfeMax} of ${o.nfe})${note}`,
-  );
-  if (stop) {
-    console.error(`sjd: interrupted after ${boards} puzzles; ${out} holds their rows`);
-    process.exitCode = 130;
-  } else if (solved < boards) {
-    console.error(
-      `sjd: ${boards - solved} of ${boards} boards not solved; see the status column of ${out}`,
-    );
-    process.exitCode = EXIT_NOT_SOLVED;
-  }
-}
-
 export function registerSudoku(program: Command): void {
   samplerOptions(
     program
@@ -228,7 +127,7 @@ export function registerSudoku(program: Command): void {
       if (o.file && !o.out) throw new Error('--file needs --out');
       if (o.out && !o.file) throw new Error('--out goes with --file (one puzzle is printed)');
       if (o.out) util.claimOutFile(o.out, o.force === true);
-      if (o.file) return solveFile(o.file, o.out!, o);
+      if (o.file) return solveFile(o.file, o.out!, o, solveOptions(o));
       const puzzles = [sudoku.parseBoard(puzzle!, 'puzzle')];
       const problem = sudoku.pairProblem(puzzles[0]!, null);
       if (problem) throw new Error(problem);
