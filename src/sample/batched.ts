@@ -112,8 +112,7 @@ export function sampleInBatches(
   proc: SJDProcess,
   o: BatchedSampleOptions,
 ): BatchedSampleResult {
-  const { result, trajectory } = drain(batchedSteps(model, proc, o, o.record ? 'first' : 'none'));
-  return o.record ? { ...result, trajectory } : result;
+  return drain(batchedSteps(model, proc, o, o.record ? 'first' : 'none'), o.record === true);
 }
 
 /**

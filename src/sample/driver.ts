@@ -130,8 +130,7 @@ export function sampleSteps(o: SampleOptions): Generator<TrajectoryStep, SampleR
 
 /** The whole run: drains the driver (recording the trajectory when `record`). */
 export function sample(o: SampleOptions): SampleResult {
-  const { result, trajectory } = drain(driverSteps(o, o.record === true));
-  return o.record ? { ...result, trajectory } : result;
+  return drain(driverSteps(o, o.record === true), o.record === true);
 }
 
 /**

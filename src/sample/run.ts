@@ -6,27 +6,34 @@ import type { TrajectoryStep } from './types.js';
 
 /**
  * A run to its end (every sampling path is a generator of steps, the batch answer its return):
- * its result and the steps it showed (the trajectory; a step not watched is null and skipped).
+ * its result, with the steps it showed as `trajectory` when `record` (a step not watched is null
+ * and skipped).
  */
-export function drain<R>(run: Generator<TrajectoryStep | null, R>): {
-  result: R;
-  trajectory: TrajectoryStep[];
-} {
+export function drain<R extends object>(
+  run: Generator<TrajectoryStep | null, R>,
+  record: boolean,
+): R & { trajectory?: TrajectoryStep[] } {
   const trajectory: TrajectoryStep[] = [];
   for (;;) {
     const r = run.next();
-    if (r.done) return { result: r.value, trajectory };
+    if (r.done) return record ? { ...r.value, trajectory } : r.value;
     if (r.value) trajectory.push(r.value);
   }
 }
 
-/** A run whose every step is watched, as a stream of steps; closing this closes `run`. */
-export function* shown<R>(run: Generator<TrajectoryStep | null, R>): Generator<TrajectoryStep, R> {
+/**
+ * A run as a stream of the steps it shows, each through `f` (a retry's seen on the puzzle itself,
+ * say); nulls are skipped. Closing this closes `run`.
+ */
+export function* shown<R>(
+  run: Generator<TrajectoryStep | null, R>,
+  f: (s: TrajectoryStep) => TrajectoryStep = (s) => s,
+): Generator<TrajectoryStep, R> {
   try {
     for (;;) {
       const r = run.next();
       if (r.done) return r.value;
-      if (r.value) yield r.value;
+      if (r.value) yield f(r.value);
     }
   } finally {
     run.return(undefined as R);

@@ -6,11 +6,9 @@
 // weights file and the reasons give paths relative to the models folder (or a file's name).
 import { existsSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
-import { type Network, networkLength } from '../model/network.js';
-import type { SJDProcess } from '../process/index.js';
+import { networkLength } from '../model/network.js';
 import { samplersFor } from '../sample/index.js';
-import type { ImageGeometry } from '../tasks/image/index.js';
-import { TASK_SPECS } from '../tasks/registry.js';
+import { TASK_SPECS, type TaskModel } from '../tasks/registry.js';
 import { MODEL_FILES } from '../train/index.js';
 import { TASKS } from './api-constants.js';
 import type { Defaults, TaskName } from './api-types.js';
@@ -18,15 +16,12 @@ import type { Defaults, TaskName } from './api-types.js';
 /** The package's models/ folder. */
 export const SHIPPED_MODELS = new URL('../../../models', import.meta.url).pathname;
 
-export interface ServedModel {
-  model: Network;
-  process: SJDProcess;
+/** A task's model as the registry loads it (with an image's geometry, the text's alphabet). */
+export interface ServedModel extends TaskModel {
   source: string; // the weights file, relative to the models folder
   samplers: string[]; // those the model's process can run
   defaults: Defaults;
   length: number; // sites a sample
-  geometry?: ImageGeometry; // images
-  alphabet?: string; // text: the character of each token
 }
 
 export type Served = { [T in TaskName]: ServedModel | { unavailable: string } };

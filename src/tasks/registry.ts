@@ -17,7 +17,7 @@ import { ALPHABET, loadTextModel, textShape } from './text/index.js';
 
 /** Where sampling starts unless told otherwise (`sjd solve`, `sjd sample`, the page). */
 export interface SamplingDefaults {
-  sampler(proc: SJDProcess): string;
+  sampler(proc: SJDProcess): string; // text, images: defaultSampler (MDLM's step or Alg. 2)
   nfe(sampler?: string): number; // the NFE budget (per board for Sudoku)
   temperature: number;
 }
@@ -37,9 +37,6 @@ export interface TaskSpec {
   sampling: SamplingDefaults;
 }
 
-/** The masked models sample with MDLM's step, the rest with Alg. 2 (sample/registry.ts). */
-const processDefault = (proc: SJDProcess) => defaultSampler(proc);
-
 export const TASK_SPECS = {
   sudoku: {
     name: 'sudoku',
@@ -55,17 +52,15 @@ export const TASK_SPECS = {
     name: 'text',
     shape: textShape,
     load: (dir) => ({ ...loadTextModel(dir), alphabet: ALPHABET }),
-    sampling: { sampler: processDefault, nfe: () => 64, temperature: 0.7 },
+    sampling: { sampler: defaultSampler, nfe: () => 64, temperature: 0.7 },
   },
   image: {
     name: 'image',
     shape: (config) => savedImageShape(config),
     load: loadImageModel,
-    sampling: { sampler: processDefault, nfe: () => 64, temperature: 1 },
+    sampling: { sampler: defaultSampler, nfe: () => 64, temperature: 1 },
   },
 } satisfies Record<string, TaskSpec>;
-
-export type TaskName = keyof typeof TASK_SPECS;
 
 /** A task by name; one line naming the known ones for another (`context` says where it was read). */
 export function taskSpec(name: string, context = ''): TaskSpec {

@@ -10,7 +10,7 @@
 // left: the same seed gives the same boards. One path (issue #28): the solve is a generator of
 // the attempts' steps (a batch solve watches none and drains it; a stream watches every one, a
 // retry's seen on the puzzle itself).
-import { stepGenerator, type TrajectoryStep, type Watch } from '../../sample/index.js';
+import { shown, stepGenerator, type TrajectoryStep, type Watch } from '../../sample/index.js';
 import type { Board } from './board.js';
 import { answerProblems } from './check.js';
 import {
@@ -142,22 +142,6 @@ function stepBack(s: TrajectoryStep, syms: BoardSymmetry[], spent: number): Traj
   return out;
 }
 
-/** Drains `run`, yielding each step through `f` (nulls as they are); closing this closes `run`. */
-function* mapped<R>(
-  run: Generator<TrajectoryStep | null, R>,
-  f: (s: TrajectoryStep) => TrajectoryStep,
-): Generator<TrajectoryStep | null, R> {
-  try {
-    for (;;) {
-      const x = run.next();
-      if (x.done) return x.value;
-      yield x.value && f(x.value);
-    }
-  } finally {
-    run.return(undefined as R);
-  }
-}
-
 /**
  * Solves `puzzles` by `attempt`, retrying every board that fails while its budget lasts: yields
  * the attempts' steps, the first attempt's as `watch` says, a retry's (watched only when `watch`
@@ -188,7 +172,7 @@ export function* solveWithRetries(
       const images = ks.map((k, j) => applySymmetry(puzzles[failing[k]!]!, moved[j]!));
       const spent = o.nfe - left;
       const run = attempt(images, left, retrySeed(o.seed, a), again);
-      const got = yield* mapped(run, (s) => stepBack(s, moved, spent));
+      const got = yield* shown(run, (s) => stepBack(s, moved, spent));
       ks.forEach((k, j) => {
         const i = failing[k]!;
         record(r, i, puzzles[i]!, got.boards[j]!, moved[j]!, got.nfe[j]!);

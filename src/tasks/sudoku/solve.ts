@@ -124,10 +124,7 @@ export function solveSudoku(
   puzzles: Board[],
   o: SolveOptions,
 ): SolveResult {
-  const { result, trajectory } = drain(
-    solveSteps(model, proc, puzzles, o, o.record ? 'first' : 'none'),
-  );
-  return o.record ? { ...result, trajectory } : result;
+  return drain(solveSteps(model, proc, puzzles, o, o.record ? 'first' : 'none'), o.record === true);
 }
 
 /**
