@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { image } from '../index.js';
 import {
+  type ComparisonFlags,
   checkOutputs,
   comparison,
   gaussianSampler,
@@ -14,12 +15,7 @@ import {
 import { int, levels, nfe, num } from './options.js';
 import { reproduceLine } from './reproduce.js';
 
-interface ImageCompareFlags {
-  out: string;
-  steps: number;
-  size: string;
-  seeds: string[];
-  models: string[];
+interface ImageCompareFlags extends ComparisonFlags {
   nfes: number[];
   sampler: string;
   maskedTopP: number;
@@ -27,7 +23,6 @@ interface ImageCompareFlags {
   levels: number;
   limit?: number;
   features: string;
-  doc: string;
 }
 
 export function registerCompareImage(cmd: Command): void {

@@ -38,6 +38,16 @@ export const seedList = list((s) => {
   if (!/^\d+$/.test(s) || Number(s) > 2 ** 31 - 1) throw new Error(`'${s}' is not a seed`);
 }, 'expected a comma-separated list of seeds');
 
+/** The flags every comparison takes (runsOptions, --seeds, --models, --doc). */
+export interface ComparisonFlags {
+  out: string;
+  steps: number;
+  size: string;
+  seeds: string[];
+  models: string[];
+  doc: string;
+}
+
 /** The options of every comparison: the runs' folder, training steps per run and the size. */
 export function runsOptions(cmd: Command, sizes: string[]): Command {
   return cmd

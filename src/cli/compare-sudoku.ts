@@ -4,6 +4,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { sudoku } from '../index.js';
 import {
+  type ComparisonFlags,
   checkOutputs,
   logHooks,
   markdownFile,
@@ -16,13 +17,8 @@ import {
 import { int, nfe, sudokuNetworkOptions } from './options.js';
 import { reproduceLine } from './reproduce.js';
 
-interface CompareFlags {
-  out: string;
-  size: string;
-  steps: number;
+interface CompareFlags extends ComparisonFlags {
   evalEvery?: number;
-  seeds: string[];
-  models: string[];
   processes?: string[]; // the earlier spelling of --models
   limit: number;
   nfe: number;
@@ -30,7 +26,6 @@ interface CompareFlags {
   attention?: 'dense' | 'peers' | 'typed';
   augment?: 'none' | 'digits' | 'full';
   loops?: number;
-  doc: string;
   data?: string;
   evalData?: string;
 }

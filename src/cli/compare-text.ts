@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { text } from '../index.js';
 import {
+  type ComparisonFlags,
   checkOutputs,
   comparison,
   gaussianSampler,
@@ -14,16 +15,10 @@ import {
 import { int } from './options.js';
 import { reproduceLine } from './reproduce.js';
 
-interface TextCompareFlags {
-  out: string;
-  steps: number;
-  size: string;
-  seeds: string[];
-  models: string[];
+interface TextCompareFlags extends ComparisonFlags {
   samplers: string[];
   n: number;
   data?: string;
-  doc: string;
 }
 
 export function registerCompareText(cmd: Command): void {
