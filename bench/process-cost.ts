@@ -4,7 +4,7 @@
 // below the network (app:plugin). Reported as ratio = process / network.
 import { Backbone } from '../src/model/backbone.js';
 import * as P from '../src/process/index.js';
-import { type SamplerState, sjdStep } from '../src/sample/index.js';
+import { type SamplerState, sjdStep } from '../src/sampling/index.js';
 import { Generator, keep, nn, noGrad, type Tensor, tidy } from '../src/torch/index.js';
 import { median, timeMs } from './reference.js';
 import { type BenchResult, register } from './registry.js';

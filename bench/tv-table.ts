@@ -3,7 +3,7 @@
 // writes docs/process-oracle.md. Not a speed benchmark: an accuracy table for the closing note.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { sample } from '../src/sample/index.js';
+import { sample } from '../src/sampling/index.js';
 import {
   ORACLE_TOY,
   oracleClassifier,
@@ -51,7 +51,7 @@ density); ${B} samples per cell, uniform grid, seed 1. W for the blended run is 
 [[1, .6, 0], [.6, 1, .6], [0, .6, 1]]. The sampling-noise floor of TV at this sample size is
 about ${floor.toFixed(4)} (expected TV of the empirical law of exact samples).
 
-Samplers (src/sample/): \`sjd\` the paper's Algorithm 2 (Euler-Maruyama move, commit clock
+Samplers (src/sampling/): \`sjd\` the paper's Algorithm 2 (Euler-Maruyama move, commit clock
 1 - exp(-lambda dt)); \`ancestral\` the exact ancestral step at eta = 1 (the DDPM posterior of
 the VP semigroup given x0hat = W m, commits with the survival ratio (S(s) - S(t)) / (1 - S(t)));
 \`-refresh\` the authors' logit refresh (a second classifier pass after the move drives the

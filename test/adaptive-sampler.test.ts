@@ -1,4 +1,4 @@
-// The adaptive sampler (src/sample/adaptive-step.ts, board-time.ts and the driver's adaptive
+// The adaptive sampler (src/sampling/adaptive-step.ts, board-time.ts and the driver's adaptive
 // loop) on stub denoisers with known logits: the commit rule (every active site at or above the
 // threshold by probability or by margin, at least the surest one a step, each to its argmax;
 // the temperature sharpens), each board's time t = Lambda^{-1}(-log(1 - active / blanks))
@@ -29,7 +29,7 @@ import {
   stepGenerator,
   substepTimes,
   type Time,
-} from '../src/sample/index.js';
+} from '../src/sampling/index.js';
 import * as torch from '../src/torch/index.js';
 import { makeToy, ORACLE_TOY, oracleClassifier } from './oracle.js';
 

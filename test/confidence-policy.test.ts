@@ -1,4 +1,4 @@
-// The confidence policy (src/sample/confidence-step.ts) on stub denoisers with known logits:
+// The confidence policy (src/sampling/confidence-step.ts) on stub denoisers with known logits:
 // exactly round(#active (t - s) / t) active sites commit per non-final step and row, the most
 // confident ones, each to its argmax; the final step fills every remaining site; conditioned
 // sites never change; the NFE spent is 2 a step and 1 on the fill step, as the driver reports.
@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as P from '../src/process/index.js';
-import { type Classifier, confidenceStep, sample, stepGenerator } from '../src/sample/index.js';
+import { type Classifier, confidenceStep, sample, stepGenerator } from '../src/sampling/index.js';
 import * as torch from '../src/torch/index.js';
 import { ORACLE_TOY, ORACLE_W, oracleClassifier } from './oracle.js';
 

@@ -4,7 +4,7 @@
 // "classifier" it drives the samplers; their output law must then be p0.
 import { fromDense, logSurvival, makeProcess, type SJDProcess } from '../src/process/index.js';
 import { mixtureTerms } from '../src/process/quadrature.js';
-import type { Classifier } from '../src/sample/index.js';
+import type { Classifier } from '../src/sampling/index.js';
 import type { Tensor } from '../src/torch/index.js';
 import * as torch from '../src/torch/index.js';
 

@@ -1,4 +1,4 @@
-// The batched sampling loop (src/sample/batched.ts) on a tiny random classifier: n sequences in
+// The batched sampling loop (src/sampling/batched.ts) on a tiny random classifier: n sequences in
 // chunks are exactly the driver's chunks seeded seed + start, conditioned by the chunk's own
 // rows, with the first chunk's trajectory and the NFE spent; the driver's error names the
 // default sampler. Step by step (issue #15): sampleBatchSteps yields the steps sample records
@@ -14,7 +14,7 @@ import {
   sampleBatchSteps,
   sampleInBatches,
   type TrajectoryStep,
-} from '../src/sample/index.js';
+} from '../src/sampling/index.js';
 import * as torch from '../src/torch/index.js';
 
 const L = 4;

@@ -17,7 +17,7 @@ import {
   sjdStep,
   stepGenerator,
   timeGrid,
-} from '../src/sample/index.js';
+} from '../src/sampling/index.js';
 import * as torch from '../src/torch/index.js';
 import {
   ORACLE_TOY,

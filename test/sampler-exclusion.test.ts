@@ -1,4 +1,4 @@
-// Hard constraints at sampling (src/sample/exclusion.ts, src/tasks/sudoku/rules.ts, issue #13):
+// Hard constraints at sampling (src/sampling/exclusion.ts, src/tasks/sudoku/rules.ts, issue #13):
 // Sudoku's rules rule out, at every cell, exactly the digits its committed peers hold; the
 // classifier's logits there drop to -1e9 and a cell with every digit ruled out keeps its
 // logits. End to end, a classifier that knows nothing (uniform logits) solves a puzzle whose
@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as P from '../src/process/index.js';
-import { classify, type SamplerState, sample } from '../src/sample/index.js';
+import { classify, type SamplerState, sample } from '../src/sampling/index.js';
 import { PEERS, parseBoard } from '../src/tasks/sudoku/board.js';
 import { sudokuRules } from '../src/tasks/sudoku/rules.js';
 import * as torch from '../src/torch/index.js';

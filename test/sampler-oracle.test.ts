@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as P from '../src/process/index.js';
-import { sample, sjdStep, stepGenerator } from '../src/sample/index.js';
+import { sample, sjdStep, stepGenerator } from '../src/sampling/index.js';
 import * as torch from '../src/torch/index.js';
 import {
   makeToy,

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { samplers } from '../src/sample/index.js';
+import { samplers } from '../src/sampling/index.js';
 import { parseBoard, UNIT_NAMES, unitRepeats } from '../src/tasks/sudoku/board.js';
 import { EASY, EASY_SOLUTION, HARD } from './sudoku-puzzles.js';
 

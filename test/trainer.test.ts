@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { modelClassifier, sample } from '../src/sample/index.js';
+import { modelClassifier, sample } from '../src/sampling/index.js';
 import * as torch from '../src/torch/index.js';
 import { type TrainConfig, type TrainTask, train } from '../src/train/index.js';
 import { tempDir } from './tmp.js';

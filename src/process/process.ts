@@ -2,7 +2,7 @@
 // per-anchor weights w(a)), unsticking kernel (VP-matched Gaussian with ratio eta, or a delta at
 // a mask point), blending matrix W and how it enters the mean (embeddings, or raw values then
 // the sinusoidal value embedding). Masked, continuous, hybrid and blended diffusion are
-// configurations of this one object (presets.ts); train/ and sample/ call its methods.
+// configurations of this one object (presets.ts); train/ and sampling/ call its methods.
 import { embedding, type Tensor, tensor } from '../torch/index.js';
 import type { Blend } from './blend.js';
 import { type Hazard, type HazardSpec, makeHazard } from './hazard.js';

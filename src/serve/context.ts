@@ -2,7 +2,7 @@
 // deadlines and the per-client stream limit, and a request's sampling settings resolved against
 // its model's defaults (those of the matching command, so the same seed gives the command's
 // answer).
-import { getSampler, samplers } from '../sample/index.js';
+import { getSampler, samplers } from '../sampling/index.js';
 import type { Settings, TaskName } from './api-types.js';
 import type { Deadlines } from './deadlines.js';
 import { HttpError } from './errors.js';

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { networkLength } from '../model/network.js';
-import { samplersFor } from '../sample/index.js';
+import { samplersFor } from '../sampling/index.js';
 import { TASK_SPECS, type TaskModel } from '../tasks/registry.js';
 import { MODEL_FILES } from '../train/index.js';
 import { TASKS } from './api-constants.js';

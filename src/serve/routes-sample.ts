@@ -4,7 +4,7 @@
 // image`'s for the same settings: the same seed gives the same samples (one batch of at most
 // LIMITS.samples, through the one driver).
 import type { FastifyInstance } from 'fastify';
-import type { TrajectoryStep } from '../sample/index.js';
+import type { TrajectoryStep } from '../sampling/index.js';
 import { sampleImageSteps } from '../tasks/image/sample.js';
 import { sampleTextSteps } from '../tasks/text/sample.js';
 import type { ImageSampleAnswer, SampleSettings, TaskName, TextSampleAnswer } from './api-types.js';

@@ -5,7 +5,7 @@
 // the answer is checked as the command checks it (check.ts: solved, or which rows, columns and
 // boxes break). The puzzle check that needs a search (has it a solution?) runs inside the job.
 import type { FastifyInstance } from 'fastify';
-import type { TrajectoryStep } from '../sample/index.js';
+import type { TrajectoryStep } from '../sampling/index.js';
 import * as sudoku from '../tasks/sudoku/index.js';
 import type { GenerateAnswer, SolveAnswer, SolveSettings } from './api-types.js';
 import { need, refuseWhenFull, type ServeContext, servedSamplers, settingsOf } from './context.js';

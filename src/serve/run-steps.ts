@@ -1,4 +1,4 @@
-// Running a sampler's steps inside a server job (issue #15): the step generator (sample/driver.ts
+// Running a sampler's steps inside a server job (issue #15): the step generator (sampling/driver.ts
 // `sampleSteps` and the tasks' stepwise runs) is advanced one step at a time, and between steps
 // the event loop turns (setImmediate) so health checks, other requests, other jobs' steps and
 // the tensors' finalisers get their turn: no step-free stretch blocks the loop for longer than

@@ -8,7 +8,7 @@
 // reading is dropped once a write has waited `writeMs` for it (its job is marked stalled
 // meanwhile, then cancelled, and its slot freed).
 import type { FastifyReply } from 'fastify';
-import type { TrajectoryStep } from '../sample/index.js';
+import type { TrajectoryStep } from '../sampling/index.js';
 import type { StreamEvent } from './api-types.js';
 import type { ServeContext } from './context.js';
 import { errorAnswer } from './errors.js';

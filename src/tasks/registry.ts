@@ -3,7 +3,7 @@
 // are built for (from their config), how a model folder loads, and the sampling settings its
 // commands and the page start from. A task is its folder and one line of TASK_SPECS.
 import type { SJDProcess } from '../process/index.js';
-import { defaultSampler } from '../sample/index.js';
+import { defaultSampler } from '../sampling/index.js';
 import type { TaskShape, TrainConfig } from '../train/index.js';
 import type { LoadedModel } from '../train/model-io.js';
 import { type ImageGeometry, loadImageModel, savedImageShape } from './image/index.js';

@@ -6,8 +6,8 @@
 // the floor and ceiling at the same N, a plot of FD against NFE, and a sample grid per model.
 import { basename, dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { writeSvg } from '../../eval/plot.js';
-import { mean, std } from '../../eval/stats.js';
+import { writeSvg } from '../../evaluation/plot.js';
+import { mean, std } from '../../evaluation/stats.js';
 import { describeProcess, parseProcessName } from '../../process/index.js';
 import { loadModel, type TrainHooks, trainToEnd } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';

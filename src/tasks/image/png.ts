@@ -3,7 +3,7 @@
 // anchor) show their level and pixels still moving show in red by how far their state is from
 // the origin |y| — so one sees pixels stick. PNG bytes through pngjs.
 import { PNG } from 'pngjs';
-import type { TrajectoryStep } from '../../sample/index.js';
+import type { TrajectoryStep } from '../../sampling/index.js';
 import { expandLevels } from './levels.js';
 import { type ImageGeometry, imagesOf } from './tokens.js';
 

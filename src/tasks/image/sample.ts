@@ -12,7 +12,7 @@ import {
   sampleBatchSteps,
   sampleInBatches,
   type TrajectoryStep,
-} from '../../sample/index.js';
+} from '../../sampling/index.js';
 import { type ImageGeometry, imagesOf } from './tokens.js';
 
 export interface ImageSampleOptions {

@@ -7,8 +7,8 @@
 // held-out board accuracy against step.
 import { dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { writeSvg } from '../../eval/plot.js';
-import { mean, std } from '../../eval/stats.js';
+import { writeSvg } from '../../evaluation/plot.js';
+import { mean, std } from '../../evaluation/stats.js';
 import type { AttentionKind } from '../../model/attention-pattern.js';
 import { describeProcess, parseProcessName } from '../../process/index.js';
 import {

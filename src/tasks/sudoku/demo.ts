@@ -1,7 +1,7 @@
 // The Sudoku demonstration (sjd's main job on a fresh machine): generate puzzles here (no
 // download, no ../shared), solve them with the shipped model by the adaptive sampler (or the
 // one named), and report boards, the solve rate and the NFE the boards took.
-import type { CommitRule } from '../../sample/index.js';
+import type { CommitRule } from '../../sampling/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import { type Board, renderBoard } from './board.js';
 import { generatedPairs } from './data.js';

@@ -10,7 +10,7 @@
 // left: the same seed gives the same boards. One path (issue #28): the solve is a generator of
 // the attempts' steps (a batch solve watches none and drains it; a stream watches every one, a
 // retry's seen on the puzzle itself).
-import { shown, stepGenerator, type TrajectoryStep, type Watch } from '../../sample/index.js';
+import { shown, stepGenerator, type TrajectoryStep, type Watch } from '../../sampling/index.js';
 import type { Board } from './board.js';
 import { answerProblems } from './check.js';
 import {

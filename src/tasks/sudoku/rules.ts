@@ -1,9 +1,9 @@
-// The rules of Sudoku as a sampling constraint (issue #13, sample/exclusion.ts): a digit a
+// The rules of Sudoku as a sampling constraint (issue #13, sampling/exclusion.ts): a digit a
 // committed peer (clue or committed cell) holds is ruled out at a cell. The exact posterior
 // gives it probability 0; `--rules` makes the sampler use that, the network's prediction
 // being left for what the rules alone do not decide. Off by default: the paper's samplers
 // read the classifier alone.
-import type { Exclusion } from '../../sample/index.js';
+import type { Exclusion } from '../../sampling/index.js';
 import { keep, type Tensor, tensor } from '../../torch/index.js';
 import { CELLS, PEERS } from './board.js';
 

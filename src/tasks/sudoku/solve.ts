@@ -1,6 +1,6 @@
 // Solving Sudoku with a trained classifier: clues are conditioned (committed from the start and
 // re-clamped each step), the blanks are sampled by a named sampler (the adaptive sampler by
-// default, the paper's confidence policy, or Alg. 2) in batches (sample/batched.ts); digits
+// default, the paper's confidence policy, or Alg. 2) in batches (sampling/batched.ts); digits
 // 1..9 are tokens 0..8. Every returned board is checked against the rules (check.ts): a
 // sampler's answer is not taken on trust. The classifier evaluations each board took are
 // reported (the adaptive sampler stops a board when it is filled).
@@ -18,7 +18,7 @@ import {
   shown,
   type TrajectoryStep,
   type Watch,
-} from '../../sample/index.js';
+} from '../../sampling/index.js';
 import { tensor } from '../../torch/index.js';
 import type { Board } from './board.js';
 import { answerProblems } from './check.js';

@@ -7,7 +7,7 @@
 // training budget, and the frontiers with held-out text as the reference point.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { mean, std } from '../../eval/stats.js';
+import { mean, std } from '../../evaluation/stats.js';
 import { describeProcess, describeSchedule, parseProcessName } from '../../process/index.js';
 import {
   loadTransformer,
@@ -200,7 +200,7 @@ Training budget per model: ${o.steps} steps of ${size.batch} windows of ${size.l
 Corpus: ${configs[0]?.data ?? ''}. Noise schedule of the continuous coordinate (CADD, SJD):
 ${schedules.join('; ')}; all models share the log-linear hazard.
 Samplers: \`mdlm\` MDLM's ancestral step (masked models); \`ancestral\` the exact ancestral step
-of the hybrid (src/sample/ancestral-step.ts); \`sjd\` the paper's Algorithm 2; \`candi\`,
+of the hybrid (src/sampling/ancestral-step.ts); \`sjd\` the paper's Algorithm 2; \`candi\`,
 \`candi-cache\` CANDI's samplers; \`-refresh\` the authors' logit refresh.
 Each number is the maximum over the 11-temperature frontier (temperatures 0.05 to 1) of the
 valid-word fraction in percent (${o.n} samples of ${size.length} characters per point; dictionary: the

@@ -4,7 +4,7 @@
 // plot of valid-word fraction (>= 5) against unique-word fraction, one curve per NFE.
 
 import { dirname } from 'node:path';
-import { writeSvg } from '../../eval/plot.js';
+import { writeSvg } from '../../evaluation/plot.js';
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';

@@ -10,7 +10,7 @@ import {
   sampleBatchSteps,
   sampleInBatches,
   type TrajectoryStep,
-} from '../../sample/index.js';
+} from '../../sampling/index.js';
 import { decode } from './corpus.js';
 
 export interface TextSampleOptions {
