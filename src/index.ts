@@ -8,7 +8,16 @@ export * as process from './process/index.js';
 export * as sampling from './sampling/index.js';
 export * as serve from './serve/index.js';
 export * as image from './tasks/image/index.js';
-export { TASK_SPECS, type TaskSpec, taskShape, taskSpec } from './tasks/registry.js';
+export {
+  type PreparedRun,
+  registerTask,
+  TASK_SPECS,
+  type TaskSpec,
+  type TrainOptions,
+  taskShape,
+  taskSpec,
+  taskSpecs,
+} from './tasks/registry.js';
 export { runReverseDemo } from './tasks/reverse/demo.js';
 export * as sudoku from './tasks/sudoku/index.js';
 export * as text from './tasks/text/index.js';

@@ -51,54 +51,67 @@ export function registerDemo(program: Command): void {
     .option('--length <n>', 'reverse: sequence length', int(2, 256), 12)
     .action(async (task: string | undefined, o: DemoOpts) => {
       const which = task ?? 'sudoku';
-      if (which !== 'sudoku' && which !== 'reverse' && which !== 'image')
-        throw new Error(`unknown demo '${which}' (sudoku, image, reverse)`);
+      const demo = DEMOS[which];
+      if (!demo) throw new Error(`unknown demo '${which}' (${Object.keys(DEMOS).join(', ')})`);
       const v = torch.torchVersion();
       console.log(`sjd demo ${which} (libtorch ${v.torch}, ${torch.getNumThreads()} threads)`);
-      if (which === 'reverse') {
-        const r = await runReverseDemo({ ...o, vocab: 10, log: (l) => console.log(l) });
-        console.log(`trained ${o.steps} steps in ${r.seconds.toFixed(1)} s`);
-        console.log(`input     ${r.example.input.join(' ')}`);
-        console.log(`reversed  ${r.example.output.join(' ')}  (model output)`);
-        console.log(`held-out token accuracy ${(100 * r.accuracy).toFixed(1)}%`);
-        return;
-      }
-      if (which === 'image') {
-        const n = o.count ?? 16;
-        util.claimOutFile(o.out, o.force === true);
-        const { model, process: proc, geometry: g, source } = image.loadImageModel(o.model);
-        const t0 = performance.now();
-        const r = image.sampleImages(model, proc, g, { n, nfe: o.nfe ?? 64, seed: o.seed });
-        util.writeFileAtomic(o.out, image.gridPng(r.images, n, g));
-        console.log(
-          `sampled ${n} images of ${image.describeGeometry(g)} with ${source} (${r.nfe} NFE) in ${((performance.now() - t0) / 1000).toFixed(1)} s; wrote ${o.out}`,
-        );
-        return;
-      }
-      const loaded = sudoku.loadSudokuModel(o.model);
-      const commit = commitRule(o);
-      const nfeCap = o.nfe ?? sudoku.defaultSudokuNfe(o.sampler);
-      const r = sudoku.runSudokuDemo(loaded, {
-        count: o.count ?? 100,
-        seed: o.seed,
-        nfe: nfeCap,
-        sampler: o.sampler,
-        commit,
-        retries: o.retries,
-      });
-      console.log(
-        `generated ${o.count ?? 100} puzzles without guessing in ${r.generateSeconds.toFixed(1)} s; solving with ${loaded.source}`,
-      );
-      for (let n = 0; n < Math.min(o.show, o.count ?? 100); n++) {
-        const ok = r.answers[n]!.every((d, i) => d === r.solutions[n]![i]);
-        console.log(
-          `\npuzzle ${n + 1} (${r.puzzles[n]!.filter((d) => d > 0).length} clues): ${ok ? 'solved' : 'not solved'}`,
-        );
-        console.log(sudoku.sideBySide(r.puzzles[n]!, r.answers[n]!));
-      }
-      const s = r.scores;
-      console.log(
-        `\nsolved ${Math.round(s.solve_rate * s.boards)}/${s.boards} boards (${(100 * s.solve_rate).toFixed(1)}%), cell accuracy ${(100 * s.cell_accuracy).toFixed(1)}%, ${(s.boards / r.seconds).toFixed(1)} boards/s (${sudoku.samplerLabel(o.sampler, commit)}; NFE per board mean ${r.nfe_mean.toFixed(1)}, max ${r.nfe_max} of ${nfeCap})${retryNote(r)}`,
-      );
+      await demo(o);
     });
 }
+
+/** A reverse-sequence transformer trained in seconds (no model needed). */
+async function reverseDemo(o: DemoOpts): Promise<void> {
+  const r = await runReverseDemo({ ...o, vocab: 10, log: (l) => console.log(l) });
+  console.log(`trained ${o.steps} steps in ${r.seconds.toFixed(1)} s`);
+  console.log(`input     ${r.example.input.join(' ')}`);
+  console.log(`reversed  ${r.example.output.join(' ')}  (model output)`);
+  console.log(`held-out token accuracy ${(100 * r.accuracy).toFixed(1)}%`);
+}
+
+/** The shipped image model (or --model) sampled into a PNG grid. */
+async function imageDemo(o: DemoOpts): Promise<void> {
+  const n = o.count ?? 16;
+  util.claimOutFile(o.out, o.force === true);
+  const { model, process: proc, geometry: g, source } = image.loadImageModel(o.model);
+  const t0 = performance.now();
+  const r = image.sampleImages(model, proc, g, { n, nfe: o.nfe ?? 64, seed: o.seed });
+  util.writeFileAtomic(o.out, image.gridPng(r.images, n, g));
+  console.log(
+    `sampled ${n} images of ${image.describeGeometry(g)} with ${source} (${r.nfe} NFE) in ${((performance.now() - t0) / 1000).toFixed(1)} s; wrote ${o.out}`,
+  );
+}
+
+/** Puzzles generated here and solved with the shipped model (or --model). */
+async function sudokuDemo(o: DemoOpts): Promise<void> {
+  const loaded = sudoku.loadSudokuModel(o.model);
+  const commit = commitRule(o);
+  const nfeCap = o.nfe ?? sudoku.defaultSudokuNfe(o.sampler);
+  const r = sudoku.runSudokuDemo(loaded, {
+    count: o.count ?? 100,
+    seed: o.seed,
+    nfe: nfeCap,
+    sampler: o.sampler,
+    commit,
+    retries: o.retries,
+  });
+  console.log(
+    `generated ${o.count ?? 100} puzzles without guessing in ${r.generateSeconds.toFixed(1)} s; solving with ${loaded.source}`,
+  );
+  for (let n = 0; n < Math.min(o.show, o.count ?? 100); n++) {
+    const ok = r.answers[n]!.every((d, i) => d === r.solutions[n]![i]);
+    console.log(
+      `\npuzzle ${n + 1} (${r.puzzles[n]!.filter((d) => d > 0).length} clues): ${ok ? 'solved' : 'not solved'}`,
+    );
+    console.log(sudoku.sideBySide(r.puzzles[n]!, r.answers[n]!));
+  }
+  const s = r.scores;
+  console.log(
+    `\nsolved ${Math.round(s.solve_rate * s.boards)}/${s.boards} boards (${(100 * s.solve_rate).toFixed(1)}%), cell accuracy ${(100 * s.cell_accuracy).toFixed(1)}%, ${(s.boards / r.seconds).toFixed(1)} boards/s (${sudoku.samplerLabel(o.sampler, commit)}; NFE per board mean ${r.nfe_mean.toFixed(1)}, max ${r.nfe_max} of ${nfeCap})${retryNote(r)}`,
+  );
+}
+
+const DEMOS: Record<string, (o: DemoOpts) => Promise<void>> = {
+  sudoku: sudokuDemo,
+  image: imageDemo,
+  reverse: reverseDemo,
+};

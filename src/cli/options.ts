@@ -96,7 +96,6 @@ export function processOptions(
     );
 }
 
-/** A sampler flag (`--sampler`, `--eval-sampler`), its choices from the sampler registry. */
 /** `--nfe` with the task's default budget (the registry's, as the page's). */
 export const nfeOption = (task: 'text' | 'image') =>
   ['--nfe <n>', 'model evaluations', nfe, TASK_SPECS[task].sampling.nfe()] as const;
@@ -110,6 +109,7 @@ export const temperatureOption = (task: 'text' | 'image') =>
     TASK_SPECS[task].sampling.temperature,
   ] as const;
 
+/** A sampler flag (`--sampler`, `--eval-sampler`), its choices from the sampler registry. */
 export function samplerOption(
   cmd: Command,
   flag: string,

@@ -77,8 +77,7 @@ export function registerServe(program: Command): void {
       const log = (line: string) => console.error(`sjd serve: ${line}`);
       const models = resolve(o.models ?? serve.SHIPPED_MODELS);
       log(`models: ${models}`);
-      for (const task of serve.TASKS) {
-        const m = s.ctx.served[task];
+      for (const [task, m] of Object.entries(s.ctx.served)) {
         log(
           `${task}: ${'unavailable' in m ? `unavailable (${m.unavailable})` : join(models, m.source)}`,
         );

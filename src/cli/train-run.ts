@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { train as T } from '../index.js';
-import { int, num, type ProcessFlags } from './options.js';
+import { type PreparedRun, train as T } from '../index.js';
+import { int, num } from './options.js';
 import { joinGroup, launched, type ParallelFlags, RENDEZVOUS_S, withShards } from './parallel.js';
 
 export interface RunFlags extends ParallelFlags {
@@ -81,33 +81,13 @@ export const runOptions = (c: Command) =>
       int(1, 65_536),
     );
 
-export const processOf = (o: ProcessFlags & RunFlags) => ({
-  batch: o.batch,
-  lr: o.lr,
-  warmup: o.warmup,
-  evalEvery: o.evalEvery,
-  size: o.size,
-  process: o.process,
-  blend: o.blend,
-  sigmaW: o.sigmaW,
-  eta: o.eta,
-  schedule: o.schedule,
-});
-
-/** What a task's `sjd train` builds from its flags (and the saved config when resuming). */
-interface Prepared {
-  config: T.TrainConfig;
-  task: T.TrainTask;
-  about: string; // one line on the data and process, printed before training
-}
-
 /**
  * The body every `sjd train TASK` shares: its ranks launched or joined, the run folder checked,
  * the config resumed (passed to `prepare`) or made by it with the task, trained with progress.
  */
 export function trainAction<F extends RunFlags>(
   name: string,
-  prepare: (o: F, saved: T.TrainConfig | undefined) => Prepared,
+  prepare: (o: F, saved: T.TrainConfig | undefined) => PreparedRun,
 ): (o: F) => Promise<void> {
   return async (o) => {
     if (await launched(o)) return;

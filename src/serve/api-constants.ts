@@ -4,6 +4,7 @@
 // line's; /api/models sends them and schemas.ts checks requests against them. No imports, so
 // api-types.ts takes its types from here and the page's build reads them without the server's.
 
+/** The tasks the page has a tab for: the shipped ones (tasks/registry.ts's TASK_SPECS, tested equal). */
 export const TASKS = ['sudoku', 'text', 'image'] as const;
 
 /** The time grids of a solve (`sjd solve --grid`). */

@@ -123,9 +123,12 @@ export interface UnavailableTask {
 
 export type TaskInfo = ServedTask | UnavailableTask;
 
-/** GET /api/models: each task's model, the request limits, the generated puzzles' classes. */
+/**
+ * GET /api/models: each task's model (the shipped tasks the page shows, and any other the
+ * server's registry holds), the request limits, the generated puzzles' classes.
+ */
 export interface ModelsInfo {
-  tasks: Record<TaskName, TaskInfo>;
+  tasks: Record<TaskName, TaskInfo> & { [task: string]: TaskInfo };
   limits: typeof LIMITS;
   difficulties: readonly string[];
 }

@@ -3,7 +3,7 @@
 // its model's defaults (those of the matching command, so the same seed gives the command's
 // answer).
 import { getSampler, samplers } from '../sampling/index.js';
-import type { Settings, TaskName } from './api-types.js';
+import type { Settings } from './api-types.js';
 import type { Deadlines } from './deadlines.js';
 import { HttpError } from './errors.js';
 import type { JobQueue } from './job-queue.js';
@@ -26,7 +26,7 @@ export const refuseWhenFull = (ctx: ServeContext) => async () => {
 };
 
 /** The task's model; 404 with the reason when it has none. */
-export function need(ctx: ServeContext, task: TaskName): ServedModel {
+export function need(ctx: ServeContext, task: string): ServedModel {
   const m = servedModel(ctx.served, task);
   if (!m)
     throw new HttpError(

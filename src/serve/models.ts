@@ -1,6 +1,6 @@
 // The models `sjd serve` serves (issue #15), found in one folder (default: the package's
-// models/): Sudoku in `sudoku/` (loaded as `sjd solve` loads it), text in `text/`, images in
-// `image/` (a run folder or an exported model each). A task whose folder holds no model is
+// models/): each task of the registry in its own subfolder, `sudoku/`, `text/`, `image/` (a run
+// folder or an exported model each), loaded as the task's commands load it. A task whose folder holds no model is
 // unavailable, with the reason, and so is one whose model does not load: the page and
 // /api/models say so; neither stops the server. What the API shows names no absolute path: the
 // weights file and the reasons give paths relative to the models folder (or a file's name).
@@ -8,10 +8,9 @@ import { existsSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { networkLength } from '../model/network.js';
 import { samplersFor } from '../sampling/index.js';
-import { TASK_SPECS, type TaskModel } from '../tasks/registry.js';
+import { type TaskModel, type TaskSpec, taskSpecs } from '../tasks/registry.js';
 import { MODEL_FILES } from '../train/index.js';
-import { TASKS } from './api-constants.js';
-import type { Defaults, TaskName } from './api-types.js';
+import type { Defaults } from './api-types.js';
 
 /** The package's models/ folder. */
 export const SHIPPED_MODELS = new URL('../../../models', import.meta.url).pathname;
@@ -24,11 +23,11 @@ export interface ServedModel extends TaskModel {
   length: number; // sites a sample
 }
 
-export type Served = { [T in TaskName]: ServedModel | { unavailable: string } };
+/** Each registered task's model, or why it has none (by task name). */
+export type Served = Record<string, ServedModel | { unavailable: string }>;
 
 /** A task's model from `dir` as the registry loads it, with the settings its page starts from. */
-function load(task: TaskName, dir: string): ServedModel {
-  const spec = TASK_SPECS[task];
+function load(spec: TaskSpec, dir: string): ServedModel {
   const r = spec.load(dir);
   const sampler = spec.sampling.sampler(r.process);
   const defaults = {
@@ -54,15 +53,16 @@ const redacted = (dir: string, message: string): string =>
 
 /** Each task's model from `<dir>/<task>`, or why it is unavailable. */
 export function loadServedModels(dir: string): Served {
-  const out = {} as Served;
-  for (const task of TASKS) {
+  const out: Served = {};
+  for (const spec of taskSpecs()) {
+    const task = spec.name;
     const path = join(dir, task);
     if (!existsSync(join(path, MODEL_FILES.config))) {
       out[task] = { unavailable: `no ${task} model in ${task}/` };
       continue;
     }
     try {
-      const m = load(task, path);
+      const m = load(spec, path);
       out[task] = { ...m, source: shownPath(dir, m.source) };
     } catch (e) {
       out[task] = { unavailable: `${task}/: ${redacted(dir, (e as Error).message)}` };
@@ -72,7 +72,7 @@ export function loadServedModels(dir: string): Served {
 }
 
 /** The task's model, or null when it is unavailable. */
-export const servedModel = (served: Served, task: TaskName): ServedModel | null => {
+export const servedModel = (served: Served, task: string): ServedModel | null => {
   const m = served[task];
-  return 'unavailable' in m ? null : m;
+  return !m || 'unavailable' in m ? null : m;
 };

@@ -1,59 +1,45 @@
-// The unconditional sampling API of `sjd serve` for text and images (issue #15; app:text8,
-// app:cifar10-imagenet): POST /api/<task>/sample answers whole (JSON), GET /api/<task>/stream
-// streams each sampler step (Server-Sent Events). A run is `sjd sample text` / `sjd sample
-// image`'s for the same settings: the same seed gives the same samples (one batch of at most
-// LIMITS.samples, through the one driver).
+// The unconditional sampling API of `sjd serve` (issue #15; app:text8, app:cifar10-imagenet),
+// for every task of the registry that samples unconditionally (text, images; task-spec.ts's
+// sampleSteps): POST /api/<task>/sample answers whole (JSON), GET /api/<task>/stream streams each
+// sampler step (Server-Sent Events). A run is `sjd sample <task>`'s for the same settings: the
+// same seed gives the same samples (one batch of at most LIMITS.samples, through the one driver).
 import type { FastifyInstance } from 'fastify';
 import type { TrajectoryStep } from '../sampling/index.js';
-import { sampleImageSteps } from '../tasks/image/sample.js';
-import { sampleTextSteps } from '../tasks/text/sample.js';
-import type { ImageSampleAnswer, SampleSettings, TaskName, TextSampleAnswer } from './api-types.js';
+import { type TaskSpec, taskSpecs } from '../tasks/registry.js';
+import type { SampleSettings } from './api-types.js';
 import { need, refuseWhenFull, type ServeContext, servedSamplers, settingsOf } from './context.js';
 import { queuedSteps, type StepRun } from './run-steps.js';
 import { type SampleRequest, sampleRequest } from './schemas.js';
 import { streamSteps } from './sse.js';
 
-type SampleTask = Extract<TaskName, 'text' | 'image'>;
-
-/** The run for a request; it returns its answer's JSON. */
+/** The run for a request; it returns its answer's JSON (TextSampleAnswer, ImageSampleAnswer). */
 function run(
   ctx: ServeContext,
-  task: SampleTask,
+  spec: TaskSpec,
   q: SampleRequest,
-): StepRun<TrajectoryStep, TextSampleAnswer | ImageSampleAnswer> {
-  const m = need(ctx, task);
+): StepRun<TrajectoryStep, SampleSettings & { nfe_used: number }> {
+  const m = need(ctx, spec.name);
   const settings: SampleSettings = { ...settingsOf(m, q), n: q.n ?? 1 };
-  if (task === 'text')
-    return {
-      nfe: settings.nfe,
-      start: function* () {
-        const r = yield* sampleTextSteps(m.model, m.process, settings);
-        return { ...settings, texts: r.texts, nfe_used: r.nfe };
-      },
-    };
-  const g = m.geometry!;
+  const sampleSteps = spec.sampleSteps!;
   return {
     nfe: settings.nfe,
     start: function* () {
-      const r = yield* sampleImageSteps(m.model, m.process, g, settings);
-      const size = g.channels * g.height * g.width;
-      const images = Array.from({ length: settings.n }, (_, i) =>
-        Array.from(r.images.subarray(i * size, (i + 1) * size)),
-      ); // [n][C * H * W] grey levels
-      return { ...settings, geometry: g, images, nfe_used: r.nfe };
+      const r = yield* sampleSteps(m, settings);
+      return { ...settings, ...r.answer, nfe_used: r.nfe };
     },
   };
 }
 
 export function sampleRoutes(app: FastifyInstance, ctx: ServeContext): void {
   const onRequest = refuseWhenFull(ctx);
-  for (const task of ['text', 'image'] as const) {
-    const samplers = servedSamplers(ctx.served[task]);
+  for (const spec of taskSpecs().filter((s) => s.sampleSteps)) {
+    const task = spec.name;
+    const samplers = servedSamplers(ctx.served[task]!);
     app.post(
       `/api/${task}/sample`,
       { onRequest, schema: { body: sampleRequest(samplers, 'body') } },
       async (req, reply) => {
-        return queuedSteps(ctx, reply, run(ctx, task, req.body as SampleRequest));
+        return queuedSteps(ctx, reply, run(ctx, spec, req.body as SampleRequest));
       },
     );
     app.get(
@@ -64,7 +50,7 @@ export function sampleRoutes(app: FastifyInstance, ctx: ServeContext): void {
         schema: { querystring: sampleRequest(samplers, 'query') },
       },
       async (req, reply) => {
-        await streamSteps(ctx, reply, run(ctx, task, req.query as SampleRequest));
+        await streamSteps(ctx, reply, run(ctx, spec, req.query as SampleRequest));
       },
     );
   }

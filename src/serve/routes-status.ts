@@ -6,15 +6,16 @@
 // are typed by api-types.ts (issue #28), the page's types.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_RETRIES, DIFFICULTY_CLASSES } from '../tasks/sudoku/index.js';
-import { LIMITS, TASKS } from './api-constants.js';
-import type { HealthAnswer, ModelsInfo, TaskInfo, TaskName } from './api-types.js';
+import { type TaskSpec, taskSpecs } from '../tasks/registry.js';
+import { DIFFICULTY_CLASSES } from '../tasks/sudoku/index.js';
+import { LIMITS } from './api-constants.js';
+import type { HealthAnswer, ModelsInfo, ServedTask, TaskInfo } from './api-types.js';
 import type { ServeContext } from './context.js';
 import type { Served } from './models.js';
 
 /** What /api/models tells of a task: its model, samplers and defaults, or why it has none. */
-function taskInfo(task: TaskName, m: Served[TaskName]): TaskInfo {
-  if ('unavailable' in m) return { available: false, reason: m.unavailable };
+function taskInfo(spec: TaskSpec, m: Served[string]): TaskInfo {
+  if (!m || 'unavailable' in m) return { available: false, reason: m?.unavailable ?? 'not loaded' };
   return {
     available: true,
     source: m.source,
@@ -24,7 +25,7 @@ function taskInfo(task: TaskName, m: Served[TaskName]): TaskInfo {
     length: m.length,
     ...(m.geometry ? { geometry: m.geometry } : {}),
     ...(m.alphabet ? { alphabet: m.alphabet } : {}),
-    ...(task === 'sudoku' ? { retries: DEFAULT_RETRIES } : {}), // a solve's (retry.ts)
+    ...(spec.apiInfo as Partial<ServedTask>), // Sudoku: a solve's retries
   };
 }
 
@@ -47,7 +48,7 @@ export function statusRoutes(app: FastifyInstance, ctx: ServeContext): void {
 
   const models: ModelsInfo = {
     tasks: Object.fromEntries(
-      TASKS.map((task) => [task, taskInfo(task, ctx.served[task])]),
+      taskSpecs().map((spec) => [spec.name, taskInfo(spec, ctx.served[spec.name])]),
     ) as ModelsInfo['tasks'],
     limits: LIMITS,
     difficulties: DIFFICULTY_CLASSES,

@@ -44,7 +44,7 @@ function answer(puzzle: sudoku.Board, r: sudoku.SolveResult, settings: SolveSett
 }
 
 export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
-  const samplers = servedSamplers(ctx.served.sudoku);
+  const samplers = servedSamplers(ctx.served.sudoku!);
   const onRequest = refuseWhenFull(ctx);
 
   /**

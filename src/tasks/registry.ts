@@ -1,73 +1,45 @@
-// The tasks by name (issue #28; docs/design.md §6): one TaskSpec per task holding what the
-// commands and `sjd serve` need of it without branching on its name: the shape its saved models
-// are built for (from their config), how a model folder loads, and the sampling settings its
-// commands and the page start from. A task is its folder and one line of TASK_SPECS.
-import type { SJDProcess } from '../process/index.js';
-import { defaultSampler } from '../sampling/index.js';
+// The tasks by name (issue #28; docs/design.md §6): the TaskSpec of each task (task-spec.ts, each
+// written in its task's folder), so that the commands and `sjd serve` loop over the tasks instead
+// of branching on their names. A task is its folder, its spec.ts and one line of TASK_SPECS;
+// registerTask adds one at run time (a library user's task, the registry test's toy task).
 import type { TaskShape, TrainConfig } from '../train/index.js';
-import type { LoadedModel } from '../train/model-io.js';
-import { type ImageGeometry, loadImageModel, savedImageShape } from './image/index.js';
-import {
-  DEFAULT_SUDOKU_SAMPLER,
-  defaultSudokuNfe,
-  loadSudokuModel,
-  sudokuShape,
-} from './sudoku/index.js';
-import { ALPHABET, loadTextModel, textShape } from './text/index.js';
+import { imageSpec } from './image/spec.js';
+import { sudokuSpec } from './sudoku/spec.js';
+import type { TaskSpec } from './task-spec.js';
+import { textSpec } from './text/spec.js';
 
-/** Where sampling starts unless told otherwise (`sjd solve`, `sjd sample`, the page). */
-export interface SamplingDefaults {
-  sampler(proc: SJDProcess): string; // text, images: defaultSampler (MDLM's step or Alg. 2)
-  nfe(sampler?: string): number; // the NFE budget (per board for Sudoku)
-  temperature: number;
+export type {
+  PreparedRun,
+  SamplingDefaults,
+  TaskModel,
+  TaskSpec,
+  TrainEntry,
+  TrainOptions,
+  UnconditionalSettings,
+} from './task-spec.js';
+
+/** The tasks sjd ships, in the order the commands list them. */
+export const TASK_SPECS = { sudoku: sudokuSpec, text: textSpec, image: imageSpec };
+
+const registered = new Map<string, TaskSpec>(Object.entries(TASK_SPECS));
+
+/** Adds a task to every command and to `sjd serve`; a name already taken is refused. */
+export function registerTask(spec: TaskSpec): void {
+  if (!/^[a-z][a-z0-9-]*$/.test(spec.name))
+    throw new Error(`task name '${spec.name}': lower-case letters, digits and '-' only`);
+  if (registered.has(spec.name)) throw new Error(`task '${spec.name}' is already registered`);
+  registered.set(spec.name, spec);
 }
 
-/** A loaded model with what its task adds: an image's geometry, the text's alphabet. */
-export interface TaskModel extends LoadedModel {
-  geometry?: ImageGeometry;
-  alphabet?: string; // the character of each token
-}
-
-export interface TaskSpec {
-  name: string;
-  /** The positions, classes and structure a saved model of this task is built for. */
-  shape(config: TrainConfig): TaskShape;
-  /** A run folder or exported model (the shipped one when `dir` is absent). */
-  load(dir?: string): TaskModel;
-  sampling: SamplingDefaults;
-}
-
-export const TASK_SPECS = {
-  sudoku: {
-    name: 'sudoku',
-    shape: () => sudokuShape,
-    load: loadSudokuModel,
-    sampling: {
-      sampler: () => DEFAULT_SUDOKU_SAMPLER,
-      nfe: (sampler = DEFAULT_SUDOKU_SAMPLER) => defaultSudokuNfe(sampler),
-      temperature: 1,
-    },
-  },
-  text: {
-    name: 'text',
-    shape: textShape,
-    load: (dir) => ({ ...loadTextModel(dir), alphabet: ALPHABET }),
-    sampling: { sampler: defaultSampler, nfe: () => 64, temperature: 0.7 },
-  },
-  image: {
-    name: 'image',
-    shape: (config) => savedImageShape(config),
-    load: loadImageModel,
-    sampling: { sampler: defaultSampler, nfe: () => 64, temperature: 1 },
-  },
-} satisfies Record<string, TaskSpec>;
+/** Every task, shipped and registered, in registration order. */
+export const taskSpecs = (): TaskSpec[] => [...registered.values()];
 
 /** A task by name; one line naming the known ones for another (`context` says where it was read). */
 export function taskSpec(name: string, context = ''): TaskSpec {
-  const spec = (TASK_SPECS as Record<string, TaskSpec>)[name];
+  const spec = registered.get(name);
   if (!spec)
     throw new Error(
-      `unknown task '${name}'${context} (known: ${Object.keys(TASK_SPECS).join(', ')})`,
+      `unknown task '${name}'${context} (known: ${[...registered.keys()].join(', ')})`,
     );
   return spec;
 }

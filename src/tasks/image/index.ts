@@ -14,6 +14,7 @@ export * from './png.js';
 export * from './presets.js';
 export * from './sample.js';
 export * from './source.js';
+export * from './spec.js';
 export * from './synthetic.js';
 export * from './task.js';
 export * from './tokens.js';

@@ -19,6 +19,7 @@ export * from './qqwing-csv.js';
 export * from './retry.js';
 export * from './solve.js';
 export * from './solver.js';
+export * from './spec.js';
 export * from './strategy-set.js';
 export * from './symmetry.js';
 export * from './task.js';

@@ -8,4 +8,5 @@ export * from './metrics.js';
 export * from './normalise.js';
 export * from './presets.js';
 export * from './sample.js';
+export * from './spec.js';
 export * from './task.js';

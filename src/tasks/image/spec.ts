@@ -1,0 +1,62 @@
+// The image task as the commands and `sjd serve` see it (issue #28; task-spec.ts): its saved
+// models' shape (from the geometry their config carries), the shipped model, the sampling
+// defaults (app:cifar10-imagenet: MDLM's ancestral step for the masked preset, else Alg. 2; NFE
+// 64), a training run from `sjd train image`'s flags, and unconditional sampling as the API
+// answers it (grey levels [n][C * H * W]).
+import { describeProcess } from '../../process/index.js';
+import { defaultSampler } from '../../sampling/index.js';
+import type { TaskSpec, TrainOptions } from '../task-spec.js';
+import { loadImageModel, savedImageShape } from './load.js';
+import { IMAGE_PROCESS, IMAGE_SIZES, imageConfig } from './presets.js';
+import { sampleImageSteps } from './sample.js';
+import { checkGeometry, imagesOrFashion } from './source.js';
+import { ImageTask } from './task.js';
+import { describeGeometry, geometryOf } from './tokens.js';
+
+/** `sjd train image`'s own flags and their defaults. */
+export interface ImageTrainFlags {
+  data?: string; // training images from `sjd data images` (default: Fashion-MNIST train)
+  evalData?: string; // held-out images (default: Fashion-MNIST test)
+  levels?: number; // Fashion-MNIST grey levels
+  limit?: number; // only the first N training images
+  evalSize?: number;
+}
+export const IMAGE_TRAIN_DEFAULTS = { evalSize: 256 };
+
+export const imageSpec: TaskSpec = {
+  name: 'image',
+  shape: (config) => savedImageShape(config),
+  load: loadImageModel,
+  sampling: { sampler: defaultSampler, nfe: () => 64, temperature: 1 },
+  train: {
+    description:
+      'train an image denoiser, a U-Net (default: sjd with the pixel-grid blur, sigma_B 2.5)',
+    sizes: IMAGE_SIZES,
+    defaults: IMAGE_PROCESS,
+    prepare: (o: TrainOptions & ImageTrainFlags, saved) => {
+      const evalSize = o.evalSize ?? IMAGE_TRAIN_DEFAULTS.evalSize;
+      const lv = o.levels ?? (o.data === undefined ? saved?.image?.levels : undefined);
+      const train = imagesOrFashion(o.data, 'train', { levels: lv, limit: o.limit });
+      const held = imagesOrFashion(o.evalData, 'test', {
+        levels: o.evalData === undefined ? train.set.levels : undefined,
+        limit: evalSize,
+      });
+      const config = saved ?? imageConfig(geometryOf(train.set), o);
+      if (!config.image)
+        throw new Error(`${o.out}: not an image run (no image geometry in its config)`);
+      checkGeometry(train.set, config.image, train.source);
+      const task = new ImageTask(train.set, held.set, { evalSize });
+      const about = `${train.set.n} training images from ${train.source} (${describeGeometry(config.image)}); evaluating on ${held.set.n} from ${held.source}; ${describeProcess(config.process)}`;
+      return { config, task, about };
+    },
+  },
+  *sampleSteps(m, s) {
+    const g = m.geometry!;
+    const r = yield* sampleImageSteps(m.model, m.process, g, s);
+    const size = g.channels * g.height * g.width;
+    const images = Array.from({ length: s.n }, (_, i) =>
+      Array.from(r.images.subarray(i * size, (i + 1) * size)),
+    ); // [n][C * H * W] grey levels
+    return { answer: { geometry: g, images }, nfe: r.nfe };
+  },
+};

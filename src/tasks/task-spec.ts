@@ -1,0 +1,78 @@
+// What a task is to the commands and `sjd serve` (issue #28; docs/design.md §6): one TaskSpec per
+// task, written in the task's folder (spec.ts) and listed in registry.ts, so that `sjd train`,
+// `sjd serve` and the demo loop over the tasks instead of branching on their names. A new task
+// is its folder, its spec and one line of the registry.
+import type { SJDProcess } from '../process/index.js';
+import type { TrajectoryStep } from '../sampling/index.js';
+import type {
+  ConfigOptions,
+  ProcessDefaults,
+  Size,
+  TaskShape,
+  TrainConfig,
+  TrainTask,
+} from '../train/index.js';
+import type { LoadedModel } from '../train/model-io.js';
+import type { ImageGeometry } from './image/tokens.js';
+
+/** Where sampling starts unless told otherwise (`sjd solve`, `sjd sample`, the page). */
+export interface SamplingDefaults {
+  sampler(proc: SJDProcess): string; // text, images: defaultSampler (MDLM's step or Alg. 2)
+  nfe(sampler?: string): number; // the NFE budget (per board for Sudoku)
+  temperature: number;
+}
+
+/** A loaded model with what its task adds: an image's geometry, the text's alphabet. */
+export interface TaskModel extends LoadedModel {
+  geometry?: ImageGeometry;
+  alphabet?: string; // the character of each token
+}
+
+/** The settings of one unconditional sampling run (a request of the API, a command's flags). */
+export interface UnconditionalSettings {
+  n: number; // samples (one batch)
+  nfe: number;
+  temperature: number;
+  sampler: string;
+  seed: number;
+}
+
+/** What `sjd train TASK` gives a task: the run and process flags, and the task's own flags. */
+export type TrainOptions = ConfigOptions & { out: string } & Record<string, unknown>;
+
+/** A run ready to train: its config (made, or the saved one on resume), its task, a line on both. */
+export interface PreparedRun {
+  config: TrainConfig;
+  task: TrainTask;
+  about: string; // one line on the data and the process, printed before training
+}
+
+/** How a task trains: its sizes, the process it trains by default, and a run from the flags. */
+export interface TrainEntry {
+  description: string; // `sjd train TASK --help`
+  sizes: Record<string, Size>;
+  defaults: ProcessDefaults;
+  /** The run's config and task: made from `o`, or `saved` (the run's config) on resume. */
+  prepare(o: TrainOptions, saved: TrainConfig | undefined): PreparedRun;
+}
+
+export interface TaskSpec {
+  name: string;
+  /** The positions, classes and structure a saved model of this task is built for. */
+  shape(config: TrainConfig): TaskShape;
+  /** A run folder or exported model (the shipped one when `dir` is absent). */
+  load(dir?: string): TaskModel;
+  sampling: SamplingDefaults;
+  train: TrainEntry;
+  /**
+   * Unconditional sampling, one batch step by step, returning what the API answers besides the
+   * settings (text: the strings; images: the geometry and grey levels) and the NFE spent. A task
+   * without it is sampled its own way (Sudoku is solved from clues).
+   */
+  sampleSteps?(
+    m: TaskModel,
+    s: UnconditionalSettings,
+  ): Generator<TrajectoryStep, { answer: Record<string, unknown>; nfe: number }>;
+  /** Fixed facts /api/models adds to the task's entry (Sudoku: the retries a solve makes). */
+  apiInfo?: Record<string, unknown>;
+}
