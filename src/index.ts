@@ -9,6 +9,7 @@ export * as sampling from './sampling/index.js';
 export * as serve from './serve/index.js';
 export * as image from './tasks/image/index.js';
 export {
+  type CompareEntry,
   type PreparedRun,
   registerTask,
   TASK_SPECS,

@@ -340,7 +340,10 @@ test('sjd compare sudoku trains CADD and SJD per seed, is resumable, and writes 
   assert.match(md, /\| SJD \(sudoku W, sigma_W = 1\.5\) \|/);
   assert.match(md, /attention `peers`, 2 loop\(s\) through the blocks, augmentation `digits`/);
   assert.match(md, / --loops 2 /);
-  assert.match(md, / --seeds 0 --models hybrid,sjd --limit 6 --nfe 4 --adaptive-nfe 5 --doc /);
+  assert.match(
+    md,
+    / --seeds 0 --models hybrid,sjd --attention peers --loops 2 --eval-every 2 --limit 6 --nfe 4 --adaptive-nfe 5 /,
+  );
   assert.match(readFileSync(doc.replace(/\.md$/, '.svg'), 'utf8'), /^<svg/);
   assert.match(md, /--eval-every 2 /);
   const config = JSON.parse(readFileSync(join(out, 'hybrid-seed0', 'config.json'), 'utf8'));

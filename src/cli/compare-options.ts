@@ -85,20 +85,23 @@ export function checkOutputs(out: string, doc: string): void {
   util.checkWritable(doc);
 }
 
-/** A comparison's command: its runs' options, seeds (default one) and models. */
+/** A comparison's command: its runs' options, seeds and models (their help and defaults). */
 export function comparison(
   cmd: Command,
   description: string,
   sizes: string[],
-  modelsHelp: string,
-  models: string[],
+  models: { help: string; defaults: string[] },
+  seeds: string[],
 ): Command {
   return modelsOption(
-    runsOptions(cmd.description(description), sizes).option('--seeds <list>', 'seeds', seedList, [
-      '0',
-    ]),
-    modelsHelp,
-    models,
+    runsOptions(cmd.description(description), sizes).option(
+      '--seeds <list>',
+      'seeds',
+      seedList,
+      seeds,
+    ),
+    models.help,
+    models.defaults,
   );
 }
 

@@ -1,15 +1,56 @@
-// `sjd compare`: processes compared at a matched budget, one subcommand per task (Sudoku, images,
-// text; their shared options in compare-options.ts). Same budget and seeds, resumable; each
-// writes its table and plot into docs/.
+// `sjd compare TASK`: processes compared at a matched budget, one subcommand for every task of
+// the registry with a comparison (its spec's compare entry: Sudoku, images, text). Each takes the
+// shared flags (compare-options.ts) and its task's own (compare-<task>.ts); same budget and
+// seeds, resumable; each writes its report (table, plot) where --doc says.
 import type { Command } from 'commander';
-import { registerCompareImage } from './compare-image.js';
-import { registerCompareSudoku } from './compare-sudoku.js';
-import { registerCompareText } from './compare-text.js';
+import { type CompareEntry, taskSpecs } from '../index.js';
+import { imageCompareFlags } from './compare-image.js';
+import {
+  type ComparisonFlags,
+  checkOutputs,
+  comparison,
+  logHooks,
+  markdownFile,
+  reportDone,
+} from './compare-options.js';
+import { sudokuCompareFlags } from './compare-sudoku.js';
+import { textCompareFlags } from './compare-text.js';
 import { group } from './options.js';
+import { reproduceLine } from './reproduce.js';
+
+/** Each shipped task's own flags of `sjd compare TASK`. */
+const TASK_FLAGS: Record<string, (c: Command) => Command> = {
+  sudoku: sudokuCompareFlags,
+  image: imageCompareFlags,
+  text: textCompareFlags,
+};
+
+/**
+ * Flags whose default is a path of this installation (the shipped feature network): the
+ * reproduce line leaves them out while they hold it.
+ */
+const INSTALLATION_DEFAULTS = ['--features'];
+
+function registerCompareTask(cmd: Command, name: string, sizes: string[], e: CompareEntry): void {
+  const c = comparison(cmd.command(name), e.description, sizes, e.models, e.seeds);
+  (TASK_FLAGS[name] ?? ((x) => x))(c)
+    .option(
+      '--doc <file>',
+      'the Markdown report (its plot and data beside it, named after it)',
+      markdownFile,
+      e.doc,
+    )
+    .action(async (o: ComparisonFlags, self: Command) => {
+      checkOutputs(o.out, o.doc);
+      const command = reproduceLine(self, { ...o }, INSTALLATION_DEFAULTS);
+      const done = await e.run({ ...o, seeds: o.seeds.map(Number), command }, logHooks);
+      reportDone(o.doc, done);
+    });
+}
 
 export function registerCompare(program: Command): void {
   const cmd = group(program, 'compare', 'compare processes at a matched budget');
-  registerCompareSudoku(cmd);
-  registerCompareImage(cmd);
-  registerCompareText(cmd);
+  for (const spec of taskSpecs())
+    if (spec.compare)
+      registerCompareTask(cmd, spec.name, Object.keys(spec.train.sizes), spec.compare);
 }

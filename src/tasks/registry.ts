@@ -9,6 +9,8 @@ import type { TaskSpec } from './task-spec.js';
 import { textSpec } from './text/spec.js';
 
 export type {
+  CompareEntry,
+  CompareOptions,
   PreparedRun,
   SamplingDefaults,
   TaskModel,

@@ -1,7 +1,7 @@
 // What a task is to the commands and `sjd serve` (issue #28; docs/design.md §6): one TaskSpec per
 // task, written in the task's folder (spec.ts) and listed in registry.ts, so that `sjd train`,
-// `sjd serve` and the demo loop over the tasks instead of branching on their names. A new task
-// is its folder, its spec and one line of the registry.
+// `sjd compare`, `sjd serve` and the demo loop over the tasks instead of branching on their
+// names. A new task is its folder, its spec and one line of the registry.
 import type { SJDProcess } from '../process/index.js';
 import type { TrajectoryStep } from '../sampling/index.js';
 import type {
@@ -10,6 +10,7 @@ import type {
   Size,
   TaskShape,
   TrainConfig,
+  TrainHooks,
   TrainTask,
 } from '../train/index.js';
 import type { LoadedModel } from '../train/model-io.js';
@@ -56,6 +57,27 @@ export interface TrainEntry {
   prepare(o: TrainOptions, saved: TrainConfig | undefined): PreparedRun;
 }
 
+/** What `sjd compare TASK` gives a task: the flags every comparison takes, and the task's own. */
+export type CompareOptions = {
+  out: string; // the runs' folder
+  size: string;
+  steps: number; // training steps per run
+  seeds: number[];
+  models: string[]; // process names (process/choice.ts's parseProcessName)
+  doc: string; // the Markdown report
+  command: string; // the command line that reproduces the comparison
+} & Record<string, unknown>;
+
+/** How a task compares processes at a matched budget (its own metrics and report). */
+export interface CompareEntry {
+  description: string; // `sjd compare TASK --help`
+  models: { help: string; defaults: string[] }; // the names beyond the presets; the default list
+  seeds: string[]; // the default seeds
+  doc: string; // the default report
+  /** Trains every model x seed (resumable) and writes the report; false when interrupted. */
+  run(o: CompareOptions, hooks: TrainHooks): Promise<boolean>;
+}
+
 export interface TaskSpec {
   name: string;
   /** The positions, classes and structure a saved model of this task is built for. */
@@ -64,6 +86,7 @@ export interface TaskSpec {
   load(dir?: string): TaskModel;
   sampling: SamplingDefaults;
   train: TrainEntry;
+  compare?: CompareEntry;
   /**
    * Unconditional sampling, one batch step by step, returning what the API answers besides the
    * settings (text: the strings; images: the geometry and grey levels) and the NFE spent. A task

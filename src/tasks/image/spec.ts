@@ -1,11 +1,14 @@
 // The image task as the commands and `sjd serve` see it (issue #28; task-spec.ts): its saved
 // models' shape (from the geometry their config carries), the shipped model, the sampling
 // defaults (app:cifar10-imagenet: MDLM's ancestral step for the masked preset, else Alg. 2; NFE
-// 64), a training run from `sjd train image`'s flags, and unconditional sampling as the API
-// answers it (grey levels [n][C * H * W]).
+// 64), a training run from `sjd train image`'s flags, the comparison of `sjd compare image`
+// (tab:cifar10_fid at this machine's scale), and unconditional sampling as the API answers it
+// (grey levels [n][C * H * W]).
 import { describeProcess } from '../../process/index.js';
 import { defaultSampler } from '../../sampling/index.js';
-import type { TaskSpec, TrainOptions } from '../task-spec.js';
+import type { CompareOptions, TaskSpec, TrainOptions } from '../task-spec.js';
+import { runImageComparison } from './compare.js';
+import { loadFeatureNet, SHIPPED_FEATURES } from './feature-train.js';
 import { loadImageModel, savedImageShape } from './load.js';
 import { IMAGE_PROCESS, IMAGE_SIZES, imageConfig } from './presets.js';
 import { sampleImageSteps } from './sample.js';
@@ -22,6 +25,17 @@ export interface ImageTrainFlags {
   evalSize?: number;
 }
 export const IMAGE_TRAIN_DEFAULTS = { evalSize: 256 };
+
+/** `sjd compare image`'s own flags. */
+export interface ImageCompareFlags {
+  nfes: string[];
+  sampler: string; // of the hybrid and sjd models (masked ones: MDLM's)
+  maskedTopP: number;
+  n: number; // images per scored set
+  levels: number;
+  limit?: number;
+  features: string; // the feature network's folder
+}
 
 export const imageSpec: TaskSpec = {
   name: 'image',
@@ -48,6 +62,35 @@ export const imageSpec: TaskSpec = {
       const task = new ImageTask(train.set, held.set, { evalSize });
       const about = `${train.set.n} training images from ${train.source} (${describeGeometry(config.image)}); evaluating on ${held.set.n} from ${held.source}; ${describeProcess(config.process)}`;
       return { config, task, about };
+    },
+  },
+  compare: {
+    description:
+      'masked (MDLM), hybrid (CADD) and sjd over sigma_B on one U-Net: train every model x seed (resumable), score FD/KID at each NFE, write docs',
+    models: {
+      help: 'sjd-SIGMA (the blur of values at sigma_B SIGMA)',
+      defaults: ['masked', 'hybrid', 'sjd-1.5', 'sjd-2', 'sjd-2.5'],
+    },
+    seeds: ['0'],
+    doc: 'docs/image-comparison.md',
+    run: async (o: CompareOptions & ImageCompareFlags, hooks) => {
+      const { net, config: fc } = loadFeatureNet(o.features);
+      const train = imagesOrFashion(undefined, 'train', { levels: o.levels, limit: o.limit });
+      const test = imagesOrFashion(undefined, 'test', { levels: o.levels });
+      const task = new ImageTask(train.set, test.set, { evalSize: IMAGE_TRAIN_DEFAULTS.evalSize });
+      const path = o.features === SHIPPED_FEATURES ? 'models/fashion-features' : o.features;
+      const runs = await runImageComparison(
+        task,
+        {
+          ...o,
+          nfes: o.nfes.map(Number),
+          features: { net, path, accuracy: fc.testAccuracy },
+          train: train.set,
+          test: test.set,
+        },
+        hooks,
+      );
+      return runs !== null;
     },
   },
   *sampleSteps(m, s) {

@@ -1,15 +1,17 @@
 // The Sudoku task as the commands and `sjd serve` see it (issue #28; task-spec.ts): its saved
 // models' shape (81 cells, the row/column/box structure), the shipped model, the sampling
 // defaults of a solve (the adaptive sampler and its NFE cap per board), a training run from
-// `sjd train sudoku`'s flags (app:sudoku), and the retries /api/models tells the page. Sudoku
-// has no unconditional sampling: it is solved from clues (solve.ts, `POST /api/sudoku/solve`).
-import type { TaskSpec, TrainOptions } from '../task-spec.js';
+// `sjd train sudoku`'s flags (app:sudoku), the comparison of `sjd compare sudoku`
+// (sec:exp-sudoku), and the retries /api/models tells the page. Sudoku has no unconditional
+// sampling: it is solved from clues (solve.ts, `POST /api/sudoku/solve`).
+import type { CompareOptions, TaskSpec, TrainOptions } from '../task-spec.js';
+import { runComparison } from './compare.js';
 import { pairsOrGenerated } from './data.js';
 import { loadSudokuModel } from './load.js';
 import { SUDOKU_PROCESS, SUDOKU_SIZES, type SudokuOptions, sudokuConfig } from './presets.js';
 import { DEFAULT_RETRIES } from './retry.js';
 import { DEFAULT_SUDOKU_SAMPLER, defaultSudokuNfe } from './solve.js';
-import { SudokuTask, sudokuShape } from './task.js';
+import { type SudokuPairs, SudokuTask, type SudokuTaskOptions, sudokuShape } from './task.js';
 
 /** `sjd train sudoku`'s own flags and their defaults. */
 export interface SudokuTrainFlags extends SudokuOptions {
@@ -20,6 +22,22 @@ export interface SudokuTrainFlags extends SudokuOptions {
   evalSampler?: string;
 }
 export const SUDOKU_TRAIN_DEFAULTS = { evalSize: 200, evalNfe: 32, evalSampler: 'confidence' };
+
+/** `sjd compare sudoku`'s own flags. */
+export interface SudokuCompareFlags extends SudokuOptions {
+  evalEvery?: number;
+  limit: number; // held-out puzzles of the final evaluation
+  nfe: number; // the confidence policy's
+  adaptiveNfe: number; // the adaptive sampler's cap
+  data?: string;
+  evalData?: string;
+}
+
+/** The training puzzles (given or generated) and a task evaluating on `held`. */
+function sudokuTask(data: string | undefined, held: SudokuPairs, o: SudokuTaskOptions) {
+  const { pairs, source } = pairsOrGenerated(data, undefined, { n: 20_000, seed: 1 });
+  return { task: new SudokuTask(pairs, held, o), source };
+}
 
 export const sudokuSpec: TaskSpec = {
   name: 'sudoku',
@@ -38,19 +56,38 @@ export const sudokuSpec: TaskSpec = {
       const d = SUDOKU_TRAIN_DEFAULTS;
       const evalSize = o.evalSize ?? d.evalSize;
       const config = saved ?? sudokuConfig(o);
-      const { pairs: trainSet, source } = pairsOrGenerated(o.data, undefined, {
-        n: 20_000,
-        seed: 1,
-      });
       const held = pairsOrGenerated(o.evalData, evalSize, { n: evalSize, seed: 2 });
-      const task = new SudokuTask(trainSet, held.pairs, {
+      const { task, source } = sudokuTask(o.data, held.pairs, {
         evalSize,
         evalNfe: o.evalNfe ?? d.evalNfe,
         evalSampler: o.evalSampler ?? d.evalSampler,
         augment: config.augment ?? 'digits',
       });
-      const about = `${trainSet.puzzles.length} training puzzles from ${source}; evaluating on ${held.pairs.puzzles.length} from ${held.source}`;
+      const about = `${task.train.puzzles.length} training puzzles from ${source}; evaluating on ${held.pairs.puzzles.length} from ${held.source}`;
       return { config, task, about };
+    },
+  },
+  compare: {
+    description:
+      'hybrid (CADD, W = I) against sjd (the constraint-graph W): train every model x seed (resumable), evaluate, write docs',
+    models: {
+      help: 'sjd-SIGMA (the constraint-graph W at sigma_W SIGMA)',
+      defaults: ['hybrid', 'sjd'],
+    },
+    seeds: ['0', '1', '2'],
+    doc: 'docs/sudoku-comparison.md',
+    run: async (o: CompareOptions & SudokuCompareFlags, hooks) => {
+      const d = SUDOKU_TRAIN_DEFAULTS;
+      const test = pairsOrGenerated(o.evalData, o.limit, { n: o.limit, seed: 2 });
+      const { task } = sudokuTask(o.data, test.pairs, {
+        evalSize: d.evalSize,
+        evalNfe: d.evalNfe,
+        evalSampler: d.evalSampler,
+        augment: sudokuConfig({ size: o.size, augment: o.augment }).augment ?? 'digits',
+      });
+      hooks.log?.(`evaluating on ${test.pairs.puzzles.length} puzzles from ${test.source}`);
+      const runs = await runComparison(task, { ...o, test: test.pairs }, hooks);
+      return runs.length === o.seeds.length * o.models.length;
     },
   },
   apiInfo: { retries: DEFAULT_RETRIES }, // a solve's (retry.ts)

@@ -1,14 +1,16 @@
 // The text task as the commands and `sjd serve` see it (issue #28; task-spec.ts): its saved
 // models' shape, the shipped model and its alphabet, the sampling defaults (app:text8: MDLM's
 // ancestral step for the masked preset, else Alg. 2; NFE 64, temperature 0.7), a training run
-// from `sjd train text`'s flags, and unconditional sampling as the API answers it.
+// from `sjd train text`'s flags, the comparison of `sjd compare text` (fig:text8), and
+// unconditional sampling as the API answers it.
 
 import { describeProcess } from '../../process/index.js';
 import { defaultSampler } from '../../sampling/index.js';
-import type { TaskSpec, TrainOptions } from '../task-spec.js';
+import type { CompareOptions, TaskSpec, TrainOptions } from '../task-spec.js';
+import { runTextComparison } from './compare.js';
 import { ALPHABET, EMBEDDED, loadCorpus } from './corpus.js';
 import { loadTextModel } from './load.js';
-import { TEXT_PROCESS, TEXT_SIZES, textConfig } from './presets.js';
+import { SIGMA_SWEEP, TEXT_PROCESS, TEXT_SIZES, textConfig } from './presets.js';
 import { sampleTextSteps } from './sample.js';
 import { TextTask, textShape } from './task.js';
 
@@ -19,6 +21,23 @@ export interface TextTrainFlags {
   evalNfe?: number;
 }
 export const TEXT_TRAIN_DEFAULTS = { evalSamples: 16, evalNfe: 32 };
+
+/** `sjd compare text`'s own flags. */
+export interface TextCompareFlags {
+  samplers: string[]; // of the hybrid and sjd models, the first in the verdicts
+  n: number; // samples per frontier point
+  data?: string;
+}
+
+/** The task a run trains on: the corpus in windows of the size's length. */
+const textTask = (data: string | undefined, length: number, d = TEXT_TRAIN_DEFAULTS) =>
+  new TextTask(loadCorpus(data), {
+    length,
+    evalWindows: 64,
+    evalSamples: d.evalSamples,
+    evalNfe: d.evalNfe,
+    evalTemperature: 1,
+  });
 
 export const textSpec: TaskSpec = {
   name: 'text',
@@ -31,16 +50,26 @@ export const textSpec: TaskSpec = {
     defaults: TEXT_PROCESS,
     prepare: (o: TrainOptions & TextTrainFlags, saved) => {
       const config = saved ?? { ...textConfig(o), data: o.data ?? EMBEDDED };
-      const corpus = loadCorpus(o.data ?? config.data);
-      const task = new TextTask(corpus, {
-        length: config.length ?? 0,
-        evalWindows: 64,
+      const task = textTask(o.data ?? config.data, config.length ?? 0, {
         evalSamples: o.evalSamples ?? TEXT_TRAIN_DEFAULTS.evalSamples,
         evalNfe: o.evalNfe ?? TEXT_TRAIN_DEFAULTS.evalNfe,
-        evalTemperature: 1,
       });
-      const about = `${corpus.train.length} training characters from ${corpus.source}; ${describeProcess(config.process)}`;
+      const about = `${task.corpus.train.length} training characters from ${task.corpus.source}; ${describeProcess(config.process)}`;
       return { config, task, about };
+    },
+  },
+  compare: {
+    description:
+      'masked (MDLM), hybrid (CADD) and sjd over the sigma_W sweep: train every model x seed (resumable), trace frontiers, write docs',
+    models: {
+      help: 'sjd-SIGMA (the default W, row-normalised), sjd-row-SIGMA (the same), sjd-add-SIGMA (W_ii = 1)',
+      defaults: ['masked', 'hybrid', ...SIGMA_SWEEP.map((s) => `sjd-${s}`)],
+    },
+    seeds: ['0'],
+    doc: 'docs/text-comparison.md',
+    run: async (o: CompareOptions & TextCompareFlags, hooks) => {
+      const task = textTask(o.data, TEXT_SIZES[o.size]!.length);
+      return (await runTextComparison(task, o, hooks)) !== null;
     },
   },
   *sampleSteps(m, s) {
