@@ -89,7 +89,7 @@ export const processOf = (o: ProcessFlags & RunFlags) => ({
   size: o.size,
   process: o.process,
   blend: o.blend,
-  sigmaW: o.sigmaW,
+  bandwidth: o.sigmaB ?? o.sigmaW, // the task has one of them (options.ts)
   eta: o.eta,
   schedule: o.schedule,
 });

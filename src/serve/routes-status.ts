@@ -18,7 +18,7 @@ function taskInfo(task: TaskName, m: Served[TaskName]): TaskInfo {
   return {
     available: true,
     source: m.source,
-    process: m.process.config.preset,
+    process: m.process.config.name,
     samplers: m.samplers,
     defaults: m.defaults,
     length: m.length,
