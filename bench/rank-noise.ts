@@ -40,7 +40,7 @@ for (const dir of values.model ?? []) {
   const off = pairs.filter((_, k) => Math.floor(k / K) !== k % K);
   const D = { mean: off.reduce((a, b) => a + b, 0) / off.length, min: Math.min(...off) };
   console.log(
-    `\n${dir} (${config.process.preset}; anchors d = ${E.size(1)}, pairwise distance mean ${D.mean.toFixed(2)}, min ${D.min.toFixed(2)}, orthogonal sqrt(2d) = ${Math.sqrt(2 * E.size(1)).toFixed(2)})\n`,
+    `\n${dir} (${config.process.name}; anchors d = ${E.size(1)}, pairwise distance mean ${D.mean.toFixed(2)}, min ${D.min.toFixed(2)}, orthogonal sqrt(2d) = ${Math.sqrt(2 * E.size(1)).toFixed(2)})\n`,
   );
   console.log('| t | target r(t) | achieved rank | own anchor nearest |');
   console.log('|---|---|---|---|');

@@ -21,7 +21,7 @@ function setup() {
     { train: text, valid: text.slice(0, 4000), test: text.slice(0, 4000), source: 'bench' },
     { length: 256, evalWindows: 8, evalSamples: 4, evalNfe: 8, evalTemperature: 1 },
   );
-  const config = textConfig({ size: 'cpu', process: 'sjd', sigmaW: 1.5 });
+  const config = textConfig({ size: 'cpu', process: 'sjd', bandwidth: 1.5 });
   const gen = new Generator(0);
   const model = buildModel(task, config.model, gen);
   const proc = buildProcess(task, config.process);

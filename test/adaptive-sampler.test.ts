@@ -441,12 +441,12 @@ test('exact posterior: on a law supported on the 6 permutations of 3 tokens, eve
       const seen = new Set<string>();
       for (let b = 0; b < B; b++) {
         const row = x.slice(3 * b, 3 * b + 3);
-        assert.equal(new Set(row).size, 3, `${proc.config.preset}: row ${b} = ${row}`);
+        assert.equal(new Set(row).size, 3, `${proc.config.name}: row ${b} = ${row}`);
         if (clue) assert.equal(row[1], 2);
         seen.add(row.join(''));
       }
       assert.ok(Math.max(...r.rowNfe) <= 3, 'at most one step per blank');
-      console.log(`# ${proc.config.preset}${clue ? ', clue' : ''}: ${seen.size} permutations seen`);
+      console.log(`# ${proc.config.name}${clue ? ', clue' : ''}: ${seen.size} permutations seen`);
     }
   }
 });

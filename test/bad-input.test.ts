@@ -97,7 +97,7 @@ before(() => {
   );
   modelFolder('deep', { ...shipped, model: { ...shipped.model, depth: 1e9 } });
   modelFolder('negative', { ...shipped, model: { ...shipped.model, width: -1 } });
-  modelFolder('bert', { ...shipped, process: { preset: 'bert' } });
+  modelFolder('bert', { ...shipped, process: { name: 'bert' } });
   modelFolder('notjson', '{ not json');
   modelFolder('corrupt', shipped);
   // the shipped weights with one tensor turned to NaN (refused at load, naming it)
@@ -228,6 +228,16 @@ const cases: Case[] = [
     /blur2d blend needs positions on a 2-D grid/,
   ],
   ['negative sigma', () => ['train', 'sudoku', '--out', p('r1'), '--sigma-w', '-1'], /--sigma-w/],
+  [
+    "sigma_W given to images (the blur's bandwidth is sigma_B)",
+    () => ['train', 'image', '--out', p('r1'), '--sigma-w', '2'],
+    /--sigma-w.* the bandwidth here is sigma_B of the blur B of pixel values: use --sigma-b$/,
+  ],
+  [
+    'sigma_B given to Sudoku (its W has sigma_W)',
+    () => ['train', 'sudoku', '--out', p('r1'), '--sigma-b', '2'],
+    /--sigma-b.* the bandwidth here is sigma_W of W: use --sigma-w$/,
+  ],
   ['eta above 1', () => ['train', 'sudoku', '--out', p('r1'), '--eta', '2'], /--eta/],
   ['zero steps', () => ['train', 'sudoku', '--out', p('r1'), '--steps', '0'], /--steps/],
   ['negative seed', () => ['train', 'sudoku', '--out', p('r1'), '--seed', '-1'], /--seed/],
@@ -393,7 +403,7 @@ const cases: Case[] = [
   [
     'an unknown process',
     () => ['solve', PUZZLE, '--model', p('models', 'bert')],
-    /config\.json: process\.preset/,
+    /config\.json: process\.name/,
   ],
   [
     'a config that is not JSON',

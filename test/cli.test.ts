@@ -103,7 +103,7 @@ test('text end to end: data text8, train text, sample text, eval text --frontier
   );
   const config = JSON.parse(readFileSync(join(run, 'config.json'), 'utf8'));
   assert.deepEqual(config.process, {
-    preset: 'sjd',
+    name: 'sjd',
     blend: 'gauss1d-row', // the text default
     sigmaW: 1,
     vp: { kind: 'rank', rMin: 0.05, rMax: 0.4, anchorDim: 16, T: 1 }, // the tiny size's d

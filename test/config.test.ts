@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import * as P from '../src/process/index.js';
+import { imageConfig } from '../src/tasks/image/presets.js';
 import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
 import { textConfig } from '../src/tasks/text/presets.js';
 import { parseConfig } from '../src/train/config.js';
@@ -30,14 +31,31 @@ test('configs written under the earlier names load under the new ones', () => {
   const c = parseConfig(JSON.parse(JSON.stringify(old)), 'old.json');
   assert.equal(c.model.size, 'tiny');
   assert.equal((c.model as Record<string, unknown>).name, undefined);
-  assert.deepEqual(c.process, { preset: 'sjd', blend: 'gauss1d', sigmaW: 2 });
+  assert.deepEqual(c.process, { name: 'sjd', blend: 'gauss1d', sigmaW: 2 });
   // the earlier shipped model's config predates the vocabulary
   assert.equal(earlier.model.name, 'cpu');
   assert.deepEqual(parseConfig(earlier, 'earlier').process, {
-    preset: 'sjd',
+    name: 'sjd',
     blend: 'sudoku',
     sigmaW: 1.5,
   });
+});
+
+test("an image config written before sigma_B (process.preset, the blur's sigmaW) loads as name and sigmaB", () => {
+  const now = imageConfig({ height: 8, width: 8, channels: 1, levels: 16 }, { size: 'tiny' });
+  const { name, sigmaB, ...rest } = now.process;
+  assert.deepEqual([name, rest.blend, sigmaB], ['sjd', 'blur2d', 2.5]);
+  const old = JSON.parse(
+    JSON.stringify({ ...now, process: { preset: name, sigmaW: sigmaB, ...rest } }),
+  );
+  assert.deepEqual(parseConfig(old, 'old.json'), now);
+  assert.equal(P.describeProcess(now.process), 'SJD (blur, sigma_B = 2.5)');
+  // W's sigmaW stays sigmaW: only the blur's bandwidth is sigma_B
+  const text = textConfig({ size: 'tiny' });
+  const { name: n, ...textRest } = text.process;
+  const oldText = JSON.parse(JSON.stringify({ ...text, process: { preset: n, ...textRest } }));
+  assert.deepEqual(parseConfig(oldText, 'old.json').process, text.process);
+  assert.equal(text.process.sigmaW, 1);
 });
 
 test('the configs the presets write are valid as they are', () => {
@@ -74,7 +92,22 @@ for (const [what, edit, message] of [
     (c: Cfg) => (c.model.heads = 7),
     /width must be a multiple of heads/,
   ],
-  ['an unknown preset', (c: Cfg) => (c.process.preset = 'bert'), /^m\.json: process\.preset: /],
+  ['an unknown process', (c: Cfg) => (c.process.name = 'bert'), /^m\.json: process\.name: /],
+  [
+    "sigmaB (the image blur's) on W",
+    (c: Cfg) => (c.process.sigmaB = 1.5),
+    /^m\.json: process\.sigmaB: sigma_B is the bandwidth of the image blur B, only with blend blur2d/,
+  ],
+  [
+    'sigmaB on a process without W',
+    (c: Cfg) => (c.process = { name: 'hybrid', sigmaB: 1 }),
+    /^m\.json: process\.sigmaB: /,
+  ],
+  [
+    'sigmaW on the image blur (beside its sigmaB)',
+    (c: Cfg) => Object.assign(c.process, { blend: 'blur2d', sigmaB: 2 }),
+    /^m\.json: process\.sigmaW: blend blur2d is the image blur B: its bandwidth is sigmaB/,
+  ],
   ['a string seed', (c: Cfg) => (c.seed = 'zero'), /^m\.json: seed: /],
   ['no model', (c: Cfg) => delete c.model, /^m\.json: model: /],
   ['eta above 1', (c: Cfg) => (c.process.eta = 2), /^m\.json: process\.eta: /],
@@ -90,32 +123,32 @@ for (const [what, edit, message] of [
   });
 }
 
-test('the vocabulary: each preset takes only what it has; W must fit the positions', () => {
+test('the vocabulary: each process takes only what it has; W must fit the positions', () => {
   const shape = { length: 81 };
   const base = { shape, anchorDim: 8 };
-  assert.deepEqual(P.chooseProcess({ ...base, preset: 'masked' }), { preset: 'masked' });
-  assert.deepEqual(P.chooseProcess({ ...base, preset: 'hybrid' }), {
-    preset: 'hybrid',
+  assert.deepEqual(P.chooseProcess({ ...base, name: 'masked' }), { name: 'masked' });
+  assert.deepEqual(P.chooseProcess({ ...base, name: 'hybrid' }), {
+    name: 'hybrid',
     vp: P.VP_DEFAULT,
   });
   assert.deepEqual(
-    P.chooseProcess({ ...base, preset: 'sjd', blend: 'sudoku', sigmaW: 1.5, eta: 0.5 }),
+    P.chooseProcess({ ...base, name: 'sjd', blend: 'sudoku', bandwidth: 1.5, eta: 0.5 }),
     {
-      preset: 'sjd',
+      name: 'sjd',
       blend: 'sudoku',
       sigmaW: 1.5,
       eta: 0.5,
       vp: P.VP_DEFAULT,
     },
   );
-  assert.throws(() => P.chooseProcess({ ...base, preset: 'bert' }), /unknown process 'bert'/);
+  assert.throws(() => P.chooseProcess({ ...base, name: 'bert' }), /unknown process 'bert'/);
   assert.throws(
-    () => P.chooseProcess({ ...base, preset: 'hybrid', blend: 'sudoku' }),
+    () => P.chooseProcess({ ...base, name: 'hybrid', blend: 'sudoku' }),
     /the hybrid process has no blending matrix W/,
   );
-  assert.throws(() => P.chooseProcess({ ...base, preset: 'masked', eta: 0.5 }), /no eta/);
+  assert.throws(() => P.chooseProcess({ ...base, name: 'masked', eta: 0.5 }), /no eta/);
   assert.throws(
-    () => P.chooseProcess({ ...base, preset: 'sjd', blend: 'blur2d', sigmaW: 1 }),
+    () => P.chooseProcess({ ...base, name: 'sjd', blend: 'blur2d', bandwidth: 1 }),
     /blur2d blend needs positions on a 2-D grid/,
   );
   assert.throws(
@@ -123,14 +156,14 @@ test('the vocabulary: each preset takes only what it has; W must fit the positio
       P.chooseProcess({
         shape: { length: 64 },
         anchorDim: 8,
-        preset: 'sjd',
+        name: 'sjd',
         blend: 'sudoku',
-        sigmaW: 1,
+        bandwidth: 1,
       }),
     /the sudoku blend is for 81 cells, not 64/,
   );
   assert.throws(
-    () => P.chooseProcess({ ...base, preset: 'sjd', blend: 'gauss1d', sigmaW: 0 }),
+    () => P.chooseProcess({ ...base, name: 'sjd', blend: 'gauss1d', bandwidth: 0 }),
     /--sigma-w must be > 0/,
   );
   assert.throws(
@@ -143,8 +176,8 @@ test('the vocabulary: each preset takes only what it has; W must fit the positio
   assert.equal(w.L, ref.L);
   assert.equal(w.nnz, ref.nnz);
   assert.equal(
-    P.describeProcess({ preset: 'sjd', blend: 'sudoku', sigmaW: 1.5 }),
+    P.describeProcess({ name: 'sjd', blend: 'sudoku', sigmaW: 1.5 }),
     'SJD (sudoku W, sigma_W = 1.5)',
   );
-  assert.equal(P.describeProcess({ preset: 'hybrid' }), 'CADD (hybrid, W = I)');
+  assert.equal(P.describeProcess({ name: 'hybrid' }), 'CADD (hybrid, W = I)');
 });

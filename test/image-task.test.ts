@@ -6,7 +6,7 @@
 // one-line errors for bad input.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PNG } from 'pngjs';
@@ -76,8 +76,8 @@ test('image presets: valid configs for every size and process; the value mean on
     }
   const sjdDefault = imageConfig(geometry).process;
   assert.deepEqual(
-    { blend: sjdDefault.blend, sigmaW: sjdDefault.sigmaW },
-    { blend: 'blur2d', sigmaW: 2.5 },
+    { blend: sjdDefault.blend, sigmaB: sjdDefault.sigmaB, sigmaW: sjdDefault.sigmaW },
+    { blend: 'blur2d', sigmaB: 2.5, sigmaW: undefined }, // the blur B's bandwidth is sigma_B
   );
   assert.throws(
     () =>
@@ -116,11 +116,48 @@ test('sjd train image, sample image, train features and eval image end to end', 
     test,
     '--steps',
     '6',
+    '--sigma-b',
+    '2',
     '--out',
     run,
   );
   assert.equal(t.status, 0, t.stderr);
   assert.match(t.stdout + t.stderr, /finished at step 6; valid_loss \d/);
+  // the blur B of pixel values has bandwidth sigma_B: the flag and config.json say so
+  const saved = JSON.parse(readFileSync(join(run, 'config.json'), 'utf8')).process;
+  assert.deepEqual(
+    [saved.name, saved.blend, saved.sigmaB, saved.sigmaW],
+    ['sjd', 'blur2d', 2, undefined],
+  );
+  assert.match(t.stderr, /SJD \(blur, sigma_B = 2\)/);
+  // a run folder written before sigma_B (process.preset, the blur's sigmaW) resumes exactly
+  const early = join(dir, 'early');
+  const trainArgs = ['train', 'image', '--size', 'tiny', '--data', data, '--eval-data', test];
+  const e1 = sjd(
+    ...trainArgs,
+    '--steps',
+    '6',
+    '--sigma-b',
+    '2',
+    '--stop-after',
+    '3',
+    '--out',
+    early,
+  );
+  assert.equal(e1.status, 130, e1.stderr); // stopped with a checkpoint
+  const config = JSON.parse(readFileSync(join(early, 'config.json'), 'utf8'));
+  const { name, sigmaB, ...rest } = config.process;
+  config.process = { preset: name, ...rest, sigmaW: sigmaB };
+  writeFileSync(join(early, 'config.json'), JSON.stringify(config));
+  const e2 = sjd(...trainArgs, '--resume', '--out', early);
+  assert.equal(e2.status, 0, e2.stderr);
+  assert.match(e2.stderr, /SJD \(blur, sigma_B = 2\)/);
+  for (const f of ['model', 'ema']) {
+    const weights = (r: string) =>
+      torch.loadSafetensors(join(r, 'checkpoint', `${f}.safetensors`)).tensors;
+    const [a, b] = [weights(run), weights(early)];
+    for (const k of Object.keys(a)) assert.ok(a[k]!.equal(b[k]!), `${f} ${k}`);
+  }
   const grid = join(dir, 'grid.png');
   const trace = join(dir, 'trace.png');
   const s = sjd(
@@ -311,6 +348,8 @@ test('sjd compare image trains each model, scores it at each NFE (cached), and w
   const md = readFileSync(doc, 'utf8');
   assert.match(md, /^\| MDLM \(masked\) \| \d+\.\d\d \| \d+\.\d\d \| -?\d+\.\d{4} \|/m);
   assert.match(md, /^\| SJD \(blur, sigma_B = 2\) \|/m);
+  const sjd2 = JSON.parse(readFileSync(join(dir, 'runs', 'sjd-2-seed0', 'config.json'), 'utf8'));
+  assert.equal(sjd2.process.sigmaB, 2); // the model name sjd-2 is the blur's sigma_B
   assert.match(md, /^\| floor: 20 test images \|/m);
   assert.match(
     md,

@@ -350,7 +350,7 @@ test("eta < 1 with a non-identity W is refused with the paper's reason", () => {
     /eta < 1 with a non-identity W .* per-position marginals no longer suffice/,
   );
   assert.throws(() => P.makeProcess('sjd', { length: 4, eta: 0 }), /eta must be in \(0, 1\]/);
-  assert.throws(() => P.makeProcess('bogus', { length: 4 }), /unknown preset 'bogus'/);
+  assert.throws(() => P.makeProcess('bogus', { length: 4 }), /unknown process 'bogus'/);
 });
 
 test('the value anchors of K levels are pairwise distinct, at least 2 sin(pi / 2(K - 1)) apart (P = 2(K - 1))', () => {

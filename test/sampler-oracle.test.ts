@@ -158,7 +158,7 @@ test('temperature and top-p: low temperature and small top-p concentrate the all
   assert.throws(() => sample({ ...base, sampler: 'nope' }), /unknown sampler 'nope'/);
   assert.throws(
     () => sample({ ...base, sampler: 'mdlm' }),
-    /the mdlm sampler needs the masked preset/,
+    /the mdlm sampler needs the masked process/,
   );
 });
 

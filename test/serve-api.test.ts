@@ -81,6 +81,9 @@ test('/health and /api/models: every task served, with its samplers and defaults
   assert.deepEqual(tasks.image!.geometry, { height: 8, width: 8, channels: 3, levels: 16 });
   assert.deepEqual(m.difficulties, ['singles', 'beyond-singles', 'guessing']);
   assert.equal(tasks.sudoku!.source, 'sudoku/model.safetensors');
+  // each model's process by name (config.json's process.name; the shipped Sudoku model's is sjd)
+  assert.equal(tasks.sudoku!.process, 'sjd');
+  assert.equal(tasks.image!.process, 'sjd');
   assert.deepEqual(absolutePaths(m), []);
 });
 

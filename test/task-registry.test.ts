@@ -84,7 +84,7 @@ const tiny: Size = {
   evalEvery: 500,
   checkpointEvery: 500,
 };
-const defaults = { process: 'masked', blend: 'identity', sigmaW: 1, schedule: 'linear' };
+const defaults = { process: 'masked', blend: 'identity', bandwidth: 1, schedule: 'linear' };
 
 const repeatSpec: TaskSpec = {
   name: 'repeat',

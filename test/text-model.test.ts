@@ -49,7 +49,7 @@ const opts = { length: 24, evalWindows: 8, evalSamples: 4, evalNfe: 8, evalTempe
 
 test('the adaLN denoiser ignores t at initialisation and depends on it after training steps', async () => {
   const task = new TextTask(corpus, opts);
-  const config = textConfig({ size: 'tiny', process: 'sjd', sigmaW: 1, steps: 30 });
+  const config = textConfig({ size: 'tiny', process: 'sjd', bandwidth: 1, steps: 30 });
   const model = buildModel(task, config.model, new torch.Generator(0));
   const gen = new torch.Generator(2);
   const y = gen.randn([2, 24, 16]);
@@ -79,7 +79,7 @@ test('training windows are contiguous pieces of the training split; the held-out
   assert.ok(Math.abs(a - Math.log(27)) < 0.5, `initial loss ${a} vs log 27`);
   assert.throws(() => new TextTask({ ...corpus, train: 'short' }, opts), /fewer than 2 L/);
   assert.throws(
-    () => buildProcess(task, { preset: 'sjd', blend: 'sudoku', sigmaW: 1 }),
+    () => buildProcess(task, { name: 'sjd', blend: 'sudoku', sigmaW: 1 }),
     /the sudoku blend is for 81 cells, not 24/,
   );
 });
@@ -127,17 +127,17 @@ test('a tiny masked model learns a periodic text: it denoises, and some samples 
 
 test("the text processes: masked; hybrid and sjd on the paper's rank-degradation schedule unless linear is asked", () => {
   const rank = { kind: 'rank', rMin: 0.05, rMax: 0.4, anchorDim: 64, T: 1 };
-  assert.deepEqual(textConfig({ size: 'tiny', process: 'masked' }).process, { preset: 'masked' });
+  assert.deepEqual(textConfig({ size: 'tiny', process: 'masked' }).process, { name: 'masked' });
   assert.deepEqual(textConfig({ size: 'cpu', process: 'hybrid' }).process, {
-    preset: 'hybrid',
+    name: 'hybrid',
     vp: rank,
   });
   assert.deepEqual(textConfig({ size: 'tiny', process: 'hybrid' }).process.vp, {
     ...rank,
     anchorDim: 16,
   }); // the size's d
-  assert.deepEqual(textConfig({ size: 'cpu', process: 'sjd', sigmaW: 2 }).process, {
-    preset: 'sjd',
+  assert.deepEqual(textConfig({ size: 'cpu', process: 'sjd', bandwidth: 2 }).process, {
+    name: 'sjd',
     blend: 'gauss1d-row',
     sigmaW: 2,
     vp: rank,

@@ -47,7 +47,7 @@ const toy: TrainTask = {
 const config = (steps: number): TrainConfig => ({
   task: 'toy-shift',
   seed: 7,
-  process: { preset: 'sjd', blend: 'gauss1d', sigmaW: 1 },
+  process: { name: 'sjd', blend: 'gauss1d', sigmaW: 1 },
   model: {
     size: 'tiny',
     structure: true,
@@ -94,12 +94,19 @@ test('the toy task is learned; the run folder holds config, manifest, metrics.cs
     assert.ok(existsSync(join(dir, 'checkpoint', `${f}.safetensors`)), f);
 });
 
-test('resume is exact: 9 + 11 steps give the losses and weights of 20 uninterrupted steps', async () => {
+test('resume is exact: 9 + 11 steps give the losses and weights of 20 uninterrupted steps (also from a config.json under the earlier names)', async () => {
   const a = fresh();
   const full = await train(a, config(20), toy, false);
   const b = fresh();
   const part1 = await train(b, config(20), toy, false, { stopAfter: 9 });
   assert.equal(part1.step, 9);
+  // the run folder as earlier code wrote it (process.preset, issue #28): it resumes the same
+  const saved = JSON.parse(readFileSync(join(b, 'config.json'), 'utf8'));
+  const { name, ...rest } = saved.process;
+  writeFileSync(
+    join(b, 'config.json'),
+    JSON.stringify({ ...saved, process: { preset: name, ...rest } }),
+  );
   const part2 = await train(b, config(20), toy, true);
   assert.deepEqual([...part1.losses, ...part2.losses], full.losses);
   const wa = torch.loadSafetensors(join(a, 'checkpoint', 'model.safetensors')).tensors;

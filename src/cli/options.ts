@@ -1,5 +1,5 @@
 // Shared option parsers for the `sjd` command: each rejects bad values with a one-line message.
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { image, process as P, sampling, TASK_SPECS } from '../index.js';
 import { intIn } from '../util/integer.js';
 
@@ -59,15 +59,22 @@ export interface ProcessFlags {
   size: string;
   process: string;
   blend?: string;
-  sigmaW: number;
+  sigmaW?: number; // --sigma-w: W's bandwidth (text, Sudoku)
+  sigmaB?: number; // --sigma-b: the image blur B's bandwidth
   eta?: number;
   schedule: string;
 }
 
+/**
+ * The process flags; the bandwidth's is that of the task's default W (bandwidthOf): `--sigma-b`
+ * for the image blur B, else `--sigma-w`, and the other is refused in one line naming it.
+ */
 export function processOptions(
   cmd: Command,
-  d: { sizes: string[]; process: string; blend: string; sigmaW: number; schedule: string },
+  d: { sizes: string[]; process: string; blend: string; bandwidth: number; schedule: string },
 ): Command {
+  const own = P.bandwidthOf(d.blend);
+  const other = P.BANDWIDTHS[own.key === 'sigmaB' ? 'sigmaW' : 'sigmaB'];
   return cmd
     .option(
       '--size <name>',
@@ -77,7 +84,7 @@ export function processOptions(
     )
     .option(
       '--process <name>',
-      `process preset (${PRESETS.join(', ')}): masked is MDLM, hybrid CADD, sjd blends by W`,
+      `the process (${PRESETS.join(', ')}): masked is MDLM, hybrid CADD, sjd blends by W`,
       oneOf(PRESETS),
       d.process,
     )
@@ -86,7 +93,19 @@ export function processOptions(
       `sjd: the blending matrix W (${Object.keys(BLENDS).join(', ')}; default ${d.blend})`,
       oneOf(Object.keys(BLENDS)),
     )
-    .option('--sigma-w <s>', 'sjd: bandwidth sigma_W of W', num(1e-6, 1000), d.sigmaW)
+    .option(
+      `${own.flag} <s>`,
+      `sjd: bandwidth ${own.symbol} of ${own.of}`,
+      num(1e-6, 1000),
+      d.bandwidth,
+    )
+    .addOption(
+      new Option(`${other.flag} <s>`).hideHelp().argParser(() => {
+        throw new InvalidArgumentError(
+          `the bandwidth here is ${own.symbol} of ${own.of}: use ${own.flag}`,
+        );
+      }),
+    )
     .option('--eta <x>', 'sjd: unsticking ratio eta in (0, 1] (default 1)', num(1e-6, 1))
     .option(
       '--schedule <name>',

@@ -11,6 +11,7 @@ import {
   levels,
   nfe,
   oneOf,
+  type ProcessFlags,
   processOptions,
   samplerOption,
   sudokuNetworkOptions,
@@ -72,10 +73,14 @@ function registerTrainTask(cmd: Command, spec: TaskSpec): void {
   const { description, sizes, defaults } = spec.train;
   const c = cmd.command(spec.name).description(description);
   runOptions(processOptions(c, { sizes: Object.keys(sizes), ...defaults }));
-  // commander's options hold the run, process and task flags under their camelCase names
+  // commander's options hold the run, process and task flags under their camelCase names; the
+  // bandwidth flag is the task's one of --sigma-w and --sigma-b (options.ts)
   (TASK_FLAGS[spec.name] ?? ((x) => x))(c).action(
-    trainAction(spec.name, (o: RunFlags, saved) =>
-      spec.train.prepare(o as unknown as TrainOptions, saved),
+    trainAction(spec.name, (o: ProcessFlags & RunFlags, saved) =>
+      spec.train.prepare(
+        { ...(o as unknown as TrainOptions), bandwidth: o.sigmaB ?? o.sigmaW },
+        saved,
+      ),
     ),
   );
 }

@@ -1,8 +1,12 @@
 // The process as a run names it (sec:connections, docs/design.md §1): one vocabulary for the library,
 // run configs, every task's CLI flags and the README.
-//   preset    masked | continuous | hybrid | sjd          (process/presets.ts)
+//   name      masked | continuous | hybrid | sjd: the process (process/presets.ts holds the four,
+//             presets of the one SJD process)
 //   blend     the blending matrix W by name (eq:blended-mean): identity | gauss1d | blur2d | sudoku
-//   sigmaW    its bandwidth; eta the unsticking ratio (eq:vp-matched-convolution)
+//   sigmaW    W's bandwidth sigma_W (text, Sudoku: --sigma-w)
+//   sigmaB    images: blur2d is the value-space blur B of bandwidth sigma_B (eq:embed-the-blur,
+//             --sigma-b); bandwidthOf says which a blend has
+//   eta       the unsticking ratio (eq:vp-matched-convolution)
 //   schedule  the VP noise schedule of unstuck sites: linear | rank (CANDI's rank degradation)
 // A task says which blends fit its positions (BlendShape) and its defaults; resolveProcess turns
 // a choice into the SJDProcess.
@@ -15,9 +19,10 @@ import { VP_DEFAULT, type VPConfig } from './vp.js';
 
 /** A process as saved in a run's config.json. */
 export interface ProcessChoice {
-  preset: 'masked' | 'continuous' | 'hybrid' | 'sjd';
+  name: 'masked' | 'continuous' | 'hybrid' | 'sjd';
   blend?: string; // W by name (sjd); identity when absent
-  sigmaW?: number;
+  sigmaW?: number; // the bandwidth sigma_W of W (text, Sudoku)
+  sigmaB?: number; // images: the bandwidth sigma_B of the blur B of pixel values (blur2d)
   eta?: number;
   hazard?: HazardSpec;
   vp?: VPConfig; // the noise schedule of unstuck sites (default: linear beta)
@@ -32,12 +37,28 @@ export interface BlendShape {
   grid?: { height: number; width: number; channels: number };
 }
 
-export const PRESETS = Object.keys(presets) as ProcessChoice['preset'][];
+/** The process names, `--process` (the presets of the one SJD process, presets.ts). */
+export const PRESETS = Object.keys(presets) as ProcessChoice['name'][];
+
+/** The two bandwidths as a user reads them: config.json's key, the flag, the symbol, of what. */
+export const BANDWIDTHS = {
+  sigmaW: { flag: '--sigma-w', symbol: 'sigma_W', of: 'W' },
+  sigmaB: { flag: '--sigma-b', symbol: 'sigma_B', of: 'the blur B of pixel values' },
+} as const;
+
+/**
+ * A blend's bandwidth: the image blur (blur2d) is the value-space blur B of bandwidth sigma_B
+ * (eq:embed-the-blur); every other W has sigma_W.
+ */
+export function bandwidthOf(blend: string | undefined) {
+  const key = blend === 'blur2d' ? 'sigmaB' : 'sigmaW';
+  return { key, ...BANDWIDTHS[key] } as const;
+}
 
 /** W by name: what it needs of the task's positions (null when they fit), and its builder. */
 export const BLENDS: Record<
   string,
-  { misfit(shape: BlendShape): string | null; make(shape: BlendShape, sigmaW: number): Blend }
+  { misfit(shape: BlendShape): string | null; make(shape: BlendShape, bandwidth: number): Blend }
 > = {
   identity: { misfit: () => null, make: (s) => identity(s.length) },
   gauss1d: { misfit: () => null, make: (s, sigma) => gaussian1d(s.length, sigma) },
@@ -61,13 +82,16 @@ export const SCHEDULES: Record<string, (anchorDim: number) => VPConfig> = {
 const known = (what: string, name: string, table: object) =>
   new Error(`unknown ${what} '${name}' (known: ${Object.keys(table).join(', ')})`);
 
-/** W by name over a task's positions; refuses a W that does not fit them. */
-export function makeBlend(name: string, shape: BlendShape, sigmaW: number): Blend {
+/**
+ * W by name over a task's positions at a bandwidth (its sigma_W, or sigma_B of the image blur);
+ * refuses a W that does not fit them.
+ */
+export function makeBlend(name: string, shape: BlendShape, bandwidth: number): Blend {
   const b = BLENDS[name];
   if (!b) throw known('blend', name, BLENDS);
   const misfit = b.misfit(shape);
   if (misfit) throw new Error(misfit);
-  return b.make(shape, sigmaW);
+  return b.make(shape, bandwidth);
 }
 
 export function makeSchedule(name: string, anchorDim: number): VPConfig {
@@ -76,13 +100,12 @@ export function makeSchedule(name: string, anchorDim: number): VPConfig {
   return make(anchorDim);
 }
 
-/** A choice in words, for reports: the literature's name of the preset and its W. */
+/** A choice in words, for reports: the literature's name of the process and its W. */
 export function describeProcess(c: ProcessChoice): string {
-  if (c.preset === 'masked') return 'MDLM (masked)';
-  if (c.preset === 'continuous') return 'continuous (VP)';
-  if (c.preset === 'hybrid' || !c.blend || c.blend === 'identity')
-    return `CADD (${c.preset}, W = I)`;
-  if (c.blend === 'blur2d') return `SJD (blur, sigma_B = ${c.sigmaW})`; // images: a blur of values
+  if (c.name === 'masked') return 'MDLM (masked)';
+  if (c.name === 'continuous') return 'continuous (VP)';
+  if (c.name === 'hybrid' || !c.blend || c.blend === 'identity') return `CADD (${c.name}, W = I)`;
+  if (c.blend === 'blur2d') return `SJD (blur, sigma_B = ${c.sigmaB})`; // images: a blur of values
   return `SJD (${c.blend} W, sigma_W = ${c.sigmaW})`;
 }
 
@@ -90,24 +113,25 @@ export function describeProcess(c: ProcessChoice): string {
 const EARLIER_NAMES: Record<string, string> = { mdlm: 'masked', cadd: 'hybrid' };
 
 /**
- * A comparison's model name (`--models` of every `sjd compare`): a preset ('masked', 'hybrid',
- * 'continuous', 'sjd' with the task's default W and sigma_W) | 'sjd-<sigma_W>' (the task's
- * default W) | 'sjd-row-<sigma_W>' (the row-normalised 1-D Gaussian, text) | 'sjd-add-<sigma_W>'
- * (the 1-D Gaussian with W_ii = 1, the authors' "additive" kernel) -> the preset, W and sigma_W.
+ * A comparison's model name (`--models` of every `sjd compare`): a process ('masked', 'hybrid',
+ * 'continuous', 'sjd' with the task's default W and bandwidth) | 'sjd-<sigma>' (the task's
+ * default W at that bandwidth: sigma_W, or for images sigma_B of the blur B) | 'sjd-row-<sigma_W>'
+ * (the row-normalised 1-D Gaussian, text) | 'sjd-add-<sigma_W>' (the 1-D Gaussian with W_ii = 1,
+ * the authors' "additive" kernel) -> the process, W and bandwidth (a config's options).
  * 'mdlm' and 'cadd' are read as 'masked' and 'hybrid' (canonicalProcessName).
  */
 export function parseProcessName(name: string): {
   process: string;
-  sigmaW?: number;
+  bandwidth?: number;
   blend?: string;
 } {
   const canonical = EARLIER_NAMES[name] ?? name;
   const m = /^sjd-(row-|add-)?(\d+(?:\.\d+)?)$/.exec(canonical);
   if (m && Number(m[2]) > 0) {
     const blend = m[1] === 'row-' ? 'gauss1d-row' : m[1] === 'add-' ? 'gauss1d' : undefined;
-    return { process: 'sjd', sigmaW: Number(m[2]), ...(blend && { blend }) };
+    return { process: 'sjd', bandwidth: Number(m[2]), ...(blend && { blend }) };
   }
-  if (PRESETS.includes(canonical as ProcessChoice['preset'])) return { process: canonical };
+  if (PRESETS.includes(canonical as ProcessChoice['name'])) return { process: canonical };
   throw new Error(
     `unknown model '${name}' (${PRESETS.join(', ')}, sjd-SIGMA such as sjd-1.5, sjd-row-SIGMA or sjd-add-SIGMA)`,
   );
@@ -128,13 +152,13 @@ export function describeSchedule(vp: VPConfig = VP_DEFAULT): string {
 
 /**
  * A choice from names: W and eta belong to sjd only; the Gaussian processes (hybrid, sjd) take
- * the schedule. Refuses what a preset does not take, with the flag's name.
+ * the schedule. Refuses what a process does not take, with the flag's name.
  */
 export function chooseProcess(o: {
   shape: BlendShape; // the task's positions, for W
-  preset: string;
+  name: string;
   blend?: string;
-  sigmaW?: number;
+  bandwidth?: number; // W's sigma_W, or sigma_B of the image blur (saved under bandwidthOf's key)
   eta?: number;
   schedule?: string;
   anchorDim: number;
@@ -142,28 +166,28 @@ export function chooseProcess(o: {
   /** the model's anchors: learned ones embed blended values themselves (interpolatedEmbedding) */
   anchors?: 'learned' | 'frozen' | 'fixed';
 }): ProcessChoice {
-  if (!PRESETS.includes(o.preset as ProcessChoice['preset']))
-    throw known('process', o.preset, presets);
-  const preset = o.preset as ProcessChoice['preset'];
-  const gaussian = preset === 'hybrid' || preset === 'sjd';
-  const choice: ProcessChoice = { preset };
-  if (preset === 'sjd') {
+  if (!PRESETS.includes(o.name as ProcessChoice['name'])) throw known('process', o.name, presets);
+  const name = o.name as ProcessChoice['name'];
+  const gaussian = name === 'hybrid' || name === 'sjd';
+  const choice: ProcessChoice = { name };
+  if (name === 'sjd') {
     choice.blend = o.blend ?? 'identity';
     if (!BLENDS[choice.blend]) throw known('blend', choice.blend, BLENDS);
     const misfit = BLENDS[choice.blend]!.misfit(o.shape);
     if (misfit) throw new Error(misfit);
     if (choice.blend !== 'identity') {
-      if (!(o.sigmaW !== undefined && o.sigmaW > 0))
-        throw new Error(`--sigma-w must be > 0 for the ${choice.blend} blend, got ${o.sigmaW}`);
-      choice.sigmaW = o.sigmaW;
+      const { key, flag } = bandwidthOf(choice.blend);
+      if (!(o.bandwidth !== undefined && o.bandwidth > 0))
+        throw new Error(`${flag} must be > 0 for the ${choice.blend} blend, got ${o.bandwidth}`);
+      choice[key] = o.bandwidth;
     }
     if (o.eta !== undefined) choice.eta = o.eta;
   } else {
     if (o.blend !== undefined && o.blend !== 'identity')
       throw new Error(
-        `--blend ${o.blend}: the ${preset} process has no blending matrix W (use --process sjd)`,
+        `--blend ${o.blend}: the ${name} process has no blending matrix W (use --process sjd)`,
       );
-    if (o.eta !== undefined) throw new Error(`--eta: the ${preset} process has no eta (sjd only)`);
+    if (o.eta !== undefined) throw new Error(`--eta: the ${name} process has no eta (sjd only)`);
   }
   if (gaussian) choice.vp = makeSchedule(o.schedule ?? 'linear', o.anchorDim);
   // A value-space mean blends raw values (eq:embed-the-blur); with W = I it is the anchor itself,
@@ -178,13 +202,13 @@ export function chooseProcess(o: {
 /** The SJDProcess of a choice over a task's positions. */
 export function resolveProcess(choice: ProcessChoice, shape: BlendShape): SJDProcess {
   const blend =
-    choice.preset === 'sjd' && choice.blend && choice.blend !== 'identity'
-      ? makeBlend(choice.blend, shape, choice.sigmaW ?? 1.5)
+    choice.name === 'sjd' && choice.blend && choice.blend !== 'identity'
+      ? makeBlend(choice.blend, shape, choice[bandwidthOf(choice.blend).key] ?? 1.5)
       : undefined;
-  return makeProcess(choice.preset, {
+  return makeProcess(choice.name, {
     length: shape.length,
     blend,
-    eta: choice.preset === 'sjd' ? choice.eta : undefined,
+    eta: choice.name === 'sjd' ? choice.eta : undefined,
     hazard: choice.hazard,
     vp: choice.vp,
     mean: choice.mean,

@@ -1,4 +1,5 @@
-// The presets (sec:connections, docs/design.md §1 table): one SJDProcess, four configurations.
+// The presets (sec:connections, docs/design.md §1 table): one SJDProcess, four configurations,
+// the processes a run names (`--process`, config.json's process.name).
 //   masked      delta at a mask point, log-linear hazard            = MDLM / MD4 (sec:conn-discrete)
 //   continuous  no anchor mass after 0 (instant unsticking), W = I  = VP diffusion + terminal argmax (sec:conn-continuous)
 //   hybrid      VP kernel, (W, eta) = (I, 1)                        = CADD (prop:plain-hybrid)
@@ -23,9 +24,9 @@ export interface PresetOptions {
 
 const DEFAULT_HAZARD: HazardSpec = { kind: 'polynomial-alpha', p: 1, eps: 1e-5 };
 
-function base(preset: string, o: PresetOptions): ProcessConfig {
+function base(name: string, o: PresetOptions): ProcessConfig {
   return {
-    preset,
+    name,
     kernel: 'vp',
     vp: o.vp ?? VP_DEFAULT,
     hazard: o.hazard ?? DEFAULT_HAZARD,
@@ -41,7 +42,7 @@ function base(preset: string, o: PresetOptions): ProcessConfig {
 function only(name: string, o: PresetOptions, allowed: (keyof PresetOptions)[]): void {
   for (const k of ['blend', 'eta'] as const) {
     if (o[k] !== undefined && !allowed.includes(k))
-      throw new Error(`preset '${name}' takes no ${k === 'blend' ? 'blending matrix W' : 'eta'}`);
+      throw new Error(`process '${name}' takes no ${k === 'blend' ? 'blending matrix W' : 'eta'}`);
   }
 }
 
@@ -64,10 +65,10 @@ export const presets: Record<string, (o: PresetOptions) => SJDProcess> = {
   sjd: (o) => new SJDProcess({ ...base('sjd', o), eta: o.eta ?? 1 }, o.blend ?? identity(o.length)),
 };
 
-/** A process by preset name. */
+/** A process by name. */
 export function makeProcess(name: string, o: PresetOptions): SJDProcess {
   const make = presets[name];
   if (!make)
-    throw new Error(`unknown preset '${name}' (known: ${Object.keys(presets).join(', ')})`);
+    throw new Error(`unknown process '${name}' (known: ${Object.keys(presets).join(', ')})`);
   return make(o);
 }

@@ -15,8 +15,8 @@ export const VARIANCE_FLOOR = 1e-6; // (std floor 1e-3, docs/design.md §4)
 export type QuadratureRule = 'simpson' | 'midpoint';
 
 export interface ProcessConfig {
-  /** preset name, for manifests */
-  preset: string;
+  /** the process's name (masked, continuous, hybrid, sjd: presets.ts), for manifests and errors */
+  name: string;
   /** unsticking kernel: VP-matched Gaussian (eq:nonlocal-r) or a delta at a mask point (eq:mdlm-as-sjd) */
   kernel: 'vp' | 'mask';
   vp: VPConfig;

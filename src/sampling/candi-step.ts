@@ -55,7 +55,7 @@ export function candiStep(cache: boolean, name: string): StepFn {
     const proc = ctx.process;
     if (proc.config.kernel !== 'vp')
       throw new Error(
-        `the ${name} sampler needs a Gaussian process (hybrid or sjd), not '${proc.config.preset}'`,
+        `the ${name} sampler needs a Gaussian process (hybrid or sjd), not '${proc.config.name}'`,
       );
     checkAncestral(proc, name);
     const E = ctx.anchors; // [K, d]

@@ -12,7 +12,7 @@ import type { StepFn } from './types.js';
 export const mdlmStep: StepFn = (ctx, state, t, s, last, gen) => {
   const proc = ctx.process;
   if (proc.config.kernel !== 'mask')
-    throw new Error(`the mdlm sampler needs the masked preset, not '${proc.config.preset}'`);
+    throw new Error(`the mdlm sampler needs the masked process, not '${proc.config.name}'`);
   const logits = classify(ctx, state, t); // [B, L, K]
   const pUnmask = last ? 1 : commitProbability(proc.hazard, t, s);
   const active = state.committed.logicalNot();

@@ -106,7 +106,7 @@ export interface GenerateAnswer {
 export interface ServedTask {
   available: true;
   source: string; // the weights file, relative to the models folder
-  process: string; // the process preset
+  process: string; // the process's name (config.json's process.name)
   samplers: string[];
   defaults: Defaults;
   length: number; // sites a sample

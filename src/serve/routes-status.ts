@@ -19,7 +19,7 @@ function taskInfo(spec: TaskSpec, m: Served[string]): TaskInfo {
   return {
     available: true,
     source: m.source,
-    process: m.process.config.preset,
+    process: m.process.config.name,
     samplers: m.samplers,
     defaults: m.defaults,
     length: m.length,

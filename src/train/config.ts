@@ -2,12 +2,13 @@
 // the optimiser and the loop's periods. Read from disk through a schema (zod) with bounds, so a
 // hand-edited or corrupt file gets a one-line error naming its field instead of a hang or a
 // libtorch message; old files are migrated on read (the names of the earlier vocabulary:
-// model.name -> model.size, process.kernel -> process.blend, gaussian1d -> gauss1d).
+// model.name -> model.size, process.kernel -> process.blend, gaussian1d -> gauss1d,
+// process.preset -> process.name, and the image blur's process.sigmaW -> process.sigmaB).
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { DenoiserConfig } from '../model/denoiser.js';
 import type { UNetConfig } from '../model/unet.js';
-import type { ProcessChoice, TimeSampling } from '../process/index.js';
+import { bandwidthOf, type ProcessChoice, type TimeSampling } from '../process/index.js';
 import type { LrSchedule } from './schedule.js';
 
 /** The transformer (denoiser.ts) of sequences and boards. */
@@ -75,16 +76,29 @@ const vp = z.union([
   }),
 ]);
 
-const process = z.object({
-  preset: z.enum(['masked', 'continuous', 'hybrid', 'sjd']),
-  blend: z.string().optional(),
-  sigmaW: z.number().min(0).max(1000).optional(),
-  eta: z.number().gt(0).max(1).optional(),
-  hazard: hazard.optional(),
-  vp: vp.optional(),
-  mean: z.enum(['embedding', 'value']).optional(),
-  valueEmbedding: z.enum(['sinusoidal', 'anchors']).optional(),
-});
+const bandwidth = z.number().min(0).max(1000).optional();
+
+// The bandwidth is the blend's own (bandwidthOf): sigmaB for the image blur B, sigmaW for W.
+const process = z
+  .object({
+    name: z.enum(['masked', 'continuous', 'hybrid', 'sjd']),
+    blend: z.string().optional(),
+    sigmaW: bandwidth,
+    sigmaB: bandwidth,
+    eta: z.number().gt(0).max(1).optional(),
+    hazard: hazard.optional(),
+    vp: vp.optional(),
+    mean: z.enum(['embedding', 'value']).optional(),
+    valueEmbedding: z.enum(['sinusoidal', 'anchors']).optional(),
+  })
+  .refine((p) => p.sigmaB === undefined || bandwidthOf(p.blend).key === 'sigmaB', {
+    message: 'sigma_B is the bandwidth of the image blur B, only with blend blur2d (W has sigmaW)',
+    path: ['sigmaB'],
+  })
+  .refine((p) => p.sigmaW === undefined || bandwidthOf(p.blend).key === 'sigmaW', {
+    message: 'blend blur2d is the image blur B: its bandwidth is sigmaB (sigma_B), not sigmaW',
+    path: ['sigmaW'],
+  });
 
 const transformer = z
   .object({
@@ -174,20 +188,27 @@ const schema = z.object({
     .optional(),
 });
 
+/** `from` renamed `to` in an object of a config, its value mapped; both there: kept for the schema. */
+function rename(
+  o: Record<string, unknown> | undefined,
+  from: string,
+  to: string,
+  value = (v: unknown) => v,
+): void {
+  if (!o || typeof o !== 'object' || !(from in o) || o[to] !== undefined) return;
+  o[to] = value(o[from]);
+  delete o[from];
+}
+
 /** Renames of the earlier vocabulary, applied to a parsed config.json before validation. */
 function migrate(raw: unknown): unknown {
   if (typeof raw !== 'object' || raw === null) return raw;
-  const c = structuredClone(raw) as Record<string, Record<string, unknown>>;
-  const m = c.model;
-  if (m && typeof m === 'object' && m.size === undefined && 'name' in m) {
-    m.size = m.name;
-    delete m.name;
-  }
+  const c = structuredClone(raw) as Record<string, Record<string, unknown> | undefined>;
+  rename(c.model, 'name', 'size');
   const p = c.process;
-  if (p && typeof p === 'object' && 'kernel' in p) {
-    if (p.blend === undefined) p.blend = p.kernel === 'gaussian1d' ? 'gauss1d' : p.kernel;
-    delete p.kernel;
-  }
+  rename(p, 'kernel', 'blend', (k) => (k === 'gaussian1d' ? 'gauss1d' : k));
+  rename(p, 'preset', 'name');
+  if (p?.blend === 'blur2d') rename(p, 'sigmaW', 'sigmaB'); // the image blur B's is sigma_B
   return c;
 }
 

@@ -14,7 +14,7 @@ export type TransformerSize = Size & { model: TransformerChoice };
 export interface ProcessDefaults {
   process: string;
   blend: string;
-  sigmaW: number;
+  bandwidth: number; // of the default W: sigma_W, or for images sigma_B of the blur B
   schedule: string;
   mean?: 'embedding' | 'value'; // images: W blends raw values, then the value embedding
 }
@@ -24,7 +24,8 @@ export interface ConfigOptions {
   size?: string;
   process?: string;
   blend?: string;
-  sigmaW?: number;
+  /** W's bandwidth: sigma_W (--sigma-w), or sigma_B of the image blur B (--sigma-b) */
+  bandwidth?: number;
   eta?: number;
   schedule?: string;
   seed?: number;
@@ -47,7 +48,7 @@ export function presetConfig<S extends Size>(
       `unknown ${task.label} size '${name}' (known: ${Object.keys(task.sizes).join(', ')})`,
     );
   const d = task.defaults;
-  const preset = o.process ?? d.process;
+  const processName = o.process ?? d.process;
   const total = o.steps ?? s.steps;
   return {
     ...s,
@@ -55,9 +56,9 @@ export function presetConfig<S extends Size>(
     seed: o.seed ?? 0,
     process: chooseProcess({
       shape: shape(s),
-      preset,
-      blend: o.blend ?? (preset === 'sjd' ? d.blend : undefined),
-      sigmaW: o.sigmaW ?? d.sigmaW,
+      name: processName,
+      blend: o.blend ?? (processName === 'sjd' ? d.blend : undefined),
+      bandwidth: o.bandwidth ?? d.bandwidth,
       eta: o.eta,
       schedule: o.schedule ?? d.schedule,
       anchorDim: s.model.anchorDim,

@@ -73,7 +73,7 @@ export const IMAGE_SIZES: Record<string, ImageSize> = {
 export const IMAGE_PROCESS = {
   process: 'sjd',
   blend: 'blur2d',
-  sigmaW: 2.5,
+  bandwidth: 2.5,
   schedule: 'linear',
   mean: 'value' as const,
 };

@@ -86,7 +86,12 @@ export const SUDOKU_SIZES: Record<string, TransformerSize> = {
 };
 
 /** The task's process defaults: W is the constraint graph; linear VP noise. */
-export const SUDOKU_PROCESS = { process: 'sjd', blend: 'sudoku', sigmaW: 1.5, schedule: 'linear' };
+export const SUDOKU_PROCESS = {
+  process: 'sjd',
+  blend: 'sudoku',
+  bandwidth: 1.5,
+  schedule: 'linear',
+};
 
 /** The network and data options of the Sudoku task (app:sudoku; issue: graph-aware attention). */
 export interface SudokuOptions {

@@ -82,7 +82,12 @@ export const SIGMA_SWEEP = [0.5, 1, 1.5, 2, 2.5];
  * H200 at the paper's size, one seed, it beat the W_ii = 1 kernel by 10 to 14 points of valid
  * words at the same budget: training/README.md, text-h200); CANDI's rank-degradation noise.
  */
-export const TEXT_PROCESS = { process: 'sjd', blend: 'gauss1d-row', sigmaW: 1, schedule: 'rank' };
+export const TEXT_PROCESS = {
+  process: 'sjd',
+  blend: 'gauss1d-row',
+  bandwidth: 1,
+  schedule: 'rank',
+};
 
 export function textConfig(o: ConfigOptions = {}): TransformerConfig & { length: number } {
   const task = { name: 'text', label: 'text', sizes: TEXT_SIZES, defaults: TEXT_PROCESS };
