@@ -1,11 +1,13 @@
-// The tasks by name (issue #28; docs/design.md §6): the TaskSpec of each task (task-spec.ts, each
-// written in its task's folder), so that the commands and `sjd serve` loop over the tasks instead
-// of branching on their names. A task is its folder, its spec.ts and one line of TASK_SPECS;
+// The tasks by name (issue #28; docs/design.md §6): the TaskSpec of each task
+// (common/task-spec.ts, each written in its task's folder), so that the commands and `sjd serve`
+// loop over the tasks instead of branching on their names. A task is its folder, its spec.ts and one line of TASK_SPECS;
 // registerTask adds one at run time (a library user's task, the registry test's toy task).
 import type { TaskShape, TrainConfig } from '../train/index.js';
+import type { LoadedModel } from '../train/model-io.js';
+import type { TaskSpec as Spec } from './common/task-spec.js';
 import { imageSpec } from './image/spec.js';
+import type { ImageGeometry } from './image/tokens.js';
 import { sudokuSpec } from './sudoku/spec.js';
-import type { TaskSpec } from './task-spec.js';
 import { textSpec } from './text/spec.js';
 
 export type {
@@ -13,15 +15,26 @@ export type {
   CompareOptions,
   PreparedRun,
   SamplingDefaults,
-  TaskModel,
-  TaskSpec,
   TrainEntry,
   TrainOptions,
   UnconditionalSettings,
-} from './task-spec.js';
+} from './common/task-spec.js';
+
+/** A loaded model with what its task adds: an image's geometry, the text's alphabet. */
+export interface TaskModel extends LoadedModel {
+  geometry?: ImageGeometry;
+  alphabet?: string; // the character of each token
+}
+
+/** A task as the registry holds it: its model one of those TaskModel describes. */
+export type TaskSpec = Spec<TaskModel>;
 
 /** The tasks sjd ships, in the order the commands list them. */
-export const TASK_SPECS = { sudoku: sudokuSpec, text: textSpec, image: imageSpec };
+export const TASK_SPECS: Record<string, TaskSpec> = {
+  sudoku: sudokuSpec,
+  text: textSpec,
+  image: imageSpec,
+};
 
 const registered = new Map<string, TaskSpec>(Object.entries(TASK_SPECS));
 

@@ -1,4 +1,4 @@
-// The image task as the commands and `sjd serve` see it (issue #28; task-spec.ts): its saved
+// The image task as the commands and `sjd serve` see it (issue #28; common/task-spec.ts): its
 // models' shape (from the geometry their config carries), the shipped model, the sampling
 // defaults (app:cifar10-imagenet: MDLM's ancestral step for the masked preset, else Alg. 2; NFE
 // 64), a training run from `sjd train image`'s flags, the comparison of `sjd compare image`
@@ -6,7 +6,8 @@
 // (grey levels [n][C * H * W]).
 import { describeProcess } from '../../process/index.js';
 import { defaultSampler } from '../../sampling/index.js';
-import type { CompareOptions, TaskSpec, TrainOptions } from '../task-spec.js';
+import type { LoadedModel } from '../../train/model-io.js';
+import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
 import { runImageComparison } from './compare.js';
 import { loadFeatureNet, SHIPPED_FEATURES } from './feature-train.js';
 import { loadImageModel, savedImageShape } from './load.js';
@@ -14,7 +15,7 @@ import { IMAGE_PROCESS, IMAGE_SIZES, imageConfig } from './presets.js';
 import { sampleImageSteps } from './sample.js';
 import { checkGeometry, imagesOrFashion } from './source.js';
 import { ImageTask } from './task.js';
-import { describeGeometry, geometryOf } from './tokens.js';
+import { describeGeometry, geometryOf, type ImageGeometry } from './tokens.js';
 
 /** `sjd train image`'s own flags and their defaults. */
 export interface ImageTrainFlags {
@@ -37,7 +38,7 @@ export interface ImageCompareFlags {
   features: string; // the feature network's folder
 }
 
-export const imageSpec: TaskSpec = {
+export const imageSpec: TaskSpec<LoadedModel & { geometry: ImageGeometry }> = {
   name: 'image',
   shape: (config) => savedImageShape(config),
   load: loadImageModel,
@@ -94,7 +95,7 @@ export const imageSpec: TaskSpec = {
     },
   },
   *sampleSteps(m, s) {
-    const g = m.geometry!;
+    const g = m.geometry;
     const r = yield* sampleImageSteps(m.model, m.process, g, s);
     const size = g.channels * g.height * g.width;
     const images = Array.from({ length: s.n }, (_, i) =>

@@ -1,10 +1,10 @@
-// The Sudoku task as the commands and `sjd serve` see it (issue #28; task-spec.ts): its saved
+// The Sudoku task as the commands and `sjd serve` see it (issue #28; common/task-spec.ts): its
 // models' shape (81 cells, the row/column/box structure), the shipped model, the sampling
 // defaults of a solve (the adaptive sampler and its NFE cap per board), a training run from
 // `sjd train sudoku`'s flags (app:sudoku), the comparison of `sjd compare sudoku`
 // (sec:exp-sudoku), and the retries /api/models tells the page. Sudoku has no unconditional
 // sampling: it is solved from clues (solve.ts, `POST /api/sudoku/solve`).
-import type { CompareOptions, TaskSpec, TrainOptions } from '../task-spec.js';
+import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
 import { runComparison } from './compare.js';
 import { pairsOrGenerated } from './data.js';
 import { loadSudokuModel } from './load.js';

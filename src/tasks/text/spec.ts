@@ -1,4 +1,4 @@
-// The text task as the commands and `sjd serve` see it (issue #28; task-spec.ts): its saved
+// The text task as the commands and `sjd serve` see it (issue #28; common/task-spec.ts): its
 // models' shape, the shipped model and its alphabet, the sampling defaults (app:text8: MDLM's
 // ancestral step for the masked preset, else Alg. 2; NFE 64, temperature 0.7), a training run
 // from `sjd train text`'s flags, the comparison of `sjd compare text` (fig:text8), and
@@ -6,7 +6,8 @@
 
 import { describeProcess } from '../../process/index.js';
 import { defaultSampler } from '../../sampling/index.js';
-import type { CompareOptions, TaskSpec, TrainOptions } from '../task-spec.js';
+import type { LoadedModel } from '../../train/model-io.js';
+import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
 import { runTextComparison } from './compare.js';
 import { ALPHABET, EMBEDDED, loadCorpus } from './corpus.js';
 import { loadTextModel } from './load.js';
@@ -39,7 +40,7 @@ const textTask = (data: string | undefined, length: number, d = TEXT_TRAIN_DEFAU
     evalTemperature: 1,
   });
 
-export const textSpec: TaskSpec = {
+export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
   name: 'text',
   shape: textShape,
   load: (dir) => ({ ...loadTextModel(dir), alphabet: ALPHABET }),

@@ -1,9 +1,11 @@
 // What a task is to the commands and `sjd serve` (issue #28; docs/design.md §6): one TaskSpec per
-// task, written in the task's folder (spec.ts) and listed in registry.ts, so that `sjd train`,
-// `sjd compare`, `sjd serve` and the demo loop over the tasks instead of branching on their
-// names. A new task is its folder, its spec and one line of the registry.
-import type { SJDProcess } from '../process/index.js';
-import type { TrajectoryStep } from '../sampling/index.js';
+// task, written in the task's folder (spec.ts) and listed in tasks/registry.ts, so that `sjd
+// train`, `sjd compare`, `sjd serve` and the demo loop over the tasks instead of branching on
+// their names. A new task is its folder, its spec and one line of the registry. This folder sits
+// below every task's (it imports none), so the tasks and the registry above them form no circle;
+// a spec names the model its task loads (M: an image's geometry, the text's alphabet).
+import type { SJDProcess } from '../../process/index.js';
+import type { TrajectoryStep } from '../../sampling/index.js';
 import type {
   ConfigOptions,
   ProcessDefaults,
@@ -12,21 +14,14 @@ import type {
   TrainConfig,
   TrainHooks,
   TrainTask,
-} from '../train/index.js';
-import type { LoadedModel } from '../train/model-io.js';
-import type { ImageGeometry } from './image/tokens.js';
+} from '../../train/index.js';
+import type { LoadedModel } from '../../train/model-io.js';
 
 /** Where sampling starts unless told otherwise (`sjd solve`, `sjd sample`, the page). */
 export interface SamplingDefaults {
   sampler(proc: SJDProcess): string; // text, images: defaultSampler (MDLM's step or Alg. 2)
   nfe(sampler?: string): number; // the NFE budget (per board for Sudoku)
   temperature: number;
-}
-
-/** A loaded model with what its task adds: an image's geometry, the text's alphabet. */
-export interface TaskModel extends LoadedModel {
-  geometry?: ImageGeometry;
-  alphabet?: string; // the character of each token
 }
 
 /** The settings of one unconditional sampling run (a request of the API, a command's flags). */
@@ -41,7 +36,7 @@ export interface UnconditionalSettings {
 /** What `sjd train TASK` gives a task: the run and process flags, and the task's own flags. */
 export type TrainOptions = ConfigOptions & { out: string } & Record<string, unknown>;
 
-/** A run ready to train: its config (made, or the saved one on resume), its task, a line on both. */
+/** A run ready to train: its config (made, or the saved one on resume), its task, a line. */
 export interface PreparedRun {
   config: TrainConfig;
   task: TrainTask;
@@ -78,12 +73,12 @@ export interface CompareEntry {
   run(o: CompareOptions, hooks: TrainHooks): Promise<boolean>;
 }
 
-export interface TaskSpec {
+export interface TaskSpec<M extends LoadedModel = LoadedModel> {
   name: string;
   /** The positions, classes and structure a saved model of this task is built for. */
   shape(config: TrainConfig): TaskShape;
   /** A run folder or exported model (the shipped one when `dir` is absent). */
-  load(dir?: string): TaskModel;
+  load(dir?: string): M;
   sampling: SamplingDefaults;
   train: TrainEntry;
   compare?: CompareEntry;
@@ -93,7 +88,7 @@ export interface TaskSpec {
    * without it is sampled its own way (Sudoku is solved from clues).
    */
   sampleSteps?(
-    m: TaskModel,
+    m: M,
     s: UnconditionalSettings,
   ): Generator<TrajectoryStep, { answer: Record<string, unknown>; nfe: number }>;
   /** Fixed facts /api/models adds to the task's entry (Sudoku: the retries a solve makes). */
