@@ -3,7 +3,16 @@
 // output file is claimed before any sampling (--force to replace it) and written atomically.
 import type { Command } from 'commander';
 import { image, sampling, util } from '../index.js';
-import { group, int, nfeOption, num, samplerOption, temperatureOption } from './options.js';
+import {
+  group,
+  int,
+  nfeOption,
+  num,
+  samplerOption,
+  seedOption,
+  temperatureOption,
+  topPOption,
+} from './options.js';
 
 /** --model of the image commands: a run or exported model, else the shipped one. */
 const MODEL_OPTION = [
@@ -117,13 +126,8 @@ export function registerImage(program: Command): void {
     )
     .option(...nfeOption('image'))
     .option(...temperatureOption('image'))
-    .option(
-      '--top-p <p>',
-      "nucleus sampling mass (the paper's MD4 baseline: 0.98)",
-      num(1e-6, 1),
-      1,
-    )
-    .option('--seed <n>', 'sampling seed', int(0, 2 ** 31 - 1), 0)
+    .option(...topPOption)
+    .option(...seedOption)
     .option(
       '--data <file>',
       "the reference (training) images (default: Fashion-MNIST train at the model's levels)",
@@ -189,13 +193,8 @@ export function registerImage(program: Command): void {
     .option('-n, --n <n>', 'number of images', int(1, 100_000), 16)
     .option(...nfeOption('image'))
     .option(...temperatureOption('image'))
-    .option(
-      '--top-p <p>',
-      "nucleus sampling mass (the paper's MD4 baseline: 0.98)",
-      num(1e-6, 1),
-      1,
-    )
-    .option('--seed <n>', 'sampling seed', int(0, 2 ** 31 - 1), 0)
+    .option(...topPOption)
+    .option(...seedOption)
     .option('--cols <n>', 'grid columns (default: about the square root of n)', int(1, 10_000))
     .option('--trace <file>', 'also write a PNG of the first samples at several times')
     .option('--frames <n>', 'times shown in the trace', int(2, 64), 8)

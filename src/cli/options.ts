@@ -115,6 +115,15 @@ export function processOptions(
     );
 }
 
+/** A sampling command's `--seed` and `--top-p` (every task's). */
+export const seedOption = ['--seed <n>', 'sampling seed', int(0, 2 ** 31 - 1), 0] as const;
+export const topPOption = [
+  '--top-p <p>',
+  "nucleus sampling mass, 1 the whole distribution (the paper's MD4 image baseline: 0.98)",
+  num(1e-6, 1),
+  1,
+] as const;
+
 /** `--nfe` with the task's default budget (the registry's, as the page's). */
 export const nfeOption = (task: 'text' | 'image') =>
   ['--nfe <n>', 'model evaluations', nfe, TASK_SPECS[task].sampling.nfe()] as const;

@@ -5,7 +5,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { sampling, text, util } from '../index.js';
-import { group, int, nfeOption, num, samplerOption, temperatureOption } from './options.js';
+import {
+  group,
+  int,
+  nfeOption,
+  samplerOption,
+  seedOption,
+  temperatureOption,
+  topPOption,
+} from './options.js';
 
 interface SampleOpts {
   model?: string;
@@ -23,8 +31,8 @@ function samplingOptions(cmd: Command): Command {
     .option(...nfeOption('text'))
     .option(...temperatureOption('text'))
     .option('-n, --n <n>', 'number of samples', int(1, 1_000_000), 16)
-    .option('--seed <n>', 'sampling seed', int(0, 2 ** 31 - 1), 0)
-    .option('--top-p <p>', 'nucleus sampling mass', num(1e-6, 1), 1);
+    .option(...seedOption)
+    .option(...topPOption);
 }
 
 export function registerText(program: Command): void {

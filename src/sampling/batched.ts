@@ -8,7 +8,9 @@ import { type Network as Model, networkLength } from '../model/network.js';
 import type { SJDProcess } from '../process/index.js';
 import { type Tensor, tidy } from '../torch/index.js';
 import { driverSteps, type SampleOptions, type TrajectoryStep } from './driver.js';
+import type { GridKind } from './grid.js';
 import { modelClassifier } from './model-classifier.js';
+import { defaultSampler } from './registry.js';
 import { drain, shown } from './run.js';
 
 export interface BatchedSampleOptions
@@ -21,6 +23,38 @@ export interface BatchedSampleOptions
   /** The conditioned positions of sequences start..start+size-1: tokens and mask [size, L]. */
   condition?: (start: number, size: number) => { tokens: Tensor; mask: Tensor };
   record?: boolean; // the trajectory of the first chunk
+}
+
+/** An unconditional run's options (text, images: `sjd sample`, the API, the frontiers). */
+export interface UnconditionalOptions {
+  n: number;
+  nfe: number;
+  temperature?: number; // default 1
+  /** nucleus (top-p) truncation of every categorical draw; 1 (the default) keeps it whole */
+  topP?: number;
+  seed: number;
+  sampler?: string; // default: 'mdlm' for the masked process, else 'sjd' (defaultSampler)
+  grid?: GridKind; // default: cosine
+  batch?: number; // default 64
+  record?: boolean; // the trajectory of the first batch
+}
+
+/** The batched sampler's options for an unconditional run of `proc`. */
+export function unconditionalSampling(
+  proc: SJDProcess,
+  o: UnconditionalOptions,
+): BatchedSampleOptions {
+  return {
+    n: o.n,
+    batchSize: o.batch ?? 64,
+    sampler: o.sampler ?? defaultSampler(proc),
+    nfe: o.nfe,
+    temperature: o.temperature ?? 1,
+    topP: o.topP ?? 1,
+    grid: o.grid ?? 'cosine',
+    seed: o.seed,
+    record: o.record,
+  };
 }
 
 export interface BatchedSampleResult {

@@ -13,6 +13,8 @@ export {
   batchedSteps,
   sampleBatchSteps,
   sampleInBatches,
+  type UnconditionalOptions,
+  unconditionalSampling,
   type Watch,
 } from './batched.js';
 export { boardTime, boardTimes } from './board-time.js';
