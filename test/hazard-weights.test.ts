@@ -1,0 +1,61 @@
+// Frozen frequency-keyed hazard weights (app:e2e-hazard, tab:frozen-hazard; issue #29): the
+// normalisation sum_a p0(a) w(a) = 1 for every gamma, w proportional to freq^gamma (ratios in
+// closed form), gamma = 0 exactly uniform, the spread a gamma from gammaForSpread gives, the
+// direction of each sign, unseen tokens, and one-line refusals of bad input.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { frequencyHazardWeights, gammaForSpread } from '../src/process/index.js';
+
+// character counts of a small text8-like sample: space most common, one letter unseen
+const counts = [
+  812, 149, 278, 425, 1270, 222, 201, 609, 697, 15, 77, 403, 241, 675, 751, 193, 9, 599, 633, 906,
+  276, 98, 236, 15, 197, 0, 1800,
+];
+const N = counts.reduce((s, c) => s + c, 0);
+const p0 = counts.map((c) => c / N);
+
+test('sum_a p0(a) w(a) = 1 and w(a) / w(b) = (c(a) / c(b))^gamma', () => {
+  for (const gamma of [-1.3, -0.5, -0.1, 0.1, 0.5, 1, 2]) {
+    const w = frequencyHazardWeights(counts, gamma);
+    const mean = p0.reduce((s, p, a) => s + p * w[a]!, 0);
+    assert.ok(Math.abs(mean - 1) < 1e-12, `gamma ${gamma}: sum p0 w = ${mean}`);
+    const r = w[4]! / w[9]!; // 'e' (1270) against 'j' (15)
+    assert.ok(Math.abs(r / (1270 / 15) ** gamma - 1) < 1e-12, `gamma ${gamma}: ratio ${r}`);
+  }
+});
+
+test('gamma = 0 is the uniform schedule exactly (the plumbing check of tab:frozen-hazard)', () => {
+  const w = frequencyHazardWeights(counts, 0);
+  assert.deepEqual(Array.from(w), new Array(counts.length).fill(1));
+});
+
+test('gammaForSpread: the spread asked for, in each direction', () => {
+  for (const spread of [2, 4]) {
+    for (const sign of [1, -1] as const) {
+      const gamma = gammaForSpread(counts, spread, sign);
+      assert.equal(Math.sign(gamma), sign);
+      const w = Array.from(frequencyHazardWeights(counts, gamma));
+      const got = Math.max(...w) / Math.min(...w);
+      assert.ok(Math.abs(got - spread) < 1e-9, `spread ${spread}, sign ${sign}: ${got}`);
+      // frequency-keyed: the commonest token (space) has the highest hazard; anti: the lowest
+      const space = w[26]!;
+      assert.equal(space, sign > 0 ? Math.max(...w) : Math.min(...w));
+    }
+  }
+  assert.equal(gammaForSpread(counts, 1, 1), 0);
+});
+
+test('an unseen token takes the weight of the rarest seen one', () => {
+  const w = frequencyHazardWeights(counts, -0.7);
+  assert.equal(w[25], w[16]); // 'z' unseen, 'q' the rarest seen (9)
+  assert.ok(Number.isFinite(w[25]!));
+});
+
+test('bad input is refused in one line', () => {
+  assert.throws(() => frequencyHazardWeights([1, -2, 3], 1), /^Error: token counts: entry 1 is -2/);
+  assert.throws(() => frequencyHazardWeights([1, 2.5], 1), /not a non-negative integer/);
+  assert.throws(() => frequencyHazardWeights([0, 0], 1), /all zero/);
+  assert.throws(() => frequencyHazardWeights([1, 2], Number.NaN), /gamma must be finite/);
+  assert.throws(() => gammaForSpread([1, 2], 0.5, 1), /spread must be at least 1/);
+  assert.throws(() => gammaForSpread([5, 5, 0], 2, 1), /equally often/);
+});
