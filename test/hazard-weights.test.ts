@@ -1,10 +1,26 @@
 // Frozen frequency-keyed hazard weights (app:e2e-hazard, tab:frozen-hazard; issue #29): the
 // normalisation sum_a p0(a) w(a) = 1 for every gamma, w proportional to freq^gamma (ratios in
 // closed form), gamma = 0 exactly uniform, the spread a gamma from gammaForSpread gives, the
-// direction of each sign, unseen tokens, and one-line refusals of bad input.
+// direction of each sign, unseen tokens, and one-line refusals of bad input. End to end through
+// `sjd train text --hazard-weights`: freq:0 trains the uniform run's weights bit for bit, freq:GAMMA
+// stores w from the corpus counts (normalised under them) and the saved model's process has them.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { frequencyHazardWeights, gammaForSpread } from '../src/process/index.js';
+import { loadCorpus, textShape, tokenCounts } from '../src/tasks/text/index.js';
+import { getNumThreads } from '../src/torch/index.js';
+import { loadTransformer } from '../src/train/index.js';
+import { tempDir } from './tmp.js';
+
+const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
+const sjd = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, SJD_THREADS: String(getNumThreads()) },
+  });
 
 // character counts of a small text8-like sample: space most common, one letter unseen
 const counts = [
@@ -58,4 +74,54 @@ test('bad input is refused in one line', () => {
   assert.throws(() => frequencyHazardWeights([1, 2], Number.NaN), /gamma must be finite/);
   assert.throws(() => gammaForSpread([1, 2], 0.5, 1), /spread must be at least 1/);
   assert.throws(() => gammaForSpread([5, 5, 0], 2, 1), /equally often/);
+});
+
+test('sjd train text --hazard-weights: freq:0 is the uniform run bit for bit; freq:GAMMA is stored and loaded', () => {
+  const dir = tempDir('sjd-hazard-');
+  const run = (name: string, ...flags: string[]) => {
+    const out = join(dir, name);
+    const r = sjd(
+      'train',
+      'text',
+      '--size',
+      'tiny',
+      '--steps',
+      '4',
+      '--process',
+      'hybrid',
+      '--out',
+      out,
+      ...flags,
+    );
+    assert.equal(r.status, 0, r.stderr);
+    return out;
+  };
+  const ema = (out: string) => readFileSync(join(out, 'checkpoint', 'ema.safetensors'));
+  const uniform = run('uniform');
+  const zero = run('zero', '--hazard-weights', 'freq:0');
+  assert.ok(ema(uniform).equals(ema(zero)), 'freq:0 trains the uniform weights');
+  const half = run('half', '--hazard-weights', 'freq:0.5');
+  assert.ok(!ema(uniform).equals(ema(half)), 'freq:0.5 trains other weights');
+  const m = loadTransformer(half, textShape, 'text');
+  const w = m.process.config.anchorWeights!;
+  const counts = tokenCounts(loadCorpus().train);
+  const total = counts.reduce((a, c) => a + c, 0);
+  const mean = counts.reduce((a, c, k) => a + (c / total) * w[k]!, 0);
+  assert.ok(Math.abs(mean - 1) < 1e-12, `sum p0 w = ${mean}`);
+  assert.equal(m.config.process.hazardWeights, 'freq:0.5');
+  assert.ok(w[26]! > w[4]!, 'space, the commonest character, has the highest hazard at gamma > 0');
+  /** A one-step tiny run with these flags that must be refused. */
+  const refused = (...flags: string[]) => {
+    const out = join(dir, `refused-${flags.join('-')}`);
+    const r = sjd('train', 'text', '--size', 'tiny', '--steps', '1', '--out', out, ...flags);
+    assert.notEqual(r.status, 0);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    return r.stderr;
+  };
+  assert.match(
+    refused('--hazard-weights', 'freq:x'),
+    /hazard weights 'freq:x': expected uniform or freq:GAMMA/,
+  );
+  const masked = { stderr: refused('--process', 'masked', '--hazard-weights', 'freq:0.5') };
+  assert.match(masked.stderr, /the masked process's sampler has one hazard for every token/);
 });

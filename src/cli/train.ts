@@ -3,8 +3,16 @@
 // progress bar; --resume continues exactly. Each takes the same run and process flags and the
 // same body (train-run.ts), checks --out before loading any data, and builds its run with its
 // task's spec (train.prepare); what is here is each task's own flags.
-import type { Command } from 'commander';
-import { image, sudoku, type TaskSpec, type TrainOptions, taskSpecs, text } from '../index.js';
+import { type Command, InvalidArgumentError } from 'commander';
+import {
+  image,
+  process as P,
+  sudoku,
+  type TaskSpec,
+  type TrainOptions,
+  taskSpecs,
+  text,
+} from '../index.js';
 import {
   group,
   int,
@@ -17,6 +25,16 @@ import {
   sudokuNetworkOptions,
 } from './options.js';
 import { type RunFlags, runOptions, trainAction } from './train-run.js';
+
+/** A --hazard-weights spec, checked (process/hazard-weights.ts). */
+function hazardWeightsArg(v: string): string {
+  try {
+    P.parseHazardWeights(v);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+  return v;
+}
 
 /** Each shipped task's own flags of `sjd train TASK` (a registered task may have none). */
 const TASK_FLAGS: Record<string, (c: Command) => Command> = {
@@ -45,7 +63,12 @@ const TASK_FLAGS: Record<string, (c: Command) => Command> = {
         int(1, 100_000),
         d.evalSamples,
       )
-      .option('--eval-nfe <n>', 'NFE of the evaluation samples', nfe, d.evalNfe);
+      .option('--eval-nfe <n>', 'NFE of the evaluation samples', nfe, d.evalNfe)
+      .option(
+        '--hazard-weights <spec>',
+        'hybrid, sjd: per-token hazard weights w(a), uniform (the default) or freq:GAMMA (w proportional to corpus frequency^GAMMA, sum p0 w = 1; app:e2e-hazard)',
+        hazardWeightsArg,
+      );
   },
   image: (c) =>
     c

@@ -29,6 +29,10 @@ export interface ProcessChoice {
   mean?: 'embedding' | 'value'; // 'value': W blends raw values, then E (images, eq:embed-the-blur)
   /** a 'value' mean's embedding of blended values: sinusoidal (default) or the learned anchors' */
   valueEmbedding?: 'sinusoidal' | 'anchors';
+  /** the per-anchor hazard weights' spec, for the record ('uniform', 'freq:GAMMA') */
+  hazardWeights?: string;
+  /** w(a), resolved from the spec and the training data (hazard-weights.ts); all 1 when absent */
+  anchorWeights?: number[];
 }
 
 /** The positions a task's W acts on: L, and for images the grid and channels. */
@@ -213,5 +217,6 @@ export function resolveProcess(choice: ProcessChoice, shape: BlendShape): SJDPro
     vp: choice.vp,
     mean: choice.mean,
     valueEmbedding: choice.valueEmbedding,
+    anchorWeights: choice.anchorWeights,
   });
 }

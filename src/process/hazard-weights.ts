@@ -12,6 +12,7 @@
 // gamma = 0 through this path is the uniform schedule bit for bit (the paper's plumbing check).
 // A token the corpus never shows takes the count of the rarest one it shows (its weight is then
 // that token's; it carries no mass in the normalisation either way).
+import type { ProcessChoice } from './choice.js';
 
 /** Checks the counts: finite, non-negative integers, at least one positive. */
 function checkCounts(counts: ArrayLike<number>): void {
@@ -59,4 +60,41 @@ export function gammaForSpread(counts: ArrayLike<number>, spread: number, sign: 
     throw new Error('hazard weights: every token seen equally often, so no gamma spreads them');
   }
   return (sign * Math.log(spread)) / Math.log(ratio);
+}
+
+/**
+ * A run's process with the hazard weights of `spec` for token counts [K] (recorded as given,
+ * resolved into anchorWeights; none for 'uniform'). The masked process is refused: MDLM's
+ * sampler has one hazard for every token.
+ */
+export function withHazardWeights(
+  p: ProcessChoice,
+  spec: string,
+  counts: ArrayLike<number>,
+): ProcessChoice {
+  const w = hazardWeightsOf(spec, counts);
+  if (w && p.name === 'masked')
+    throw new Error(
+      `--hazard-weights ${spec}: the masked process's sampler has one hazard for every token (use hybrid or sjd)`,
+    );
+  const { anchorWeights: _, ...rest } = p;
+  return { ...rest, hazardWeights: spec, ...(w && { anchorWeights: w }) };
+}
+
+/** A `--hazard-weights` spec: 'uniform', or 'freq:GAMMA' (w proportional to freq^GAMMA). */
+export type HazardWeightsSpec = { kind: 'uniform' } | { kind: 'freq'; gamma: number };
+
+export function parseHazardWeights(spec: string): HazardWeightsSpec {
+  if (spec === 'uniform') return { kind: 'uniform' };
+  const m = /^freq:(.+)$/.exec(spec);
+  const gamma = m ? Number(m[1]) : Number.NaN;
+  if (!m || !Number.isFinite(gamma) || m[1]!.trim() === '')
+    throw new Error(`hazard weights '${spec}': expected uniform or freq:GAMMA (GAMMA a number)`);
+  return { kind: 'freq', gamma };
+}
+
+/** w(a) of a spec for token counts [K]; null for the uniform schedule (no weights stored). */
+export function hazardWeightsOf(spec: string, counts: ArrayLike<number>): number[] | null {
+  const h = parseHazardWeights(spec);
+  return h.kind === 'uniform' ? null : Array.from(frequencyHazardWeights(counts, h.gamma));
 }

@@ -4,7 +4,14 @@ export * from './choice.js';
 export { type Corrupted, corrupt } from './corrupt.js';
 export { logTargetClosedForm, logTargetQuadrature } from './dhm.js';
 export * from './hazard.js';
-export { frequencyHazardWeights, gammaForSpread } from './hazard-weights.js';
+export {
+  frequencyHazardWeights,
+  gammaForSpread,
+  type HazardWeightsSpec,
+  hazardWeightsOf,
+  parseHazardWeights,
+  withHazardWeights,
+} from './hazard-weights.js';
 export { type PlugIn, plugIn } from './plugin.js';
 export { makeProcess, type PresetOptions, presets } from './presets.js';
 export { type ProcessConfig, SJDProcess, VARIANCE_FLOOR } from './process.js';

@@ -90,6 +90,8 @@ const process = z
     vp: vp.optional(),
     mean: z.enum(['embedding', 'value']).optional(),
     valueEmbedding: z.enum(['sinusoidal', 'anchors']).optional(),
+    hazardWeights: z.string().optional(), // the spec, for the record (hazard-weights.ts)
+    anchorWeights: z.array(z.number().positive().finite()).min(1).optional(), // w(a)
   })
   .refine((p) => p.sigmaB === undefined || bandwidthOf(p.blend).key === 'sigmaB', {
     message: 'sigma_B is the bandwidth of the image blur B, only with blend blur2d (W has sigmaW)',

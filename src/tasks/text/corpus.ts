@@ -64,6 +64,13 @@ export function encode(text: string): Uint8Array {
   return out;
 }
 
+/** How often each token occurs in `text` ([VOCAB] integer counts; p0 of the hazard weights). */
+export function tokenCounts(text: string): number[] {
+  const counts = new Array<number>(VOCAB).fill(0);
+  for (const t of encode(text)) counts[t]!++;
+  return counts;
+}
+
 export function decode(tokens: ArrayLike<number>): string {
   let s = '';
   for (let i = 0; i < tokens.length; i++) {

@@ -4,12 +4,12 @@
 // from `sjd train text`'s flags, the comparison of `sjd compare text` (fig:text8), and
 // unconditional sampling as the API answers it.
 
-import { describeProcess } from '../../process/index.js';
+import { describeProcess, withHazardWeights } from '../../process/index.js';
 import { defaultSampler } from '../../sampling/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
 import { runTextComparison } from './compare.js';
-import { ALPHABET, EMBEDDED, loadCorpus } from './corpus.js';
+import { ALPHABET, EMBEDDED, loadCorpus, tokenCounts } from './corpus.js';
 import { loadTextModel } from './load.js';
 import { SIGMA_SWEEP, TEXT_PROCESS, TEXT_SIZES, textConfig } from './presets.js';
 import { sampleTextSteps } from './sample.js';
@@ -20,6 +20,7 @@ export interface TextTrainFlags {
   data?: string; // a corpus folder from `sjd data text8` (default: the embedded corpus)
   evalSamples?: number;
   evalNfe?: number;
+  hazardWeights?: string; // per-anchor hazard weights (uniform, freq:GAMMA) from the corpus
 }
 export const TEXT_TRAIN_DEFAULTS = { evalSamples: 16, evalNfe: 32 };
 
@@ -50,11 +51,15 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
     sizes: TEXT_SIZES,
     defaults: TEXT_PROCESS,
     prepare: (o: TrainOptions & TextTrainFlags, saved) => {
-      const config = saved ?? { ...textConfig(o), data: o.data ?? EMBEDDED };
+      let config = saved ?? { ...textConfig(o), data: o.data ?? EMBEDDED };
       const task = textTask(o.data ?? config.data, config.length ?? 0, {
         evalSamples: o.evalSamples ?? TEXT_TRAIN_DEFAULTS.evalSamples,
         evalNfe: o.evalNfe ?? TEXT_TRAIN_DEFAULTS.evalNfe,
       });
+      if (!saved && o.hazardWeights !== undefined) {
+        const counts = tokenCounts(task.corpus.train);
+        config = { ...config, process: withHazardWeights(config.process, o.hazardWeights, counts) };
+      }
       const about = `${task.corpus.train.length} training characters from ${task.corpus.source}; ${describeProcess(config.process)}`;
       return { config, task, about };
     },
