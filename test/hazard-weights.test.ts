@@ -9,7 +9,12 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { frequencyHazardWeights, gammaForSpread } from '../src/process/index.js';
+import {
+  frequencyHazardWeights,
+  gammaForSpread,
+  hazardWeightsOf,
+  parseHazardWeights,
+} from '../src/process/index.js';
 import { loadCorpus, textShape, tokenCounts } from '../src/tasks/text/index.js';
 import { getNumThreads } from '../src/torch/index.js';
 import { loadTransformer } from '../src/train/index.js';
@@ -59,6 +64,29 @@ test('gammaForSpread: the spread asked for, in each direction', () => {
     }
   }
   assert.equal(gammaForSpread(counts, 1, 1), 0);
+});
+
+test('--hazard-weights specs: uniform, freq:GAMMA and the spreads of tab:frozen-hazard', () => {
+  assert.equal(hazardWeightsOf('uniform', counts), null);
+  assert.deepEqual(
+    hazardWeightsOf('freq:0.5', counts),
+    Array.from(frequencyHazardWeights(counts, 0.5)),
+  );
+  for (const [spec, sign] of [
+    ['freq-spread:4', 1],
+    ['anti-spread:2', -1],
+  ] as const) {
+    const w = hazardWeightsOf(spec, counts)!;
+    const spread = Number(spec.split(':')[1]);
+    assert.ok(Math.abs(Math.max(...w) / Math.min(...w) - spread) < 1e-9, spec);
+    assert.equal(w[26], sign > 0 ? Math.max(...w) : Math.min(...w), spec);
+  }
+  assert.deepEqual(parseHazardWeights('anti-spread:2'), { kind: 'spread', spread: 2, sign: -1 });
+  for (const bad of ['freq:', 'freq:x', 'spread:2', 'anti-spread:0.5', 'Uniform'])
+    assert.throws(
+      () => parseHazardWeights(bad),
+      /expected uniform, freq:GAMMA, freq-spread:S or anti-spread:S/,
+    );
 });
 
 test('an unseen token takes the weight of the rarest seen one', () => {
@@ -120,7 +148,7 @@ test('sjd train text --hazard-weights: freq:0 is the uniform run bit for bit; fr
   };
   assert.match(
     refused('--hazard-weights', 'freq:x'),
-    /hazard weights 'freq:x': expected uniform or freq:GAMMA/,
+    /hazard weights 'freq:x': expected uniform, freq:GAMMA/,
   );
   const masked = { stderr: refused('--process', 'masked', '--hazard-weights', 'freq:0.5') };
   assert.match(masked.stderr, /the masked process's sampler has one hazard for every token/);

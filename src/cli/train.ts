@@ -66,7 +66,7 @@ const TASK_FLAGS: Record<string, (c: Command) => Command> = {
       .option('--eval-nfe <n>', 'NFE of the evaluation samples', nfe, d.evalNfe)
       .option(
         '--hazard-weights <spec>',
-        'hybrid, sjd: per-token hazard weights w(a), uniform (the default) or freq:GAMMA (w proportional to corpus frequency^GAMMA, sum p0 w = 1; app:e2e-hazard)',
+        'hybrid, sjd: per-token hazard weights w(a), uniform (the default), freq:GAMMA (w proportional to corpus frequency^GAMMA, sum p0 w = 1; app:e2e-hazard), freq-spread:S or anti-spread:S (the GAMMA that spreads w by S, frequency-keyed or anti-frequency)',
         hazardWeightsArg,
       );
   },

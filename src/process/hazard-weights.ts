@@ -81,20 +81,33 @@ export function withHazardWeights(
   return { ...rest, hazardWeights: spec, ...(w && { anchorWeights: w }) };
 }
 
-/** A `--hazard-weights` spec: 'uniform', or 'freq:GAMMA' (w proportional to freq^GAMMA). */
-export type HazardWeightsSpec = { kind: 'uniform' } | { kind: 'freq'; gamma: number };
+/**
+ * A `--hazard-weights` spec: 'uniform'; 'freq:GAMMA' (w proportional to freq^GAMMA); or a spread
+ * of tab:frozen-hazard, 'freq-spread:S' (frequency-keyed, max w / min w = S) or 'anti-spread:S'
+ * (anti-frequency), whose gamma the token counts give (gammaForSpread).
+ */
+export type HazardWeightsSpec =
+  | { kind: 'uniform' }
+  | { kind: 'freq'; gamma: number }
+  | { kind: 'spread'; spread: number; sign: 1 | -1 };
 
 export function parseHazardWeights(spec: string): HazardWeightsSpec {
   if (spec === 'uniform') return { kind: 'uniform' };
-  const m = /^freq:(.+)$/.exec(spec);
-  const gamma = m ? Number(m[1]) : Number.NaN;
-  if (!m || !Number.isFinite(gamma) || m[1]!.trim() === '')
-    throw new Error(`hazard weights '${spec}': expected uniform or freq:GAMMA (GAMMA a number)`);
-  return { kind: 'freq', gamma };
+  const m = /^(freq|freq-spread|anti-spread):(.+)$/.exec(spec);
+  const x = m && m[2]!.trim() !== '' ? Number(m[2]) : Number.NaN;
+  const ok = m && Number.isFinite(x) && (m[1] === 'freq' || x >= 1);
+  if (!ok)
+    throw new Error(
+      `hazard weights '${spec}': expected uniform, freq:GAMMA, freq-spread:S or anti-spread:S (S >= 1)`,
+    );
+  if (m[1] === 'freq') return { kind: 'freq', gamma: x };
+  return { kind: 'spread', spread: x, sign: m[1] === 'freq-spread' ? 1 : -1 };
 }
 
 /** w(a) of a spec for token counts [K]; null for the uniform schedule (no weights stored). */
 export function hazardWeightsOf(spec: string, counts: ArrayLike<number>): number[] | null {
   const h = parseHazardWeights(spec);
-  return h.kind === 'uniform' ? null : Array.from(frequencyHazardWeights(counts, h.gamma));
+  if (h.kind === 'uniform') return null;
+  const gamma = h.kind === 'freq' ? h.gamma : gammaForSpread(counts, h.spread, h.sign);
+  return Array.from(frequencyHazardWeights(counts, gamma));
 }
