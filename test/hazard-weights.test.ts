@@ -5,7 +5,6 @@
 // `sjd train text --hazard-weights`: freq:0 trains the uniform run's weights bit for bit, freq:GAMMA
 // stores w from the corpus counts (normalised under them) and the saved model's process has them.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -16,16 +15,9 @@ import {
   parseHazardWeights,
 } from '../src/process/index.js';
 import { loadCorpus, textShape, tokenCounts } from '../src/tasks/text/index.js';
-import { getNumThreads } from '../src/torch/index.js';
 import { loadTransformer } from '../src/train/index.js';
+import { sjd } from './serve-fixture.js';
 import { tempDir } from './tmp.js';
-
-const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
-const sjd = (...args: string[]) =>
-  spawnSync(process.execPath, [bin, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, SJD_THREADS: String(getNumThreads()) },
-  });
 
 // character counts of a small text8-like sample: space most common, one letter unseen
 const counts = [
