@@ -2,7 +2,7 @@
 // strip of the first samples at several times of the reverse process: pixels sticking). The
 // output file is claimed before any sampling (--force to replace it) and written atomically.
 import type { Command } from 'commander';
-import { image, sampling, util } from '../index.js';
+import { image, util } from '../index.js';
 import {
   group,
   int,
@@ -136,7 +136,8 @@ export function registerImage(program: Command): void {
     .option('--json', 'end with one JSON line of the results')
     .action((o: EvalImageOpts) => {
       const { net, config: fc } = image.loadFeatureNet(o.features);
-      const { model, process: proc, geometry: g, source } = image.loadImageModel(o.model);
+      const m = image.loadAnyImageModel(o.model);
+      const { geometry: g, source } = m;
       if (fc.channels !== g.channels || fc.height !== g.height || fc.width !== g.width)
         throw new Error(
           `${o.features} scores ${fc.height} x ${fc.width} x ${fc.channels} images; the model makes ${image.describeGeometry(g)}`,
@@ -150,10 +151,10 @@ export function registerImage(program: Command): void {
       image.checkGeometry(train.set, g, train.source);
       image.checkGeometry(test.set, g, test.source);
       const t0 = performance.now();
-      const r = image.sampleImages(model, proc, g, o);
+      const r = image.sampleAnyImages(m, o);
       const seconds = (performance.now() - t0) / 1000;
       const s = image.scoreImages(net, r.images, o.n, train.set, test.set, o.seed);
-      const sampler = o.sampler ?? sampling.defaultSampler(proc);
+      const sampler = image.imageSamplerOf(m, o);
       console.log(
         `${o.n} samples (${sampler} sampler, ${r.nfe} NFE, temperature ${o.temperature}; ${(o.n / seconds).toFixed(2)} images/s) against ${o.n} of ${train.source}, in the space of ${o.features} (test accuracy ${(100 * fc.testAccuracy).toFixed(1)}%):`,
       );
@@ -186,7 +187,7 @@ export function registerImage(program: Command): void {
         'sample images into a PNG grid (Alg. 2 on a cosine grid; MDLM for masked models)',
       ),
     '--sampler',
-    'sampler (default: mdlm for masked models, else sjd)',
+    'sampler (default: mdlm for masked models, else sjd; ddpm and bitdiff models: their own)',
   )
     .option(...MODEL_OPTION)
     .requiredOption('--out <file>', 'the PNG grid to write')
@@ -203,9 +204,10 @@ export function registerImage(program: Command): void {
       util.distinctOutputs({ '--out': o.out, '--trace': o.trace });
       util.claimOutFile(o.out, o.force === true);
       if (o.trace) util.claimOutFile(o.trace, o.force === true);
-      const { model, process: proc, geometry: g } = image.loadImageModel(o.model);
+      const m = image.loadAnyImageModel(o.model);
+      const g = m.geometry;
       const t0 = performance.now();
-      const r = image.sampleImages(model, proc, g, { ...o, record: o.trace !== undefined });
+      const r = image.sampleAnyImages(m, { ...o, record: o.trace !== undefined });
       const s = (performance.now() - t0) / 1000;
       util.writeFileAtomic(o.out, image.gridPng(r.images, o.n, g, { cols: o.cols }));
       if (o.trace)
@@ -214,7 +216,7 @@ export function registerImage(program: Command): void {
           image.tracePng(r.trajectory!, Math.min(o.n, 8), g, { frames: o.frames }),
         );
       console.log(
-        `wrote ${o.out}${o.trace ? ` and ${o.trace}` : ''}: ${o.n} images of ${image.describeGeometry(g)}, ${o.sampler ?? sampling.defaultSampler(proc)} sampler, ${r.nfe} NFE, temperature ${o.temperature}; ${(o.n / s).toFixed(2)} images/s`,
+        `wrote ${o.out}${o.trace ? ` and ${o.trace}` : ''}: ${o.n} images of ${image.describeGeometry(g)}, ${image.imageSamplerOf(m, o)} sampler, ${r.nfe} NFE, temperature ${o.temperature}; ${(o.n / s).toFixed(2)} images/s`,
       );
     });
 }

@@ -71,9 +71,20 @@ export interface ProcessFlags {
  */
 export function processOptions(
   cmd: Command,
-  d: { sizes: string[]; process: string; blend: string; bandwidth: number; schedule: string },
+  d: {
+    sizes: string[];
+    process: string;
+    blend: string;
+    bandwidth: number;
+    schedule: string;
+    pixel?: boolean;
+  },
 ): Command {
   const own = P.bandwidthOf(d.blend);
+  const names = [...PRESETS, ...(d.pixel ? P.PIXEL_PRESETS : [])];
+  const pixel = d.pixel
+    ? `; ${P.PIXEL_PRESETS.join(' and ')} are the pixel-space DDPM and Bit Diffusion baselines`
+    : '';
   const other = P.BANDWIDTHS[own.key === 'sigmaB' ? 'sigmaW' : 'sigmaB'];
   return cmd
     .option(
@@ -84,8 +95,8 @@ export function processOptions(
     )
     .option(
       '--process <name>',
-      `the process (${PRESETS.join(', ')}): masked is MDLM, hybrid CADD, sjd blends by W`,
-      oneOf(PRESETS),
+      `the process (${names.join(', ')}): masked is MDLM, hybrid CADD, sjd blends by W${pixel}`,
+      oneOf(names),
       d.process,
     )
     .option(

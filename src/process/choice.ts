@@ -8,6 +8,10 @@
 //             --sigma-b); bandwidthOf says which a blend has
 //   eta       the unsticking ratio (eq:vp-matched-convolution)
 //   schedule  the VP noise schedule of unstuck sites: linear | rank (CANDI's rank degradation)
+// Images also train two baselines that are not SJD processes (tab:cifar10_fid): ddpm and bitdiff,
+// Gaussian diffusions on pixel values built outside the engine (src/pixel/); the vocabulary names
+// them so that runs, comparisons and reports treat every process alike, and resolveProcess
+// refuses them.
 // A task says which blends fit its positions (BlendShape) and its defaults; resolveProcess turns
 // a choice into the SJDProcess.
 import { type Blend, gaussian1d, grid2d, identity, sudoku } from './blend.js';
@@ -17,9 +21,23 @@ import type { SJDProcess } from './process.js';
 import { RANK_TEXT8 } from './rank-schedule.js';
 import { VP_DEFAULT, type VPConfig } from './vp.js';
 
+// The pixel-space baselines' names (src/pixel/ builds the processes).
+export const PIXEL_PROCESSES = ['ddpm', 'bitdiff'] as const;
+export type PixelProcessName = (typeof PIXEL_PROCESSES)[number];
+
+export const isPixelProcess = (name: string): name is PixelProcessName =>
+  (PIXEL_PROCESSES as readonly string[]).includes(name);
+
+/** The process in words, for reports. */
+export function describePixelProcess(name: PixelProcessName): string {
+  return name === 'ddpm'
+    ? 'DDPM (pixel values, epsilon-prediction)'
+    : 'Bit Diffusion (analog bits, x0-prediction)';
+}
+
 /** A process as saved in a run's config.json. */
 export interface ProcessChoice {
-  name: 'masked' | 'continuous' | 'hybrid' | 'sjd';
+  name: 'masked' | 'continuous' | 'hybrid' | 'sjd' | 'ddpm' | 'bitdiff';
   blend?: string; // W by name (sjd); identity when absent
   sigmaW?: number; // the bandwidth sigma_W of W (text, Sudoku)
   sigmaB?: number; // images: the bandwidth sigma_B of the blur B of pixel values (blur2d)
@@ -43,6 +61,9 @@ export interface BlendShape {
 
 /** The process names, `--process` (the presets of the one SJD process, presets.ts). */
 export const PRESETS = Object.keys(presets) as ProcessChoice['name'][];
+
+/** The processes on pixel values that image tasks also train (src/pixel/: not SJD processes). */
+export const PIXEL_PRESETS: ProcessChoice['name'][] = [...PIXEL_PROCESSES];
 
 /** The two bandwidths as a user reads them: config.json's key, the flag, the symbol, of what. */
 export const BANDWIDTHS = {
@@ -106,6 +127,7 @@ export function makeSchedule(name: string, anchorDim: number): VPConfig {
 
 /** A choice in words, for reports: the literature's name of the process and its W. */
 export function describeProcess(c: ProcessChoice): string {
+  if (isPixelProcess(c.name)) return describePixelProcess(c.name);
   if (c.name === 'masked') return 'MDLM (masked)';
   if (c.name === 'continuous') return 'continuous (VP)';
   if (c.name === 'hybrid' || !c.blend || c.blend === 'identity') return `CADD (${c.name}, W = I)`;
@@ -135,9 +157,10 @@ export function parseProcessName(name: string): {
     const blend = m[1] === 'row-' ? 'gauss1d-row' : m[1] === 'add-' ? 'gauss1d' : undefined;
     return { process: 'sjd', bandwidth: Number(m[2]), ...(blend && { blend }) };
   }
-  if (PRESETS.includes(canonical as ProcessChoice['name'])) return { process: canonical };
+  if (PRESETS.includes(canonical as ProcessChoice['name']) || isPixelProcess(canonical))
+    return { process: canonical };
   throw new Error(
-    `unknown model '${name}' (${PRESETS.join(', ')}, sjd-SIGMA such as sjd-1.5, sjd-row-SIGMA or sjd-add-SIGMA)`,
+    `unknown model '${name}' (${PRESETS.join(', ')}, sjd-SIGMA such as sjd-1.5, sjd-row-SIGMA or sjd-add-SIGMA; images also ${PIXEL_PRESETS.join(', ')})`,
   );
 }
 
@@ -170,6 +193,7 @@ export function chooseProcess(o: {
   /** the model's anchors: learned ones embed blended values themselves (interpolatedEmbedding) */
   anchors?: 'learned' | 'frozen' | 'fixed';
 }): ProcessChoice {
+  if (isPixelProcess(o.name)) return choosePixelProcess(o.name, o);
   if (!PRESETS.includes(o.name as ProcessChoice['name'])) throw known('process', o.name, presets);
   const name = o.name as ProcessChoice['name'];
   const gaussian = name === 'hybrid' || name === 'sjd';
@@ -203,8 +227,28 @@ export function chooseProcess(o: {
   return choice;
 }
 
-/** The SJDProcess of a choice over a task's positions. */
+/**
+ * A pixel-space process (ddpm, bitdiff): images only, and none of the SJD flags (W, eta); its
+ * schedule is its own (src/pixel/schedule.ts), so the task's default schedule is not recorded.
+ */
+function choosePixelProcess(
+  name: ProcessChoice['name'],
+  o: { shape: BlendShape; blend?: string; eta?: number },
+): ProcessChoice {
+  if (!o.shape.grid)
+    throw new Error(`the ${name} process acts on pixel values: it trains image models only`);
+  if (o.blend !== undefined && o.blend !== 'identity')
+    throw new Error(`--blend ${o.blend}: the ${name} process has no blending matrix W`);
+  if (o.eta !== undefined) throw new Error(`--eta: the ${name} process has no eta (sjd only)`);
+  return { name };
+}
+
+/** The SJDProcess of a choice over a task's positions (not the pixel-space ddpm and bitdiff). */
 export function resolveProcess(choice: ProcessChoice, shape: BlendShape): SJDProcess {
+  if (isPixelProcess(choice.name))
+    throw new Error(
+      `the ${choice.name} process is a Gaussian diffusion on pixel values, not an SJD process`,
+    );
   const blend =
     choice.name === 'sjd' && choice.blend && choice.blend !== 'identity'
       ? makeBlend(choice.blend, shape, choice[bandwidthOf(choice.blend).key] ?? 1.5)

@@ -1,8 +1,11 @@
-// Builders: the denoiser and the SJD process of a config over a task's shape, and the AdamW
-// parameter groups (nanoGPT's rule: maps with dim >= 2 are weight-decayed; biases, norms and the
+// Builders: the denoiser and the SJD process of a config over a task's shape, the regressor of the
+// pixel-space processes (ddpm, bitdiff: src/pixel/), and the AdamW parameter groups (nanoGPT's rule: maps with dim >= 2 are weight-decayed; biases, norms and the
 // tables the model declares — anchors, positions, structure embeddings — are not).
 import { Denoiser, type Network, UNetDenoiser } from '../model/network.js';
+import { UNetRegressor } from '../model/unet-regressor.js';
+import { type PixelDiffusion, pixelDiffusion } from '../pixel/index.js';
 import {
+  isPixelProcess,
   type ProcessChoice,
   resolveProcess,
   type SJDProcess,
@@ -18,13 +21,14 @@ export function buildProcess(task: TaskShape, p: ProcessChoice): SJDProcess {
 
 export function buildModel(task: TaskShape, c: ModelChoice, gen: Generator): Network {
   if (c.arch === 'unet') {
-    const grid = task.blendShape?.grid;
-    if (!grid) throw new Error(`the U-Net needs an image task; ${task.name} has no pixel grid`);
-    const { arch: _, size: __, ...rest } = c;
+    const grid = gridOf(task);
+    const { arch: _, size: __, anchorDim, anchors, ...rest } = c;
+    if (anchorDim === undefined || anchors === undefined)
+      throw new Error('the U-Net classifier needs its anchors (model.anchorDim, model.anchors)');
     // value anchors E(0..K-1) (eq:embed-the-blur) unless the config learns its own
-    const values = c.anchors === 'fixed' ? valueAnchors(task.classes, c.anchorDim / 2) : undefined;
+    const values = anchors === 'fixed' ? valueAnchors(task.classes, anchorDim / 2) : undefined;
     return new UNetDenoiser(
-      { ...rest, ...grid, classes: task.classes },
+      { ...rest, anchorDim, anchors, ...grid, classes: task.classes },
       gen,
       values?.to('float32'),
     );
@@ -41,8 +45,32 @@ export function buildModel(task: TaskShape, c: ModelChoice, gen: Generator): Net
   );
 }
 
+function gridOf(task: TaskShape) {
+  const grid = task.blendShape?.grid;
+  if (!grid) throw new Error(`the U-Net needs an image task; ${task.name} has no pixel grid`);
+  return grid;
+}
+
+/** The pixel-space process of a config (ddpm, bitdiff) over the task's K levels. */
+export function buildPixelDiffusion(task: TaskShape, p: ProcessChoice): PixelDiffusion {
+  if (!isPixelProcess(p.name)) throw new Error(`${p.name} is not a pixel-space process`);
+  return pixelDiffusion(p.name, task.classes);
+}
+
+/** The U-Net regressor of a pixel-space process: D = the encoding's numbers a token in and out. */
+export function buildRegressor(
+  task: TaskShape,
+  c: ModelChoice,
+  d: PixelDiffusion,
+  gen: Generator,
+): UNetRegressor {
+  if (c.arch !== 'unet') throw new Error(`the ${d.name} process trains the U-Net (arch unet)`);
+  const { arch: _, size: __, anchorDim: ___, anchors: ____, ...rest } = c;
+  return new UNetRegressor({ ...rest, ...gridOf(task), dim: d.encoding.dim }, gen);
+}
+
 /** [decayed, not decayed] parameters of a model. */
-export function decayGroups(model: Network): [Tensor[], Tensor[]] {
+export function decayGroups(model: Network | UNetRegressor): [Tensor[], Tensor[]] {
   const tables = new Set(model.tables());
   const params = model.parameters();
   const decays = (p: Tensor) => p.ndim >= 2 && !tables.has(p);

@@ -8,7 +8,12 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { DenoiserConfig } from '../model/denoiser.js';
 import type { UNetConfig } from '../model/unet.js';
-import { bandwidthOf, type ProcessChoice, type TimeSampling } from '../process/index.js';
+import {
+  bandwidthOf,
+  isPixelProcess,
+  type ProcessChoice,
+  type TimeSampling,
+} from '../process/index.js';
 import type { LrSchedule } from './schedule.js';
 
 /** The transformer (denoiser.ts) of sequences and boards. */
@@ -18,11 +23,19 @@ export type TransformerChoice = Omit<DenoiserConfig, 'length' | 'classes' | 'str
   structure: boolean; // the task's structure embeddings (Sudoku: row, column, box)
 };
 
-/** The U-Net (unet.ts) of images; the grid and the levels come from the task. */
-export type UNetChoice = Omit<UNetConfig, 'height' | 'width' | 'channels' | 'classes'> & {
-  arch: 'unet';
-  size: string;
-};
+/**
+ * The U-Net (unet.ts) of images; the grid and the levels come from the task. The pixel-space
+ * processes (ddpm, bitdiff) train the same layers as a regressor without anchors
+ * (unet-regressor.ts): their configs have no anchorDim and anchors.
+ */
+export type UNetChoice = Omit<
+  UNetConfig,
+  'height' | 'width' | 'channels' | 'classes' | 'anchorDim' | 'anchors'
+> &
+  Partial<Pick<UNetConfig, 'anchorDim' | 'anchors'>> & {
+    arch: 'unet';
+    size: string;
+  };
 
 export type ModelChoice = TransformerChoice | UNetChoice;
 
@@ -81,7 +94,7 @@ const bandwidth = z.number().min(0).max(1000).optional();
 // The bandwidth is the blend's own (bandwidthOf): sigmaB for the image blur B, sigmaW for W.
 const process = z
   .object({
-    name: z.enum(['masked', 'continuous', 'hybrid', 'sjd']),
+    name: z.enum(['masked', 'continuous', 'hybrid', 'sjd', 'ddpm', 'bitdiff']),
     blend: z.string().optional(),
     sigmaW: bandwidth,
     sigmaB: bandwidth,
@@ -132,8 +145,8 @@ const unet = z
   .object({
     arch: z.literal('unet'),
     size: z.string(),
-    anchorDim: int(2, 4096),
-    anchors: z.enum(['learned', 'frozen', 'fixed']),
+    anchorDim: int(2, 4096).optional(), // absent for the pixel-space regressor
+    anchors: z.enum(['learned', 'frozen', 'fixed']).optional(),
     base: int(1, 4096),
     mults: z.array(int(1, 64)).min(1).max(8),
     blocks: int(1, 16),
@@ -214,6 +227,20 @@ function migrate(raw: unknown): unknown {
   return c;
 }
 
+/**
+ * The network's anchors against the process: the SJD processes need them, the pixel-space ones
+ * (a regressor of values or bits) have none. Null when they fit.
+ */
+function anchorMisfit(process: string, m: { anchorDim?: number; anchors?: string }): string | null {
+  const has = m.anchorDim !== undefined || m.anchors !== undefined;
+  const needs = !isPixelProcess(process);
+  if (has && !needs)
+    return `the ${process} process's network has no anchors (no anchorDim, anchors)`;
+  if (!(m.anchorDim !== undefined && m.anchors !== undefined) && needs)
+    return `the ${process} process needs the network's anchors (anchorDim and anchors)`;
+  return null;
+}
+
 /** Validates a config (e.g. parsed from disk); `where` names it in the one-line error. */
 export function parseConfig(raw: unknown, where: string): TrainConfig {
   const fail = (issue: z.core.$ZodIssue, prefix: PropertyKey[] = []) => {
@@ -224,6 +251,8 @@ export function parseConfig(raw: unknown, where: string): TrainConfig {
   if (!r.success) throw fail(r.error.issues[0]!);
   const m = modelSchema(r.data.model).safeParse(r.data.model);
   if (!m.success) throw fail(m.error.issues[0]!, ['model']);
+  const misfit = anchorMisfit(r.data.process.name, m.data);
+  if (misfit) throw new Error(`${where}: model.anchors: ${misfit}`);
   return { ...r.data, model: m.data } as TrainConfig;
 }
 

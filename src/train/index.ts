@@ -1,5 +1,11 @@
 // Training: the loop, run and model folders, configs, and what a task gives the trainer.
-export { buildModel, buildProcess, decayGroups } from './build.js';
+export {
+  buildModel,
+  buildPixelDiffusion,
+  buildProcess,
+  buildRegressor,
+  decayGroups,
+} from './build.js';
 export {
   type ModelChoice,
   parseConfig,
@@ -11,16 +17,21 @@ export {
 } from './config.js';
 export { type DataParallel, SINGLE, shardsOf } from './data-parallel.js';
 export { EMA } from './ema.js';
-export { heldOutLoss } from './held-out-loss.js';
+export { heldOutLoss, heldOutLossOf, type LossFn } from './held-out-loss.js';
 export { launch, rankBound } from './launcher.js';
 export { MetricsLog } from './metrics.js';
 export {
   exportModel,
   type LoadedModel,
+  type LoadedNetwork,
+  type LoadedPixelModel,
   loadModel,
+  loadNetwork,
+  loadPixelModel,
   loadTransformer,
   type ShapeOf,
 } from './model-io.js';
+export { type Objective, objectiveOf, type Trainable } from './objective.js';
 export {
   type ConfigOptions,
   type ProcessDefaults,

@@ -1,12 +1,15 @@
 // Trained models on disk (run-folder.ts has the layouts): a run folder (its EMA weights) or an
 // exported model folder (float16 storage allowed), the form shipped in the repository. Loading
-// validates the config (config.ts) and rebuilds the denoiser and its process; exporting writes a
+// validates the config (config.ts) and rebuilds the network and its process (the SJD classifier, or
+// the regressor of the pixel-space ddpm and bitdiff); exporting writes a
 // new model folder atomically and never over a user's folder or the run itself.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Denoiser, type Network } from '../model/network.js';
-import type { SJDProcess } from '../process/index.js';
+import { UNetRegressor } from '../model/unet-regressor.js';
+import type { PixelDiffusion } from '../pixel/index.js';
+import { isPixelProcess, type SJDProcess } from '../process/index.js';
 import {
   Generator,
   loadSafetensors,
@@ -17,9 +20,10 @@ import {
 } from '../torch/index.js';
 import { replaceDirAtomic, writeJsonAtomic } from '../util/atomic.js';
 import { claimOutDir, within } from '../util/out-path.js';
-import { buildModel, buildProcess } from './build.js';
+import { buildModel, buildPixelDiffusion, buildProcess, buildRegressor } from './build.js';
 import { readConfig, type TrainConfig } from './config.js';
 import { sjdVersion } from './manifest.js';
+import type { Trainable } from './objective.js';
 import {
   checkpointDir,
   finishedStep,
@@ -59,9 +63,9 @@ export function initWeights(
   dir: string,
   shape: ShapeOf,
   config: TrainConfig,
-  into: Network,
+  into: Trainable,
 ): { weights: Record<string, Tensor>; sha256: string } {
-  const src = loadModel(dir, shape, config.task);
+  const src = loadNetwork(dir, shape, config.task);
   const have = src.model.stateDict();
   const want = into.stateDict();
   const misfit = [
@@ -87,8 +91,16 @@ export function checkFinite(weights: Record<string, Tensor>, file: string): void
   }
 }
 
-/** The EMA weights of a run folder, or the weights of an exported model folder. */
-export function loadModel(dir: string, shape: ShapeOf, expectTask?: string): LoadedModel {
+/** A saved network of any process (the SJD classifier, or the regressor of ddpm and bitdiff). */
+export interface LoadedNetwork {
+  model: Trainable;
+  config: TrainConfig;
+  task: TaskShape;
+  source: string; // the weights file
+}
+
+/** The EMA weights of a run folder, or the weights of an exported model folder, in its network. */
+export function loadNetwork(dir: string, shape: ShapeOf, expectTask?: string): LoadedNetwork {
   if (!existsSync(join(dir, MODEL_FILES.config)))
     throw new Error(`${dir}: not a model or run folder (no ${MODEL_FILES.config})`);
   const config = readConfig(join(dir, MODEL_FILES.config));
@@ -97,7 +109,12 @@ export function loadModel(dir: string, shape: ShapeOf, expectTask?: string): Loa
     throw new Error(`${dir} holds a ${config.task} model, not ${want}`);
   const task = typeof shape === 'function' ? shape(config) : shape;
   const file = weightsFile(dir);
-  const model = buildModel(task, config.model, new Generator(0)).eval();
+  const gen = new Generator(0);
+  const model = (
+    isPixelProcess(config.process.name)
+      ? buildRegressor(task, config.model, buildPixelDiffusion(task, config.process), gen)
+      : buildModel(task, config.model, gen)
+  ).eval();
   const weights = loadSafetensors(file).tensors;
   checkFinite(weights, file);
   tidy(() =>
@@ -105,7 +122,42 @@ export function loadModel(dir: string, shape: ShapeOf, expectTask?: string): Loa
       Object.fromEntries(Object.entries(weights).map(([k, t]) => [k, t.to('float32')])),
     ),
   );
-  return { model, process: buildProcess(task, config.process), config, source: file };
+  return { model, config, task, source: file };
+}
+
+/** The classifier and SJD process of a saved model (not the pixel-space ddpm and bitdiff). */
+export function loadModel(dir: string, shape: ShapeOf, expectTask?: string): LoadedModel {
+  const r = loadNetwork(dir, shape, expectTask);
+  if (r.model instanceof UNetRegressor)
+    throw new Error(
+      `${dir}: a ${r.config.process.name} model (a Gaussian diffusion on pixel values), not an SJD classifier`,
+    );
+  return {
+    model: r.model,
+    process: buildProcess(r.task, r.config.process),
+    config: r.config,
+    source: r.source,
+  };
+}
+
+/** A saved model of a pixel-space process (ddpm, bitdiff): its regressor and its process. */
+export interface LoadedPixelModel {
+  model: UNetRegressor;
+  diffusion: PixelDiffusion;
+  config: TrainConfig;
+  source: string;
+}
+
+export function loadPixelModel(dir: string, shape: ShapeOf, expectTask?: string): LoadedPixelModel {
+  const r = loadNetwork(dir, shape, expectTask);
+  if (!(r.model instanceof UNetRegressor))
+    throw new Error(`${dir}: a ${r.config.process.name} model, not a pixel-space one`);
+  return {
+    model: r.model,
+    diffusion: buildPixelDiffusion(r.task, r.config.process),
+    config: r.config,
+    source: r.source,
+  };
 }
 
 /** loadModel for the tasks whose network is the transformer (Sudoku, text). */
@@ -144,7 +196,7 @@ export function exportModel(
     );
   claimOutDir(outDir, MODEL_FOLDER, o.force === true);
   const dtype = o.dtype ?? 'float16';
-  const { model, config } = loadModel(runDir, shape, o.expectTask);
+  const { model, config } = loadNetwork(runDir, shape, o.expectTask);
   const weights: Record<string, Tensor> = noGrad(() =>
     Object.fromEntries(Object.entries(model.stateDict()).map(([k, t]) => [k, t.to(dtype)])),
   );

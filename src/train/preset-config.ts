@@ -1,8 +1,8 @@
 // A run's config from a task's named sizes and process defaults (the vocabulary of
 // process/choice.ts): the size gives the model, optimiser and loop; the process flags, or the
 // task's defaults where absent, give the process (W only for sjd); steps also end the schedule.
-import { type BlendShape, chooseProcess } from '../process/index.js';
-import type { TrainConfig, TransformerChoice } from './config.js';
+import { type BlendShape, chooseProcess, isPixelProcess } from '../process/index.js';
+import type { ModelChoice, TrainConfig, TransformerChoice } from './config.js';
 
 /** A size: everything of a config but the task, seed and process. */
 export type Size = Omit<TrainConfig, 'seed' | 'process' | 'task'>;
@@ -17,6 +17,7 @@ export interface ProcessDefaults {
   bandwidth: number; // of the default W: sigma_W, or for images sigma_B of the blur B
   schedule: string;
   mean?: 'embedding' | 'value'; // images: W blends raw values, then the value embedding
+  pixel?: boolean; // images: the pixel-space ddpm and bitdiff train too (src/pixel/)
 }
 
 /** What a user may choose (flags of `sjd train`). */
@@ -50,8 +51,12 @@ export function presetConfig<S extends Size>(
   const d = task.defaults;
   const processName = o.process ?? d.process;
   const total = o.steps ?? s.steps;
+  // the pixel-space processes train the network as a regressor without anchors (config.ts)
+  const { anchorDim, anchors, ...bare } = s.model as ModelChoice & { anchorDim?: number };
+  const model = isPixelProcess(processName) ? bare : s.model;
   return {
     ...s,
+    model,
     task: task.name,
     seed: o.seed ?? 0,
     process: chooseProcess({
@@ -61,9 +66,9 @@ export function presetConfig<S extends Size>(
       bandwidth: o.bandwidth ?? d.bandwidth,
       eta: o.eta,
       schedule: o.schedule ?? d.schedule,
-      anchorDim: s.model.anchorDim,
+      anchorDim: anchorDim ?? 0,
       mean: d.mean,
-      anchors: s.model.anchors,
+      anchors,
     }),
     steps: total,
     batch: o.batch ?? s.batch,

@@ -5,6 +5,7 @@
 import type { Network } from '../model/network.js';
 import type { BlendShape, SJDProcess } from '../process/index.js';
 import type { Generator, Tensor } from '../torch/index.js';
+import type { LossFn } from './held-out-loss.js';
 
 /** What building a model and its process needs of a task (loading a trained model needs no data). */
 export interface TaskShape {
@@ -22,4 +23,9 @@ export interface TrainTask extends TaskShape {
   readonly takeoffMetric?: string;
   batch(size: number, gen: Generator): { x0: Tensor; condition?: Tensor }; // [B, L] int64, [B, L] bool
   evaluate(model: Network, proc: SJDProcess, step: number): Record<string, number>;
+  /**
+   * The evaluation by a held-out loss alone, for any objective (objective.ts): a task that has
+   * it trains the pixel-space processes too (images). T: times are drawn in (0, T).
+   */
+  evaluateLoss?(loss: LossFn, T: number): Record<string, number>;
 }

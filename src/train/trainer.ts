@@ -1,7 +1,7 @@
-// The training loop shared by every task (Alg. sjd-training; docs/design.md §2, §4), read top to
-// bottom: build the process and the model, AdamW (decay by parameter role, build.ts), EMA, the
+// The training loop shared by every task and process (Alg. sjd-training; docs/design.md §2, §4),
+// read top to bottom: build the objective (the process's loss, objective.ts) and the model, AdamW (decay by parameter role, build.ts), EMA, the
 // metrics log; restore a checkpoint when resuming; then per step draw times and a batch, corrupt
-// and take a cross-entropy step (sjd-loss.ts, step.ts), update the EMA, log, evaluate the EMA
+// and take a step on the objective's loss (sjd-loss.ts or the pixel processes', step.ts), update the EMA, log, evaluate the EMA
 // weights, checkpoint. One generator drives initialisation, data, times, corruption and dropout,
 // and the checkpoint holds its state and the logging window, so a resumed run repeats the
 // uninterrupted one bit for bit. SIGINT/SIGTERM stop at the end of a step with a checkpoint.
@@ -13,7 +13,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { sampleTimes } from '../process/index.js';
 import { AdamW, Generator } from '../torch/index.js';
 import { makeDir, writeJsonAtomic } from '../util/atomic.js';
-import { buildModel, buildProcess, decayGroups } from './build.js';
+import { decayGroups } from './build.js';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint.js';
 import { readConfig, type TrainConfig } from './config.js';
 import {
@@ -29,10 +29,10 @@ import { EMA } from './ema.js';
 import { writeManifest } from './manifest.js';
 import { MetricsLog } from './metrics.js';
 import { initWeights } from './model-io.js';
+import { objectiveOf } from './objective.js';
 import { loadOptimState, saveOptimState } from './optim-state.js';
 import { checkRunFolder, finishedStep, RUN_FILES } from './run-folder.js';
 import { learningRate } from './schedule.js';
-import { sjdLoss } from './sjd-loss.js';
 import { accumulateStep, optimiseStep } from './step.js';
 import type { TrainTask } from './task.js';
 
@@ -94,10 +94,10 @@ export async function train(
   if (config.shards !== undefined && config.batch % config.shards !== 0)
     throw new Error(`batch ${config.batch} does not split into ${config.shards} shards`);
 
-  // The process, the model, its optimiser and EMA, all from the run's one generator.
+  // The objective, the model, its optimiser and EMA, all from the run's one generator.
   const gen = new Generator(config.seed);
-  const proc = buildProcess(task, config.process);
-  const model = buildModel(task, config.model, gen);
+  const objective = objectiveOf(task, config);
+  const model = objective.build(gen);
   if (!resume && config.init) {
     // warm start: the source's weights replace the random init (the generator has drawn it all
     // the same, so the run's later draws do not depend on --init)
@@ -161,10 +161,10 @@ export async function train(
     });
   };
 
-  const evalModel = buildModel(task, config.model, new Generator(0)).eval();
+  const evalModel = objective.build(new Generator(0)).eval();
   const evaluate = (): Record<string, number> => {
     evalModel.loadStateDict(ema.stateDict());
-    const ev = task.evaluate(evalModel, proc, s.step);
+    const ev = objective.evaluate(evalModel, s.step);
     s.lastEval = ev;
     if (s.takeoff === null && task.takeoffMetric && (ev[task.takeoffMetric] ?? 0) > 0)
       s.takeoff = s.step;
@@ -193,9 +193,9 @@ export async function train(
       const lr = learningRate(config.lr, s.step);
       const shard = (k: number, size: number) => () => {
         const g = shardGenerator(config.seed, s.step, k);
-        const t = sampleTimes(size, proc.T, config.timeSampling, g); // [b] float64
+        const t = sampleTimes(size, objective.T, config.timeSampling, g); // [b] float64
         const { x0, condition } = task.batch(size, g); // [b, L] int64, [b, L] bool
-        return sjdLoss(model, proc, x0, t, g, condition).div(config.shards!);
+        return objective.loss(model, x0, t, g, condition).div(config.shards!);
       };
       const loss = mine
         ? sumOver(
@@ -208,9 +208,9 @@ export async function train(
           )
         : optimiseStep(
             () => {
-              const t = sampleTimes(config.batch, proc.T, config.timeSampling, gen); // [B] float64
+              const t = sampleTimes(config.batch, objective.T, config.timeSampling, gen); // [B] float64
               const { x0, condition } = task.batch(config.batch, gen); // [B, L] int64, [B, L] bool
-              return sjdLoss(model, proc, x0, t, gen, condition);
+              return objective.loss(model, x0, t, gen, condition);
             },
             opt,
             { clip: config.clip, lr },

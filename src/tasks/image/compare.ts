@@ -8,18 +8,18 @@ import { basename, dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../../evaluation/plot.js';
 import { mean, std } from '../../evaluation/stats.js';
-import { describeProcess, parseProcessName } from '../../process/index.js';
-import { loadModel, type TrainHooks, trainToEnd } from '../../train/index.js';
+import { describeProcess, isPixelProcess, parseProcessName } from '../../process/index.js';
+import { type TrainHooks, trainToEnd } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { readCache, writeCache } from '../../util/cache.js';
 import type { ImageSet } from './dataset.js';
 import { type ImageScores, scoreImages } from './evaluate.js';
 import type { FeatureNet } from './feature-net.js';
+import { loadAnyImageModel } from './load.js';
 import { gridPng } from './png.js';
 import { imageConfig } from './presets.js';
-import { sampleImages } from './sample.js';
+import { sampleAnyImages } from './sample.js';
 import type { ImageTask } from './task.js';
-import { imageShape } from './tokens.js';
 
 export interface ImageCompareOptions {
   out: string;
@@ -53,25 +53,27 @@ const modelConfig = (name: string, task: ImageTask, o: ImageCompareOptions, seed
 const label = (name: string, task: ImageTask, o: ImageCompareOptions) =>
   describeProcess(modelConfig(name, task, o, 0).process);
 
-/** How a model is sampled: MDLM's ancestral sampler with top-p for masked models, else `o.sampler`. */
+/**
+ * How a model is sampled: MDLM's ancestral sampler with top-p for masked models, the pixel-space
+ * baselines by their own step (DDPM's ancestral, Bit Diffusion's DDIM), else `o.sampler`.
+ */
 const samplingOf = (name: string, o: ImageCompareOptions) =>
-  name === 'masked' ? { sampler: 'mdlm', topP: o.maskedTopP } : { sampler: o.sampler, topP: 1 };
+  name === 'masked'
+    ? { sampler: 'mdlm', topP: o.maskedTopP }
+    : isPixelProcess(name)
+      ? {}
+      : { sampler: o.sampler, topP: 1 };
 
 /** Scores of one run at every NFE, from its cache when it has them for this N, step and sampling. */
-function runScores(
-  dir: string,
-  name: string,
-  task: ImageTask,
-  o: ImageCompareOptions,
-): Record<number, ImageScores> {
+function runScores(dir: string, name: string, o: ImageCompareOptions): Record<number, ImageScores> {
   const cache = join(dir, 'scores.json');
   const key = { n: o.n, steps: o.steps, features: o.features.path, ...samplingOf(name, o) };
   const scores = readCache<Record<number, ImageScores>>(cache, key) ?? {};
   const missing = o.nfes.filter((k) => !scores[k]);
   if (missing.length > 0) {
-    const { model, process: proc } = loadModel(dir, imageShape(task.geometry), 'image');
+    const m = loadAnyImageModel(dir);
     for (const nfe of missing) {
-      const r = sampleImages(model, proc, task.geometry, {
+      const r = sampleAnyImages(m, {
         n: o.n,
         nfe,
         seed: 0,
@@ -95,7 +97,7 @@ export async function runImageComparison(
       const dir = join(o.out, `${name}-seed${seed}`);
       hooks.log?.(`${label(name, task, o)}, seed ${seed}`);
       if (!(await trainToEnd(dir, modelConfig(name, task, o, seed), task, hooks))) return null;
-      const scores = runScores(dir, name, task, o);
+      const scores = runScores(dir, name, o);
       hooks.log?.(
         `${dir}: FD at NFE ${o.nfes.join('/')}: ${o.nfes.map((k) => scores[k]!.samples.fd.toFixed(2)).join('/')}`,
       );
@@ -142,12 +144,19 @@ async function writeImageReport(
     ...o.models
       .filter((m) => m.startsWith('sjd-') && o.models.includes('hybrid'))
       .map((m) => fdVerdict(label(m, task, o), fdAt(m), 'CADD', fdAt('hybrid'))),
+    // tab:cifar10_fid's continuous baselines (DDPM the closest): each SJD against each
+    ...o.models
+      .filter((m) => m.startsWith('sjd-'))
+      .flatMap((m) =>
+        o.models
+          .filter(isPixelProcess)
+          .map((b) => fdVerdict(label(m, task, o), fdAt(m), label(b, task, o), fdAt(b))),
+      ),
   ];
   // a sample grid per model (first seed, largest NFE)
   for (const m of o.models) {
     const r = runs.find((x) => x.model === m)!;
-    const { model, process: proc } = loadModel(r.dir, imageShape(task.geometry), 'image');
-    const s = sampleImages(model, proc, task.geometry, {
+    const s = sampleAnyImages(loadAnyImageModel(r.dir), {
       n: 36,
       nfe: top,
       seed: 0,
@@ -159,12 +168,18 @@ async function writeImageReport(
   }
   const svg = `${stem}.svg`;
   const g = task.geometry;
-  const md = `# Images: MDLM, CADD and SJD at this machine's scale
+  const pixel = o.models.filter(isPixelProcess);
+  const baselines = pixel.length > 0 ? `, ${pixel.map((m) => label(m, task, o)).join(', ')}` : '';
+  const pixelNote =
+    pixel.length > 0
+      ? ' The pixel-space baselines (src/pixel/) use the same U-Net layers as a regressor and sample by their own step: DDPM ancestral on its 1000-step chain respaced to the NFE, Bit Diffusion DDIM on a uniform grid.'
+      : '';
+  const md = `# Images: MDLM, CADD and SJD${baselines} at this machine's scale
 
 Fashion-MNIST-style images of ${g.height} x ${g.width} x ${g.channels}, ${g.levels} levels; size \`${o.size}\` (the same U-Net and optimiser
 for every model), ${o.steps} steps, seeds ${o.seeds.join(', ')}. Scores on N = ${o.n} samples (seed 0) against N training
 images in the feature space of \`${o.features.path}\` (test accuracy ${(100 * o.features.accuracy).toFixed(1)}%); the \`${o.sampler}\` sampler on a cosine grid (MDLM's
-ancestral sampler with top-p ${o.maskedTopP} for the masked model). KID, label entropy (nats), score and the smallest class share are at NFE ${top}.
+ancestral sampler with top-p ${o.maskedTopP} for the masked model).${pixelNote} KID, label entropy (nats), score and the smallest class share are at NFE ${top}.
 
 ## Verdicts (FD at NFE ${top}, lower is better)
 

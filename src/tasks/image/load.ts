@@ -1,19 +1,59 @@
 // A trained image model (issue #14; app:cifar10-imagenet): --model DIR (a run folder or an
 // exported model folder whose config carries its image geometry), else the model shipped in the
-// package (models/image), loaded with that geometry (used by the image commands and by
-// `sjd serve`, issue #15).
+// package (models/image), loaded with that geometry. The image commands load any process's
+// (loadAnyImageModel: the SJD classifier, or the regressor of the pixel-space ddpm and bitdiff);
+// `sjd serve` and the demo load SJD models (loadImageModel), whose steps the page shows.
+
+import { join } from 'node:path';
+import { isPixelProcess } from '../../process/index.js';
 import type { TaskShape, TrainConfig } from '../../train/index.js';
-import { type LoadedModel, loadModel } from '../../train/model-io.js';
+import { MODEL_FILES, readConfig } from '../../train/index.js';
+import {
+  type LoadedModel,
+  type LoadedPixelModel,
+  loadModel,
+  loadPixelModel,
+} from '../../train/model-io.js';
 import { hasShippedImageModel, SHIPPED_IMAGE } from './presets.js';
 import { type ImageGeometry, imageShape } from './tokens.js';
 
-export function loadImageModel(dir?: string): LoadedModel & { geometry: ImageGeometry } {
+export type ImageModel = LoadedModel & { geometry: ImageGeometry };
+export type PixelImageModel = LoadedPixelModel & { geometry: ImageGeometry };
+/** An image model of any process; `diffusion` marks the pixel-space ones. */
+export type AnyImageModel = ImageModel | PixelImageModel;
+
+export const isPixelImageModel = (m: AnyImageModel): m is PixelImageModel => 'diffusion' in m;
+
+function modelPath(dir?: string): string {
   const path = dir ?? SHIPPED_IMAGE;
   if (!dir && !hasShippedImageModel())
     throw new Error(
       `no shipped image model in ${path}; pass --model DIR (a run folder or an exported model)`,
     );
+  return path;
+}
+
+/** The process a saved model's config names ('' when it has no config: the loader says why). */
+function savedProcess(path: string): string {
+  try {
+    return readConfig(join(path, MODEL_FILES.config)).process.name;
+  } catch {
+    return '';
+  }
+}
+
+/** An SJD image model (masked, hybrid, sjd): its classifier and process. */
+export function loadImageModel(dir?: string): ImageModel {
+  const path = modelPath(dir);
   const r = loadModel(path, (c) => savedImageShape(c, path), 'image');
+  return { ...r, geometry: r.config.image! };
+}
+
+/** An image model of any process, the pixel-space ddpm and bitdiff included. */
+export function loadAnyImageModel(dir?: string): AnyImageModel {
+  const path = modelPath(dir);
+  if (!isPixelProcess(savedProcess(path))) return loadImageModel(path);
+  const r = loadPixelModel(path, (c) => savedImageShape(c, path), 'image');
   return { ...r, geometry: r.config.image! };
 }
 

@@ -18,7 +18,10 @@ import {
 } from '../../train/index.js';
 import { type ImageGeometry, imageBlendShape } from './tokens.js';
 
-export type ImageSize = Size & { model: UNetChoice };
+/** A size of the SJD U-Net (the pixel-space processes drop its anchors: preset-config.ts). */
+export type ImageSize = Size & {
+  model: UNetChoice & Required<Pick<UNetChoice, 'anchorDim' | 'anchors'>>;
+};
 
 // Anchors learned and normalised as CDCD (the paper's CIFAR-10 setting); a blurred value is
 // embedded between the anchors of its two neighbouring levels (process/value-embedding.ts).
@@ -69,13 +72,17 @@ export const IMAGE_SIZES: Record<string, ImageSize> = {
   },
 };
 
-/** The task's process defaults: the value-space blur of the pixel grid, sigma_B = 2.5. */
+/**
+ * The task's process defaults: the value-space blur of the pixel grid, sigma_B = 2.5; the
+ * pixel-space baselines (ddpm, bitdiff) train too.
+ */
 export const IMAGE_PROCESS = {
   process: 'sjd',
   blend: 'blur2d',
   bandwidth: 2.5,
   schedule: 'linear',
   mean: 'value' as const,
+  pixel: true,
 };
 
 export function imageConfig(g: ImageGeometry, o: ConfigOptions = {}): TrainConfig {

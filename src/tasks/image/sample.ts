@@ -1,18 +1,23 @@
 // Unconditional image sampling (app:cifar10-imagenet): Alg. 2 on a cosine grid for the hybrid
 // and blurred processes, MDLM's ancestral sampler for the masked preset, in batches
-// (sampling/batched.ts), with top-p where asked (the paper's MD4 baseline samples at 0.98);
-// tokens back to images [n, C, H, W] (tokens.ts); one batch can be taken
+// (sampling/batched.ts), with top-p where asked (the paper's MD4 baseline samples at 0.98); the
+// pixel-space baselines by their own samplers (pixel/sample.ts: DDPM's ancestral step, Bit
+// Diffusion's DDIM); tokens back to images [n, C, H, W] (tokens.ts); one batch can be taken
 // step by step for streaming.
 import type { Network } from '../../model/network.js';
+import { pixelSampleSteps } from '../../pixel/index.js';
 import type { SJDProcess } from '../../process/index.js';
 import {
+  defaultSampler,
+  drain,
   sampleBatchSteps,
   sampleInBatches,
   type TrajectoryStep,
   type UnconditionalOptions,
   unconditionalSampling,
 } from '../../sampling/index.js';
-import { type ImageGeometry, imagesOf } from './tokens.js';
+import { type AnyImageModel, isPixelImageModel, type PixelImageModel } from './load.js';
+import { type ImageGeometry, imageShape, imagesOf } from './tokens.js';
 
 /** An image run's options: those of every unconditional run (sampling/batched.ts). */
 export type ImageSampleOptions = UnconditionalOptions;
@@ -30,6 +35,37 @@ export function sampleImages(
   o: ImageSampleOptions,
 ): ImageSamples {
   const { rows, nfe, trajectory } = sampleInBatches(model, proc, unconditionalSampling(proc, o));
+  return { images: imagesOf(rows.flat(), o.n, g), nfe, trajectory };
+}
+
+/** The sampler a model runs under `o`: its process's own for the pixel-space ones. */
+export function imageSamplerOf(m: AnyImageModel, o: { sampler?: string }): string {
+  return isPixelImageModel(m) ? m.diffusion.sampler : (o.sampler ?? defaultSampler(m.process));
+}
+
+/**
+ * The pixel-space options of a run: its process's sampler only, and neither temperature nor
+ * top-p (a Gaussian step draws no categorical); refused in one line otherwise.
+ */
+function pixelOptions(m: PixelImageModel, o: ImageSampleOptions) {
+  const d = m.diffusion;
+  if (o.sampler !== undefined && o.sampler !== d.sampler)
+    throw new Error(
+      `a ${d.name} model samples by its own ${d.sampler} step, not the '${o.sampler}' sampler`,
+    );
+  if ((o.temperature ?? 1) !== 1 || (o.topP ?? 1) !== 1)
+    throw new Error(`a ${d.name} model draws no categorical: temperature and top-p must be 1`);
+  return { n: o.n, nfe: o.nfe, seed: o.seed, batch: o.batch };
+}
+
+/** Images from a model of any process. */
+export function sampleAnyImages(m: AnyImageModel, o: ImageSampleOptions): ImageSamples {
+  const g = m.geometry;
+  if (!isPixelImageModel(m)) return sampleImages(m.model, m.process, g, o);
+  const L = imageShape(g).length;
+  const watch = o.record ? 'first' : 'none';
+  const run = pixelSampleSteps(m.model, m.diffusion, L, pixelOptions(m, o), watch);
+  const { rows, nfe, trajectory } = drain(run, o.record === true);
   return { images: imagesOf(rows.flat(), o.n, g), nfe, trajectory };
 }
 

@@ -69,7 +69,7 @@ export const imageSpec: TaskSpec<LoadedModel & { geometry: ImageGeometry }> = {
     description:
       'masked (MDLM), hybrid (CADD) and sjd over sigma_B on one U-Net: train every model x seed (resumable), score FD/KID at each NFE, write docs',
     models: {
-      help: 'sjd-SIGMA (the blur of values at sigma_B SIGMA)',
+      help: 'sjd-SIGMA (the blur of values at sigma_B SIGMA), ddpm, bitdiff (the pixel-space DDPM and Bit Diffusion)',
       defaults: ['masked', 'hybrid', 'sjd-1.5', 'sjd-2', 'sjd-2.5'],
     },
     seeds: ['0'],

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Network } from '../../model/network.js';
 import type { BlendShape, SJDProcess } from '../../process/index.js';
 import { type Generator, keep, type Tensor, tensor } from '../../torch/index.js';
-import { heldOutLoss, type TrainTask } from '../../train/index.js';
+import { heldOutLoss, heldOutLossOf, type LossFn, type TrainTask } from '../../train/index.js';
 import type { ImageSet } from './dataset.js';
 import {
   describeGeometry,
@@ -70,5 +70,9 @@ export class ImageTask implements TrainTask {
 
   evaluate(model: Network, proc: SJDProcess): Record<string, number> {
     return { valid_loss: heldOutLoss(model, proc, this.#held) };
+  }
+
+  evaluateLoss(loss: LossFn, T: number): Record<string, number> {
+    return { valid_loss: heldOutLossOf(loss, T, this.#held) };
   }
 }

@@ -1,0 +1,109 @@
+// The layers of the ADM U-Net (app:cifar10-imagenet; Dhariwal & Nichol), shared by the SJD image
+// classifier (unet.ts: logits over K levels a site) and the pixel-space regressor of DDPM and Bit
+// Diffusion (unet-regressor.ts: a vector a site). A 3x3 convolution in, residual blocks with the
+// time embedding at each resolution (ResBlock), self-attention at the lowest, stride-2
+// convolutions down and nearest upsampling up with skip connections, and a zero-initialised 3x3
+// convolution out. The layers register on the module that owns them (`register`), so their
+// parameters keep the owner's names (time, in_conv, down.*, mid.*, up.*, out_norm, out_conv).
+import { cat, type Generator, nn, type Tensor } from '../torch/index.js';
+import { TimeEmbedding } from './time-embedding.js';
+import { AttentionBlock, Downsample, groupsFor, ResBlock, Upsample } from './unet-blocks.js';
+
+/** The U-Net's size, as a run's config names it. */
+export interface UNetSize {
+  base: number; // feature channels at full resolution
+  mults: number[]; // per resolution level: channels = base * mult; a stride-2 step between levels
+  blocks: number; // residual blocks per level (the decoder has one more, as ADM)
+  heads: number; // self-attention heads at the lowest resolution
+  dropout?: number;
+}
+
+type Register = <M extends nn.Module>(name: string, m: M) => M;
+
+export class UNetLayers {
+  readonly time: TimeEmbedding;
+  readonly inConv: nn.Conv2d;
+  readonly down: (ResBlock | AttentionBlock | Downsample)[][];
+  readonly mid: [ResBlock, AttentionBlock, ResBlock];
+  readonly up: (ResBlock | AttentionBlock | Upsample)[][];
+  readonly outNorm: nn.GroupNorm;
+  readonly outConv: nn.Conv2d;
+
+  constructor(
+    register: Register,
+    c: UNetSize & { inChannels: number; outChannels: number },
+    gen: Generator,
+  ) {
+    if (c.mults.length < 1 || !c.mults.every((m) => Number.isInteger(m) && m >= 1))
+      throw new Error(`unet: mults must be whole numbers >= 1, got [${c.mults}]`);
+    if (!(Number.isInteger(c.blocks) && c.blocks >= 1))
+      throw new Error(`unet: blocks must be a whole number >= 1, got ${c.blocks}`);
+    const lowest = c.base * c.mults.at(-1)!;
+    if (lowest % c.heads !== 0)
+      throw new Error(
+        `unet: ${lowest} channels at the lowest level do not split into ${c.heads} heads`,
+      );
+    const p = c.dropout ?? 0;
+    const emb = 4 * c.base;
+    this.time = register('time', new TimeEmbedding(emb, gen));
+    this.inConv = register('in_conv', new nn.Conv2d(c.inChannels, c.base, 3, { gen }));
+    const last = c.mults.length - 1;
+    const skips: number[] = [c.base]; // channels of each skip, in the order they are pushed
+    let ch = c.base;
+    this.down = c.mults.map((m, level) => {
+      const stage: (ResBlock | AttentionBlock | Downsample)[] = [];
+      for (let b = 0; b < c.blocks; b++) {
+        stage.push(new ResBlock(ch, c.base * m, emb, p, gen));
+        ch = c.base * m;
+        if (level === last) stage.push(new AttentionBlock(ch, c.heads, gen));
+        skips.push(ch);
+      }
+      if (level < last) {
+        stage.push(new Downsample(ch, gen));
+        skips.push(ch);
+      }
+      return stage.map((mod, k) => register(`down.${level}.${k}`, mod));
+    });
+    this.mid = [
+      register('mid.0', new ResBlock(ch, ch, emb, p, gen)),
+      register('mid.1', new AttentionBlock(ch, c.heads, gen)),
+      register('mid.2', new ResBlock(ch, ch, emb, p, gen)),
+    ];
+    this.up = [...c.mults.keys()].reverse().map((level) => {
+      const m = c.mults[level]!;
+      const stage: (ResBlock | AttentionBlock | Upsample)[] = [];
+      for (let b = 0; b <= c.blocks; b++) {
+        stage.push(new ResBlock(ch + skips.pop()!, c.base * m, emb, p, gen));
+        ch = c.base * m;
+        if (level === last) stage.push(new AttentionBlock(ch, c.heads, gen));
+      }
+      if (level > 0) stage.push(new Upsample(ch, gen));
+      return stage.map((mod, k) => register(`up.${level}.${k}`, mod));
+    });
+    this.outNorm = register('out_norm', new nn.GroupNorm(groupsFor(ch), ch));
+    this.outConv = register('out_conv', new nn.Conv2d(ch, c.outChannels, 3, { gen, zero: true }));
+  }
+
+  /** input [B, inChannels, H, W] (contiguous), t [B] -> [B, outChannels, H, W] */
+  forward(input: Tensor, t: Tensor): Tensor {
+    const emb = this.time.forward(t).silu(); // [B, 4 base]
+    let h = this.inConv.forward(input); // [B, base, H, W]
+    const skips: Tensor[] = [h];
+    for (const stage of this.down)
+      stage.forEach((mod, k) => {
+        h = mod instanceof ResBlock ? mod.forward(h, emb) : mod.forward(h);
+        // a skip after each residual unit (a block and its attention) and each downsampling
+        if (!(stage[k + 1] instanceof AttentionBlock)) skips.push(h);
+      });
+    h = this.mid[2].forward(this.mid[1].forward(this.mid[0].forward(h, emb)), emb);
+    for (const stage of this.up)
+      for (const mod of stage) {
+        if (mod instanceof ResBlock) h = mod.forward(cat([h, skips.pop()!], 1), emb);
+        else if (mod instanceof Upsample) {
+          const next = skips.at(-1)!;
+          h = mod.forward(h, next.size(2), next.size(3));
+        } else h = mod.forward(h);
+      }
+    return this.outConv.forward(this.outNorm.forward(h).silu()); // [B, outChannels, H, W]
+  }
+}
