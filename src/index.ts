@@ -1,9 +1,11 @@
-// sjd's public entry point: the tensor layer, the process engine, samplers, denoisers, training,
+// sjd's public entry point: the tensor layer, the process engine, the pixel-space baselines (DDPM,
+// Bit Diffusion), samplers, denoisers, training,
 // the tasks, and the utilities the command line uses (docs/design.md §2: the CLI imports only this).
 export * as evaluation from './evaluation/index.js';
 export { Backbone, type BackboneConfig } from './model/backbone.js';
 export { Denoiser, type DenoiserConfig } from './model/denoiser.js';
 export { TokenClassifier } from './model/token-classifier.js';
+export * as pixel from './pixel/index.js';
 export * as process from './process/index.js';
 export * as sampling from './sampling/index.js';
 export * as serve from './serve/index.js';
