@@ -77,7 +77,7 @@ test('--hazard-weights specs: uniform, freq:GAMMA and the spreads of tab:frozen-
   for (const bad of ['freq:', 'freq:x', 'spread:2', 'anti-spread:0.5', 'Uniform'])
     assert.throws(
       () => parseHazardWeights(bad),
-      /expected uniform, freq:GAMMA, freq-spread:S or anti-spread:S/,
+      /expected uniform, freq:GAMMA, freq-spread:S, anti-spread:S \(S >= 1\), learned-bounded or learned-uniform-ce/,
     );
 });
 

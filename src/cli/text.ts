@@ -23,6 +23,7 @@ interface SampleOpts {
   seed: number;
   topP: number;
   sampler?: string;
+  uniformHazard?: boolean;
 }
 
 function samplingOptions(cmd: Command): Command {
@@ -32,7 +33,11 @@ function samplingOptions(cmd: Command): Command {
     .option(...temperatureOption('text'))
     .option('-n, --n <n>', 'number of samples', int(1, 1_000_000), 16)
     .option(...seedOption)
-    .option(...topPOption);
+    .option(...topPOption)
+    .option(
+      '--uniform-hazard',
+      'sample with hazard weights w = 1 (a model trained with learned or frozen ones: the "w = 1 sampler" of tab:e2e-text8)',
+    );
 }
 
 export function registerText(program: Command): void {
@@ -63,7 +68,7 @@ export function registerText(program: Command): void {
       .command('text')
       .description('sample text (Alg. 2 on a cosine grid; MDLM ancestral for masked models)'),
   ).action((o: SampleOpts) => {
-    const { model, process: proc } = text.loadTextModel(o.model);
+    const { model, process: proc } = text.loadTextModel(o.model, o);
     const t0 = performance.now();
     const { texts } = text.sampleText(model, proc, o);
     const s = (performance.now() - t0) / 1000;
@@ -98,7 +103,7 @@ export function registerText(program: Command): void {
             '--frontier with the shipped model needs --out (its folder is not written)',
           );
         if (o.frontier) util.checkWritable(join(dir!, 'frontier.json')); // before the sweep
-        const { model, process: proc, config, source } = text.loadTextModel(o.model);
+        const { model, process: proc, config, source } = text.loadTextModel(o.model, o);
         // the corpus the model was trained on when it is here (a shipped model's may not be)
         const data =
           o.data ?? (config.data && existsSync(config.data) ? config.data : text.EMBEDDED);

@@ -66,8 +66,13 @@ const TASK_FLAGS: Record<string, (c: Command) => Command> = {
       .option('--eval-nfe <n>', 'NFE of the evaluation samples', nfe, d.evalNfe)
       .option(
         '--hazard-weights <spec>',
-        'hybrid, sjd: per-token hazard weights w(a), uniform (the default), freq:GAMMA (w proportional to corpus frequency^GAMMA, sum p0 w = 1; app:e2e-hazard), freq-spread:S or anti-spread:S (the GAMMA that spreads w by S, frequency-keyed or anti-frequency)',
+        'hybrid, sjd: per-token hazard weights w(a), uniform (the default), freq:GAMMA (w proportional to corpus frequency^GAMMA, sum p0 w = 1; app:e2e-hazard), freq-spread:S or anti-spread:S (the GAMMA that spreads w by S, frequency-keyed or anti-frequency), learned-bounded or learned-uniform-ce (learned through the ELBO, tab:e2e-text8)',
         hazardWeightsArg,
+      )
+      .option(
+        '--objective <name>',
+        'hybrid, sjd: the loss, ce (cross-entropy, the default) or elbo (the negative ELBO at eta = 1 without its score term, prop:elbo-eta1)',
+        oneOf(['ce', 'elbo']),
       );
   },
   image: (c) =>

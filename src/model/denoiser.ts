@@ -9,6 +9,7 @@ import { type Generator, keep, nn, type Tensor, tensor, tidy } from '../torch/in
 import { type AnchorMode, Anchors } from './anchors.js';
 import type { AttentionKind } from './attention-pattern.js';
 import { Backbone, type Conditioning } from './backbone.js';
+import { LearnedHazard, type LearnedHazardKind } from './learned-hazard.js';
 import { TimeEmbedding } from './time-embedding.js';
 
 // Positions and structure start at PyTorch's Embedding scale (N(0, 1)), comparable to the
@@ -45,11 +46,14 @@ export class Denoiser extends nn.Module {
   readonly backbone: Backbone;
   readonly #groups: Tensor[]; // per structure: [L] int64
   readonly anchorFlag: Tensor; // [width]
+  /** learned hazard weights w(a) (app:e2e-hazard), when the run learns them */
+  readonly hazard: LearnedHazard | null;
 
   constructor(
     readonly config: DenoiserConfig,
     gen: Generator,
     anchorValues?: Tensor,
+    learnedHazard?: LearnedHazardKind,
   ) {
     super();
     const c = config;
@@ -93,12 +97,17 @@ export class Denoiser extends nn.Module {
         gen,
       ),
     );
+    // last, and drawing nothing: the other weights are those of a run without it
+    this.hazard = learnedHazard
+      ? this.child('hazard', new LearnedHazard(learnedHazard, c.classes))
+      : null;
   }
 
-  /** The parameters that are lookup tables (anchors, positions, structure), not linear maps. */
+  /** The parameters that are lookup tables (anchors, positions, structure, w), not linear maps. */
   tables(): Tensor[] {
     return [
       ...this.anchors.parameters(),
+      ...(this.hazard?.parameters() ?? []),
       ...this.structure.flatMap((e) => e.parameters()),
       ...(this.backbone.pos?.parameters() ?? []),
     ];

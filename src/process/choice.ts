@@ -51,6 +51,11 @@ export interface ProcessChoice {
   hazardWeights?: string;
   /** w(a), resolved from the spec and the training data (hazard-weights.ts); all 1 when absent */
   anchorWeights?: number[];
+  /**
+   * what the classifier is trained by: 'ce', the plain cross-entropy of eq:classifier-loss (the
+   * default), or 'elbo', the negative ELBO at eta = 1 without its score term (elbo.ts)
+   */
+  objective?: 'ce' | 'elbo';
 }
 
 /** The positions a task's W acts on: L, and for images the grid and channels. */
@@ -241,6 +246,28 @@ function choosePixelProcess(
     throw new Error(`--blend ${o.blend}: the ${name} process has no blending matrix W`);
   if (o.eta !== undefined) throw new Error(`--eta: the ${name} process has no eta (sjd only)`);
   return { name };
+}
+
+/**
+ * A choice trained by `objective`: 'elbo' (prop:elbo-eta1) needs the hybrid or sjd process at
+ * eta = 1; learned hazard weights train by it alone. Refused in one line otherwise.
+ */
+export function withObjective(p: ProcessChoice, objective: 'ce' | 'elbo'): ProcessChoice {
+  if (objective === 'ce') {
+    if (p.objective === 'elbo' && p.hazardWeights?.startsWith('learned-'))
+      throw new Error(
+        `--objective ce: learned hazard weights (${p.hazardWeights}) train by the ELBO`,
+      );
+    const { objective: _, ...rest } = p;
+    return rest;
+  }
+  if (!(p.name === 'hybrid' || p.name === 'sjd'))
+    throw new Error(
+      `--objective elbo: the ELBO at eta = 1 (prop:elbo-eta1) is for the hybrid and sjd processes, not ${p.name}`,
+    );
+  if ((p.eta ?? 1) !== 1)
+    throw new Error(`--objective elbo: the ELBO (prop:elbo-eta1) holds at eta = 1, not ${p.eta}`);
+  return { ...p, objective: 'elbo' };
 }
 
 /** The SJDProcess of a choice over a task's positions (not the pixel-space ddpm and bitdiff). */

@@ -25,7 +25,8 @@ export interface Corrupted {
 
 /**
  * x0 [B, L] int64, anchors [K, d], t [B] (float64 times), condition [B, L] bool (optional):
- * one draw of X_t ~ p_t(. | x0) per position.
+ * one draw of X_t ~ p_t(. | x0) per position. `w` [K] float64 replaces the process's hazard
+ * weights (a network's learned ones, detached: the draw is not differentiated).
  */
 export function corrupt(
   proc: SJDProcess,
@@ -34,6 +35,7 @@ export function corrupt(
   t: Float64Array,
   gen: Generator,
   condition?: Tensor,
+  w?: Tensor,
 ): Corrupted {
   const [B, L] = x0.shape as [number, number];
   if (t.length !== B) throw new Error(`corrupt: ${t.length} times for a batch of ${B}`);
@@ -46,12 +48,12 @@ export function corrupt(
   // w(a) Lambda(t) per position: [B, L] float64 (Infinity for t > 0 under the instant hazard)
   const lam = row((tb) => (tb <= 0 ? 0 : h.instant ? Number.POSITIVE_INFINITY : h.cumulative(tb)));
   const K = anchors.size(0);
-  const weights = proc.config.anchorWeights
-    ? tensor(proc.anchorWeights(K), [K], 'float64')
-        .to('float64', dev)
-        .indexSelect(0, x0.flatten())
-        .reshape([B, L])
-    : null;
+  const table = w
+    ? w.detach().to('float64', dev)
+    : proc.config.anchorWeights
+      ? tensor(proc.anchorWeights(K), [K], 'float64').to('float64', dev)
+      : null; // [K]
+  const weights = table ? table.indexSelect(0, x0.flatten()).reshape([B, L]) : null;
   const wLam = weights ? lam.mul(weights) : lam.expand([B, L]);
   let stuckT = u1.lt(wLam.neg().exp()); // u1 < S_a(t)
   const tRow = row((tb) => tb);

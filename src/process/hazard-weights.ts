@@ -12,6 +12,10 @@
 // gamma = 0 through this path is the uniform schedule bit for bit (the paper's plumbing check).
 // A token the corpus never shows takes the count of the rarest one it shows (its weight is then
 // that token's; it carries no mass in the normalisation either way).
+//
+// Learned hazards (tab:e2e-text8) are specs too: 'learned-bounded' and 'learned-uniform-ce' name
+// the network's learned weights (model/learned-hazard.ts), trained through the negative ELBO
+// (elbo.ts; the choice's objective 'elbo'), which needs eta = 1 (prop:elbo-eta1).
 import type { ProcessChoice } from './choice.js';
 
 /** Checks the counts: finite, non-negative integers, at least one positive. */
@@ -72,13 +76,26 @@ export function withHazardWeights(
   spec: string,
   counts: ArrayLike<number>,
 ): ProcessChoice {
+  const h = parseHazardWeights(spec);
   const w = hazardWeightsOf(spec, counts);
-  if (w && p.name === 'masked')
+  if ((w || h.kind === 'learned') && p.name === 'masked')
     throw new Error(
       `--hazard-weights ${spec}: the masked process's sampler has one hazard for every token (use hybrid or sjd)`,
     );
+  if (h.kind === 'learned' && (p.eta ?? 1) !== 1)
+    throw new Error(
+      `--hazard-weights ${spec}: the ELBO it trains by holds at eta = 1 (prop:elbo-eta1)`,
+    );
   const { anchorWeights: _, ...rest } = p;
-  return { ...rest, hazardWeights: spec, ...(w && { anchorWeights: w }) };
+  const objective = h.kind === 'learned' ? { objective: 'elbo' as const } : {};
+  return { ...rest, hazardWeights: spec, ...objective, ...(w && { anchorWeights: w }) };
+}
+
+/** The learned-hazard variant a spec names, or null (model/learned-hazard.ts). */
+export function learnedHazardOf(spec: string | undefined): 'bounded' | 'uniform-ce' | null {
+  if (spec === undefined) return null;
+  const h = parseHazardWeights(spec);
+  return h.kind === 'learned' ? h.variant : null;
 }
 
 /**
@@ -89,25 +106,28 @@ export function withHazardWeights(
 export type HazardWeightsSpec =
   | { kind: 'uniform' }
   | { kind: 'freq'; gamma: number }
-  | { kind: 'spread'; spread: number; sign: 1 | -1 };
+  | { kind: 'spread'; spread: number; sign: 1 | -1 }
+  | { kind: 'learned'; variant: 'bounded' | 'uniform-ce' };
 
 export function parseHazardWeights(spec: string): HazardWeightsSpec {
   if (spec === 'uniform') return { kind: 'uniform' };
+  if (spec === 'learned-bounded') return { kind: 'learned', variant: 'bounded' };
+  if (spec === 'learned-uniform-ce') return { kind: 'learned', variant: 'uniform-ce' };
   const m = /^(freq|freq-spread|anti-spread):(.+)$/.exec(spec);
   const x = m && m[2]!.trim() !== '' ? Number(m[2]) : Number.NaN;
   const ok = m && Number.isFinite(x) && (m[1] === 'freq' || x >= 1);
   if (!ok)
     throw new Error(
-      `hazard weights '${spec}': expected uniform, freq:GAMMA, freq-spread:S or anti-spread:S (S >= 1)`,
+      `hazard weights '${spec}': expected uniform, freq:GAMMA, freq-spread:S, anti-spread:S (S >= 1), learned-bounded or learned-uniform-ce`,
     );
   if (m[1] === 'freq') return { kind: 'freq', gamma: x };
   return { kind: 'spread', spread: x, sign: m[1] === 'freq-spread' ? 1 : -1 };
 }
 
-/** w(a) of a spec for token counts [K]; null for the uniform schedule (no weights stored). */
+/** w(a) of a spec for token counts [K]; null for the uniform and learned ones (none stored). */
 export function hazardWeightsOf(spec: string, counts: ArrayLike<number>): number[] | null {
   const h = parseHazardWeights(spec);
-  if (h.kind === 'uniform') return null;
+  if (h.kind === 'uniform' || h.kind === 'learned') return null;
   const gamma = h.kind === 'freq' ? h.gamma : gammaForSpread(counts, h.spread, h.sign);
   return Array.from(frequencyHazardWeights(counts, gamma));
 }

@@ -10,6 +10,7 @@ export {
   gammaForSpread,
   type HazardWeightsSpec,
   hazardWeightsOf,
+  learnedHazardOf,
   parseHazardWeights,
   withHazardWeights,
 } from './hazard-weights.js';

@@ -74,6 +74,11 @@ export class SJDProcess {
     return this.config.eta === 1 || this.config.kernel === 'mask' || this.hazard.instant === true;
   }
 
+  /** The same process with hazard weights w(a) (learned ones, read from a network), or none. */
+  withAnchorWeights(w: number[] | undefined): SJDProcess {
+    return new SJDProcess({ ...this.config, anchorWeights: w }, this.blend);
+  }
+
   /** The same process with another tau-quadrature (rule, N_tau). */
   withQuadrature(rule: QuadratureRule, n: number): SJDProcess {
     return new SJDProcess({ ...this.config, quadrature: { rule, n } }, this.blend);

@@ -6,6 +6,7 @@ import { UNetRegressor } from '../model/unet-regressor.js';
 import { type PixelDiffusion, pixelDiffusion } from '../pixel/index.js';
 import {
   isPixelProcess,
+  learnedHazardOf,
   type ProcessChoice,
   resolveProcess,
   type SJDProcess,
@@ -19,8 +20,19 @@ export function buildProcess(task: TaskShape, p: ProcessChoice): SJDProcess {
   return resolveProcess(p, task.blendShape ?? { length: task.length });
 }
 
-export function buildModel(task: TaskShape, c: ModelChoice, gen: Generator): Network {
+/**
+ * The classifier of a config's model over the task; with the process choice `p`, a network that
+ * learns its hazard weights (learned-bounded, learned-uniform-ce) carries them (learned-hazard.ts).
+ */
+export function buildModel(
+  task: TaskShape,
+  c: ModelChoice,
+  gen: Generator,
+  p?: ProcessChoice,
+): Network {
+  const learned = learnedHazardOf(p?.hazardWeights);
   if (c.arch === 'unet') {
+    if (learned) throw new Error('learned hazard weights are for the transformer (text, Sudoku)');
     const grid = gridOf(task);
     const { arch: _, size: __, anchorDim, anchors, ...rest } = c;
     if (anchorDim === undefined || anchors === undefined)
@@ -42,6 +54,8 @@ export function buildModel(task: TaskShape, c: ModelChoice, gen: Generator): Net
       structure: structure ? task.structure : undefined,
     },
     gen,
+    undefined,
+    learned ?? undefined,
   );
 }
 

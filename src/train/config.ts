@@ -11,6 +11,7 @@ import type { UNetConfig } from '../model/unet.js';
 import {
   bandwidthOf,
   isPixelProcess,
+  learnedHazardOf,
   type ProcessChoice,
   type TimeSampling,
 } from '../process/index.js';
@@ -105,6 +106,7 @@ const process = z
     valueEmbedding: z.enum(['sinusoidal', 'anchors']).optional(),
     hazardWeights: z.string().optional(), // the spec, for the record (hazard-weights.ts)
     anchorWeights: z.array(z.number().positive().finite()).min(1).optional(), // w(a)
+    objective: z.enum(['ce', 'elbo']).optional(), // absent: 'ce'
   })
   .refine((p) => p.sigmaB === undefined || bandwidthOf(p.blend).key === 'sigmaB', {
     message: 'sigma_B is the bandwidth of the image blur B, only with blend blur2d (W has sigmaW)',
@@ -113,6 +115,21 @@ const process = z
   .refine((p) => p.sigmaW === undefined || bandwidthOf(p.blend).key === 'sigmaW', {
     message: 'blend blur2d is the image blur B: its bandwidth is sigmaB (sigma_B), not sigmaW',
     path: ['sigmaW'],
+  })
+  .refine(
+    (p) => p.objective !== 'elbo' || ((p.eta ?? 1) === 1 && ['hybrid', 'sjd'].includes(p.name)),
+    {
+      message: 'the ELBO objective (prop:elbo-eta1) is for the hybrid and sjd processes at eta = 1',
+      path: ['objective'],
+    },
+  )
+  .refine((p) => learnedHazardOf(p.hazardWeights) === null || p.objective === 'elbo', {
+    message: 'learned hazard weights train by the ELBO (objective elbo)',
+    path: ['hazardWeights'],
+  })
+  .refine((p) => learnedHazardOf(p.hazardWeights) === null || p.anchorWeights === undefined, {
+    message: 'learned hazard weights live in the network, not in anchorWeights',
+    path: ['anchorWeights'],
   });
 
 const transformer = z

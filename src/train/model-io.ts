@@ -33,6 +33,7 @@ import {
   MODEL_FOLDER,
   RUN_FILES,
 } from './run-folder.js';
+import { deployed } from './sjd-loss.js';
 import type { TaskShape } from './task.js';
 
 export interface LoadedModel {
@@ -113,7 +114,7 @@ export function loadNetwork(dir: string, shape: ShapeOf, expectTask?: string): L
   const model = (
     isPixelProcess(config.process.name)
       ? buildRegressor(task, config.model, buildPixelDiffusion(task, config.process), gen)
-      : buildModel(task, config.model, gen)
+      : buildModel(task, config.model, gen, config.process)
   ).eval();
   const weights = loadSafetensors(file).tensors;
   checkFinite(weights, file);
@@ -125,19 +126,31 @@ export function loadNetwork(dir: string, shape: ShapeOf, expectTask?: string): L
   return { model, config, task, source: file };
 }
 
-/** The classifier and SJD process of a saved model (not the pixel-space ddpm and bitdiff). */
-export function loadModel(dir: string, shape: ShapeOf, expectTask?: string): LoadedModel {
+/** Options of loading a model: `uniformHazard` samples a learned-hazard model with w = 1. */
+export interface LoadOptions {
+  uniformHazard?: boolean;
+}
+
+/**
+ * The classifier and SJD process of a saved model (not the pixel-space ddpm and bitdiff). A
+ * network that learned its hazard weights gives them to the process ("deployed",
+ * tab:e2e-text8), unless `uniformHazard` (the "w = 1 sampler" read-out); that option on any other
+ * model drops its frozen weights too.
+ */
+export function loadModel(
+  dir: string,
+  shape: ShapeOf,
+  expectTask?: string,
+  o: LoadOptions = {},
+): LoadedModel {
   const r = loadNetwork(dir, shape, expectTask);
   if (r.model instanceof UNetRegressor)
     throw new Error(
       `${dir}: a ${r.config.process.name} model (a Gaussian diffusion on pixel values), not an SJD classifier`,
     );
-  return {
-    model: r.model,
-    process: buildProcess(r.task, r.config.process),
-    config: r.config,
-    source: r.source,
-  };
+  const proc = buildProcess(r.task, r.config.process);
+  const process = o.uniformHazard ? proc.withAnchorWeights(undefined) : deployed(r.model, proc);
+  return { model: r.model, process, config: r.config, source: r.source };
 }
 
 /** A saved model of a pixel-space process (ddpm, bitdiff): its regressor and its process. */
@@ -165,8 +178,9 @@ export function loadTransformer(
   dir: string,
   shape: ShapeOf,
   expectTask?: string,
+  o: LoadOptions = {},
 ): LoadedModel & { model: Denoiser } {
-  const r = loadModel(dir, shape, expectTask);
+  const r = loadModel(dir, shape, expectTask, o);
   if (!(r.model instanceof Denoiser))
     throw new Error(`${dir}: holds an image U-Net, not a sequence transformer`);
   return { ...r, model: r.model };

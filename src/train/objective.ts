@@ -6,11 +6,11 @@
 import type { Network } from '../model/network.js';
 import type { UNetRegressor } from '../model/unet-regressor.js';
 import { pixelLoss } from '../pixel/index.js';
-import { isPixelProcess, type SJDProcess } from '../process/index.js';
+import { isPixelProcess, learnedHazardOf, type SJDProcess } from '../process/index.js';
 import type { Generator, Tensor } from '../torch/index.js';
 import { buildModel, buildPixelDiffusion, buildProcess, buildRegressor } from './build.js';
 import type { TrainConfig } from './config.js';
-import { sjdLoss } from './sjd-loss.js';
+import { deployed, elboLoss, sjdLoss } from './sjd-loss.js';
 import type { TrainTask } from './task.js';
 
 export type Trainable = Network | UNetRegressor;
@@ -29,11 +29,18 @@ export interface Objective {
 export function objectiveOf(task: TrainTask, config: TrainConfig): Objective {
   if (!isPixelProcess(config.process.name)) {
     const proc: SJDProcess = buildProcess(task, config.process);
+    const elbo = config.process.objective === 'elbo';
+    const ceWeight =
+      learnedHazardOf(config.process.hazardWeights) === 'uniform-ce' ? 'uniform' : 'w';
     return {
       T: proc.T,
-      build: (gen) => buildModel(task, config.model, gen),
-      loss: (m, x0, t, gen, condition) => sjdLoss(m as Network, proc, x0, t, gen, condition),
-      evaluate: (m, step) => task.evaluate(m as Network, proc, step),
+      build: (gen) => buildModel(task, config.model, gen, config.process),
+      loss: (m, x0, t, gen, condition) =>
+        elbo
+          ? elboLoss(m as Network, proc, x0, t, gen, condition, ceWeight)
+          : sjdLoss(m as Network, proc, x0, t, gen, condition),
+      // a network with learned weights is evaluated under them (deployed)
+      evaluate: (m, step) => task.evaluate(m as Network, deployed(m as Network, proc), step),
     };
   }
   const d = buildPixelDiffusion(task, config.process);

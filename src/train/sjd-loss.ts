@@ -1,9 +1,21 @@
-// The SJD training objective (alg:sjd-training, eq:classifier-loss): corrupt x0 at times t by
-// Alg. 1, predict x0 from (y, t), cross-entropy over the unstuck, unconditioned positions
-// (the never-unstuck branch and the clues are the loss mask). Returns the mean over those.
+// The SJD training objectives (alg:sjd-training): corrupt x0 at times t by Alg. 1, predict x0
+// from (y, t), and either
+//   - the cross-entropy over the unstuck, unconditioned positions (eq:classifier-loss; the
+//     never-unstuck branch and the clues are the loss mask), their mean: sjdLoss; or
+//   - the negative ELBO at eta = 1 without its score term (prop:elbo-eta1; process/elbo.ts),
+//     L_CE + L_RB in nats a position: elboLoss. Its hazard weights are the network's learned ones
+//     (learned-hazard.ts: the corruption draws with them, detached, and the bound's gradient
+//     reaches them) or the process's fixed ones.
 import type { Network } from '../model/network.js';
-import { corrupt, type SJDProcess } from '../process/index.js';
-import { crossEntropy, type Generator, type Tensor, tensor, where } from '../torch/index.js';
+import { corrupt, elboTerms, type SJDProcess } from '../process/index.js';
+import {
+  crossEntropy,
+  type Generator,
+  noGrad,
+  type Tensor,
+  tensor,
+  where,
+} from '../torch/index.js';
 
 export function sjdLoss(
   model: Network,
@@ -23,4 +35,44 @@ export function sjdLoss(
     reduction: 'sum',
   });
   return total.div(lossMask.sum().clamp(1)); // on the device: no host sync per step
+}
+
+/** The hazard weights w [K] float64 a network trains under: its learned ones, else the process's. */
+function weightsOf(model: Network, proc: SJDProcess): Tensor {
+  if ('hazard' in model && model.hazard) return model.hazard.weights();
+  const K = model.anchors.count;
+  return tensor(proc.anchorWeights(K), [K], 'float64');
+}
+
+export function elboLoss(
+  model: Network,
+  proc: SJDProcess,
+  x0: Tensor,
+  t: Float64Array,
+  gen: Generator,
+  condition?: Tensor,
+  ceWeight: 'w' | 'uniform' = 'w',
+): Tensor {
+  const E = model.anchors.forward(); // [K, d]
+  const w = weightsOf(model, proc); // [K] float64
+  const { y, stuck, lossMask } = corrupt(proc, x0, E, t, gen, condition, w); // y [B, L, d]
+  const logits = model.forward(y, tensor(t, [t.length], 'float64').to('float32'), stuck); // [B, L, K]
+  const r = elboTerms({
+    logits,
+    x0,
+    unstuck: lossMask,
+    t,
+    T: proc.T,
+    hazard: proc.hazard,
+    w: w.to('float64', logits.device),
+    ceWeight,
+  });
+  return r.ce.add(r.rb).to('float32');
+}
+
+/** The process a network samples under: with its learned hazard weights when it has them. */
+export function deployed(model: Network, proc: SJDProcess): SJDProcess {
+  if (!('hazard' in model && model.hazard)) return proc;
+  const w = noGrad(() => model.hazard!.weights().toArray() as number[]);
+  return proc.withAnchorWeights(w);
 }

@@ -4,7 +4,7 @@
 // from `sjd train text`'s flags, the comparison of `sjd compare text` (fig:text8), and
 // unconditional sampling as the API answers it.
 
-import { describeProcess, withHazardWeights } from '../../process/index.js';
+import { describeProcess, withHazardWeights, withObjective } from '../../process/index.js';
 import { defaultSampler } from '../../sampling/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
@@ -20,7 +20,8 @@ export interface TextTrainFlags {
   data?: string; // a corpus folder from `sjd data text8` (default: the embedded corpus)
   evalSamples?: number;
   evalNfe?: number;
-  hazardWeights?: string; // per-anchor hazard weights (uniform, freq:GAMMA) from the corpus
+  hazardWeights?: string; // per-anchor hazard weights (uniform, freq:GAMMA, learned-*) from the corpus
+  objective?: 'ce' | 'elbo'; // the classifier's loss (default: ce; learned weights: elbo)
 }
 export const TEXT_TRAIN_DEFAULTS = { evalSamples: 16, evalNfe: 32 };
 
@@ -60,6 +61,8 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
         const counts = tokenCounts(task.corpus.train);
         config = { ...config, process: withHazardWeights(config.process, o.hazardWeights, counts) };
       }
+      if (!saved && o.objective !== undefined)
+        config = { ...config, process: withObjective(config.process, o.objective) };
       const about = `${task.corpus.train.length} training characters from ${task.corpus.source}; ${describeProcess(config.process)}`;
       return { config, task, about };
     },
