@@ -3,12 +3,20 @@
 // (drawing nothing: its other weights start as the run without it), trains it by the ELBO, keeps
 // it within its bounds, resumes bit for bit, and the saved model samples with it (deployed) or
 // with w = 1 (`--uniform-hazard`); `--objective elbo` trains a fixed-hazard classifier by the
-// bound; what these do not take is refused in one line.
+// bound; what these do not take is refused in one line. `sjd compare text --hazards` runs the
+// tables of app:e2e-hazard end to end (tiny, resumable), with the paper's numbers beside ours.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { withHazardWeights, withObjective } from '../src/process/index.js';
-import { loadTextModel, textConfig } from '../src/tasks/text/index.js';
+import {
+  HAZARD_ARMS,
+  loadTextModel,
+  parseArms,
+  rankCorrelation,
+  textConfig,
+} from '../src/tasks/text/index.js';
 import { textSpec } from '../src/tasks/text/spec.js';
 import * as torch from '../src/torch/index.js';
 import { parseConfig, train } from '../src/train/index.js';
@@ -143,4 +151,44 @@ test('what the ELBO and learned weights do not take is refused in one line', () 
     () => parseConfig({ ...c, process: { ...p, anchorWeights: counts } }, 'c.json'),
     /learned hazard weights live in the network/,
   );
+});
+
+test('rank correlation: monotone 1, reversed -1, ties at their mean rank', () => {
+  assert.equal(rankCorrelation([1, 2, 3, 4], [10, 20, 30, 45]), 1);
+  assert.equal(rankCorrelation([1, 2, 3, 4], [4, 3, 2, 1]), -1);
+  // ranks [0, 1.5, 1.5, 3] against [0, 1, 2, 3]: covariance 4.5 / sqrt(4.5 * 5)
+  assert.ok(
+    Math.abs(rankCorrelation([1, 2, 2, 3], [1, 2, 3, 4]) - 4.5 / Math.sqrt(4.5 * 5)) < 1e-12,
+  );
+  assert.deepEqual(parseArms('uniform,elbo'), ['uniform', 'elbo']);
+  assert.equal(parseArms('all').length, Object.keys(HAZARD_ARMS).length);
+  assert.throws(() => parseArms('uniform,bogus'), /unknown hazard arm 'bogus'/);
+});
+
+test('sjd compare text --hazards: the tables with the paper beside, the w = 1 read-out, resumable', () => {
+  const dir = tempDir('sjd-hazards-');
+  const doc = join(dir, 'hazards.md');
+  const args = ['compare', 'text', '--size', 'tiny', '--steps', '2', '-n', '1', '--seeds', '0'];
+  const more = [
+    '--hazards',
+    'uniform,learned-bounded',
+    '--samplers',
+    'ancestral',
+    '--out',
+    dir,
+    '--doc',
+    doc,
+  ];
+  const r = sjd(...args, ...more);
+  assert.equal(r.status, 0, r.stderr);
+  const md = readFileSync(doc, 'utf8');
+  assert.match(md, /\| uniform \(w = 1\), plain CE \| 1x \| 0\.\d{3} \| 1 \| 0\.263 \+- 0\.000/);
+  assert.match(
+    md,
+    /\| learned, bounded \(CE-driven\) \| \d\.\d\dx \(rank corr\. -?\d\.\d\d\) \| 0\.\d{3} \| 0\.\d{3} \| 1 \| 4x, frequency \(\+0\.99\) \| 0\.066 \| 0\.10 \|/,
+  );
+  assert.ok(existsSync(join(dir, 'hybrid-learned-bounded-seed0', 'frontier-ancestral-w1.json')));
+  const again = sjd(...args, ...more);
+  assert.equal(again.status, 0, again.stderr);
+  assert.doesNotMatch(again.stderr + again.stdout, /training /); // the runs and frontiers are cached
 });

@@ -1,9 +1,10 @@
 // `sjd compare text`'s own flags: masked (MDLM), hybrid (CADD) and sjd over the sigma_W sweep,
 // every model x seed trained (resumable), its frontiers traced under each sampler
-// (tasks/text/compare.ts, run by the text spec's compare entry).
-import type { Command } from 'commander';
+// (tasks/text/compare.ts, run by the text spec's compare entry); or, with --hazards, the hazard
+// tables of app:e2e-hazard (tasks/text/hazards.ts).
+import { type Command, InvalidArgumentError } from 'commander';
 import { text } from '../index.js';
-import { gaussianSampler, list } from './compare-options.js';
+import { gaussianSampler, list, seedList } from './compare-options.js';
 import { int } from './options.js';
 
 export const textCompareFlags = (c: Command): Command =>
@@ -15,4 +16,21 @@ export const textCompareFlags = (c: Command): Command =>
       ['ancestral', 'sjd'],
     )
     .option('-n, --n <n>', 'samples per frontier point', int(1, 100_000), 64)
-    .option('--data <dir>', `corpus folder from \`sjd data text8\` (default: ${text.EMBEDDED})`);
+    .option('--data <dir>', `corpus folder from \`sjd data text8\` (default: ${text.EMBEDDED})`)
+    .option(
+      '--hazards <arms>',
+      `instead of --models: the hazard tables of app:e2e-hazard, arms ${Object.keys(text.HAZARD_ARMS).join(', ')} or all (under the first of --samplers; report default docs/text-hazards.md)`,
+      (v: string) => {
+        try {
+          return text.parseArms(v);
+        } catch (e) {
+          throw new InvalidArgumentError((e as Error).message);
+        }
+      },
+    )
+    .option(
+      '--learned-seeds <list>',
+      'with --hazards: seeds of the learned-hazard and ELBO arms (the paper: one)',
+      seedList,
+      ['0'],
+    );

@@ -63,25 +63,31 @@ const label = (name: string, o: TextCompareOptions) =>
 const samplersOf = (name: string, o: TextCompareOptions) =>
   name === 'masked' ? ['mdlm'] : o.samplers;
 
-/** A frontier cached beside its run (frontier-<sampler>.json), or traced and cached. */
-async function cachedFrontier(
+/**
+ * A frontier cached beside its run (frontier-<sampler>.json; with w = 1 at sampling,
+ * frontier-<sampler>-w1.json), or traced and cached.
+ */
+export async function cachedFrontier(
   dir: string,
   name: string,
   sampler: string,
   task: TextTask,
-  o: TextCompareOptions,
+  o: { n: number; steps: number },
   reference: TextScores,
+  read: { uniformHazard?: boolean } = {},
 ): Promise<FrontierPoint[]> {
-  const cache = join(dir, `frontier-${sampler}.json`);
+  const stem = `frontier-${sampler}${read.uniformHazard ? '-w1' : ''}`;
+  const cache = join(dir, `${stem}.json`);
   const cached = existsSync(cache) ? JSON.parse(readFileSync(cache, 'utf8')) : null;
   if (cached && cached.n === o.n && cached.step === o.steps && cached.sampler === sampler)
     return cached.curves[0].points;
-  const { model, process: proc } = loadTransformer(dir, textShape, 'text');
+  const { model, process: proc } = loadTransformer(dir, textShape, 'text', read);
   const points = frontier(model, proc, task.scorer, { n: o.n, seed: 0, sampler });
+  const label = `${name}, ${sampler}${read.uniformHazard ? ', w = 1' : ''}`;
   await writeFrontier(
     cache,
-    join(dir, `frontier-${sampler}.svg`),
-    [{ label: `${name}, ${sampler}`, points }],
+    join(dir, `${stem}.svg`),
+    [{ label, points }],
     { n: o.n, step: o.steps, seed: 0, sampler },
     reference,
   );

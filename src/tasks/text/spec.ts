@@ -10,6 +10,7 @@ import type { LoadedModel } from '../../train/model-io.js';
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
 import { runTextComparison } from './compare.js';
 import { ALPHABET, EMBEDDED, loadCorpus, tokenCounts } from './corpus.js';
+import { runHazardComparison } from './hazards.js';
 import { loadTextModel } from './load.js';
 import { SIGMA_SWEEP, TEXT_PROCESS, TEXT_SIZES, textConfig } from './presets.js';
 import { sampleTextSteps } from './sample.js';
@@ -30,7 +31,12 @@ export interface TextCompareFlags {
   samplers: string[]; // of the hybrid and sjd models, the first in the verdicts
   n: number; // samples per frontier point
   data?: string;
+  hazards?: string[]; // the hazard tables' arms instead of the models (hazards.ts)
+  learnedSeeds: string[];
 }
+
+const TEXT_COMPARISON_DOC = 'docs/text-comparison.md';
+const TEXT_HAZARDS_DOC = 'docs/text-hazards.md';
 
 /** The task a run trains on: the corpus in windows of the size's length. */
 const textTask = (data: string | undefined, length: number, d = TEXT_TRAIN_DEFAULTS) =>
@@ -75,9 +81,15 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
       defaults: ['masked', 'hybrid', ...SIGMA_SWEEP.map((s) => `sjd-${s}`)],
     },
     seeds: ['0'],
-    doc: 'docs/text-comparison.md',
+    doc: TEXT_COMPARISON_DOC,
     run: async (o: CompareOptions & TextCompareFlags, hooks) => {
       const task = textTask(o.data, TEXT_SIZES[o.size]!.length);
+      if (o.hazards) {
+        const doc = o.doc === TEXT_COMPARISON_DOC ? TEXT_HAZARDS_DOC : o.doc;
+        const learnedSeeds = o.learnedSeeds.map(Number);
+        const r = { ...o, arms: o.hazards, sampler: o.samplers[0]!, doc, learnedSeeds };
+        return (await runHazardComparison(task, r, hooks)) !== null;
+      }
       return (await runTextComparison(task, o, hooks)) !== null;
     },
   },
