@@ -30,7 +30,6 @@ export const textCompareFlags = (c: Command): Command =>
     )
     .option(
       '--learned-seeds <list>',
-      'with --hazards: seeds of the learned-hazard and ELBO arms (the paper: one)',
+      'with --hazards: seeds of the learned-hazard and ELBO arms (default 0: the paper reports one)',
       seedList,
-      ['0'],
     );

@@ -17,6 +17,25 @@ import {
   where,
 } from '../torch/index.js';
 
+/**
+ * Alg. 1's draw and the classifier's logits over it: x0 [B, L] int64 at times t [B]; `w` [K]
+ * replaces the process's hazard weights in the draw.
+ */
+function corruptAndClassify(
+  model: Network,
+  proc: SJDProcess,
+  x0: Tensor,
+  t: Float64Array,
+  gen: Generator,
+  condition?: Tensor,
+  w?: Tensor,
+): { logits: Tensor; lossMask: Tensor } {
+  const E = model.anchors.forward(); // [K, d]
+  const { y, stuck, lossMask } = corrupt(proc, x0, E, t, gen, condition, w); // y [B, L, d]
+  const logits = model.forward(y, tensor(t, [t.length], 'float64').to('float32'), stuck); // [B, L, K]
+  return { logits, lossMask };
+}
+
 export function sjdLoss(
   model: Network,
   proc: SJDProcess,
@@ -25,9 +44,7 @@ export function sjdLoss(
   gen: Generator,
   condition?: Tensor,
 ): Tensor {
-  const E = model.anchors.forward(); // [K, d]
-  const { y, stuck, lossMask } = corrupt(proc, x0, E, t, gen, condition); // y [B, L, d]
-  const logits = model.forward(y, tensor(t, [t.length], 'float64').to('float32'), stuck); // [B, L, K]
+  const { logits, lossMask } = corruptAndClassify(model, proc, x0, t, gen, condition);
   const K = logits.size(-1);
   const targets = where(lossMask, x0, -100); // [B, L]
   const total = crossEntropy(logits.reshape([-1, K]), targets.reshape([-1]), {
@@ -53,10 +70,8 @@ export function elboLoss(
   condition?: Tensor,
   ceWeight: 'w' | 'uniform' = 'w',
 ): Tensor {
-  const E = model.anchors.forward(); // [K, d]
   const w = weightsOf(model, proc); // [K] float64
-  const { y, stuck, lossMask } = corrupt(proc, x0, E, t, gen, condition, w); // y [B, L, d]
-  const logits = model.forward(y, tensor(t, [t.length], 'float64').to('float32'), stuck); // [B, L, K]
+  const { logits, lossMask } = corruptAndClassify(model, proc, x0, t, gen, condition, w);
   const r = elboTerms({
     logits,
     x0,

@@ -250,7 +250,7 @@ ${frozenRows.join('\n')}
 ## Learned hazards (tab:e2e-text8): trained by the ELBO (L_CE + L_RB)
 
 "Deployed" samples with the trained w; "w = 1 sampler" overrides it at sampling only
-(\`sjd sample text --uniform-hazard\`). Spread is max w / min w of the EMA weights at the end, with the rank
+(\`--uniform-hazard\` of \`sjd sample text\`). Spread is max w / min w of the EMA weights at the end, with the rank
 correlation of log w(a) and the character frequency in the training split.
 
 | configuration | spread (ours) | deployed | w = 1 sampler | seeds | paper spread | paper deployed | paper w = 1 | verdict |

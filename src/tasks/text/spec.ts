@@ -32,7 +32,7 @@ export interface TextCompareFlags {
   n: number; // samples per frontier point
   data?: string;
   hazards?: string[]; // the hazard tables' arms instead of the models (hazards.ts)
-  learnedSeeds: string[];
+  learnedSeeds?: string[];
 }
 
 const TEXT_COMPARISON_DOC = 'docs/text-comparison.md';
@@ -86,7 +86,7 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
       const task = textTask(o.data, TEXT_SIZES[o.size]!.length);
       if (o.hazards) {
         const doc = o.doc === TEXT_COMPARISON_DOC ? TEXT_HAZARDS_DOC : o.doc;
-        const learnedSeeds = o.learnedSeeds.map(Number);
+        const learnedSeeds = (o.learnedSeeds ?? ['0']).map(Number);
         const r = { ...o, arms: o.hazards, sampler: o.samplers[0]!, doc, learnedSeeds };
         return (await runHazardComparison(task, r, hooks)) !== null;
       }
