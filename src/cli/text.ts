@@ -26,6 +26,13 @@ interface SampleOpts {
   uniformHazard?: boolean;
 }
 
+interface TemplateOpts {
+  prompt?: string;
+  suffix?: string;
+  infill?: string;
+  length?: number;
+}
+
 function samplingOptions(cmd: Command): Command {
   return samplerOption(cmd, '--sampler', 'sampler (default: mdlm for masked models, else sjd)')
     .option('--model <dir>', 'a text run folder or exported text model (default: the shipped one)')
@@ -66,17 +73,34 @@ export function registerText(program: Command): void {
   samplingOptions(
     group(program, 'sample', 'draw samples from a model')
       .command('text')
-      .description('sample text (Alg. 2 on a cosine grid; MDLM ancestral for masked models)'),
-  ).action((o: SampleOpts) => {
-    const { model, process: proc } = text.loadTextModel(o.model, o);
-    const t0 = performance.now();
-    const { texts } = text.sampleText(model, proc, o);
-    const s = (performance.now() - t0) / 1000;
-    for (const t of texts) console.log(t);
-    console.error(
-      `${texts.length} samples of ${model.config.length} characters, ${o.sampler ?? sampling.defaultSampler(proc)} sampler, ${o.nfe} NFE, temperature ${o.temperature}: ${((texts.length * model.config.length) / s).toFixed(0)} characters/s`,
-    );
-  });
+      .description(
+        'sample text (Alg. 2 on a cosine grid; MDLM ancestral for masked models), free or from a template',
+      ),
+  )
+    .option('--prompt <text>', 'a prefix to continue (kept exactly; the rest generated)')
+    .option('--suffix <text>', 'an ending (kept exactly, at the end of the text)')
+    .option(
+      '--infill <template>',
+      `a whole template, ${text.HOLE} for each character to generate (e.g. "the quick ${text.HOLE.repeat(5)} fox")`,
+    )
+    .option(
+      '--length <n>',
+      "the text's length (default: the infill's, else the model's)",
+      int(1, 1_000_000),
+    )
+    .action((o: SampleOpts & TemplateOpts) => {
+      const { model, process: proc } = text.loadTextModel(o.model, o);
+      const template = text.textTemplate(o, model.config.length);
+      const t0 = performance.now();
+      const { texts } = text.sampleText(model, proc, { ...o, template });
+      const s = (performance.now() - t0) / 1000;
+      for (const t of texts) console.log(t);
+      const length = template?.length ?? model.config.length;
+      const given = template ? `, ${template.known.filter(Boolean).length} given` : '';
+      console.error(
+        `${texts.length} samples of ${length} characters${given}, ${o.sampler ?? sampling.defaultSampler(proc)} sampler, ${o.nfe} NFE, temperature ${o.temperature}: ${((texts.length * model.config.length) / s).toFixed(0)} characters/s`,
+      );
+    });
 
   samplingOptions(
     group(program, 'eval', 'evaluate a model')

@@ -11,3 +11,4 @@ export * from './presets.js';
 export * from './sample.js';
 export * from './spec.js';
 export * from './task.js';
+export * from './template.js';

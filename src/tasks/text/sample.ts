@@ -1,27 +1,53 @@
-// Unconditional text sampling (app:text8): Alg. 2 on a cosine grid for the hybrid and blended
-// processes, MDLM's ancestral sampler for the masked preset, in batches (sampling/batched.ts);
-// tokens to strings; one batch can be taken step by step for streaming.
+// Text sampling (app:text8): Alg. 2 on a cosine grid for the hybrid and blended processes,
+// MDLM's ancestral sampler for the masked preset, in batches (sampling/batched.ts); tokens to
+// strings; one batch can be taken step by step for streaming. Unconditional, or conditioned by
+// a template (template.ts: a prompt, a suffix, an infill with holes) whose known characters are
+// clamped, as Sudoku's clues: committed from the start in every sampler; texts cut to its length.
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import {
+  type BatchedSampleOptions,
   sampleBatchSteps,
   sampleInBatches,
   type TrajectoryStep,
   type UnconditionalOptions,
   unconditionalSampling,
 } from '../../sampling/index.js';
+import { tensor } from '../../torch/index.js';
 import { decode } from './corpus.js';
+import type { TextTemplate } from './template.js';
 
-/** A text run's options: those of every unconditional run (sampling/batched.ts). */
-export type TextSampleOptions = UnconditionalOptions;
+/** A text run's options: those of every unconditional run, and a template (default: none). */
+export type TextSampleOptions = UnconditionalOptions & { template?: TextTemplate | null };
+
+/** The batched sampler's options: the template's known characters clamped in every row. */
+function textSampling(proc: SJDProcess, o: TextSampleOptions): BatchedSampleOptions {
+  const base = unconditionalSampling(proc, o);
+  const t = o.template;
+  if (!t) return base;
+  const L = t.tokens.length;
+  const condition = (_start: number, size: number) => ({
+    tokens: tensor(Array.from({ length: size }, () => t.tokens).flat(), [size, L], 'int64'), // [size, L]
+    mask: tensor(
+      Array.from({ length: size }, () => t.known.map(Number)).flat(),
+      [size, L],
+      'uint8',
+    ).to('bool'), // [size, L]
+  });
+  return { ...base, condition };
+}
+
+/** Rows of tokens as texts, cut to the template's length. */
+const textsOf = (rows: number[][], t?: TextTemplate | null) =>
+  rows.map((r) => decode(t ? r.slice(0, t.length) : r));
 
 export function sampleText(
   model: Network,
   proc: SJDProcess,
   o: TextSampleOptions,
 ): { texts: string[]; trajectory?: TrajectoryStep[] } {
-  const { rows, trajectory } = sampleInBatches(model, proc, unconditionalSampling(proc, o));
-  return { texts: rows.map((r) => decode(r)), trajectory };
+  const { rows, trajectory } = sampleInBatches(model, proc, textSampling(proc, o));
+  return { texts: textsOf(rows, o.template), trajectory };
 }
 
 /**
@@ -34,6 +60,6 @@ export function* sampleTextSteps(
   proc: SJDProcess,
   o: TextSampleOptions,
 ): Generator<TrajectoryStep, { texts: string[]; nfe: number }> {
-  const { rows, nfe } = yield* sampleBatchSteps(model, proc, unconditionalSampling(proc, o));
-  return { texts: rows.map((r) => decode(r)), nfe };
+  const { rows, nfe } = yield* sampleBatchSteps(model, proc, textSampling(proc, o));
+  return { texts: textsOf(rows, o.template), nfe };
 }

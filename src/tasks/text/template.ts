@@ -1,0 +1,80 @@
+// Text templates (issue #30): conditional generation by clamping, as Sudoku conditions on its
+// clues. A template fixes known characters at their positions and leaves holes; the sampler keeps
+// the known ones committed on their anchors from the start (never moved, never counted as
+// blanks) and fills the rest. Built from
+//   prompt  a prefix (the rest generated);
+//   suffix  an ending, placed so the text ends with it;
+//   infill  a whole template with holes marked '_' (not in text8's alphabet, so it cannot clash);
+//   length  the text's length, at most the model's L (default: the infill's, else L).
+// A text shorter than L is sampled at L (the model's one length) and cut: the positions past it
+// are generated freely and dropped. Characters outside the alphabet are refused in one line that
+// names the character and where it is.
+import { ALPHABET } from './corpus.js';
+
+export const HOLE = '_';
+
+export interface TemplateSpec {
+  prompt?: string;
+  suffix?: string;
+  infill?: string;
+  length?: number;
+}
+
+export interface TextTemplate {
+  length: number; // characters in the text (<= L)
+  tokens: number[]; // [L] the known tokens (0 at holes)
+  known: boolean[]; // [L] clamped positions
+}
+
+/** The tokens of a template part; `holes` lets '_' through as -1. */
+function tokensOf(what: string, s: string, holes: boolean): number[] {
+  return Array.from(s, (c, i) => {
+    if (holes && c === HOLE) return -1;
+    const t = ALPHABET.indexOf(c);
+    if (t < 0)
+      throw new Error(
+        `${what}: ${JSON.stringify(c)} at position ${i} is not in the model's alphabet (a-z and space${holes ? `; ${HOLE} marks a hole` : ''})`,
+      );
+    return t;
+  });
+}
+
+/** A template for a model of L positions; null when the spec asks for nothing (unconditional). */
+export function textTemplate(spec: TemplateSpec, L: number): TextTemplate | null {
+  const { prompt, suffix, infill } = spec;
+  if (infill !== undefined && (prompt !== undefined || suffix !== undefined))
+    throw new Error('--infill is a whole template: give it alone, not with --prompt or --suffix');
+  const length = spec.length ?? (infill !== undefined ? infill.length : L);
+  if (!(Number.isInteger(length) && length >= 1 && length <= L))
+    throw new Error(`--length must be a whole number from 1 to the model's ${L}, got ${length}`);
+  if (prompt === undefined && suffix === undefined && infill === undefined) {
+    return spec.length === undefined
+      ? null
+      : { length, tokens: new Array(L).fill(0), known: new Array(L).fill(false) };
+  }
+  const slots: number[] = new Array(L).fill(-1); // -1: a hole
+  const place = (what: string, ts: number[], at: number) => {
+    if (at < 0 || at + ts.length > length)
+      throw new Error(
+        `${what}: ${ts.length} characters do not fit a text of ${length}${what === '--suffix' && prompt !== undefined ? ' after the prompt' : ''}`,
+      );
+    ts.forEach((t, i) => {
+      if (slots[at + i] !== -1 && t !== -1)
+        throw new Error(
+          `--prompt and --suffix overlap at position ${at + i} (a text of ${length})`,
+        );
+      if (t !== -1) slots[at + i] = t;
+    });
+  };
+  if (infill !== undefined) {
+    if (infill.length > length)
+      throw new Error(`--infill: ${infill.length} characters do not fit a text of ${length}`);
+    place('--infill', tokensOf('--infill', infill, true), 0);
+  }
+  if (prompt !== undefined) place('--prompt', tokensOf('--prompt', prompt, false), 0);
+  if (suffix !== undefined) {
+    const ts = tokensOf('--suffix', suffix, false);
+    place('--suffix', ts, length - ts.length);
+  }
+  return { length, tokens: slots.map((t) => Math.max(t, 0)), known: slots.map((t) => t >= 0) };
+}
