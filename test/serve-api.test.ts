@@ -352,6 +352,40 @@ test('text and images: sampled as sjd sample text samples, and streamed', async 
   assert.match((await json(n)).error as string, /^n: Too big/);
 });
 
+test('text templates: the API fills them as sjd sample text does, streamed too; bad ones are 400s naming the field', async () => {
+  const o = { n: 2, nfe: 8, temperature: 0.7, seed: 5, infill: 'the ___ of ____' };
+  const res = await post('/api/text/sample', o);
+  assert.equal(res.status, 200);
+  const a = await json(res);
+  const texts = a.texts as string[];
+  for (const t of texts) assert.match(t, /^the [a-z ]{3} of [a-z ]{4}$/);
+  const cli = await sjdAsync(
+    ...['sample', 'text', '--model', `${models}/text`, '-n', '2', '--nfe', '8'],
+    ...['--temperature', '0.7', '--seed', '5', '--infill', o.infill],
+  );
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.deepEqual(texts, cli.stdout.replace(/\n$/, '').split('\n'));
+  const t = await stream('/api/text/stream', o);
+  assert.deepEqual(done(t.events).texts, texts);
+  const p = await json(
+    await post('/api/text/sample', { ...o, infill: undefined, prompt: 'the', length: 10 }),
+  );
+  for (const x of p.texts as string[]) assert.match(x, /^the[a-z ]{7}$/);
+  for (const [body, want] of [
+    [{ prompt: 'Hello' }, /^prompt: "H" at position 0 is not in the model's alphabet/],
+    [
+      { infill: 'a_b', suffix: 'x' },
+      /^infill is a whole template: give it alone, not with prompt or suffix$/,
+    ],
+    [{ length: 100_000 }, /^length must be a whole number from 1 to the model's \d+, got 100000$/],
+    [{ prompt: 3 }, /^prompt: .*expected string/],
+  ] as const) {
+    const r = await post('/api/text/sample', body);
+    assert.equal(r.status, 400, JSON.stringify(body));
+    assert.match((await json(r)).error as string, want);
+  }
+});
+
 /** A raw GET (no URL normalisation by the client). */
 function rawGet(path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

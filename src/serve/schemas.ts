@@ -63,8 +63,28 @@ export const solveRequest = (samplers: readonly string[], from: Source) =>
   });
 export type SolveRequest = z.infer<ReturnType<typeof solveRequest>>;
 
-export const sampleRequest = (samplers: readonly string[], from: Source) =>
-  z.strictObject({ n: int(LIMITS.samples, from).optional(), ...samplingFields(samplers, from) });
+/** A task's conditioning fields (its spec's): strings up to 100,000 characters, whole numbers. */
+const conditionFields = (fields: Record<string, 'string' | 'int'>, from: Source) =>
+  Object.fromEntries(
+    Object.entries(fields).map(([k, kind]) => [
+      k,
+      (kind === 'string'
+        ? z.string().max(100_000)
+        : int({ min: 0, max: 1_000_000 }, from)
+      ).optional(),
+    ]),
+  );
+
+export const sampleRequest = (
+  samplers: readonly string[],
+  from: Source,
+  fields: Record<string, 'string' | 'int'> = {},
+) =>
+  z.strictObject({
+    n: int(LIMITS.samples, from).optional(),
+    ...samplingFields(samplers, from),
+    ...conditionFields(fields, from),
+  });
 export type SampleRequest = z.infer<ReturnType<typeof sampleRequest>>;
 
 export const generateRequest = z.strictObject({

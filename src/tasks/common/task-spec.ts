@@ -90,7 +90,17 @@ export interface TaskSpec<M extends LoadedModel = LoadedModel> {
   sampleSteps?(
     m: M,
     s: UnconditionalSettings,
+    condition?: unknown,
   ): Generator<TrajectoryStep, { answer: Record<string, unknown>; nfe: number }>;
+  /**
+   * What a sample request may condition on (text: a template, issue #30): the API's extra
+   * fields (strings or whole numbers) and their parse against the model, whose result reaches
+   * sampleSteps; it throws a one-line message naming the field (a 400).
+   */
+  conditioning?: {
+    fields: Record<string, 'string' | 'int'>;
+    parse(m: M, q: Record<string, unknown>): unknown;
+  };
   /** Fixed facts /api/models adds to the task's entry (Sudoku: the retries a solve makes). */
   apiInfo?: Record<string, unknown>;
 }

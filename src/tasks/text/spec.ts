@@ -4,6 +4,7 @@
 // from `sjd train text`'s flags, the comparison of `sjd compare text` (fig:text8), and
 // unconditional sampling as the API answers it.
 
+import { networkLength } from '../../model/network.js';
 import { describeProcess, withHazardWeights, withObjective } from '../../process/index.js';
 import { defaultSampler } from '../../sampling/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
@@ -15,6 +16,7 @@ import { loadTextModel } from './load.js';
 import { SIGMA_SWEEP, TEXT_PROCESS, TEXT_SIZES, textConfig } from './presets.js';
 import { sampleTextSteps } from './sample.js';
 import { TextTask, textShape } from './task.js';
+import { type TemplateSpec, type TextTemplate, textTemplate } from './template.js';
 
 /** `sjd train text`'s own flags and their defaults. */
 export interface TextTrainFlags {
@@ -93,8 +95,13 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
       return (await runTextComparison(task, o, hooks)) !== null;
     },
   },
-  *sampleSteps(m, s) {
-    const r = yield* sampleTextSteps(m.model, m.process, s);
+  *sampleSteps(m, s, condition) {
+    const template = (condition as TextTemplate | null | undefined) ?? null;
+    const r = yield* sampleTextSteps(m.model, m.process, { ...s, template });
     return { answer: { texts: r.texts }, nfe: r.nfe };
+  },
+  conditioning: {
+    fields: { prompt: 'string', suffix: 'string', infill: 'string', length: 'int' },
+    parse: (m, q) => textTemplate(q as TemplateSpec, networkLength(m.model), (f) => f),
   },
 };

@@ -26,6 +26,10 @@ export interface TextTemplate {
   known: boolean[]; // [L] clamped positions
 }
 
+/** How errors name a field: the CLI's flags (default), or the API's fields. */
+export type FieldName = (field: 'prompt' | 'suffix' | 'infill' | 'length') => string;
+const FLAGS: FieldName = (f) => `--${f}`;
+
 /** The tokens of a template part; `holes` lets '_' through as -1. */
 function tokensOf(what: string, s: string, holes: boolean): number[] {
   return Array.from(s, (c, i) => {
@@ -39,14 +43,25 @@ function tokensOf(what: string, s: string, holes: boolean): number[] {
   });
 }
 
-/** A template for a model of L positions; null when the spec asks for nothing (unconditional). */
-export function textTemplate(spec: TemplateSpec, L: number): TextTemplate | null {
+/**
+ * A template for a model of L positions; null when the spec asks for nothing (unconditional).
+ * Errors name the fields as `name` does (the CLI's flags by default).
+ */
+export function textTemplate(
+  spec: TemplateSpec,
+  L: number,
+  name: FieldName = FLAGS,
+): TextTemplate | null {
   const { prompt, suffix, infill } = spec;
   if (infill !== undefined && (prompt !== undefined || suffix !== undefined))
-    throw new Error('--infill is a whole template: give it alone, not with --prompt or --suffix');
+    throw new Error(
+      `${name('infill')} is a whole template: give it alone, not with ${name('prompt')} or ${name('suffix')}`,
+    );
   const length = spec.length ?? (infill !== undefined ? infill.length : L);
   if (!(Number.isInteger(length) && length >= 1 && length <= L))
-    throw new Error(`--length must be a whole number from 1 to the model's ${L}, got ${length}`);
+    throw new Error(
+      `${name('length')} must be a whole number from 1 to the model's ${L}, got ${length}`,
+    );
   if (prompt === undefined && suffix === undefined && infill === undefined) {
     return spec.length === undefined
       ? null
@@ -55,9 +70,7 @@ export function textTemplate(spec: TemplateSpec, L: number): TextTemplate | null
   const slots: number[] = new Array(L).fill(-1); // -1: a hole
   const place = (what: string, ts: number[], at: number) => {
     if (at < 0 || at + ts.length > length)
-      throw new Error(
-        `${what}: ${ts.length} characters do not fit a text of ${length}${what === '--suffix' && prompt !== undefined ? ' after the prompt' : ''}`,
-      );
+      throw new Error(`${what}: ${ts.length} characters do not fit a text of ${length}`);
     ts.forEach((t, i) => {
       if (slots[at + i] !== -1 && t !== -1)
         throw new Error(
@@ -66,15 +79,11 @@ export function textTemplate(spec: TemplateSpec, L: number): TextTemplate | null
       if (t !== -1) slots[at + i] = t;
     });
   };
-  if (infill !== undefined) {
-    if (infill.length > length)
-      throw new Error(`--infill: ${infill.length} characters do not fit a text of ${length}`);
-    place('--infill', tokensOf('--infill', infill, true), 0);
-  }
-  if (prompt !== undefined) place('--prompt', tokensOf('--prompt', prompt, false), 0);
+  if (infill !== undefined) place(name('infill'), tokensOf(name('infill'), infill, true), 0);
+  if (prompt !== undefined) place(name('prompt'), tokensOf(name('prompt'), prompt, false), 0);
   if (suffix !== undefined) {
-    const ts = tokensOf('--suffix', suffix, false);
-    place('--suffix', ts, length - ts.length);
+    const ts = tokensOf(name('suffix'), suffix, false);
+    place(name('suffix'), ts, length - ts.length);
   }
   return { length, tokens: slots.map((t) => Math.max(t, 0)), known: slots.map((t) => t >= 0) };
 }
