@@ -3,14 +3,19 @@
 // known characters exactly as given and fills the holes (a tiny hybrid model trained here, and the
 // shipped masked one); texts come back at the template's length; bad templates are refused in
 // one line naming the character and its position, from the library and from `sjd sample text`.
+// The infilling benchmark's holes (issue #30 item 2): each shape as defined, seeded by the window,
+// exact scores on the truth and on a sample wrong at every hole, and `sjd eval text --infill`.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { samplersFor } from '../src/sampling/index.js';
 import {
   ALPHABET,
+  HOLE_SHAPES,
+  holeMask,
   loadTextModel,
   sampleText,
+  scoreInfill,
   type TextTemplate,
   textTemplate,
 } from '../src/tasks/text/index.js';
@@ -111,5 +116,84 @@ test('sjd sample text --prompt / --infill print the template filled; a bad one i
   assert.equal(
     bad.stderr.trim(),
     `sjd: --prompt: "H" at position 0 is not in the model's alphabet (a-z and space)`,
+  );
+});
+
+test('infilling holes: the shapes, the same for every run, and the scores on exact cases', () => {
+  const w = 'the cat sat on the mat and the dog ran far away from the big red barn today';
+  for (const shape of HOLE_SHAPES) {
+    const m = holeMask(shape, w, 3);
+    assert.deepEqual(holeMask(shape, w, 3), m, shape); // seeded by the window's index
+    if (shape.startsWith('span')) {
+      const n = Number(shape.slice(4));
+      const first = m.indexOf(true);
+      assert.equal(m.filter(Boolean).length, n, shape);
+      assert.ok(
+        m.slice(first, first + n).every(Boolean) && first >= 8 && first + n <= w.length - 8,
+      );
+    }
+  }
+  const words = holeMask('words', w, 0);
+  assert.equal(w.split('').filter((c, i) => words[i] && c === ' ').length, 0); // spaces stay
+  assert.equal(words.slice(0, 3).some(Boolean), false); // 'the' (word 0) is kept
+  assert.equal(words.slice(4, 7).every(Boolean), true); // 'cat' (word 1) is a hole
+  const long = 'x'.repeat(20_000);
+  const frac = holeMask('chars', long, 0).filter(Boolean).length / long.length;
+  assert.ok(Math.abs(frac - 0.15) < 0.01, `${frac}`);
+  assert.throws(() => holeMask('span32', 'a'.repeat(40), 0), /windows of at least 48/);
+  // exact cases: the truth scores 1; a sample wrong at every hole scores 0 on characters
+  const mask = holeMask('words', w, 0);
+  const dict = new Set(w.split(' '));
+  const truth = scoreInfill([w], [w], [mask], dict);
+  assert.deepEqual([truth.char_accuracy, truth.valid_words], [1, 1]);
+  const wrong = w
+    .split('')
+    .map((c, i) => (mask[i] ? 'q' : c))
+    .join('');
+  const s = scoreInfill([wrong], [w], [mask], dict);
+  assert.deepEqual([s.char_accuracy, s.valid_words], [0, 0]);
+  assert.equal(s.holes, mask.filter(Boolean).length);
+});
+
+test('sjd eval text --infill: each shape scored over seeds; per-window templates clamp their own characters', () => {
+  const r = sjd(
+    'eval',
+    'text',
+    '--infill',
+    'span8,words',
+    '-n',
+    '4',
+    '--nfe',
+    '8',
+    '--seeds',
+    '0,1',
+    '--json',
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /^span8: hole characters right [\d.]+ \+- [\d.]+%, words touching a hole valid [\d.]+ \+- [\d.]+%, hole cross-entropy [\d.]+ nats \(4 windows, 32 holes, seeds 0, 1\)$/m,
+  );
+  const j = JSON.parse(r.stdout.trimEnd().split('\n').at(-1)!);
+  assert.deepEqual(
+    j.results.map((x: { shape: string }) => x.shape),
+    ['span8', 'words'],
+  );
+  assert.equal(j.results[0].bySeed.length, 2);
+  const m = loadTextModel();
+  const L = m.model.config.length;
+  const windows = ['a', 'b'].map((c) => c.repeat(L));
+  const templates = windows.map((w, i) => ({
+    length: L,
+    tokens: Array.from(w, (c) => ALPHABET.indexOf(c)),
+    known: Array.from(w, (_, k) => !holeMask('span8', w, i)[k]),
+  }));
+  const { texts } = sampleText(m.model, m.process, { n: 2, nfe: 8, seed: 0, template: templates });
+  texts.forEach((t, b) => assertClamped([t], templates[b]!, `window ${b}`));
+  const bad = sjd('eval', 'text', '--infill', 'blocks');
+  assert.notEqual(bad.status, 0);
+  assert.match(
+    bad.stderr.trim(),
+    /unknown hole shape 'blocks' \(chars, span8, span16, span32, words\)$/,
   );
 });

@@ -3,8 +3,9 @@
 // temperatures at NFE 32, 64, 128 and writes JSON and a plot).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { sampling, text, util } from '../index.js';
+import { seedList } from './compare-options.js';
 import {
   group,
   int,
@@ -113,14 +114,42 @@ export function registerText(program: Command): void {
     )
     .option('--frontier', 'sweep 11 temperatures in [0.05, 1] at NFE 32, 64, 128')
     .option(
+      '--infill [shapes]',
+      `the infilling benchmark: -n test windows with holes of each shape (${text.HOLE_SHAPES.join(', ')}; default all), filled with the rest clamped`,
+      (v: string) => {
+        const shapes = v.split(',').map((s) => s.trim());
+        for (const s of shapes)
+          if (!(text.HOLE_SHAPES as readonly string[]).includes(s))
+            throw new InvalidArgumentError(
+              `unknown hole shape '${s}' (${text.HOLE_SHAPES.join(', ')})`,
+            );
+        return shapes;
+      },
+    )
+    .option(
+      '--seeds <list>',
+      'with --infill: the sampling seeds (mean +- std over them)',
+      seedList,
+      ['0', '1', '2'],
+    )
+    .option(
       '--out <dir>',
       'where --frontier writes frontier.json and frontier.svg (default: the model folder)',
     )
     .option('--json', 'end with one JSON line of the results')
     .action(
       async (
-        o: SampleOpts & { data?: string; frontier?: boolean; out?: string; json?: boolean },
+        o: SampleOpts & {
+          data?: string;
+          frontier?: boolean;
+          out?: string;
+          json?: boolean;
+          infill?: true | string[];
+          seeds: string[];
+        },
       ) => {
+        if (o.infill && o.frontier)
+          throw new Error('--infill and --frontier are two benchmarks: one at a time');
         const dir = o.out ?? o.model;
         if (o.frontier && dir === undefined)
           throw new Error(
@@ -136,6 +165,31 @@ export function registerText(program: Command): void {
             `sjd eval text: ${config.data} (the model's corpus) is not here; scoring against the words of ${data}`,
           );
         const corpus = text.loadCorpus(data);
+        if (o.infill) {
+          const shapes = o.infill === true ? [...text.HOLE_SHAPES] : (o.infill as text.HoleShape[]);
+          const seeds = o.seeds.map(Number);
+          const results = text.infillBenchmark(model, proc, corpus.test, {
+            ...o,
+            shapes,
+            windows: o.n,
+            seeds,
+          });
+          const pm = (m: number, s: number) =>
+            `${(100 * m).toFixed(1)} +- ${(100 * s).toFixed(1)}%`;
+          for (const r of results)
+            console.log(
+              `${r.shape}: hole characters right ${pm(r.mean.char_accuracy, r.std.char_accuracy)}, words touching a hole valid ${pm(r.mean.valid_words, r.std.valid_words)}, hole cross-entropy ${r.mean.hole_ce.toFixed(3)} nats (${o.n} windows, ${r.mean.holes} holes, seeds ${seeds.join(', ')})`,
+            );
+          if (o.json)
+            console.log(
+              JSON.stringify({
+                nfe: o.nfe,
+                sampler: o.sampler ?? sampling.defaultSampler(proc),
+                results,
+              }),
+            );
+          return;
+        }
         const scorer = new text.TextScorer(corpus.test);
         if (!o.frontier) {
           const t0 = performance.now();

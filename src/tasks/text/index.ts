@@ -4,6 +4,7 @@ export * from './compare.js';
 export * from './corpus.js';
 export * from './frontier.js';
 export * from './hazards.js';
+export * from './infill.js';
 export * from './load.js';
 export * from './metrics.js';
 export * from './normalise.js';

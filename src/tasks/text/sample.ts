@@ -17,29 +17,47 @@ import { tensor } from '../../torch/index.js';
 import { decode } from './corpus.js';
 import type { TextTemplate } from './template.js';
 
-/** A text run's options: those of every unconditional run, and a template (default: none). */
-export type TextSampleOptions = UnconditionalOptions & { template?: TextTemplate | null };
+/**
+ * A text run's options: those of every unconditional run, and a template (default: none), or one
+ * per sample (the infilling benchmark's windows).
+ */
+export type TextSampleOptions = UnconditionalOptions & {
+  template?: TextTemplate | TextTemplate[] | null;
+};
 
 /** The batched sampler's options: the template's known characters clamped in every row. */
 function textSampling(proc: SJDProcess, o: TextSampleOptions): BatchedSampleOptions {
   const base = unconditionalSampling(proc, o);
   const t = o.template;
   if (!t) return base;
-  const L = t.tokens.length;
-  const condition = (_start: number, size: number) => ({
-    tokens: tensor(Array.from({ length: size }, () => t.tokens).flat(), [size, L], 'int64'), // [size, L]
-    mask: tensor(
-      Array.from({ length: size }, () => t.known.map(Number)).flat(),
-      [size, L],
-      'uint8',
-    ).to('bool'), // [size, L]
-  });
+  if (Array.isArray(t) && t.length !== o.n)
+    throw new Error(`${t.length} templates for ${o.n} samples`);
+  const row = (i: number) => (Array.isArray(t) ? t[i]! : t);
+  const L = row(0).tokens.length;
+  const condition = (start: number, size: number) => {
+    const rows = Array.from({ length: size }, (_, i) => row(start + i));
+    return {
+      tokens: tensor(
+        rows.flatMap((r) => r.tokens),
+        [size, L],
+        'int64',
+      ), // [size, L]
+      mask: tensor(
+        rows.flatMap((r) => r.known.map(Number)),
+        [size, L],
+        'uint8',
+      ).to('bool'), // [size, L]
+    };
+  };
   return { ...base, condition };
 }
 
-/** Rows of tokens as texts, cut to the template's length. */
-const textsOf = (rows: number[][], t?: TextTemplate | null) =>
-  rows.map((r) => decode(t ? r.slice(0, t.length) : r));
+/** Rows of tokens as texts, each cut to its template's length. */
+const textsOf = (rows: number[][], t?: TextTemplate | TextTemplate[] | null) =>
+  rows.map((r, i) => {
+    const length = t ? (Array.isArray(t) ? t[i]! : t).length : r.length;
+    return decode(r.slice(0, length));
+  });
 
 export function sampleText(
   model: Network,
