@@ -4,7 +4,9 @@
 // advances (several steps seen as they arrive); the slider replays the run; a generated puzzle
 // fills the input; a bad puzzle shows the server's one-line reason. A screenshot of the replay
 // half-way is saved in the test's folder (and, with SJD_SERVE_SCREENSHOT=path, there too: how
-// docs/serve-sudoku.png is made). Skipped, saying so, where chromium is not installed.
+// docs/serve-sudoku.png is made). The Text tab fills a template (issue #30): through the replay,
+// the given characters never change and every hole, once committed, keeps its character; a bad
+// template shows the server's one-line reason. Skipped, saying so, where chromium is not installed.
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,11 +38,11 @@ after(async () => {
 /** An element's text (its textContent). */
 const text = async (l: Locator) => (await l.textContent()) ?? '';
 
-async function openPage() {
+async function openPage(url = server.url) {
   const page = await browser.newPage({ viewport: { width: 1000, height: 820 } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url);
+  await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]');
   return { page, errors };
 }
@@ -118,4 +120,52 @@ test('the page generates a puzzle and shows why a bad one is refused', { skip },
   assert.equal(await text(page.locator('#sudoku .error')), "puzzle: puzzle has '5' twice in row 1");
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('the Text tab fills a template: given characters never change, holes stick once committed', {
+  skip,
+}, async () => {
+  const withText = await startServer({ models: modelsFolder(true) });
+  try {
+    const { page, errors } = await openPage(withText.url);
+    await page.click('button[data-tab="text"]');
+    const template = 'the ____ of the ___';
+    await page.fill('#text input[name="infill"]', template);
+    await page.fill('#text input[name="nfe"]', '16');
+    await page.click('#text button[type="submit"]');
+    await page.waitForSelector('#text[data-state="done"]', { timeout: 60_000 });
+    const steps = Number(await page.locator('#text').getAttribute('data-steps'));
+    assert.ok(steps >= 8, `${steps} steps`);
+    const sticky = new Map<number, string>(); // a committed hole's character
+    for (let k = 0; k < steps; k++) {
+      await page.locator('#text .slider').fill(String(k));
+      const spans = await page.evaluate(() =>
+        [...document.querySelectorAll('#text .texts p span')].map((e) => [
+          e.textContent,
+          e.className,
+        ]),
+      );
+      assert.equal(spans.length, template.length, `step ${k}`);
+      spans.forEach(([c, cls], i) => {
+        if (template[i] !== '_') {
+          assert.deepEqual([c, cls], [template[i], 'given'], `step ${k}, position ${i}`);
+        } else if (cls !== 'active') {
+          assert.equal(sticky.get(i) ?? c, c, `step ${k}: the hole at ${i} moved`);
+          sticky.set(i, c!);
+        }
+      });
+    }
+    assert.equal(sticky.size, template.split('').filter((c) => c === '_').length); // all filled
+    await page.fill('#text input[name="infill"]', 'The ___');
+    await page.click('#text button[type="submit"]');
+    await page.waitForSelector('#text[data-state="error"]');
+    assert.equal(
+      await text(page.locator('#text .error')),
+      'infill: "T" at position 0 is not in the model\'s alphabet (a-z and space; _ marks a hole)',
+    );
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await withText.close();
+  }
 });

@@ -1,6 +1,8 @@
 // The text panel (issue #15; app:text8): sample with a chosen sampler, NFE, temperature and seed,
-// and watch the characters commit: committed ones in ink, active ones faded to the classifier's
-// confidence, showing its current argmax.
+// free or from a template with holes (issue #30: `_` to generate, the rest given and clamped),
+// and watch the characters commit: given ones marked, committed ones in ink, active ones faded to
+// the classifier's confidence, showing its current argmax. A template's text is shown at its
+// length (the model samples its whole length; the rest is cut, as the answer is).
 import type { ModelsInfo, ServedTask, StepEvent, TextSampleAnswer } from './api.js';
 import { RunPanel } from './run-panel.js';
 import { fillSettings, formQuery } from './settings.js';
@@ -12,13 +14,18 @@ export function setupText(section: HTMLElement, info: ServedTask, models: Models
   const alphabet = info.alphabet!;
   const L = info.length!;
 
+  const template = form.querySelector<HTMLInputElement>('input[name="infill"]')!;
+  let shown = L; // characters shown a row: the template's length, else the model's
   const draw = (s: StepEvent) => {
+    const prior = panel.steps[0]?.tokens; // the given characters: committed in the prior step
     const rows = Array.from({ length: s.tokens.length / L }, (_, b) => {
       const p = document.createElement('p');
-      for (let i = b * L; i < (b + 1) * L; i++) {
+      for (let i = b * L; i < b * L + shown; i++) {
         const span = document.createElement('span');
-        if (s.tokens[i]! >= 0) span.textContent = alphabet[s.tokens[i]!]!;
-        else {
+        if (s.tokens[i]! >= 0) {
+          span.textContent = alphabet[s.tokens[i]!]!;
+          if ((prior?.[i] ?? -1) >= 0) span.className = 'given';
+        } else {
           span.className = 'active';
           span.textContent = s.argmax[i]! >= 0 ? alphabet[s.argmax[i]!]! : '_';
           span.style.opacity = (0.15 + 0.5 * s.confidence[i]!).toFixed(2);
@@ -33,6 +40,7 @@ export function setupText(section: HTMLElement, info: ServedTask, models: Models
   const panel = new RunPanel<TextSampleAnswer>(section, { draw, done: () => {} });
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
+    shown = template.value === '' ? L : Math.min(template.value.length, L);
     void panel.run(`/api/text/stream?${formQuery(form)}`);
   });
 }
