@@ -189,7 +189,9 @@ test('sjd eval text --infill: each shape scored over seeds; per-window templates
     known: Array.from(w, (_, k) => !holeMask('span8', w, i)[k]),
   }));
   const { texts } = sampleText(m.model, m.process, { n: 2, nfe: 8, seed: 0, template: templates });
-  texts.forEach((t, b) => assertClamped([t], templates[b]!, `window ${b}`));
+  texts.forEach((t, b) => {
+    assertClamped([t], templates[b]!, `window ${b}`);
+  });
   const bad = sjd('eval', 'text', '--infill', 'blocks');
   assert.notEqual(bad.status, 0);
   assert.match(
