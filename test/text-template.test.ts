@@ -4,8 +4,10 @@
 // shipped masked one); texts come back at the template's length; bad templates are refused in
 // one line naming the character and its position, from the library and from `sjd sample text`.
 // The infilling benchmark's holes (issue #30 item 2): each shape as defined, seeded by the window,
-// exact scores on the truth and on a sample wrong at every hole, and `sjd eval text --infill`.
+// exact scores on the truth and on a sample wrong at every hole, and `sjd eval text --infill`;
+// the infilling comparison (item 3) end to end at the tiny size, `sjd compare text --infill`.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { samplersFor } from '../src/sampling/index.js';
@@ -197,5 +199,32 @@ test('sjd eval text --infill: each shape scored over seeds; per-window templates
   assert.match(
     bad.stderr.trim(),
     /unknown hole shape 'blocks' \(chars, span8, span16, span32, words\)$/,
+  );
+});
+
+test('sjd compare text --infill: each model on the benchmark with a verdict per shape, cached beside its run', () => {
+  const dir = tempDir('sjd-infill-compare-');
+  const doc = join(dir, 'infilling.md');
+  const args = ['compare', 'text', '--size', 'tiny', '--steps', '2', '-n', '2', '--seeds', '0'];
+  const more = ['--models', 'masked,hybrid,sjd-row-1', '--infill', 'span8', '--infill-nfe', '4'];
+  const r = sjd(...args, ...more, '--samplers', 'ancestral', '--out', dir, '--doc', doc);
+  assert.equal(r.status, 0, r.stderr);
+  const md = readFileSync(doc, 'utf8');
+  assert.match(md, /## span8\n\n\| model \| sampler \| seeds \|/);
+  assert.match(
+    md,
+    /\| MDLM \(masked\) \| mdlm \| 1 \| [\d.]+ \+- [\d.]+ \| [\d.]+ \+- [\d.]+ \| [\d.]+ \+- [\d.]+ \|/,
+  );
+  assert.match(
+    md,
+    /- SJD \(gauss1d-row W, sigma_W = 1\) [\d.]+ \+- [\d.]+% against CADD \(hybrid, W = I\)/,
+  );
+  assert.ok(existsSync(join(dir, 'hybrid-seed0', 'infill-ancestral.json')));
+  assert.ok(existsSync(join(dir, 'masked-seed0', 'infill-mdlm.json')));
+  const both = sjd(...args, '--hazards', 'uniform', '--infill', '--out', dir);
+  assert.notEqual(both.status, 0);
+  assert.match(
+    both.stderr.trim(),
+    /^sjd: --infill and --hazards are two comparisons: one at a time$/,
   );
 });

@@ -1,11 +1,12 @@
 // `sjd compare text`'s own flags: masked (MDLM), hybrid (CADD) and sjd over the sigma_W sweep,
 // every model x seed trained (resumable), its frontiers traced under each sampler
 // (tasks/text/compare.ts, run by the text spec's compare entry); or, with --hazards, the hazard
-// tables of app:e2e-hazard (tasks/text/hazards.ts).
-import { type Command, InvalidArgumentError } from 'commander';
+// tables of app:e2e-hazard (tasks/text/hazards.ts); with --infill, the models on the infilling
+// benchmark (tasks/text/infill-compare.ts).
+import type { Command } from 'commander';
 import { text } from '../index.js';
 import { gaussianSampler, list, seedList } from './compare-options.js';
-import { int } from './options.js';
+import { int, parsed } from './options.js';
 
 export const textCompareFlags = (c: Command): Command =>
   c
@@ -20,14 +21,14 @@ export const textCompareFlags = (c: Command): Command =>
     .option(
       '--hazards <arms>',
       `instead of --models: the hazard tables of app:e2e-hazard, arms ${Object.keys(text.HAZARD_ARMS).join(', ')} or all (under the first of --samplers; report default docs/text-hazards.md)`,
-      (v: string) => {
-        try {
-          return text.parseArms(v);
-        } catch (e) {
-          throw new InvalidArgumentError((e as Error).message);
-        }
-      },
+      parsed(text.parseArms),
     )
+    .option(
+      '--infill [shapes]',
+      `instead of the frontiers: the models on the infilling benchmark, -n windows a shape (${text.HOLE_SHAPES.join(', ')}; default all; report default docs/text-infilling.md)`,
+      parsed(text.parseHoleShapes),
+    )
+    .option('--infill-nfe <n>', 'with --infill: the NFE of the fills (default 64)', int(1, 100_000))
     .option(
       '--learned-seeds <list>',
       'with --hazards: seeds of the learned-hazard and ELBO arms (default 0: the paper reports one)',

@@ -35,6 +35,17 @@ export function levels(value: string): number {
   return n;
 }
 
+/** A flag's value parsed by a library function: its one-line error as commander's invalid argument. */
+export function parsed<T>(parse: (value: string) => T) {
+  return (value: string): T => {
+    try {
+      return parse(value);
+    } catch (e) {
+      throw new InvalidArgumentError((e as Error).message);
+    }
+  };
+}
+
 export function oneOf(choices: readonly string[]) {
   return (value: string): string => {
     if (!choices.includes(value))

@@ -3,13 +3,14 @@
 // temperatures at NFE 32, 64, 128 and writes JSON and a plot).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { sampling, text, util } from '../index.js';
 import { seedList } from './compare-options.js';
 import {
   group,
   int,
   nfeOption,
+  parsed,
   samplerOption,
   seedOption,
   temperatureOption,
@@ -116,15 +117,7 @@ export function registerText(program: Command): void {
     .option(
       '--infill [shapes]',
       `the infilling benchmark: -n test windows with holes of each shape (${text.HOLE_SHAPES.join(', ')}; default all), filled with the rest clamped`,
-      (v: string) => {
-        const shapes = v.split(',').map((s) => s.trim());
-        for (const s of shapes)
-          if (!(text.HOLE_SHAPES as readonly string[]).includes(s))
-            throw new InvalidArgumentError(
-              `unknown hole shape '${s}' (${text.HOLE_SHAPES.join(', ')})`,
-            );
-        return shapes;
-      },
+      parsed(text.parseHoleShapes),
     )
     .option(
       '--seeds <list>',

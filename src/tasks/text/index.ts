@@ -5,6 +5,7 @@ export * from './corpus.js';
 export * from './frontier.js';
 export * from './hazards.js';
 export * from './infill.js';
+export * from './infill-compare.js';
 export * from './load.js';
 export * from './metrics.js';
 export * from './normalise.js';

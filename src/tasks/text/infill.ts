@@ -24,6 +24,15 @@ import type { TextTemplate } from './template.js';
 export const HOLE_SHAPES = ['chars', 'span8', 'span16', 'span32', 'words'] as const;
 export type HoleShape = (typeof HOLE_SHAPES)[number];
 
+/** Hole shapes from a comma-separated list, checked. */
+export function parseHoleShapes(v: string): HoleShape[] {
+  const shapes = v.split(',').map((s) => s.trim());
+  for (const s of shapes)
+    if (!(HOLE_SHAPES as readonly string[]).includes(s))
+      throw new Error(`unknown hole shape '${s}' (${HOLE_SHAPES.join(', ')})`);
+  return shapes as HoleShape[];
+}
+
 /** A uniform draw in [0, 1) from a small seeded generator (mulberry32): holes, not sampling. */
 function uniforms(seed: number): () => number {
   let a = seed >>> 0;

@@ -12,6 +12,8 @@ import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec
 import { runTextComparison } from './compare.js';
 import { ALPHABET, EMBEDDED, loadCorpus, tokenCounts } from './corpus.js';
 import { runHazardComparison } from './hazards.js';
+import { HOLE_SHAPES, type HoleShape } from './infill.js';
+import { runInfillComparison } from './infill-compare.js';
 import { loadTextModel } from './load.js';
 import { SIGMA_SWEEP, TEXT_PROCESS, TEXT_SIZES, textConfig } from './presets.js';
 import { sampleTextSteps } from './sample.js';
@@ -34,11 +36,14 @@ export interface TextCompareFlags {
   n: number; // samples per frontier point
   data?: string;
   hazards?: string[]; // the hazard tables' arms instead of the models (hazards.ts)
+  infill?: true | string[]; // the infilling benchmark's shapes instead of the frontiers
+  infillNfe?: number;
   learnedSeeds?: string[];
 }
 
 const TEXT_COMPARISON_DOC = 'docs/text-comparison.md';
 const TEXT_HAZARDS_DOC = 'docs/text-hazards.md';
+const TEXT_INFILLING_DOC = 'docs/text-infilling.md';
 
 /** The task a run trains on: the corpus in windows of the size's length. */
 const textTask = (data: string | undefined, length: number, d = TEXT_TRAIN_DEFAULTS) =>
@@ -86,6 +91,21 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
     doc: TEXT_COMPARISON_DOC,
     run: async (o: CompareOptions & TextCompareFlags, hooks) => {
       const task = textTask(o.data, TEXT_SIZES[o.size]!.length);
+      if (o.infill && o.hazards)
+        throw new Error('--infill and --hazards are two comparisons: one at a time');
+      if (o.infill) {
+        const doc = o.doc === TEXT_COMPARISON_DOC ? TEXT_INFILLING_DOC : o.doc;
+        const shapes = (o.infill === true ? [...HOLE_SHAPES] : o.infill) as HoleShape[];
+        const r = {
+          ...o,
+          doc,
+          shapes,
+          windows: o.n,
+          nfe: o.infillNfe ?? 64,
+          sampler: o.samplers[0]!,
+        };
+        return (await runInfillComparison(task, r, hooks)) !== null;
+      }
       if (o.hazards) {
         const doc = o.doc === TEXT_COMPARISON_DOC ? TEXT_HAZARDS_DOC : o.doc;
         const learnedSeeds = (o.learnedSeeds ?? ['0']).map(Number);
