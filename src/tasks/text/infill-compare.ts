@@ -107,11 +107,13 @@ function writeInfillReport(o: InfillCompareOptions, runs: InfillRun[]): void {
       return `${label(a)} against ${label(b)}: not measured yet`;
     const d = 100 * (mean(xa) - mean(xb));
     const sep =
-      Math.min(...xa) > Math.max(...xb)
-        ? 'every seed above'
-        : Math.max(...xa) < Math.min(...xb)
-          ? 'every seed below'
-          : 'the seeds overlap';
+      xa.length < 2 || xb.length < 2
+        ? 'one seed on a side, so no separation is claimed'
+        : Math.min(...xa) > Math.max(...xb)
+          ? 'every seed above'
+          : Math.max(...xa) < Math.min(...xb)
+            ? 'every seed below'
+            : 'the seeds overlap';
     return `${label(a)} ${pct(xa)}% against ${label(b)} ${pct(xb)}% (${xa.length} and ${xb.length} seeds): ${d >= 0 ? '+' : ''}${d.toFixed(1)} points, ${sep}`;
   };
   const sjd = o.models.filter((m) => m.startsWith('sjd'));
