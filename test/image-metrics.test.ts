@@ -1,13 +1,18 @@
 // The image metrics (issue #14): the Fréchet distance against its closed form for Gaussians with
 // diagonal covariances (|mu_1 - mu_2|^2 + sum (s_1 - s_2)^2), zero for a set against itself and
 // symmetric; KID near 0 for two samples of one law and clearly positive for shifted laws; the
-// feature network learns a synthetic labelled set well above chance.
+// feature network learns a synthetic labelled set well above chance. The speckle measures (issue
+// #31): isolated outliers counted exactly, small changes and smooth ramps not; the share of sites
+// a run's last step commits.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { TrajectoryStep } from '../src/sampling/index.js';
 import {
   classifierAccuracy,
   frechetDistance,
   kernelDistance,
+  lastStepShare,
+  speckleFraction,
   syntheticImages,
   trainFeatureNet,
 } from '../src/tasks/image/index.js';
@@ -54,4 +59,27 @@ test('the feature network learns three synthetic pattern classes well above chan
   const net = trainFeatureNet(set, { steps: 60, batch: 32, lr: 3e-3, seed: 0 });
   const acc = classifierAccuracy(net, held);
   assert.ok(acc > 0.8, `held-out accuracy ${acc} (chance 1/3)`);
+});
+
+test('speckle: isolated pixels off their neighbours, counted exactly; the last step share of a trajectory', () => {
+  const g = { channels: 2, height: 6, width: 7, levels: 16 };
+  const N = 2 * 2 * 6 * 7;
+  const flat = new Uint8Array(N).fill(5);
+  assert.equal(speckleFraction(flat, 2, g), 0);
+  // three isolated outliers (a corner, an edge, the middle), one small change that stays within a
+  // quarter of the range (3.75 levels), in different images and channels
+  const spots = flat.slice();
+  spots[0] = 15; // image 0, channel 0, corner
+  spots[(0 * 2 + 1) * 42 + 3] = 0; // image 0, channel 1, top edge
+  spots[(1 * 2 + 0) * 42 + 3 * 7 + 3] = 12; // image 1, channel 0, middle
+  spots[(1 * 2 + 1) * 42 + 2 * 7 + 2] = 8; // 3 levels off: not speckle
+  assert.equal(speckleFraction(spots, 2, g), 3 / N);
+  // a smooth gradient (every pixel near its neighbours' median) is not speckled
+  const ramp = Uint8Array.from({ length: N }, (_, i) => Math.floor(((i % 42) % 7) * 2));
+  assert.equal(speckleFraction(ramp, 2, g), 0);
+  assert.throws(() => speckleFraction(flat, 3, g), /168 values for 3 images of 6 x 7 x 2/);
+  const step = (committed: number[]) =>
+    ({ committed: Uint8Array.from(committed) }) as unknown as TrajectoryStep;
+  assert.equal(lastStepShare([step([0, 0, 0, 0]), step([1, 0, 1, 0]), step([1, 1, 1, 1])]), 0.5);
+  assert.equal(lastStepShare([step([1, 1])]), 0);
 });

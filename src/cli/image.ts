@@ -151,9 +151,12 @@ export function registerImage(program: Command): void {
       image.checkGeometry(train.set, g, train.source);
       image.checkGeometry(test.set, g, test.source);
       const t0 = performance.now();
-      const r = image.sampleAnyImages(m, o);
+      const r = image.sampleAnyImages(m, { ...o, record: true });
       const seconds = (performance.now() - t0) / 1000;
       const s = image.scoreImages(net, r.images, o.n, train.set, test.set, o.seed);
+      const speckle = image.speckleFraction(r.images, o.n, g);
+      const speckleTest = image.speckleFraction(test.set.images, test.set.n, g);
+      const lastStep = image.lastStepShare(r.trajectory ?? []);
       const sampler = image.imageSamplerOf(m, o);
       console.log(
         `${o.n} samples (${sampler} sampler, ${r.nfe} NFE, temperature ${o.temperature}; ${(o.n / seconds).toFixed(2)} images/s) against ${o.n} of ${train.source}, in the space of ${o.features} (test accuracy ${(100 * fc.testAccuracy).toFixed(1)}%):`,
@@ -167,10 +170,16 @@ export function registerImage(program: Command): void {
       console.log(
         `  label entropy ${s.label_entropy.toFixed(3)} nats; score ${s.score.toFixed(2)}; class coverage ${s.coverage.map((c) => (100 * c).toFixed(0)).join('/')}%`,
       );
+      console.log(
+        `  speckle ${(100 * speckle).toFixed(2)}% of pixel values off their neighbours' median by more than a quarter of the range (test images ${(100 * speckleTest).toFixed(2)}%); the last step committed ${(100 * lastStep).toFixed(1)}% of the first batch's sites`,
+      );
       if (o.json)
         console.log(
           JSON.stringify({
             ...s,
+            speckle,
+            speckle_test: speckleTest,
+            last_step: lastStep,
             sampler,
             nfe: r.nfe,
             seconds,

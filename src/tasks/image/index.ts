@@ -15,6 +15,7 @@ export * from './presets.js';
 export * from './sample.js';
 export * from './source.js';
 export * from './spec.js';
+export * from './speckle.js';
 export * from './synthetic.js';
 export * from './task.js';
 export * from './tokens.js';
