@@ -27,6 +27,7 @@ import { loadCorpus, readSource, splitText, writeCorpus } from '../src/tasks/tex
 import { normaliseText } from '../src/tasks/text/normalise.js';
 import { StreamNormaliser } from '../src/tasks/text/normalise-stream.js';
 import { openPrefix } from '../src/tasks/text/regex-prefix.js';
+import { uniforms } from '../src/util/uniforms.js';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -74,16 +75,7 @@ const chunks = (s: string, k: number) =>
   Array.from({ length: Math.ceil(s.length / k) }, (_, i) => s.slice(i * k, (i + 1) * k));
 
 /** A seeded generator (mulberry32) for the fuzz. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = uniforms;
 
 function randomPieces(s: string, next: () => number, max: number): string[] {
   const out: string[] = [];

@@ -5,3 +5,4 @@ export * from './cache.js';
 export * from './free-port.js';
 export * from './integer.js';
 export * from './out-path.js';
+export * from './uniforms.js';

@@ -16,6 +16,7 @@ import { type Network, networkLength } from '../../model/network.js';
 import { type SJDProcess, T_CLIP } from '../../process/index.js';
 import { Generator, noGrad, tensor, tidy } from '../../torch/index.js';
 import { sjdLoss } from '../../train/sjd-loss.js';
+import { uniforms } from '../../util/uniforms.js';
 import { encode } from './corpus.js';
 import { dictionary, heldOutWindows } from './metrics.js';
 import { sampleText } from './sample.js';
@@ -31,18 +32,6 @@ export function parseHoleShapes(v: string): HoleShape[] {
     if (!(HOLE_SHAPES as readonly string[]).includes(s))
       throw new Error(`unknown hole shape '${s}' (${HOLE_SHAPES.join(', ')})`);
   return shapes as HoleShape[];
-}
-
-/** A uniform draw in [0, 1) from a small seeded generator (mulberry32): holes, not sampling. */
-function uniforms(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The holes of one window (true = generated) for a shape, from the window's own generator. */
