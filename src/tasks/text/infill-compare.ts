@@ -137,7 +137,7 @@ ${claims.map((c) => `- ${c}`).join('\n')}`;
   const md = `# Text infilling: MDLM, CADD and SJD with the neighbours known
 
 The text comparison's models (size \`${o.size}\`, ${o.steps} steps; the same run folders) on the infilling benchmark
-(\`sjd eval text --infill\`, src/tasks/text/infill.ts): ${o.windows} evenly spaced windows of the test split per shape, the
+(the \`--infill\` benchmark of \`sjd eval text\`, src/tasks/text/infill.ts): ${o.windows} evenly spaced windows of the test split per shape, the
 holes of each window the same for every model and seed, everything else clamped; NFE ${o.nfe}; MDLM's sampler for the
 masked model, \`${o.sampler}\` for the others; one sampling seed per training seed (mean +- std over seeds). Verdicts
 on the hole characters: does W help when the neighbours are known?
