@@ -7,7 +7,7 @@
 import { basename, dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../../evaluation/plot.js';
-import { mean, std } from '../../evaluation/stats.js';
+import { mean, separation, std } from '../../evaluation/stats.js';
 import { describeProcess, isPixelProcess, parseProcessName } from '../../process/index.js';
 import { type TrainHooks, trainToEnd } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
@@ -227,11 +227,10 @@ Reproduce: \`${o.command}\` (resumable: run it again to continue).
 function fdVerdict(aName: string, a: number[], bName: string, b: number[]): string {
   if (a.length === 0 || b.length === 0) return `${aName} against ${bName}: not measured yet`;
   const f = (xs: number[]) => `${mean(xs).toFixed(2)} +- ${std(xs).toFixed(2)}`;
+  const side = separation(a, b);
   const sep =
-    Math.max(...a) < Math.min(...b)
-      ? `every seed of ${aName} below (better than) every seed of ${bName}`
-      : Math.min(...a) > Math.max(...b)
-        ? `every seed of ${aName} above (worse than) every seed of ${bName}`
-        : 'the seeds overlap';
+    side === 'overlap'
+      ? 'the seeds overlap'
+      : `every seed of ${aName} ${side === 'below' ? 'below (better than)' : 'above (worse than)'} every seed of ${bName}`;
   return `${aName} ${f(a)} against ${bName} ${f(b)} (${a.length} and ${b.length} seeds): ${sep}`;
 }

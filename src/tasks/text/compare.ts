@@ -7,7 +7,7 @@
 // training budget, and the frontiers with held-out text as the reference point.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { mean, std } from '../../evaluation/stats.js';
+import { mean, separation, std } from '../../evaluation/stats.js';
 import { describeProcess, describeSchedule, parseProcessName } from '../../process/index.js';
 import {
   loadTransformer,
@@ -141,12 +141,11 @@ function cell(ys: number[]): string {
 function verdict(aName: string, a: number[], bName: string, b: number[]): string {
   if (a.length === 0 || b.length === 0) return `${aName} against ${bName}: not measured yet`;
   const diff = mean(a) - mean(b);
+  const side = separation(a, b);
   const sep =
-    Math.min(...a) > Math.max(...b)
-      ? `every seed of ${aName} above every seed of ${bName}`
-      : Math.max(...a) < Math.min(...b)
-        ? `every seed of ${aName} below every seed of ${bName}`
-        : 'the seeds overlap';
+    side === 'overlap'
+      ? 'the seeds overlap'
+      : `every seed of ${aName} ${side} every seed of ${bName}`;
   return `${aName} ${mean(a).toFixed(1)} +- ${std(a).toFixed(1)} against ${bName} ${mean(b).toFixed(1)} +- ${std(b).toFixed(1)} (${a.length} and ${b.length} seeds): difference ${diff >= 0 ? '+' : ''}${diff.toFixed(1)} points, ${sep}`;
 }
 

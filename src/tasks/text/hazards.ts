@@ -12,8 +12,8 @@
 // the paper's numbers beside ours, states a verdict per row against uniform (mean +- std, whether
 // every seed is above or below), and for learned weights their spread (max w / min w) and the
 // rank correlation of log w with character frequency, as the paper reports them.
-import { join } from 'node:path';
-import { mean, std } from '../../evaluation/stats.js';
+import { dirname, join } from 'node:path';
+import { mean, separation, std } from '../../evaluation/stats.js';
 import { withHazardWeights, withObjective } from '../../process/index.js';
 import { loadTransformer, type TrainHooks, trainToEnd } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
@@ -203,12 +203,9 @@ function writeHazardReport(o: HazardCompareOptions, runs: ArmRun[], counts: numb
   const versus = (xs: number[], name: string) => {
     if (xs.length === 0 || uniform.length === 0) return 'not measured yet';
     const d = mean(xs) - mean(uniform);
+    const side = separation(xs, uniform);
     const sep =
-      Math.min(...xs) > Math.max(...uniform)
-        ? 'every seed above every uniform seed'
-        : Math.max(...xs) < Math.min(...uniform)
-          ? 'every seed below every uniform seed'
-          : 'the seeds overlap uniform';
+      side === 'overlap' ? 'the seeds overlap uniform' : `every seed ${side} every uniform seed`;
     const clears = mean(xs) - std(xs) > mean(uniform) + std(uniform);
     return `${name} ${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)} points against uniform (${xs.length} and ${uniform.length} seeds): ${sep}; ${clears ? 'clears' : 'does not clear'} uniform under the mean - std criterion`;
   };
@@ -259,6 +256,6 @@ ${learnedRows.join('\n')}
 
 Reproduce: \`${o.command}\` (resumable: run it again to continue).
 `;
-  makeDir(join(o.doc, '..'));
+  makeDir(dirname(o.doc));
   writeFileAtomic(o.doc, md);
 }

@@ -7,12 +7,12 @@
 // step of the move, not only the classifier's input. Results are cached beside each run
 // (infill-<sampler>.json); the report states a verdict per shape: each SJD model against CADD
 // and against MDLM on the hole characters, with both spreads and whether the seeds separate.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { mean, std } from '../../evaluation/stats.js';
+import { dirname, join } from 'node:path';
+import { mean, separation, std } from '../../evaluation/stats.js';
 import { describeProcess, parseProcessName } from '../../process/index.js';
 import { loadTransformer, type TrainHooks, trainToEnd } from '../../train/index.js';
-import { makeDir, writeFileAtomic, writeJsonAtomic } from '../../util/atomic.js';
+import { makeDir, writeFileAtomic } from '../../util/atomic.js';
+import { cached } from '../../util/cache.js';
 import { type HoleShape, type InfillResult, infillBenchmark } from './infill.js';
 import { textConfig } from './presets.js';
 import { type TextTask, textShape } from './task.js';
@@ -51,22 +51,17 @@ function cachedInfill(
   sampler: string,
   seed: number,
 ) {
-  const file = join(dir, `infill-${sampler}.json`);
   const key = { windows: o.windows, nfe: o.nfe, shapes: o.shapes, step: o.steps, seed };
-  if (existsSync(file)) {
-    const c = JSON.parse(readFileSync(file, 'utf8'));
-    if (JSON.stringify(c.key) === JSON.stringify(key)) return c.results as InfillResult[];
-  }
-  const { model, process: proc } = loadTransformer(dir, textShape, 'text');
-  const results = infillBenchmark(model, proc, task.corpus.test, {
-    shapes: o.shapes,
-    windows: o.windows,
-    seeds: [seed],
-    nfe: o.nfe,
-    sampler,
+  return cached<InfillResult[]>(join(dir, `infill-${sampler}.json`), key, () => {
+    const { model, process: proc } = loadTransformer(dir, textShape, 'text');
+    return infillBenchmark(model, proc, task.corpus.test, {
+      shapes: o.shapes,
+      windows: o.windows,
+      seeds: [seed],
+      nfe: o.nfe,
+      sampler,
+    });
   });
-  writeJsonAtomic(file, { key, results });
-  return results;
 }
 
 export async function runInfillComparison(
@@ -106,14 +101,13 @@ function writeInfillReport(o: InfillCompareOptions, runs: InfillRun[]): void {
     if (xa.length === 0 || xb.length === 0)
       return `${label(a)} against ${label(b)}: not measured yet`;
     const d = 100 * (mean(xa) - mean(xb));
+    const side = separation(xa, xb);
     const sep =
       xa.length < 2 || xb.length < 2
         ? 'one seed on a side, so no separation is claimed'
-        : Math.min(...xa) > Math.max(...xb)
-          ? 'every seed above'
-          : Math.max(...xa) < Math.min(...xb)
-            ? 'every seed below'
-            : 'the seeds overlap';
+        : side === 'overlap'
+          ? 'the seeds overlap'
+          : `every seed ${side}`;
     return `${label(a)} ${pct(xa)}% against ${label(b)} ${pct(xb)}% (${xa.length} and ${xb.length} seeds): ${d >= 0 ? '+' : ''}${d.toFixed(1)} points, ${sep}`;
   };
   const sjd = o.models.filter((m) => m.startsWith('sjd'));
@@ -146,6 +140,6 @@ ${sections.join('\n\n')}
 
 Reproduce: \`${o.command}\` (resumable: run it again to continue).
 `;
-  makeDir(join(o.doc, '..'));
+  makeDir(dirname(o.doc));
   writeFileAtomic(o.doc, md);
 }
