@@ -1,12 +1,21 @@
 // The image U-Net's training step (forward, cross-entropy, backward, clip, AdamW) in sjd against
 // the same network in Debian's PyTorch (bench/torch_ref.py UNet), rounds interleaved, medians:
-// the cpu size on Fashion-MNIST's 28 x 28 gray images at 16 levels, batch 32.
+// the cpu size on Fashion-MNIST's 28 x 28 gray images at 16 levels, batch 32. And sampling at
+// that size (the default process, blur2d SJD, under Alg. 2 at 64 NFE, 32 images) against the
+// network passes of the same run: the sampler's overhead.
 import { UNetDenoiser } from '../src/model/unet.js';
 import { valueAnchors } from '../src/process/index.js';
-import { IMAGE_SIZES } from '../src/tasks/image/index.js';
+import {
+  IMAGE_SIZES,
+  ImageTask,
+  imageConfig,
+  sampleImages,
+  syntheticImages,
+} from '../src/tasks/image/index.js';
 import { AdamW, Generator } from '../src/torch/index.js';
+import { buildModel, buildProcess } from '../src/train/build.js';
 import { crossEntropyStep } from '../src/train/step.js';
-import { alternate } from './reference.js';
+import { alternate, networkShare } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 
 register('image-train-step', async (): Promise<BenchResult> => {
@@ -31,3 +40,21 @@ register('image-train-step', async (): Promise<BenchResult> => {
   );
   return { ...r, images_per_s: (B * 1000) / r.sjd_ms };
 });
+
+register(
+  'image-sample-64nfe',
+  (): BenchResult => {
+    const set = syntheticImages({ n: 64, channels: 1, height: 28, width: 28, levels: 16 });
+    const task = new ImageTask(set, set, { evalSize: 8 });
+    const config = imageConfig(task.geometry, { size: 'cpu' });
+    const model = buildModel(task, config.model, new Generator(0));
+    const proc = buildProcess(task, config.process);
+    model.eval();
+    const n = 32;
+    const draw = () =>
+      sampleImages(model, proc, task.geometry, { n, nfe: 64, seed: 0, batch: n, sampler: 'sjd' });
+    const r = networkShare(model, draw, 3);
+    return { ...r, images_per_s: (n * 1000) / r.sjd_ms };
+  },
+  'the network passes of the same run',
+);

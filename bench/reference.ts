@@ -4,7 +4,7 @@
 // process stepping in alternation with sjd.
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { defaultDevice, getNumThreads } from '../src/torch/index.js';
+import { defaultDevice, getNumThreads, type Tensor } from '../src/torch/index.js';
 
 const script = new URL('../../bench/torch_ref.py', import.meta.url).pathname;
 /** The Python with torch: Debian's by default; a GPU machine's own with SJD_PYTHON. */
@@ -55,6 +55,46 @@ export function interleaved(
     b.push(timeMs(ref));
   }
   return { sjd_ms: median(a), ref_ms: median(b) };
+}
+
+/**
+ * A sampler against its own network passes, in the same runs: `model.forward` is timed inside
+ * each of `rounds` runs of `run` (after one warm-up run). sjd_ms is a run's wall time, ref_ms
+ * the time its network passes took (medians): the ratio is the sampler's overhead over the bare
+ * passes it made, at the batch sizes and inputs it made them. On an accelerator each pass reads
+ * one number back, so that its time is spent inside the timer.
+ */
+export function networkShare(
+  model: { forward: (...args: never[]) => Tensor },
+  run: () => void,
+  rounds: number,
+): { sjd_ms: number; ref_ms: number; passes: number } {
+  const forward = model.forward;
+  const own = Object.hasOwn(model, 'forward');
+  let [inside, passes] = [0, 0];
+  const sync = defaultDevice() !== 'cpu';
+  model.forward = (...args: never[]) => {
+    const t0 = performance.now();
+    const out = forward.apply(model, args);
+    if (sync) out.flatten().narrow(0, 0, 1).item();
+    inside += performance.now() - t0;
+    passes++;
+    return out;
+  };
+  try {
+    run();
+    const [total, net, count]: number[][] = [[], [], []];
+    for (let r = 0; r < rounds; r++) {
+      [inside, passes] = [0, 0];
+      total.push(timeMs(run));
+      net.push(inside);
+      count.push(passes);
+    }
+    return { sjd_ms: median(total), ref_ms: median(net), passes: median(count) };
+  } finally {
+    if (own) model.forward = forward;
+    else Reflect.deleteProperty(model, 'forward');
+  }
 }
 
 /** Wall time of fn in milliseconds. */

@@ -1,10 +1,10 @@
 // Sudoku at the shipped settings (cpu preset, SJD kernel): training tokens/s of the full SJD
 // step (corruption, forward, backward, AdamW) against the bare network step on clean inputs,
-// and solving boards/s of the confidence policy (32 NFE) against the same number of bare
-// network passes: ratios are the process's and the sampler's overhead. The adaptive sampler
-// (default settings, the shipped model: its NFE per board depends on what the model is sure
-// of) against the bare passes it made, at the batch sizes it made them (finished boards drop
-// out), with the NFE it spent per board.
+// and solving boards/s of the confidence policy (32 NFE) and of the adaptive sampler (default
+// settings, the shipped model: its NFE per board depends on what the model is sure of; finished
+// boards drop out) against the network passes of the same run (bench/reference.ts
+// networkShare): ratios are the process's and the samplers' overhead; the adaptive one with the
+// NFE it spent per board, and with the shipped retries beside.
 
 import { sampleTimes } from '../src/process/index.js';
 import { generatedPairs } from '../src/tasks/sudoku/data.js';
@@ -13,11 +13,11 @@ import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
 import { DEFAULT_RETRIES } from '../src/tasks/sudoku/retry.js';
 import { defaultSudokuNfe, nfeSummary, solveSudoku } from '../src/tasks/sudoku/solve.js';
 import { SudokuTask } from '../src/tasks/sudoku/task.js';
-import { AdamW, crossEntropy, full, Generator, noGrad, tidy } from '../src/torch/index.js';
+import { AdamW, crossEntropy, full, Generator } from '../src/torch/index.js';
 import { buildModel, buildProcess } from '../src/train/build.js';
 import { sjdLoss } from '../src/train/sjd-loss.js';
 import { optimiseStep } from '../src/train/step.js';
-import { interleaved } from './reference.js';
+import { interleaved, networkShare } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 
 function setup() {
@@ -73,18 +73,10 @@ register(
     const puzzles = pairs.puzzles.slice(0, 128);
     const solve = () =>
       solveSudoku(model, proc, puzzles, { sampler: 'confidence', nfe: 32, seed: 0, batch: 128 });
-    const E = tidy(() => model.anchors.forward().detach());
-    const y = new Generator(1).randn([128, 81, E.size(1)]);
-    const passes = () =>
-      tidy(() =>
-        noGrad(() => {
-          for (let k = 0; k < 32; k++) model.forward(y, full([128], 0.5)).dispose();
-        }),
-      );
-    const r = interleaved(solve, passes, 3);
+    const r = networkShare(model, solve, 3);
     return { ...r, boards_per_s: (128 * 1000) / r.sjd_ms };
   },
-  '32 bare network passes at batch 128',
+  'the network passes of the same run',
 );
 
 register(
@@ -97,39 +89,39 @@ register(
       nfe: defaultSudokuNfe('adaptive'),
       seed: 0,
       batch: 128,
-      retries: 0, // one attempt: the passes below are the ones it made
+      retries: 0, // one attempt
     };
     let r = solveSudoku(model, proc, puzzles, settings);
-    const solve = () => {
-      r = solveSudoku(model, proc, puzzles, settings);
-    };
-    // The k-th classifier pass saw the boards that had taken more than k passes.
+    const t = networkShare(
+      model,
+      () => {
+        r = solveSudoku(model, proc, puzzles, settings);
+      },
+      3,
+    );
     const { nfe_mean, nfe_max } = nfeSummary(r.nfe);
-    const sizes = Array.from({ length: nfe_max }, (_, k) => r.nfe.filter((n) => n > k).length);
-    const y = new Generator(1).randn([128, 81, model.config.anchorDim]);
-    const passes = () =>
-      tidy(() =>
-        noGrad(() => {
-          for (const n of sizes) model.forward(y.narrow(0, 0, n), full([n], 0.5)).dispose();
-        }),
-      );
-    const t = interleaved(solve, passes, 3);
     const solved = (x: typeof r) =>
       x.boards.filter((b, n) => b.every((d, i) => d === solutions[n]![i])).length;
-    // The shipped settings retry the boards that break the rules (retry.ts): timed once, beside.
-    const t0 = performance.now();
-    const retried = solveSudoku(model, proc, puzzles, { ...settings, retries: DEFAULT_RETRIES });
-    const retriedMs = performance.now() - t0;
+    // The shipped settings retry the boards that break the rules (retry.ts), in the same way.
+    let retried = r;
+    const withRetries = networkShare(
+      model,
+      () => {
+        retried = solveSudoku(model, proc, puzzles, { ...settings, retries: DEFAULT_RETRIES });
+      },
+      1,
+    );
     return {
       ...t,
       boards_per_s: (128 * 1000) / t.sjd_ms,
       nfe_mean,
       nfe_max,
       solved_of_128: solved(r),
-      retries_boards_per_s: (128 * 1000) / retriedMs,
+      retries_ratio: withRetries.sjd_ms / withRetries.ref_ms,
+      retries_boards_per_s: (128 * 1000) / withRetries.sjd_ms,
       retries_nfe_mean: nfeSummary(retried.nfe).nfe_mean,
       retries_solved_of_128: solved(retried),
     };
   },
-  'the same bare network passes at the batch sizes one attempt made them',
+  'the network passes of the same run',
 );

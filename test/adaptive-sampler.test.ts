@@ -4,8 +4,9 @@
 // the temperature sharpens), each board's time t = Lambda^{-1}(-log(1 - active / blanks))
 // (f T for the log-linear hazard, (2T/pi) acos(1 - f) for the cosine one), the NFE each board
 // spends (one a step while it has active sites; finished boards are not evaluated and do not
-// change; the budget caps it and the last step fills by argmax), per-row times through the
-// reverse-SDE move and the model denoiser, and an exact-oracle check.
+// change; the budget caps it and the last step fills by argmax), per-row paths through the
+// reverse-SDE move (their substeps composed in closed form at eta = 1: the same law as one by
+// one) and the model denoiser, and an exact-oracle check.
 //
 // The adaptive policy is not expected to reproduce the data law p0 with the exact posterior
 // (as test/sampler-oracle.test.ts checks for Alg. 2): it commits each sure site to its argmax
@@ -22,8 +23,10 @@ import {
   adaptiveStep,
   boardTime,
   type Classifier,
+  eulerChain,
   modelClassifier,
   reverseSdeMove,
+  reverseSdeMoveAlong,
   type SamplerState,
   sample,
   stepGenerator,
@@ -305,7 +308,33 @@ test('a grid sampler counts its NFE for every row', () => {
   assert.deepEqual([...r.rowNfe], [7, 7, 7, 7, 7]);
 });
 
-test('per-row times: rows that share (t, s) move exactly as the one-time step; rows with nothing active or no time to move stay', () => {
+test('the substeps of one pass composed (eta = 1): eulerChain is the Euler-Maruyama substeps one by one, in mean (1e-12) and noise variance', () => {
+  const proc = P.makeProcess('hybrid', { length: 3 });
+  const path = substepTimes(proc, 0.9, 0.2, 1);
+  assert.ok(path.length > 3, 'several substeps');
+  const chain = eulerChain(proc, path);
+  assert.equal(chain.steps, path.length - 1);
+  // One coordinate by the drift line itself, y <- y + (beta y / 2 + beta score) dt, with the
+  // score -(y - alpha m) / sigma^2 at the fixed m, and the variance of the noise carried along.
+  const [y0, m] = [0.7, -0.4];
+  let [y, v] = [y0, 0];
+  for (let k = 0; k + 1 < path.length; k++) {
+    const [t, s] = [path[k]!, path[k + 1]!];
+    const beta = proc.vp.beta(t);
+    const score = -(y - proc.vp.alpha(t) * m) / Math.max(proc.vp.sigma2(t), P.VARIANCE_FLOOR);
+    const a = 1 + (beta * (t - s)) / 2 - (beta * (t - s)) / proc.vp.sigma2(t);
+    y += (0.5 * beta * y + beta * score) * (t - s);
+    v = v * a * a + beta * (t - s);
+  }
+  assert.ok(
+    Math.abs(chain.a * y0 + chain.b * m - y) < 1e-12,
+    `mean ${chain.a * y0 + chain.b * m} vs ${y}`,
+  );
+  assert.ok(Math.abs(chain.c ** 2 - v) < 1e-12 * v, `variance ${chain.c ** 2} vs ${v}`);
+  assert.deepEqual(eulerChain(proc, [0.4, 0.4]), { a: 1, b: 0, c: 0, steps: 0 });
+});
+
+test('per-row paths: a row moves by the law of its substeps taken one by one (20,000 draws, 4 sigma); rows with nothing active or no path stay exactly, as do committed sites', () => {
   const toy = ORACLE_TOY;
   const proc = P.makeProcess('hybrid', { length: 3 });
   const ctx = {
@@ -315,37 +344,95 @@ test('per-row times: rows that share (t, s) move exactly as the one-time step; r
     temperature: 1,
     topP: 1,
   };
-  const y = new torch.Generator(3).randn([4, 3, 2], 'float64');
-  const committed = torch.tensor([0, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 1], [4, 3], 'bool');
-  const state = { y, committed, tokens: torch.zeros([4, 3], 'int64') };
-  const logits = new torch.Generator(4).randn([4, 3, 3]);
-  const two = torch.tensor([0, 1], [2], 'int64');
-  const sub = {
-    y: y.indexSelect(0, two),
-    committed: committed.indexSelect(0, two),
-    tokens: state.tokens.indexSelect(0, two),
-  };
-  const scalar = reverseSdeMove(
+  const N = 20_000;
+  const y1 = new torch.Generator(3).randn([1, 3, 2], 'float64');
+  const c1 = torch.tensor([0, 1, 0], [1, 3], 'bool');
+  const logits1 = new torch.Generator(4).randn([1, 3, 3]);
+  const rep = (x: torch.Tensor, n: number) => x.expand([n, ...x.shape.slice(1)]).contiguous();
+  const state = (n: number) => ({
+    y: rep(y1, n),
+    committed: rep(c1, n),
+    tokens: torch.zeros([n, 3], 'int64'),
+  });
+  const path = [0.6, 0.52, 0.45, 0.4];
+  const composed = reverseSdeMoveAlong(
     ctx,
-    sub,
+    state(N),
+    rep(logits1, N),
+    Array.from({ length: N }, () => path),
+    stepGenerator(1, 0),
+  ); // [N, 3, 2]
+  let y = state(N).y;
+  for (let k = 0; k + 1 < path.length; k++)
+    y = reverseSdeMove(
+      ctx,
+      { ...state(N), y },
+      rep(logits1, N),
+      path[k]!,
+      path[k + 1]!,
+      stepGenerator(2, k),
+    );
+  const [ma, mb] = [composed.mean([0]).toArray(), y.mean([0]).toArray()];
+  const [va, vb] = [composed.var([0]).toArray(), y.var([0]).toArray()];
+  for (let i = 0; i < 6; i++) {
+    if (i === 2 || i === 3) {
+      // site 1 is committed: it never moves
+      assert.equal(va[i], 0);
+      assert.equal(ma[i], y1.toArray()[i]);
+      continue;
+    }
+    const se = Math.sqrt((va[i]! + vb[i]!) / N);
+    assert.ok(Math.abs(ma[i]! - mb[i]!) < 4 * se, `mean ${i}: ${ma[i]} vs ${mb[i]}`);
+    const seVar = vb[i]! * Math.sqrt(4 / (N - 1));
+    assert.ok(Math.abs(va[i]! - vb[i]!) < 4 * seVar, `variance ${i}: ${va[i]} vs ${vb[i]}`);
+  }
+  // Row 0 moves; row 1 has no active site; row 2 has s = t; row 3 an empty path.
+  const ys = new torch.Generator(5).randn([4, 3, 2], 'float64');
+  const committed = torch.tensor([0, 1, 0, 1, 1, 1, 0, 0, 1, 0, 0, 0], [4, 3], 'bool');
+  const out = reverseSdeMoveAlong(
+    ctx,
+    { y: ys, committed, tokens: torch.zeros([4, 3], 'int64') },
+    new torch.Generator(4).randn([4, 3, 3]),
+    [path, path, [0.4, 0.4], [0.4]],
+    stepGenerator(1, 0),
+  );
+  const rest = torch.tensor([1, 2, 3], [3], 'int64');
+  assert.ok(out.indexSelect(0, rest).equal(ys.indexSelect(0, rest)), 'rows 1, 2 and 3 stay');
+  assert.ok(!out.select(0, 0).equal(ys.select(0, 0)), 'row 0 moved');
+  // At eta < 1 substeps go one by one: rows sharing (t, s) move exactly as the one-time step.
+  const quad = { ...ctx, process: P.makeProcess('sjd', { length: 3, eta: 0.5 }) };
+  const two = torch.tensor([0, 1], [2], 'int64');
+  const logits = new torch.Generator(4).randn([4, 3, 3]);
+  const st = { y: ys, committed, tokens: torch.zeros([4, 3], 'int64') };
+  const one = reverseSdeMove(
+    quad,
+    {
+      y: ys.indexSelect(0, two),
+      committed: committed.indexSelect(0, two),
+      tokens: torch.zeros([2, 3], 'int64'),
+    },
     logits.indexSelect(0, two),
     0.6,
     0.5,
     stepGenerator(1, 0),
   );
-  // Rows 0, 1 share (0.6, 0.5); row 2 has no active site; row 3 has s = t.
-  const perRow = reverseSdeMove(
-    ctx,
-    state,
+  const grouped = reverseSdeMoveAlong(
+    quad,
+    st,
     logits,
-    new Float64Array([0.6, 0.6, 0.3, 0.4]),
-    new Float64Array([0.5, 0.5, 0.1, 0.4]),
+    [[0.6, 0.5], [0.6, 0.5], [0.3, 0.3], [0.2]],
     stepGenerator(1, 0),
   );
-  assert.ok(perRow.indexSelect(0, two).equal(scalar), 'rows 0 and 1');
-  const rest = torch.tensor([2, 3], [2], 'int64');
-  assert.ok(perRow.indexSelect(0, rest).equal(y.indexSelect(0, rest)), 'rows 2 and 3 stay');
-  assert.ok(!scalar.equal(sub.y), 'the active sites moved');
+  assert.ok(grouped.indexSelect(0, two).equal(one), 'eta < 1: rows 0 and 1 as the one-time step');
+  const still = torch.tensor([2, 3], [2], 'int64');
+  assert.ok(
+    grouped.indexSelect(0, still).equal(ys.indexSelect(0, still)),
+    'eta < 1: rows 2, 3 stay',
+  );
+  assert.ok(
+    out.select(0, 0).select(0, 1).equal(ys.select(0, 0).select(0, 1)),
+    'its committed site did not',
+  );
 });
 
 test('substeps of the move: from t down to s, each with beta(t_k) (t_k - t_k+1) <= c sigma^2(t_k)', () => {

@@ -140,15 +140,14 @@ test('exact classifier, NFE 32: the ancestral step keeps active sites at varianc
   assert.ok(euler.get(0.1)! > 1.2, `Alg. 2 at t ~ 0.1: variance ratio ${euler.get(0.1)}`);
 });
 
-const tvAt = (proc: P.SJDProcess, sampler: string, nfe: number) =>
+const tvAt = (proc: P.SJDProcess, sampler: string, nfe: number, batch = 20_000) =>
   totalVariation(
     toy,
-    sample(
-      oracleSampling(proc, toy, { batch: 20_000, nfe, grid: 'uniform' as const, seed: 1, sampler }),
-    ).tokens,
+    sample(oracleSampling(proc, toy, { batch, nfe, grid: 'uniform' as const, seed: 1, sampler }))
+      .tokens,
   );
 
-test('oracle toy, 20,000 samples: the ancestral step halves Alg. 2 TV at NFE 8 and reaches the noise floor (0.0128) at NFE 32', {
+test('oracle toy: the ancestral step halves Alg. 2 TV at NFE 8 (20,000 samples) and comes near the noise floor at NFE 32 (60,000 samples)', {
   skip: slow,
 }, () => {
   for (const [name, proc] of [
@@ -158,13 +157,16 @@ test('oracle toy, 20,000 samples: the ancestral step halves Alg. 2 TV at NFE 8 a
     const [alg2, exact8, exact32] = [
       tvAt(proc, 'sjd', 8),
       tvAt(proc, 'ancestral', 8),
-      tvAt(proc, 'ancestral', 32),
+      tvAt(proc, 'ancestral', 32, 60_000),
     ];
     console.log(
       `# ${name}: TV at NFE 8 Alg. 2 ${alg2.toFixed(4)}, ancestral ${exact8.toFixed(4)}; NFE 32 ancestral ${exact32.toFixed(4)}`,
     );
     assert.ok(exact8 <= alg2 / 2, `${name}: ${exact8} against Alg. 2's ${alg2}`);
-    assert.ok(exact32 < 0.0145, `${name}: TV ${exact32} at NFE 32`);
+    // The floor: TV of 60,000 exact draws from p0 is 0.0075 +- 0.0012 (300 simulated sets).
+    // At NFE 32 and 60,000 samples the ancestral step gave 0.0079 to 0.0110 over seeds 1 to 9
+    // (both processes), Alg. 2 0.0200 to 0.0243 (seeds 1, 2).
+    assert.ok(exact32 < 0.0135, `${name}: TV ${exact32} at NFE 32`);
   }
 });
 

@@ -14,7 +14,7 @@ export {
   parseHazardWeights,
   withHazardWeights,
 } from './hazard-weights.js';
-export { type PlugIn, plugIn } from './plugin.js';
+export { type PlugIn, plugIn, plugInAllocation, plugInRate } from './plugin.js';
 export { makeProcess, type PresetOptions, presets } from './presets.js';
 export { type ProcessConfig, SJDProcess, VARIANCE_FLOOR } from './process.js';
 export {

@@ -15,7 +15,7 @@ import { where } from '../torch/index.js';
 import { boardTimes } from './board-time.js';
 import { commitSites } from './commit.js';
 import { classify } from './exclusion.js';
-import { reverseSdeMove, temperedProbs } from './reverse-sde.js';
+import { reverseSdeMoveAlong, temperedProbs } from './reverse-sde.js';
 import type { AdaptiveStepFn, CommitRule } from './types.js';
 
 /**
@@ -61,17 +61,12 @@ export const adaptiveStep: AdaptiveStepFn = (ctx, state, blanks, last, gen) => {
   if (last || ctx.process.config.kernel !== 'vp') return committed;
   const left = committed.committed.logicalNot().sum(-1).toArray(); // [B] active sites now
   const s = boardTimes(ctx.process, left, blanks); // [B]
-  // Substeps of the move (no classifier pass): row b's k-th from sub[b][k] to sub[b][k + 1];
-  // a finished row does not move.
+  // Substeps of the move (no classifier pass): row b's from sub[b][k] to sub[b][k + 1]; a
+  // finished row does not move.
   const sub = Array.from(t, (tb, b) =>
     left[b] === 0 ? [tb] : substepTimes(ctx.process, tb, s[b]!, SUBSTEP),
   );
-  let y = committed.y;
-  for (let k = 0; k < Math.max(...sub.map((x) => x.length - 1)); k++) {
-    const from = Float64Array.from(sub, (x) => x[Math.min(k, x.length - 1)]!);
-    const to = Float64Array.from(sub, (x) => x[Math.min(k + 1, x.length - 1)]!);
-    y = reverseSdeMove(ctx, { ...committed, y }, logits, from, to, gen);
-  }
+  const y = reverseSdeMoveAlong(ctx, committed, logits, sub, gen); // [B, L, d]
   return { ...committed, y };
 };
 

@@ -42,6 +42,7 @@ import { drawCategorical } from './categorical.js';
 import { commitSites } from './commit.js';
 import { classify } from './exclusion.js';
 import { temperedProbs } from './reverse-sde.js';
+import { chooseAt, normalAt, sitesOf } from './site-draws.js';
 import type { StepFn } from './types.js';
 
 /** Refuses a process with no exact ancestral step. */
@@ -104,28 +105,28 @@ export function ancestralStep(refresh: boolean, name: string): StepFn {
     const probs = temperedProbs(logits, ctx.temperature); // [B, L, K]
     const active = state.committed.logicalNot(); // [B, L]
     if (last) {
-      const dest =
+      const dest = chooseAt(active, (idx) =>
         proc.config.finalCommit === 'argmax'
-          ? probs.argmax(-1)
-          : drawCategorical(probs, gen, ctx.topP);
+          ? sitesOf(probs, idx).argmax(-1)
+          : drawCategorical(sitesOf(probs, idx), gen, ctx.topP),
+      ); // [B, L]
       return commitSites(state, state.y, active, dest, E);
     }
     const q = commitProbabilities(proc, t, s, K); // [K]
-    const commit = reweigh(probs, q);
-    const jump = active.logicalAnd(gen.rand(commit.mass.shape, 'float64').lt(commit.mass)); // [B, L]
+    const jump = active.logicalAnd(gen.rand(active.shape, 'float64').lt(reweigh(probs, q).mass)); // [B, L]
     let y = state.y;
+    let destProbs = probs; // [B, L, K] before reweighing by q
     if (proc.config.kernel === 'vp') {
       const stay = reweigh(probs, q.neg().add(1)).posterior; // [B, L, K]
       const muhat = blendedPosteriorMean(proc, stay, E, state.committed, state.tokens); // [B, L, d]
-      const xi = gen.randn(y.shape, 'float64'); // [B, L, d]
+      const xi = normalAt(active, y.size(-1), gen); // [B, L, d]
       y = posteriorMove(proc, y, muhat, state.committed, t, s, xi);
-    }
-    let destProbs = commit.posterior;
-    if (refresh && proc.config.kernel === 'vp') {
       // The classifier on the moved state (the sites committing now still active) at time s.
-      const fresh = temperedProbs(classify(ctx, { ...state, y }, s), ctx.temperature);
-      destProbs = reweigh(fresh, q).posterior;
+      if (refresh) destProbs = temperedProbs(classify(ctx, { ...state, y }, s), ctx.temperature);
     }
-    return commitSites(state, y, jump, drawCategorical(destProbs, gen, ctx.topP), E);
+    const dest = chooseAt(jump, (idx) =>
+      drawCategorical(reweigh(sitesOf(destProbs, idx), q).posterior, gen, ctx.topP),
+    ); // [B, L], drawn where a site commits
+    return commitSites(state, y, jump, dest, E);
   };
 }

@@ -42,7 +42,7 @@ export {
   samplers,
   samplersFor,
 } from './registry.js';
-export { reverseSdeMove, temperedProbs } from './reverse-sde.js';
+export { eulerChain, reverseSdeMove, reverseSdeMoveAlong, temperedProbs } from './reverse-sde.js';
 export { drain, shown } from './run.js';
 export { sjdStep, sjdStepWith } from './sjd-step.js';
 export type {

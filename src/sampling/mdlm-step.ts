@@ -7,6 +7,7 @@ import { drawCategorical } from './categorical.js';
 import { commitSites } from './commit.js';
 import { classify } from './exclusion.js';
 import { temperedProbs } from './reverse-sde.js';
+import { chooseAt, sitesOf } from './site-draws.js';
 import type { StepFn } from './types.js';
 
 export const mdlmStep: StepFn = (ctx, state, t, s, last, gen) => {
@@ -17,6 +18,8 @@ export const mdlmStep: StepFn = (ctx, state, t, s, last, gen) => {
   const pUnmask = last ? 1 : commitProbability(proc.hazard, t, s);
   const active = state.committed.logicalNot();
   const jump = last ? active : active.logicalAnd(gen.rand(active.shape, 'float64').lt(pUnmask));
-  const probs = temperedProbs(logits, ctx.temperature); // [B, L, K]
-  return commitSites(state, state.y, jump, drawCategorical(probs, gen, ctx.topP), ctx.anchors);
+  const dest = chooseAt(jump, (idx) =>
+    drawCategorical(temperedProbs(sitesOf(logits, idx), ctx.temperature), gen, ctx.topP),
+  ); // [B, L], drawn where a site unmasks
+  return commitSites(state, state.y, jump, dest, ctx.anchors);
 };

@@ -4,10 +4,18 @@
 // with the classifier-induced score s_theta (app:classifier-score) read from the tempered
 // posterior softmax(logits / temperature). Committed sites do not move. The SJD predictor, the
 // confidence policy's second pass and the adaptive sampler take this step; the adaptive one
-// with per-row times (each board from its own t to its own s), done as the same step on each
-// group of rows that share (t, s).
-import { classifierScore, type MixtureTerms, mixtureTerms } from '../process/index.js';
+// with per-row times (each board from its own t to its own s) in substeps from one classifier
+// pass, composed in closed form at eta = 1 (reverseSdeMoveAlong, eulerChain).
+import {
+  blendedPosteriorMean,
+  classifierScore,
+  type MixtureTerms,
+  mixtureTerms,
+  type SJDProcess,
+  VARIANCE_FLOOR,
+} from '../process/index.js';
 import { cat, type Generator, type Tensor, tensor, where } from '../torch/index.js';
+import { normalAt } from './site-draws.js';
 import type { SamplerState, StepContext, Time } from './types.js';
 
 /** The classifier posterior at the context's temperature: logits [..., K] -> probs float64. */
@@ -33,62 +41,149 @@ export function reverseSdeMove(
     return moveAt(ctx, state, logits, t, s, gen, mixture);
   const B = state.y.size(0);
   const at = (x: Time) => (typeof x === 'number' ? new Float64Array(B).fill(x) : x);
-  return movePerRow(ctx, state, logits, at(t), at(s), gen);
+  const [tb, sb] = [at(t), at(s)];
+  if (tb.length !== B || sb.length !== B)
+    throw new Error(
+      `per-row times must have one entry per row (${B}), got ${tb.length}, ${sb.length}`,
+    );
+  return reverseSdeMoveAlong(
+    ctx,
+    state,
+    logits,
+    Array.from(tb, (x, b) => [x, sb[b]!]),
+    gen,
+  );
 }
 
 /**
- * Per-row times t, s [B]: the step on each group of rows sharing (t, s), in order of first
- * appearance (so the draws are reproducible); rows with no active site or no time to move
- * (s >= t) stay.
+ * Several reverse-SDE steps from one classifier pass (the adaptive sampler's substeps): row b
+ * moves along paths[b] (forward times, decreasing: substep k from paths[b][k] to
+ * paths[b][k + 1]); a row with no active site stays. At eta = 1 the posterior mean W m does not
+ * depend on y and each substep is affine in y (eulerChain): a row's whole path is one Gaussian
+ * step of the same law, one update of every row with its own coefficients and one draw of
+ * noise. At eta < 1 (the score depends on y through the quadrature) the substeps are taken one
+ * by one, each on the groups of rows sharing its (t, s), in order of first appearance.
  */
-function movePerRow(
+export function reverseSdeMoveAlong(
   ctx: StepContext,
   state: SamplerState,
   logits: Tensor,
-  t: Float64Array,
-  s: Float64Array,
+  paths: number[][],
   gen: Generator,
 ): Tensor {
-  const B = state.y.size(0);
-  if (t.length !== B || s.length !== B)
-    throw new Error(
-      `per-row times must have one entry per row (${B}), got ${t.length}, ${s.length}`,
-    );
+  const proc = ctx.process;
+  const y = state.y; // [B, L, d]
+  const B = y.size(0);
   const live = state.committed.logicalNot().any(-1).toArray(); // [B]
-  const groups = new Map<string, number[]>();
-  const still: number[] = [];
-  for (let b = 0; b < B; b++) {
-    if (!live[b] || !(t[b]! > s[b]!)) still.push(b);
-    else {
-      const key = `${t[b]} ${s[b]}`;
-      const rows = groups.get(key);
-      if (rows) rows.push(b);
-      else groups.set(key, [b]);
+  if (!proc.closedForm) return substepsOneByOne(ctx, state, logits, paths, live, gen);
+  const chains = paths.map((p, b) => (live[b] ? eulerChain(proc, p) : null));
+  if (chains.every((c) => c === null || c.steps === 0)) return y;
+  const perRow = (f: (c: EulerChain) => number, none: number) =>
+    tensor(
+      chains.map((c) => (c && c.steps > 0 ? f(c) : none)),
+      [B, 1, 1],
+      'float64',
+    );
+  const mean = blendedPosteriorMean(
+    proc,
+    temperedProbs(logits, ctx.temperature),
+    ctx.anchors,
+    state.committed,
+    state.tokens,
+  ); // [B, L, d] = W m
+  const xi = normalAt(state.committed.logicalNot(), y.size(-1), gen); // [B, L, d]
+  const moved = y
+    .mul(perRow((c) => c.a, 1))
+    .add(mean.mul(perRow((c) => c.b, 0)))
+    .add(xi.mul(perRow((c) => c.c, 0))); // [B, L, d]
+  const stays = state.committed.unsqueeze(-1).logicalOr(perRow(() => 0, 1).gt(0)); // [B, L, 1]
+  return where(stays, y, moved);
+}
+
+/** Euler-Maruyama substeps along a path, composed: y_K = a y_0 + b W m + c xi. */
+export interface EulerChain {
+  a: number;
+  b: number;
+  c: number;
+  steps: number; // substeps with t > s
+}
+
+/**
+ * The substeps of Alg. 2's drift line at eta = 1 along `path` composed in closed form. With the
+ * score -(y - alpha W m) / v (v = max(sigma^2, floor)) and W m fixed, the substep from t to s
+ * (beta = beta(t), dt = t - s) is
+ *   y' = (1 + beta dt / 2 - beta dt / v) y + (alpha beta dt / v) W m + sqrt(beta dt) xi,
+ * so the chain is y_K = a y_0 + b W m + c xi with a = prod a_k, b = sum_k b_k prod_{j>k} a_j and
+ * c^2 = sum_k c_k^2 prod_{j>k} a_j^2: exactly the law of the substeps taken one by one.
+ */
+export function eulerChain(proc: SJDProcess, path: number[]): EulerChain {
+  let [a, b, c2, steps] = [1, 0, 0, 0];
+  for (let k = 0; k + 1 < path.length; k++) {
+    const [t, s] = [path[k]!, path[k + 1]!];
+    if (!(t > s)) continue;
+    const beta = proc.vp.beta(t);
+    const dt = t - s;
+    const v = Math.max(proc.vp.sigma2(t), VARIANCE_FLOOR);
+    const ak = 1 + (beta * dt) / 2 - (beta * dt) / v;
+    a *= ak;
+    b = b * ak + (proc.vp.alpha(t) * beta * dt) / v;
+    c2 = c2 * ak * ak + beta * dt;
+    steps++;
+  }
+  return { a, b, c: Math.sqrt(c2), steps };
+}
+
+/** At eta < 1: each substep on each group of rows sharing its (t, s), the rest staying. */
+function substepsOneByOne(
+  ctx: StepContext,
+  state: SamplerState,
+  logits: Tensor,
+  paths: number[][],
+  live: ArrayLike<number | boolean>,
+  gen: Generator,
+): Tensor {
+  let y = state.y;
+  const B = y.size(0);
+  const rows = (r: number[]) => tensor(r, [r.length], 'int64');
+  const substeps = Math.max(0, ...paths.map((p) => p.length - 1));
+  for (let k = 0; k < substeps; k++) {
+    const from = paths.map((p) => p[Math.min(k, p.length - 1)]!);
+    const to = paths.map((p) => p[Math.min(k + 1, p.length - 1)]!);
+    const groups = new Map<string, number[]>();
+    const still: number[] = [];
+    for (let b = 0; b < B; b++) {
+      if (!live[b] || !(from[b]! > to[b]!)) still.push(b);
+      else {
+        const key = `${from[b]} ${to[b]}`;
+        const g = groups.get(key);
+        if (g) g.push(b);
+        else groups.set(key, [b]);
+      }
     }
+    if (groups.size === 0) continue;
+    const parts: Tensor[] = [];
+    const order: number[] = [];
+    for (const g of groups.values()) {
+      const idx = rows(g);
+      const sub: SamplerState = {
+        y: y.indexSelect(0, idx), // [n, L, d]
+        committed: state.committed.indexSelect(0, idx),
+        tokens: state.tokens.indexSelect(0, idx),
+      };
+      parts.push(moveAt(ctx, sub, logits.indexSelect(0, idx), from[g[0]!]!, to[g[0]!]!, gen));
+      order.push(...g);
+    }
+    if (still.length > 0) {
+      parts.push(y.indexSelect(0, rows(still)));
+      order.push(...still);
+    }
+    const back = new Array<number>(B);
+    order.forEach((b, j) => {
+      back[b] = j;
+    });
+    y = cat(parts, 0).indexSelect(0, rows(back)); // [B, L, d] in row order
   }
-  const parts: Tensor[] = [];
-  const order: number[] = [];
-  for (const rows of groups.values()) {
-    const [tb, sb] = [t[rows[0]!]!, s[rows[0]!]!];
-    const idx = tensor(rows, [rows.length], 'int64');
-    const sub: SamplerState = {
-      y: state.y.indexSelect(0, idx), // [n, L, d]
-      committed: state.committed.indexSelect(0, idx),
-      tokens: state.tokens.indexSelect(0, idx),
-    };
-    parts.push(moveAt(ctx, sub, logits.indexSelect(0, idx), tb, sb, gen));
-    order.push(...rows);
-  }
-  if (parts.length === 0) return state.y;
-  if (still.length > 0) {
-    parts.push(state.y.indexSelect(0, tensor(still, [still.length], 'int64')));
-    order.push(...still);
-  }
-  const back = new Array<number>(B);
-  order.forEach((b, k) => {
-    back[b] = k;
-  });
-  return cat(parts, 0).indexSelect(0, tensor(back, [B], 'int64')); // [B, L, d] in row order
+  return y;
 }
 
 /** The step with one (t, s) for every row of `state`. */
@@ -122,7 +217,7 @@ function moveAt(
   ); // [B, L, d]
   const beta = proc.vp.beta(t);
   const dt = t - s;
-  const xi = gen.randn(y.shape, 'float64'); // [B, L, d]
+  const xi = normalAt(state.committed.logicalNot(), y.size(-1), gen); // [B, L, d]
   const moved = y
     .add(
       y

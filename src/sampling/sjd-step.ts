@@ -7,12 +7,18 @@
 // the score's posterior mean (as CANDI's sampler, whose temperature sweep the paper traces; the
 // authors' text8 runs set their symmetric temperature so). `sjd-refresh` is the authors'
 // optional logit refresh (their text8 and CIFAR-10 settings).
-import { logTargetClosedForm, logTargetQuadrature, plugIn } from '../process/index.js';
+import {
+  logTargetClosedForm,
+  logTargetQuadrature,
+  plugInAllocation,
+  plugInRate,
+} from '../process/index.js';
 import type { Tensor } from '../torch/index.js';
 import { drawCategorical } from './categorical.js';
 import { commitSites } from './commit.js';
 import { classify } from './exclusion.js';
 import { reverseSdeMove } from './reverse-sde.js';
+import { chooseAt, sitesOf } from './site-draws.js';
 import type { StepContext, StepFn } from './types.js';
 
 /** log lambdahat at (y, t) and, at eta < 1, the quadrature's mixture terms (shared with the score). */
@@ -42,15 +48,21 @@ export function sjdStepWith(refresh: boolean): StepFn {
       const moved = { ...state, y };
       jumpAt = { logits: classify(ctx, moved, s), logTarget: dhmTarget(ctx, y, s).logTarget };
     }
-    const { rate, allocation } = plugIn(jumpAt.logits, jumpAt.logTarget, ctx.temperature); // [B, L], [B, L, K]
+    const rate = plugInRate(jumpAt.logits, jumpAt.logTarget); // [B, L]
     const active = state.committed.logicalNot();
     const jump = last
       ? active
       : active.logicalAnd(gen.rand(rate.shape, 'float64').lt(rate.mul(-dt).expm1().neg()));
-    const dest =
+    // pi_plug only where a site commits: the logits and target of those sites [n, K].
+    const target = (idx: Tensor) =>
+      jumpAt.logTarget.shape.length === 1 ? jumpAt.logTarget : sitesOf(jumpAt.logTarget, idx);
+    const allocationAt = (idx: Tensor) =>
+      plugInAllocation(sitesOf(jumpAt.logits, idx), target(idx), ctx.temperature); // [n, K]
+    const dest = chooseAt(jump, (idx) =>
       last && proc.config.finalCommit === 'argmax'
-        ? allocation.argmax(-1)
-        : drawCategorical(allocation, gen, ctx.topP);
+        ? allocationAt(idx).argmax(-1)
+        : drawCategorical(allocationAt(idx), gen, ctx.topP),
+    ); // [B, L]
     return commitSites(state, y, jump, dest, E);
   };
 }
