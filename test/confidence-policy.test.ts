@@ -158,7 +158,7 @@ test('confidence policy at temperature 1 is the untempered policy (golden values
   }
 });
 
-test('confidence policy: temperature T on logits l is temperature 1 on l / T, exactly', () => {
+test('confidence policy: temperature T on logits l is temperature 1 on l / T (the same commits; y to float32 rounding of the posterior mean)', () => {
   const proc = P.makeProcess('hybrid', { length: 3 });
   const exact = oracleClassifier(proc, toy);
   for (const T of [0.3, 2]) {
@@ -179,11 +179,17 @@ test('confidence policy: temperature T on logits l is temperature 1 on l / T, ex
       temperature: 1,
     });
     const plain = sample({ ...base, classifier: exact, temperature: 1 });
-    assert.ok(hot.tokens.equal(scaled.tokens) && hot.y.equal(scaled.y), `T = ${T}`);
-    assert.deepEqual(
-      hot.trajectory!.map((s) => [...s.yNorm]),
-      scaled.trajectory!.map((s) => [...s.yNorm]),
-    );
+    // The commits read float64 probabilities; the score's posterior mean is formed in float32
+    // (reverse-sde.ts), where l / T rounds once in one run and twice in the other.
+    assert.ok(hot.tokens.equal(scaled.tokens), `T = ${T}`);
+    assert.ok(hot.y.sub(scaled.y).abs().amax().item() < 1e-5, `T = ${T}: y`);
+    hot.trajectory!.forEach((h, k) => {
+      const d = h.yNorm.reduce(
+        (m, v, i) => Math.max(m, Math.abs(v - scaled.trajectory![k]!.yNorm[i]!)),
+        0,
+      );
+      assert.ok(d < 1e-5, `T = ${T}, step ${k}: |y| off by ${d}`);
+    });
     assert.notDeepEqual(
       hot.trajectory!.map((s) => [...s.yNorm]),
       plain.trajectory!.map((s) => [...s.yNorm]),
@@ -250,5 +256,6 @@ test('confidence policy: the temperature tempers the drift: y_cold - y_warm = be
     .sub(mean(1))
     .mul((proc.vp.beta(t) * (t - s) * proc.vp.alpha(t)) / proc.vp.sigma2(t)); // [1, 2]
   const err = cold.y.sub(warm.y).sub(expected.unsqueeze(0)).abs().amax().item();
-  assert.ok(err < 1e-12 && expected.abs().amax().item() > 0.01, `drift difference off by ${err}`);
+  // m is formed from float32 probabilities (reverse-sde.ts): float32 rounding, ~1e-7 relative.
+  assert.ok(err < 1e-7 && expected.abs().amax().item() > 0.01, `drift difference off by ${err}`);
 });

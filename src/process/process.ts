@@ -3,7 +3,7 @@
 // a mask point), blending matrix W and how it enters the mean (embeddings, or raw values then
 // the sinusoidal value embedding). Masked, continuous, hybrid and blended diffusion are
 // configurations of this one object (presets.ts); train/ and sampling/ call its methods.
-import { embedding, type Tensor, tensor } from '../torch/index.js';
+import { embedding, type Tensor, tensor, where } from '../torch/index.js';
 import type { Blend } from './blend.js';
 import { type Hazard, type HazardSpec, makeHazard } from './hazard.js';
 import { interpolatedEmbedding, valueEmbedding } from './value-embedding.js';
@@ -37,6 +37,12 @@ export interface ProcessConfig {
   valueEmbedding?: 'sinusoidal' | 'anchors';
   /** how the last sampler step commits the remaining sites: draw from the allocation, or its argmax */
   finalCommit: 'sample' | 'argmax';
+}
+
+/** Sites whose token is known: committed [B, L] bool, tokens [B, L] int64 (read where committed). */
+export interface ExactSites {
+  committed: Tensor;
+  tokens: Tensor;
 }
 
 export class SJDProcess {
@@ -97,19 +103,27 @@ export class SJDProcess {
     return Math.max(this.vp.v(t, tau, this.config.eta), VARIANCE_FLOOR);
   }
 
-  /** Blended mean of a distribution over anchors per position: probs [B, L, K], anchors [K, d] -> [B, L, d]. */
-  blendedMean(probs: Tensor, anchors: Tensor): Tensor {
+  /**
+   * Blended mean of a distribution over anchors per position: probs [B, L, K], anchors [K, d]
+   * -> [B, L, d]; with `exact`, the committed sites' own tokens in place of their probabilities.
+   */
+  blendedMean(probs: Tensor, anchors: Tensor, exact?: ExactSites): Tensor {
     const K = anchors.size(0);
+    // A committed site's mean is its own anchor (or value) exactly: set after the product,
+    // on [B, L, d] (or [B, L, 1]) rather than on the probabilities [B, L, K].
+    const at = (m: Tensor, own: (tokens: Tensor) => Tensor) =>
+      exact ? where(exact.committed.unsqueeze(-1), own(exact.tokens.clamp(0, null)), m) : m;
     if (this.config.mean === 'value') {
       const values = tensor(
         Array.from({ length: K }, (_, k) => k),
         [K, 1],
         probs.dtype,
       );
-      const v = this.blend.apply(probs.matmul(values)).squeeze(-1); // [B, L]
-      return this.embedValues(v, anchors);
+      const m = at(probs.matmul(values), (x) => x.to(probs.dtype).unsqueeze(-1)); // [B, L, 1]
+      return this.embedValues(this.blend.apply(m).squeeze(-1), anchors); // v [B, L] embedded
     }
-    return this.blend.apply(probs.matmul(anchors.to(probs.dtype))); // W (P E)
+    const E = anchors.to(probs.dtype); // [K, d]
+    return this.blend.apply(at(probs.matmul(E), (x) => embedding(E, x))); // W (P E)
   }
 
   /** mu = W E(x0): x0 [B, L] int64, anchors [K, d] -> [B, L, d] (gradients reach learned anchors). */

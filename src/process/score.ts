@@ -11,7 +11,7 @@ import type { MixtureTerms } from './quadrature.js';
  * The posterior mean of the clean mean mu_i (eq:blended-score's W m): exact anchors at committed
  * positions, the classifier's posterior means elsewhere, then one blend (for images the blend
  * of posterior-mean values, embedded: app:cifar10-imagenet). probs [B, L, K], anchors [K, d],
- * committed [B, L] bool, tokens [B, L] int64 -> [B, L, d] float64.
+ * committed [B, L] bool, tokens [B, L] int64 -> [B, L, d] float64, formed in probs' dtype.
  */
 export function blendedPosteriorMean(
   proc: SJDProcess,
@@ -20,11 +20,7 @@ export function blendedPosteriorMean(
   committed: Tensor,
   tokens: Tensor,
 ): Tensor {
-  const exact = probs
-    .to('float64')
-    .maskedFill(committed.unsqueeze(-1), 0)
-    .add(tokens.clamp(0, null).oneHot(probs.size(-1)).to('float64').mul(committed.unsqueeze(-1))); // [B, L, K]
-  return proc.blendedMean(exact, anchors).to('float64');
+  return proc.blendedMean(probs, anchors, { committed, tokens }).to('float64');
 }
 
 /**

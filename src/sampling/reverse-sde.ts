@@ -18,9 +18,18 @@ import { cat, type Generator, type Tensor, tensor, where } from '../torch/index.
 import { normalAt } from './site-draws.js';
 import type { SamplerState, StepContext, Time } from './types.js';
 
-/** The classifier posterior at the context's temperature: logits [..., K] -> probs float64. */
-export function temperedProbs(logits: Tensor, temperature: number): Tensor {
-  return logits.to('float64').div(temperature).softmax(-1);
+/**
+ * The classifier posterior at the context's temperature: logits [..., K] -> probs, float64 (what
+ * a categorical draw or a commit reads), or float32 where only a posterior mean is formed from
+ * them (the score's W m at eta = 1: no hazard ratio, no quadrature; the network is float32).
+ */
+export function temperedProbs(
+  logits: Tensor,
+  temperature: number,
+  dtype: 'float64' | 'float32' = 'float64',
+): Tensor {
+  const l = logits.to(dtype);
+  return (temperature === 1 ? l : l.div(temperature)).softmax(-1);
 }
 
 /**
@@ -86,18 +95,22 @@ export function reverseSdeMoveAlong(
     );
   const mean = blendedPosteriorMean(
     proc,
-    temperedProbs(logits, ctx.temperature),
+    temperedProbs(logits, ctx.temperature, 'float32'),
     ctx.anchors,
     state.committed,
     state.tokens,
   ); // [B, L, d] = W m
   const xi = normalAt(state.committed.logicalNot(), y.size(-1), gen); // [B, L, d]
-  const moved = y
-    .mul(perRow((c) => c.a, 1))
-    .add(mean.mul(perRow((c) => c.b, 0)))
-    .add(xi.mul(perRow((c) => c.c, 0))); // [B, L, d]
   const stays = state.committed.unsqueeze(-1).logicalOr(perRow(() => 0, 1).gt(0)); // [B, L, 1]
-  return where(stays, y, moved);
+  return chainMove(
+    state,
+    mean,
+    xi,
+    perRow((c) => c.a, 1),
+    perRow((c) => c.b, 0),
+    perRow((c) => c.c, 0),
+    stays,
+  ); // [B, L, d]
 }
 
 /** Euler-Maruyama substeps along a path, composed: y_K = a y_0 + b W m + c xi. */
@@ -186,6 +199,23 @@ function substepsOneByOne(
   return y;
 }
 
+/**
+ * y [B, L, d] after the composed chain y' = a y + b W m + c xi (eulerChain), a, b, c one number
+ * for the batch or per row [B, 1, 1]; committed sites stay.
+ */
+function chainMove(
+  state: SamplerState,
+  mean: Tensor,
+  xi: Tensor,
+  a: number | Tensor,
+  b: number | Tensor,
+  c: number | Tensor,
+  stays: Tensor,
+): Tensor {
+  const y = state.y;
+  return where(stays, y, y.mul(a).add(mean.mul(b)).add(xi.mul(c)));
+}
+
 /** The step with one (t, s) for every row of `state`. */
 function moveAt(
   ctx: StepContext,
@@ -198,13 +228,19 @@ function moveAt(
 ): Tensor {
   const proc = ctx.process;
   const y = state.y; // [B, L, d]
-  const probs = temperedProbs(logits, ctx.temperature); // [B, L, K]
+  const active = state.committed.logicalNot(); // [B, L]
+  const xi = () => normalAt(active, y.size(-1), gen); // [B, L, d]
+  if (proc.closedForm) {
+    // One substep is the chain of one: y' = a y + b W m + c xi.
+    const { a, b, c } = eulerChain(proc, [t, s]);
+    const probs = temperedProbs(logits, ctx.temperature, 'float32'); // [B, L, K]
+    const mean = blendedPosteriorMean(proc, probs, ctx.anchors, state.committed, state.tokens); // [B, L, d]
+    return chainMove(state, mean, xi(), a, b, c, state.committed.unsqueeze(-1));
+  }
   // At eta < 1 the score needs the quadrature's time posterior at (y, t): reuse the caller's.
+  const probs = temperedProbs(logits, ctx.temperature); // [B, L, K]
   const terms =
-    mixture ??
-    (proc.closedForm
-      ? undefined
-      : mixtureTerms(proc, proc.anchorDistances(y, ctx.anchors, t), t, ctx.anchors.size(1)));
+    mixture ?? mixtureTerms(proc, proc.anchorDistances(y, ctx.anchors, t), t, ctx.anchors.size(1));
   const score = classifierScore(
     proc,
     y,
@@ -215,16 +251,11 @@ function moveAt(
     state.tokens,
     terms,
   ); // [B, L, d]
-  const beta = proc.vp.beta(t);
-  const dt = t - s;
-  const xi = normalAt(state.committed.logicalNot(), y.size(-1), gen); // [B, L, d]
+  const [beta, dt] = [proc.vp.beta(t), t - s];
+  // y + (beta y / 2 + beta score) dt + sqrt(beta dt) xi, as three products
   const moved = y
-    .add(
-      y
-        .mul(0.5 * beta)
-        .add(score.mul(beta))
-        .mul(dt),
-    )
-    .add(xi.mul(Math.sqrt(beta * dt)));
+    .mul(1 + 0.5 * beta * dt)
+    .add(score.mul(beta * dt))
+    .add(xi().mul(Math.sqrt(beta * dt)));
   return where(state.committed.unsqueeze(-1), y, moved);
 }

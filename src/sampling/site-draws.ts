@@ -32,6 +32,7 @@ export function sitesOf(x: Tensor, idx: Tensor): Tensor {
 export function normalAt(at: Tensor, d: number, gen: Generator): Tensor {
   const idx = siteIndices(at); // [n]
   const n = idx.size(0);
+  if (n === at.numel) return gen.randn([...at.shape, d], 'float64'); // every site: the same draws
   const out = zeros([at.numel, d], 'float64'); // [B * L, d]
   if (n === 0) return out.view([...at.shape, d]);
   const xi = gen.randn([n, d], 'float64'); // [n, d]
