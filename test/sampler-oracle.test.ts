@@ -192,7 +192,8 @@ test('temperature tempers the classifier in the drift too: y_cold - y_warm = bet
     .mul((proc.vp.beta(t) * (t - s) * proc.vp.alpha(t)) / proc.vp.sigma2(t)); // [1, 2]
   const got = cold.y.sub(warm.y); // [1, 3, 2]
   const err = got.sub(expected.unsqueeze(0)).abs().amax().item();
-  assert.ok(err < 1e-12 && expected.abs().amax().item() > 0.01, `drift difference off by ${err}`);
+  // m is formed from float32 probabilities (reverse-sde.ts): float32 rounding, ~1e-7 relative.
+  assert.ok(err < 1e-7 && expected.abs().amax().item() > 0.01, `drift difference off by ${err}`);
 });
 
 test('the driver spends the NFE budget: Alg. 2 one pass a step; confidence two, one on its last (fill) step', () => {
