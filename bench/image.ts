@@ -53,7 +53,7 @@ register(
     const n = 32;
     const draw = () =>
       sampleImages(model, proc, task.geometry, { n, nfe: 64, seed: 0, batch: n, sampler: 'sjd' });
-    const r = networkShare(model, draw, 3);
+    const [r] = networkShare(model, draw, 3);
     return { ...r, images_per_s: (n * 1000) / r.sjd_ms };
   },
   'the network passes of the same run',

@@ -62,13 +62,13 @@ export function interleaved(
  * each of `rounds` runs of `run` (after one warm-up run). sjd_ms is a run's wall time, ref_ms
  * the time its network passes took (medians): the ratio is the sampler's overhead over the bare
  * passes it made, at the batch sizes and inputs it made them. On an accelerator each pass reads
- * one number back, so that its time is spent inside the timer.
+ * one number back, so that its time is spent inside the timer. Also gives the last run's result.
  */
-export function networkShare(
+export function networkShare<T>(
   model: { forward: (...args: never[]) => Tensor },
-  run: () => void,
+  run: () => T,
   rounds: number,
-): { sjd_ms: number; ref_ms: number; passes: number } {
+): [{ sjd_ms: number; ref_ms: number; passes: number }, T] {
   const forward = model.forward;
   const own = Object.hasOwn(model, 'forward');
   let [inside, passes] = [0, 0];
@@ -82,15 +82,19 @@ export function networkShare(
     return out;
   };
   try {
-    run();
+    let last = run();
     const [total, net, count]: number[][] = [[], [], []];
     for (let r = 0; r < rounds; r++) {
       [inside, passes] = [0, 0];
-      total.push(timeMs(run));
+      total.push(
+        timeMs(() => {
+          last = run();
+        }),
+      );
       net.push(inside);
       count.push(passes);
     }
-    return { sjd_ms: median(total), ref_ms: median(net), passes: median(count) };
+    return [{ sjd_ms: median(total), ref_ms: median(net), passes: median(count) }, last];
   } finally {
     if (own) model.forward = forward;
     else Reflect.deleteProperty(model, 'forward');

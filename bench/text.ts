@@ -96,7 +96,7 @@ register(
     const n = 32;
     const draw = () =>
       sampleText(s.model, s.proc, { n, nfe: 64, temperature: 1, seed: 0, batch: n });
-    const r = networkShare(s.model, draw, 3);
+    const [r] = networkShare(s.model, draw, 3);
     return { ...r, chars_per_s: (n * s.L * 1000) / r.sjd_ms };
   },
   'the network passes of the same run',

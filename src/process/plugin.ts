@@ -48,9 +48,6 @@ export function plugInAllocation(logits: Tensor, logTarget: Tensor, temperature 
  * [B, L, K]. Anchors with log lambdahat = -Infinity can never be reached.
  */
 export function plugIn(logits: Tensor, logTarget: Tensor, temperature = 1): PlugIn {
-  if (!(temperature > 0)) throw new Error(`temperature must be > 0, got ${temperature}`);
-  return {
-    rate: plugInRate(logits, logTarget),
-    allocation: plugInAllocation(logits, logTarget, temperature),
-  };
+  const allocation = plugInAllocation(logits, logTarget, temperature); // checks the temperature
+  return { rate: plugInRate(logits, logTarget), allocation };
 }

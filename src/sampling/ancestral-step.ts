@@ -63,13 +63,18 @@ export function commitProbabilities(proc: SJDProcess, t: number, s: number, K: n
   );
 }
 
+/** The probability per site [B, L] of an event of per-anchor probabilities q [K]: sum_a p_a q_a. */
+function eventMass(probs: Tensor, q: Tensor): Tensor {
+  return probs.mul(q).sum(-1);
+}
+
 /**
  * probs [B, L, K] and the per-anchor probabilities q [K] of an event: the event's probability
  * per site [B, L] and the posterior given it [B, L, K] (uniform q leaves probs as they are).
  */
 export function reweigh(probs: Tensor, q: Tensor): { mass: Tensor; posterior: Tensor } {
   const joint = probs.mul(q); // [B, L, K]
-  const mass = joint.sum(-1); // [B, L]
+  const mass = joint.sum(-1); // [B, L] (eventMass)
   return { mass, posterior: joint.div(mass.unsqueeze(-1).clamp(1e-300, null)) };
 }
 
@@ -113,7 +118,7 @@ export function ancestralStep(refresh: boolean, name: string): StepFn {
       return commitSites(state, state.y, active, dest, E);
     }
     const q = commitProbabilities(proc, t, s, K); // [K]
-    const jump = active.logicalAnd(gen.rand(active.shape, 'float64').lt(reweigh(probs, q).mass)); // [B, L]
+    const jump = active.logicalAnd(gen.rand(active.shape, 'float64').lt(eventMass(probs, q))); // [B, L]
     let y = state.y;
     let destProbs = probs; // [B, L, K] before reweighing by q
     if (proc.config.kernel === 'vp') {

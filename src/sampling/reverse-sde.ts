@@ -93,24 +93,13 @@ export function reverseSdeMoveAlong(
       [B, 1, 1],
       'float64',
     );
-  const mean = blendedPosteriorMean(
-    proc,
-    temperedProbs(logits, ctx.temperature, 'float32'),
-    ctx.anchors,
-    state.committed,
-    state.tokens,
-  ); // [B, L, d] = W m
-  const xi = normalAt(state.committed.logicalNot(), y.size(-1), gen); // [B, L, d]
   const stays = state.committed.unsqueeze(-1).logicalOr(perRow(() => 0, 1).gt(0)); // [B, L, 1]
-  return chainMove(
-    state,
-    mean,
-    xi,
-    perRow((c) => c.a, 1),
-    perRow((c) => c.b, 0),
-    perRow((c) => c.c, 0),
-    stays,
-  ); // [B, L, d]
+  const coefficients = {
+    a: perRow((c) => c.a, 1),
+    b: perRow((c) => c.b, 0),
+    c: perRow((c) => c.c, 0),
+  };
+  return chainMove(ctx, state, logits, coefficients, stays, gen); // [B, L, d]
 }
 
 /** Euler-Maruyama substeps along a path, composed: y_K = a y_0 + b W m + c xi. */
@@ -200,20 +189,23 @@ function substepsOneByOne(
 }
 
 /**
- * y [B, L, d] after the composed chain y' = a y + b W m + c xi (eulerChain), a, b, c one number
- * for the batch or per row [B, 1, 1]; committed sites stay.
+ * y [B, L, d] after the composed chain y' = a y + b W m + c xi (eulerChain) at eta = 1, with W m
+ * from the classifier's logits [B, L, K] on `state` (formed in float32) and xi at the active
+ * sites; a, b, c one number for the batch or per row [B, 1, 1]; the sites of `stays` stay.
  */
 function chainMove(
+  ctx: StepContext,
   state: SamplerState,
-  mean: Tensor,
-  xi: Tensor,
-  a: number | Tensor,
-  b: number | Tensor,
-  c: number | Tensor,
+  logits: Tensor,
+  k: { a: number | Tensor; b: number | Tensor; c: number | Tensor },
   stays: Tensor,
+  gen: Generator,
 ): Tensor {
-  const y = state.y;
-  return where(stays, y, y.mul(a).add(mean.mul(b)).add(xi.mul(c)));
+  const y = state.y; // [B, L, d]
+  const probs = temperedProbs(logits, ctx.temperature, 'float32'); // [B, L, K]
+  const mean = blendedPosteriorMean(ctx.process, probs, ctx.anchors, state.committed, state.tokens); // [B, L, d]
+  const xi = normalAt(state.committed.logicalNot(), y.size(-1), gen); // [B, L, d]
+  return where(stays, y, y.mul(k.a).add(mean.mul(k.b)).add(xi.mul(k.c)));
 }
 
 /** The step with one (t, s) for every row of `state`. */
@@ -228,15 +220,16 @@ function moveAt(
 ): Tensor {
   const proc = ctx.process;
   const y = state.y; // [B, L, d]
-  const active = state.committed.logicalNot(); // [B, L]
-  const xi = () => normalAt(active, y.size(-1), gen); // [B, L, d]
-  if (proc.closedForm) {
-    // One substep is the chain of one: y' = a y + b W m + c xi.
-    const { a, b, c } = eulerChain(proc, [t, s]);
-    const probs = temperedProbs(logits, ctx.temperature, 'float32'); // [B, L, K]
-    const mean = blendedPosteriorMean(proc, probs, ctx.anchors, state.committed, state.tokens); // [B, L, d]
-    return chainMove(state, mean, xi(), a, b, c, state.committed.unsqueeze(-1));
-  }
+  // At eta = 1 one substep is the chain of one: y' = a y + b W m + c xi.
+  if (proc.closedForm)
+    return chainMove(
+      ctx,
+      state,
+      logits,
+      eulerChain(proc, [t, s]),
+      state.committed.unsqueeze(-1),
+      gen,
+    );
   // At eta < 1 the score needs the quadrature's time posterior at (y, t): reuse the caller's.
   const probs = temperedProbs(logits, ctx.temperature); // [B, L, K]
   const terms =
@@ -256,6 +249,6 @@ function moveAt(
   const moved = y
     .mul(1 + 0.5 * beta * dt)
     .add(score.mul(beta * dt))
-    .add(xi().mul(Math.sqrt(beta * dt)));
+    .add(normalAt(state.committed.logicalNot(), y.size(-1), gen).mul(Math.sqrt(beta * dt)));
   return where(state.committed.unsqueeze(-1), y, moved);
 }
