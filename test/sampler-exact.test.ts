@@ -24,6 +24,7 @@ import {
   ORACLE_W,
   oracleClassifier,
   oracleSampling,
+  oracleTokens,
   totalVariation,
 } from './oracle.js';
 import { slow } from './slow.js';
@@ -141,11 +142,7 @@ test('exact classifier, NFE 32: the ancestral step keeps active sites at varianc
 });
 
 const tvAt = (proc: P.SJDProcess, sampler: string, nfe: number, batch = 20_000) =>
-  totalVariation(
-    toy,
-    sample(oracleSampling(proc, toy, { batch, nfe, grid: 'uniform' as const, seed: 1, sampler }))
-      .tokens,
-  );
+  totalVariation(toy, oracleTokens(proc, toy, { batch, nfe, grid: 'uniform', seed: 1, sampler }));
 
 test('oracle toy: the ancestral step halves Alg. 2 TV at NFE 8 (20,000 samples) and comes near the noise floor at NFE 32 (60,000 samples)', {
   skip: slow,

@@ -14,6 +14,7 @@ import {
   ORACLE_W,
   oracleClassifier,
   oracleConfigs,
+  oracleTokens,
   totalVariation,
 } from './oracle.js';
 import { slow } from './slow.js';
@@ -26,18 +27,14 @@ for (const [name, proc, sampler] of configs) {
   test(`exact posterior -> p0: ${name}, 20,000 samples, 256 steps, TV < 0.03`, {
     skip: slow,
   }, () => {
-    const r = sample({
-      process: proc,
-      classifier: oracleClassifier(proc, toy),
-      anchors: toy.anchors,
+    const tokens = oracleTokens(proc, toy, {
       batch: 20_000,
-      length: 3,
       nfe: 256,
       grid: 'uniform',
       seed: 1,
       sampler,
     });
-    const tv = totalVariation(toy, r.tokens);
+    const tv = totalVariation(toy, tokens);
     console.log(`# TV ${name}: ${tv.toFixed(4)}`);
     assert.ok(tv < 0.03, `TV ${tv}`);
   });
