@@ -3,6 +3,7 @@
 // solving, scores, the demo and the CADD-vs-SJD comparison.
 export * from './backtrack.js';
 export * from './board.js';
+export * from './by-nodes.js';
 export * from './check.js';
 export * from './compare.js';
 export * from './csv.js';
@@ -17,6 +18,7 @@ export * from './npy.js';
 export * from './presets.js';
 export * from './qqwing-csv.js';
 export * from './retry.js';
+export * from './search-nodes.js';
 export * from './solve.js';
 export * from './solver.js';
 export * from './spec.js';

@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { type Board, formatBoard } from './board.js';
 import { parseSudokuCsv, unquote } from './csv.js';
+import { countSearchNodes } from './search-nodes.js';
 import { STRATEGIES, type Strategy } from './solver.js';
 
 /** qqwing's difficulty labels, easiest first. */
@@ -42,6 +43,8 @@ export interface StrategyStats {
 export interface StrategyRow extends StrategyStats {
   puzzle: Board;
   solution: Board;
+  /** the complete search's node count (search-nodes.ts) */
+  nodes: number;
 }
 
 /**
@@ -109,16 +112,45 @@ export function parseStrategyColumns(
 export const readStrategyColumns = (path: string, limit?: number): StrategyStats[] | null =>
   parseStrategyColumns(readFileSync(path, 'utf8'), path, limit);
 
-/** Rows of a qqwing-layout file: pairs (solutions required) with their statistics. */
+/**
+ * Rows of a qqwing-layout file: pairs (solutions required) with their statistics; the search
+ * nodes from its `search_nodes` column when it has one (checked), else counted.
+ */
 export function readStrategyCsv(path: string, limit?: number): StrategyRow[] {
   const text = readFileSync(path, 'utf8');
   const set = parseSudokuCsv(text, path, { limit, requireSolutions: true });
   const stats = parseStrategyColumns(text, path, limit);
   if (!stats) throw new Error(`${path}: no qqwing columns (${STRATEGY_COLUMNS.join(', ')})`);
-  return set.puzzles.map((puzzle, n) => ({ puzzle, solution: set.solutions[n]!, ...stats[n]! }));
+  const nodes = parseNodeColumn(text, path, limit);
+  return set.puzzles.map((puzzle, n) => ({
+    puzzle,
+    solution: set.solutions[n]!,
+    ...stats[n]!,
+    nodes: nodes?.[n] ?? countSearchNodes(puzzle).nodes,
+  }));
 }
 
-/** CSV text in the qqwing layout (its header, LF line endings, blanks written as 0). */
+/** The `search_nodes` column of each data row, or null when the header has none. */
+function parseNodeColumn(text: string, source: string, limit = Number.POSITIVE_INFINITY) {
+  const lines = text.replace(/^\uFEFF/, '').split('\n');
+  const at = fieldsOf(lines[0]!.replace(/\r$/, '')).indexOf('search_nodes');
+  if (at < 0) return null;
+  const out: number[] = [];
+  for (let k = 1; k < lines.length && out.length < limit; k++) {
+    const line = lines[k]!.replace(/\r$/, '');
+    if (line.trim() === '') continue;
+    const v = fieldsOf(line)[at] ?? '';
+    if (!/^\d{1,7}$/.test(v))
+      throw new Error(`${source} line ${k + 1}: search_nodes is '${v}', expected a count`);
+    out.push(Number(v));
+  }
+  return out;
+}
+
+/**
+ * CSV text in the qqwing layout (its header, LF line endings, blanks written as 0) and a last
+ * column, `search_nodes` (search-nodes.ts; readers find columns by name, so it is extra to them).
+ */
 export function formatStrategyCsv(rows: readonly StrategyRow[]): string {
   const body = rows.map((r) =>
     [
@@ -127,9 +159,11 @@ export function formatStrategyCsv(rows: readonly StrategyRow[]): string {
       r.givens,
       ...STRATEGIES.map((s) => r.counts[s]),
       r.label,
+      r.nodes,
     ].join(','),
   );
-  return `${[['quizzes', 'solutions', ...STRATEGY_COLUMNS].join(','), ...body].join('\n')}\n`;
+  const header = ['quizzes', 'solutions', ...STRATEGY_COLUMNS, 'search_nodes'];
+  return `${[header.join(','), ...body].join('\n')}\n`;
 }
 
 /** Writes rows in the qqwing layout atomically (util/atomic.ts), creating missing folders. */

@@ -3,25 +3,38 @@
 // logic alone cannot finish), or converted from a puzzle file (a CSV with or without solutions,
 // a Shah et al. .npy file). Every row has exactly one solution.
 import { solveByBacktracking } from './backtrack.js';
+import { generateByNodes, inNodeRange, type NodeRange, nodeRange } from './by-nodes.js';
 import { solutionCount } from './check.js';
 import { readPuzzleFile } from './data.js';
 import { strategyStats } from './difficulty.js';
 import { generatePuzzles } from './generator.js';
 import { labelOfCounts, type StrategyRow } from './qqwing-csv.js';
+import { countSearchNodes } from './search-nodes.js';
 
 export interface StrategySetOptions {
   seed: number;
   guessing?: boolean; // also puzzles that need guessing (default false: all logically solvable)
+  /** minimal puzzles whose search-node count and clues lie in this range (by-nodes.ts) */
+  range?: Partial<NodeRange>;
 }
 
-/** `n` generated puzzles with their statistics, deterministic for a seed. */
+/**
+ * `n` generated puzzles with their statistics, deterministic for a seed: logically solvable
+ * ones (with `guessing`, minimal ones), or minimal ones in a search-node range.
+ */
 export function generateStrategySet(n: number, opts: StrategySetOptions): StrategyRow[] {
+  if (opts.range)
+    return generateByNodes(n, { seed: opts.seed, ...opts.range }).map((g) => ({
+      ...strategyStats(g.puzzle),
+      ...g,
+    }));
   return generatePuzzles(n, { seed: opts.seed, guessing: opts.guessing }).map((g) => ({
     puzzle: g.puzzle,
     solution: g.solution,
     givens: g.givens,
     counts: g.counts,
     label: g.grade === 'expert' ? 'Expert' : labelOfCounts(g.counts),
+    nodes: countSearchNodes(g.puzzle).nodes,
   }));
 }
 
@@ -39,6 +52,15 @@ export function convertPuzzleFile(path: string, limit?: number): StrategyRow[] {
       );
     // one solution, found within the search bound: backtracking to it stays within that bound
     const solution = set.solutions[n] ?? solveByBacktracking(puzzle)!;
-    return { puzzle, solution, ...strategyStats(puzzle) };
+    return { puzzle, solution, ...strategyStats(puzzle), nodes: countSearchNodes(puzzle).nodes };
   });
+}
+
+/** The rows whose search-node count and clues lie in `range`. */
+export function rowsInRange(
+  rows: readonly StrategyRow[],
+  range: Partial<NodeRange>,
+): StrategyRow[] {
+  const r = nodeRange(range);
+  return rows.filter((row) => inNodeRange(r, row.nodes, row.givens));
 }
