@@ -8,6 +8,14 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import {
+  countSearchNodes,
+  generateByNodes,
+  nodeBucket,
+  readStrategyCsv,
+  strategyStats,
+  writeStrategyCsv,
+} from '../src/tasks/sudoku/index.js';
 import * as torch from '../src/torch/index.js';
 import { tempDir } from './tmp.js';
 
@@ -452,6 +460,58 @@ test("sjd eval sudoku splits the solve rate by the strategies of the file's qqwi
     }
   }
   assert.match(r.stdout, /^ {2}\(difficulty from the file's strategy columns\)$/m);
+});
+
+test('sjd eval sudoku splits by search-node bucket; --by-nodes solves each bucket on its own and times it', () => {
+  // 0-node puzzles from the fixture and minimal ones that need the search, interleaved
+  const easy = readStrategyCsv(qqwing, 3);
+  const hard = generateByNodes(3, { seed: 4, minNodes: 2 });
+  const rows = [easy[0]!, hard[0]!, easy[1]!, hard[1]!, easy[2]!, hard[2]!].map((r) => ({
+    ...r,
+    ...strategyStats(r.puzzle),
+    nodes: countSearchNodes(r.puzzle).nodes,
+  }));
+  const mixed = join(dir, 'mixed.csv');
+  writeStrategyCsv(mixed, rows);
+  const want: Record<string, number> = {};
+  for (const r of rows) want[nodeBucket(r.nodes)] = (want[nodeBucket(r.nodes)] ?? 0) + 1;
+  const args = ['eval', 'sudoku', '--model', run, '--data', mixed, '--nfe', '4', '--json'];
+  const runs = [sjd(...args), sjd(...args, '--by-nodes')];
+  for (const [k, r] of runs.entries()) {
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    assert.deepEqual(
+      Object.fromEntries(
+        Object.entries(j.by_nodes).map(([b, d]) => [b, (d as { boards: number }).boards]),
+      ),
+      want,
+    );
+    for (const [b, d] of Object.entries(j.by_nodes) as [string, Record<string, number>][]) {
+      assert.ok(d.first_attempt_rate! <= d.solve_rate!, b);
+      assert.ok(d.nfe_mean! >= 1 && d.nfe_mean! <= d.nfe_max! && d.nfe_max! <= 4, b);
+      assert.equal(typeof d.boards_per_s, k === 1 ? 'number' : 'undefined', b);
+      const line = new RegExp(
+        `^ +${b.replace('+', '\\+')} nodes: ${d.boards} boards, solve rate \\d+\\.\\d\\d%, first attempt \\d+\\.\\d\\d%, NFE per board mean \\d+\\.\\d, max \\d+${k === 1 ? ', \\d+\\.\\d boards/s' : ''}$`,
+        'm',
+      );
+      assert.match(r.stdout, line);
+    }
+  }
+  // --by-nodes: a bucket's boards are those of an eval of that bucket's puzzles alone
+  const zero = join(dir, 'zero.csv');
+  writeStrategyCsv(
+    zero,
+    rows.filter((r) => r.nodes === 0),
+  );
+  const alone = JSON.parse(
+    sjd('eval', 'sudoku', '--model', run, '--data', zero, '--nfe', '4', '--json')
+      .stdout.trim()
+      .split('\n')
+      .pop()!,
+  );
+  const grouped = JSON.parse(runs[1]!.stdout.trim().split('\n').pop()!);
+  for (const key of ['solve_rate', 'cell_accuracy', 'nfe_mean', 'nfe_max'])
+    assert.equal(grouped.by_nodes['0'][key], alone[key], key);
 });
 
 test('eta < 1 end to end: a tiny model trained at eta 0.5 (evaluated with the confidence policy while training) solves with every sampler that takes eta < 1; the exact ones refuse in one line', () => {

@@ -167,57 +167,85 @@ export function registerSudoku(program: Command): void {
       .description('solve rate, cell accuracy, unit validity and boards/s on a puzzle file')
       .requiredOption('--data <file>', 'puzzles with solutions (.csv or .npy)')
       .option('--limit <n>', 'the first N puzzles', int(1, 10_000_000))
+      .option(
+        '--by-nodes',
+        'solve each search-node bucket on its own, so that boards/s is measured per bucket',
+      )
       .option('--json', 'end with one JSON line of the results'),
-  ).action((o: SamplerOpts & { data: string; limit?: number; json?: boolean }) => {
-    const pairs = sudoku.loadPairs(o.data, o.limit);
-    const { model, process: proc, source } = sudoku.loadSudokuModel(o.model);
-    const settings = solveOptions(o);
-    const commit = settings.commit;
-    const t0 = performance.now();
-    const r = sudoku.solveSudoku(model, proc, pairs.puzzles, settings);
-    const seconds = (performance.now() - t0) / 1000;
-    const s = sudoku.scoreBoards(pairs.puzzles, pairs.solutions, r.boards);
-    const adaptive = sampling.getSampler(o.sampler).kind === 'adaptive';
-    const { classes, source: classSource } = sudoku.difficultyClasses(o.data, pairs.puzzles);
-    const byDifficulty = sudoku.scoreByDifficulty(
-      pairs.puzzles,
-      pairs.solutions,
-      r.boards,
-      classes,
-      r.nfe,
-    );
-    const out = {
-      ...s,
-      boards_per_s: s.boards / seconds,
-      seconds,
-      sampler: o.sampler,
-      ...(adaptive ? { commit } : {}),
-      rules: o.rules === true,
-      retries: o.retries,
-      first_attempt_solve_rate: r.firstSolved / r.boards.length,
-      retried: sudoku.retriedBoards(r.attempts),
-      nfe: o.nfe,
-      ...sudoku.nfeSummary(r.nfe),
-      by_difficulty: byDifficulty,
-      difficulty_from: classSource,
-      model: source,
-      data: o.data,
-    };
-    console.log(
-      `${s.boards} boards: solve rate ${(100 * s.solve_rate).toFixed(2)}%, cell accuracy ${(100 * s.cell_accuracy).toFixed(2)}%, ` +
-        `rows/columns/boxes valid ${(100 * s.row_validity).toFixed(1)}/${(100 * s.column_validity).toFixed(1)}/${(100 * s.box_validity).toFixed(1)}%, ` +
-        `${out.boards_per_s.toFixed(1)} boards/s (${sudoku.samplerLabel(o.sampler, commit)}; NFE per board mean ${out.nfe_mean.toFixed(1)}, max ${out.nfe_max} of ${o.nfe})${retryNote(r)}`,
-    );
-    for (const c of sudoku.DIFFICULTY_CLASSES) {
-      const d = byDifficulty[c];
-      if (d)
+  ).action(
+    (o: SamplerOpts & { data: string; limit?: number; json?: boolean; byNodes?: boolean }) => {
+      const pairs = sudoku.loadPairs(o.data, o.limit);
+      const { model, process: proc, source } = sudoku.loadSudokuModel(o.model);
+      const settings = solveOptions(o);
+      const commit = settings.commit;
+      const nodes = pairs.puzzles.map((p) => sudoku.countSearchNodes(p).nodes);
+      const buckets = nodes.map(sudoku.nodeBucket);
+      const t0 = performance.now();
+      const grouped = o.byNodes
+        ? sudoku.solveGrouped(model, proc, pairs.puzzles, settings, buckets)
+        : undefined;
+      const r = grouped?.result ?? sudoku.solveSudoku(model, proc, pairs.puzzles, settings);
+      const seconds = (performance.now() - t0) / 1000;
+      const s = sudoku.scoreBoards(pairs.puzzles, pairs.solutions, r.boards);
+      const adaptive = sampling.getSampler(o.sampler).kind === 'adaptive';
+      const { classes, source: classSource } = sudoku.difficultyClasses(o.data, pairs.puzzles);
+      const byDifficulty = sudoku.scoreByDifficulty(
+        pairs.puzzles,
+        pairs.solutions,
+        r.boards,
+        classes,
+        r.nfe,
+      );
+      const byNodes = sudoku.scoreByNodes(
+        { ...pairs, boards: r.boards, nfe: r.nfe, attempts: r.attempts },
+        nodes,
+      );
+      if (grouped)
+        for (const [b, sec] of Object.entries(grouped.seconds))
+          byNodes[b]!.boards_per_s = byNodes[b]!.boards / sec;
+      const out = {
+        ...s,
+        boards_per_s: s.boards / seconds,
+        seconds,
+        sampler: o.sampler,
+        ...(adaptive ? { commit } : {}),
+        rules: o.rules === true,
+        retries: o.retries,
+        first_attempt_solve_rate: r.firstSolved / r.boards.length,
+        retried: sudoku.retriedBoards(r.attempts),
+        nfe: o.nfe,
+        ...sudoku.nfeSummary(r.nfe),
+        by_difficulty: byDifficulty,
+        difficulty_from: classSource,
+        by_nodes: byNodes,
+        model: source,
+        data: o.data,
+      };
+      console.log(
+        `${s.boards} boards: solve rate ${(100 * s.solve_rate).toFixed(2)}%, cell accuracy ${(100 * s.cell_accuracy).toFixed(2)}%, ` +
+          `rows/columns/boxes valid ${(100 * s.row_validity).toFixed(1)}/${(100 * s.column_validity).toFixed(1)}/${(100 * s.box_validity).toFixed(1)}%, ` +
+          `${out.boards_per_s.toFixed(1)} boards/s (${sudoku.samplerLabel(o.sampler, commit)}; NFE per board mean ${out.nfe_mean.toFixed(1)}, max ${out.nfe_max} of ${o.nfe})${retryNote(r)}`,
+      );
+      for (const c of sudoku.DIFFICULTY_CLASSES) {
+        const d = byDifficulty[c];
+        if (d)
+          console.log(
+            `  ${c}: ${d.boards} boards, solve rate ${(100 * d.solve_rate).toFixed(2)}%, cell accuracy ${(100 * d.cell_accuracy).toFixed(2)}%, NFE per board mean ${d.nfe_mean!.toFixed(1)}`,
+          );
+      }
+      console.log(
+        `  (difficulty ${classSource === 'columns' ? "from the file's strategy columns" : 'by the logical solver'})`,
+      );
+      console.log('  by search nodes (a complete search with singles propagation):');
+      for (const [label] of sudoku.NODE_BUCKETS) {
+        const d = byNodes[label];
+        if (!d) continue;
+        const rate = d.boards_per_s === undefined ? '' : `, ${d.boards_per_s.toFixed(1)} boards/s`;
         console.log(
-          `  ${c}: ${d.boards} boards, solve rate ${(100 * d.solve_rate).toFixed(2)}%, cell accuracy ${(100 * d.cell_accuracy).toFixed(2)}%, NFE per board mean ${d.nfe_mean!.toFixed(1)}`,
+          `  ${label.padStart(5)} nodes: ${d.boards} boards, solve rate ${(100 * d.solve_rate).toFixed(2)}%, first attempt ${(100 * d.first_attempt_rate!).toFixed(2)}%, NFE per board mean ${d.nfe_mean!.toFixed(1)}, max ${d.nfe_max}${rate}`,
         );
-    }
-    console.log(
-      `  (difficulty ${classSource === 'columns' ? "from the file's strategy columns" : 'by the logical solver'})`,
-    );
-    if (o.json) console.log(JSON.stringify(out));
-  });
+      }
+      if (o.json) console.log(JSON.stringify(out));
+    },
+  );
 }

@@ -2,7 +2,8 @@
 // qqwing columns of its file when it has them, else from the logical solver (solver.ts):
 // `singles` (naked and hidden singles finish it), `beyond-singles` (a pair or intersection
 // strategy is needed), `guessing` (logic alone cannot finish it). The scores of metrics.ts,
-// split by class.
+// split by class, or by search-node bucket (search-nodes.ts, issue #32), with the first-attempt
+// rate and the NFE per board of each group.
 import { readFileSync } from 'node:fs';
 import type { Board } from './board.js';
 import { type SudokuScores, scoreBoards } from './metrics.js';
@@ -12,6 +13,7 @@ import {
   type QqwingLabel,
   type StrategyStats,
 } from './qqwing-csv.js';
+import { NODE_BUCKETS, nodeBucket } from './search-nodes.js';
 import { solveLogically } from './solver.js';
 
 export const DIFFICULTY_CLASSES = ['singles', 'beyond-singles', 'guessing'] as const;
@@ -60,44 +62,103 @@ export function difficultyClasses(
   return { classes: stats.map((s) => classOfLabel(s.label)), source: 'columns' };
 }
 
-/** A class's scores; `nfe_mean` (classifier evaluations per board) when the NFE were given. */
-export type ClassScores = Pick<SudokuScores, 'boards' | 'solve_rate' | 'cell_accuracy'> & {
+/**
+ * A group's scores: how many boards, the solve rate and cell accuracy over the blanks; with the
+ * NFE per board, their mean and maximum; with the attempts per board, the fraction solved by the
+ * first attempt.
+ */
+export type GroupScores = Pick<SudokuScores, 'boards' | 'solve_rate' | 'cell_accuracy'> & {
   nfe_mean?: number;
+  nfe_max?: number;
+  first_attempt_rate?: number;
+  boards_per_s?: number; // when the group was solved on its own (solve.ts solveGrouped)
 };
+
+/** A class's scores (GroupScores). */
+export type ClassScores = GroupScores;
 
 /** Scores per class, in DIFFICULTY_CLASSES order; a class without puzzles is left out. */
 export type DifficultyScores = Partial<Record<DifficultyClass, ClassScores>>;
 
+/** The per-board arrays a split reads, all aligned with the puzzles. */
+export interface SolvedBoards {
+  puzzles: readonly Board[];
+  solutions: readonly Board[];
+  boards: readonly Board[];
+  nfe?: readonly number[]; // classifier evaluations per board
+  attempts?: readonly number[]; // attempts per board (retry.ts)
+}
+
+/** scoreBoards on the boards of each group, in `order`; a group without boards is left out. */
+function scoreGroups<G extends string>(
+  caller: string,
+  noun: string,
+  order: readonly G[],
+  groups: readonly G[],
+  b: SolvedBoards,
+): Partial<Record<G, GroupScores>> {
+  const n = b.puzzles.length;
+  const lengths = [b.solutions, b.boards, groups, b.nfe ?? b.boards, b.attempts ?? b.boards];
+  if (lengths.some((xs) => xs.length !== n))
+    throw new Error(
+      `${caller}: ${n} puzzles, ${b.solutions.length} solutions, ${b.boards.length} boards, ${groups.length} ${noun}${b.nfe ? `, ${b.nfe.length} NFE counts` : ''}${b.attempts ? `, ${b.attempts.length} attempt counts` : ''}`,
+    );
+  const out: Partial<Record<G, GroupScores>> = {};
+  for (const g of order) {
+    const idx = groups.flatMap((k, i) => (k === g ? [i] : []));
+    if (idx.length === 0) continue;
+    const pick = (xs: readonly Board[]) => idx.map((i) => xs[i]!);
+    const s = scoreBoards(pick(b.puzzles), pick(b.solutions), pick(b.boards));
+    const scores: GroupScores = {
+      boards: s.boards,
+      solve_rate: s.solve_rate,
+      cell_accuracy: s.cell_accuracy,
+    };
+    if (b.nfe) {
+      scores.nfe_mean = idx.reduce((a, i) => a + b.nfe![i]!, 0) / idx.length;
+      scores.nfe_max = Math.max(...idx.map((i) => b.nfe![i]!));
+    }
+    if (b.attempts) {
+      const first = idx.filter(
+        (i) =>
+          b.attempts![i] === 1 &&
+          scoreBoards([b.puzzles[i]!], [b.solutions[i]!], [b.boards[i]!]).solve_rate === 1,
+      );
+      scores.first_attempt_rate = first.length / idx.length;
+    }
+    out[g] = scores;
+  }
+  return out;
+}
+
 /**
  * scoreBoards (metrics.ts) on the boards of each class: how many, the solve rate and the cell
- * accuracy over the blanks, and the mean NFE a board when `nfe` is given. All the arrays are
- * aligned (one entry per puzzle).
+ * accuracy over the blanks, and the mean and maximum NFE a board when `nfe` is given. All the
+ * arrays are aligned (one entry per puzzle).
  */
-export function scoreByDifficulty(
+export const scoreByDifficulty = (
   puzzles: readonly Board[],
   solutions: readonly Board[],
   boards: readonly Board[],
   classes: readonly DifficultyClass[],
   nfe?: readonly number[],
-): DifficultyScores {
-  const n = puzzles.length;
-  if (
-    solutions.length !== n ||
-    boards.length !== n ||
-    classes.length !== n ||
-    (nfe && nfe.length !== n)
-  )
-    throw new Error(
-      `scoreByDifficulty: ${n} puzzles, ${solutions.length} solutions, ${boards.length} boards, ${classes.length} classes${nfe ? `, ${nfe.length} NFE counts` : ''}`,
-    );
-  const out: DifficultyScores = {};
-  for (const c of DIFFICULTY_CLASSES) {
-    const idx = classes.flatMap((k, i) => (k === c ? [i] : []));
-    if (idx.length === 0) continue;
-    const pick = (xs: readonly Board[]) => idx.map((i) => xs[i]!);
-    const s = scoreBoards(pick(puzzles), pick(solutions), pick(boards));
-    out[c] = { boards: s.boards, solve_rate: s.solve_rate, cell_accuracy: s.cell_accuracy };
-    if (nfe) out[c]!.nfe_mean = idx.reduce((a, i) => a + nfe[i]!, 0) / idx.length;
-  }
-  return out;
-}
+): DifficultyScores =>
+  scoreGroups('scoreByDifficulty', 'classes', DIFFICULTY_CLASSES, classes, {
+    puzzles,
+    solutions,
+    boards,
+    nfe,
+  });
+
+/** Scores per search-node bucket (search-nodes.ts: 0, 1-4, 5-19, 20-49, 50+), in that order. */
+export type NodeScores = Partial<Record<string, GroupScores>>;
+
+/** scoreGroups by the search-node bucket of each puzzle (`nodes`: its count). */
+export const scoreByNodes = (b: SolvedBoards, nodes: readonly number[]): NodeScores =>
+  scoreGroups(
+    'scoreByNodes',
+    'node counts',
+    NODE_BUCKETS.map(([label]) => label),
+    nodes.map(nodeBucket),
+    b,
+  );

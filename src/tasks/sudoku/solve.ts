@@ -127,6 +127,58 @@ export function solveSudoku(
   return drain(solveSteps(model, proc, puzzles, o, o.record ? 'first' : 'none'), o.record === true);
 }
 
+/** A solve of groups of puzzles, each on its own: the merged result and each group's seconds. */
+export interface GroupedSolve {
+  result: SolveResult; // aligned with the puzzles, as solveSudoku's (no trajectory)
+  seconds: Record<string, number>; // wall time of each group's solve
+}
+
+/**
+ * Solves the puzzles of each group (`groups[n]`: puzzle n's) on its own, in the order groups
+ * first appear, timing each: boards/s per group are then measured, not apportioned (`sjd eval
+ * sudoku --by-nodes`). A group's boards equal solveSudoku's on that group alone.
+ */
+export function solveGrouped(
+  model: Network,
+  proc: SJDProcess,
+  puzzles: Board[],
+  o: SolveOptions,
+  groups: readonly string[],
+): GroupedSolve {
+  if (groups.length !== puzzles.length)
+    throw new Error(`solveGrouped: ${groups.length} groups for ${puzzles.length} puzzles`);
+  const n = puzzles.length;
+  const result: SolveResult = {
+    boards: new Array(n),
+    problems: new Array(n),
+    nfe: new Array(n),
+    attempts: new Array(n),
+    solved: 0,
+    firstSolved: 0,
+  };
+  const seconds: Record<string, number> = {};
+  for (const g of new Set(groups)) {
+    const idx = groups.flatMap((k, i) => (k === g ? [i] : []));
+    const t0 = performance.now();
+    const r = solveSudoku(
+      model,
+      proc,
+      idx.map((i) => puzzles[i]!),
+      { ...o, record: false },
+    );
+    seconds[g] = (performance.now() - t0) / 1000;
+    idx.forEach((i, k) => {
+      result.boards[i] = r.boards[k]!;
+      result.problems[i] = r.problems[k]!;
+      result.nfe[i] = r.nfe[k]!;
+      result.attempts[i] = r.attempts[k]!;
+    });
+    result.solved += r.solved;
+    result.firstSolved += r.firstSolved;
+  }
+  return { result, seconds };
+}
+
 /**
  * One puzzle solved step by step (the web page's stream, issue #15; sec:exp-sudoku): yields each
  * sampler step over the board's 81 cells (tokens are digits - 1), a retry's too, and returns what
