@@ -22,6 +22,7 @@ interface SamplerOpts {
   seed: number;
   rules?: boolean;
   retries: number;
+  remask?: boolean;
 }
 
 /** How --nfe defaults, from sudoku.defaultSudokuNfe (shared with `sjd demo`). */
@@ -59,6 +60,7 @@ const solveOptions = (o: SamplerOpts): sudoku.SolveOptions => ({
   seed: o.seed,
   rules: o.rules,
   retries: o.retries,
+  remask: o.remask,
 });
 
 /** --nfe unset: the sampler's default budget (sudoku.defaultSudokuNfe). */
@@ -98,7 +100,14 @@ const samplerOptions = (c: Command) =>
       '--rules',
       "use Sudoku's rules: a digit a clue or committed peer holds is ruled out (the paper's samplers do not)",
     )
-    .option(...retriesOption);
+    .option(...retriesOption)
+    .option(...remaskOption);
+
+/** The --remask flag. */
+export const remaskOption = [
+  '--remask',
+  "retry a broken board from its answer's cells outside the units that break the rules (then fewer, then from the puzzle) rather than from the puzzle each time",
+] as const;
 
 /** The --retries flag (shared with `sjd demo`). */
 export const retriesOption = [
@@ -211,6 +220,7 @@ export function registerSudoku(program: Command): void {
         ...(adaptive ? { commit } : {}),
         rules: o.rules === true,
         retries: o.retries,
+        remask: o.remask === true,
         first_attempt_solve_rate: r.firstSolved / r.boards.length,
         retried: sudoku.retriedBoards(r.attempts),
         nfe: o.nfe,

@@ -17,6 +17,7 @@ export * from './metrics.js';
 export * from './npy.js';
 export * from './presets.js';
 export * from './qqwing-csv.js';
+export * from './remask.js';
 export * from './retry.js';
 export * from './search-nodes.js';
 export * from './solve.js';

@@ -7,12 +7,15 @@
 // spends its whole budget on the first attempt and is never retried. Attempt a draws the
 // symmetries of the boards still failing, in puzzle order, from a generator seeded by
 // (seed, a), and samples them with seed retrySeed(seed, a), grouped by the budget they have
-// left: the same seed gives the same boards. One path (issue #28): the solve is a generator of
-// the attempts' steps (a batch solve watches none and drains it; a stream watches every one, a
-// retry's seen on the puzzle itself).
+// left: the same seed gives the same boards. With `remask` (issue #32) a retry first starts from
+// the cells the last answer got consistent (remask.ts), then from fewer, then from the puzzle,
+// and so on in turn. One path (issue #28): the solve is a generator of the attempts' steps (a
+// batch solve watches none and drains it; a stream watches every one, a retry's seen on the
+// puzzle itself).
 import { shown, stepGenerator, type TrajectoryStep, type Watch } from '../../sampling/index.js';
 import type { Board } from './board.js';
 import { answerProblems } from './check.js';
+import { nextStart, type RetryStart, remaskedPuzzle } from './remask.js';
 import {
   applySymmetry,
   type BoardSymmetry,
@@ -56,6 +59,8 @@ export interface RetryOptions {
   seed: number;
   retries: number; // attempts after the first, at most
   minNfe: number; // the least budget an attempt can run on (the sampler's NFE per step)
+  /** retry from the answer's consistent cells first (remask.ts): remask, widen, restart, ... */
+  remask?: boolean;
 }
 
 /** The sampler seed of attempt a >= 1 (apart from the first attempt's chunk seeds). */
@@ -156,6 +161,12 @@ export function* solveWithRetries(
   checkRetries(o.retries);
   const r = started(puzzles, yield* attempt(puzzles, o.nfe, o.seed, watch));
   const again: Watch = watch === 'all' ? 'all' : 'none';
+  // how each board's next retry starts (remask.ts); every retry restarts without o.remask
+  const starts: RetryStart[] = puzzles.map(() => (o.remask ? 'remask' : 'restart'));
+  const startOf = (i: number): Board =>
+    starts[i] === 'restart'
+      ? puzzles[i]!
+      : remaskedPuzzle(puzzles[i]!, r.boards[i]!, starts[i] === 'widen');
   for (let a = 1; a <= o.retries; a++) {
     const failing = retryable(r, o);
     if (failing.length === 0) break;
@@ -169,13 +180,14 @@ export function* solveWithRetries(
     });
     for (const [left, ks] of [...byBudget].sort((x, y) => y[0] - x[0])) {
       const moved = ks.map((k) => syms[k]!);
-      const images = ks.map((k, j) => applySymmetry(puzzles[failing[k]!]!, moved[j]!));
+      const images = ks.map((k, j) => applySymmetry(startOf(failing[k]!), moved[j]!));
       const spent = o.nfe - left;
       const run = attempt(images, left, retrySeed(o.seed, a), again);
       const got = yield* shown(run, (s) => stepBack(s, moved, spent));
       ks.forEach((k, j) => {
         const i = failing[k]!;
         record(r, i, puzzles[i]!, got.boards[j]!, moved[j]!, got.nfe[j]!);
+        if (o.remask) starts[i] = nextStart(starts[i]!);
       });
     }
   }

@@ -57,6 +57,7 @@ export interface SolveOptions {
   record?: boolean; // trajectory of the first batch
   rules?: boolean; // rule out digits committed peers hold (rules.ts)
   retries?: number; // attempts after the first (retry.ts; DEFAULT_RETRIES when absent)
+  remask?: boolean; // retries start from the answer's consistent cells first (remask.ts)
 }
 
 /** The batched sampler's options for `puzzles`: clues conditioned (digit v is token v - 1). */
@@ -94,6 +95,7 @@ function retryOptions(o: SolveOptions): RetryOptions {
     seed: o.seed,
     retries: o.retries ?? DEFAULT_RETRIES,
     minNfe: getSampler(o.sampler).nfePerStep,
+    remask: o.remask,
   };
 }
 
