@@ -27,12 +27,28 @@ export interface LogicalResult {
   hardest: Strategy | null; // the hardest strategy used (null: nothing to do)
 }
 
-interface State {
+/** A board being solved: digits placed and the candidates left (shared with search-nodes.ts). */
+export interface CandidateState {
   grid: Uint8Array; // [81] digits, 0 = blank
   cand: Uint16Array; // [81] candidate masks of blank cells (0 on filled cells)
   broken: boolean; // a contradiction was found: a blank cell or a unit's digit has no place
 }
 
+type State = CandidateState;
+
+/** The state of `puzzle`: each blank's candidates are the digits no peer holds. */
+export function candidateState(puzzle: Board): CandidateState {
+  const s: State = { grid: puzzle.slice(), cand: new Uint16Array(CELLS), broken: false };
+  for (let i = 0; i < CELLS; i++) {
+    if (puzzle[i]) continue;
+    let m = 0x1ff;
+    for (const p of PEERS[i]!) if (puzzle[p]) m &= ~(1 << (puzzle[p]! - 1));
+    s.cand[i] = m;
+  }
+  return s;
+}
+
+/** Places digit `bit` (a one-bit mask) at blank cell i and removes it from the peers' candidates. */
 function place(s: State, i: number, bit: number): void {
   s.grid[i] = DIGIT_OF_BIT[bit]!;
   s.cand[i] = 0;
@@ -96,6 +112,13 @@ function hiddenSingle(s: State): number {
     }
   }
   return 0;
+}
+
+export { place as placeDigit };
+
+/** Naked and hidden singles until neither applies, or until a contradiction (s.broken). */
+export function propagateSingles(s: CandidateState): void {
+  while (!s.broken && (nakedSingles(s) > 0 || (!s.broken && hiddenSingle(s) > 0)));
 }
 
 /** Two cells of a unit with the same two candidates: those digits leave the unit's others. */
@@ -194,13 +217,7 @@ export function solveLogically(
   allowed: readonly Strategy[] = STRATEGIES,
 ): LogicalResult {
   const order = STRATEGIES.filter((k) => allowed.includes(k));
-  const s: State = { grid: puzzle.slice(), cand: new Uint16Array(CELLS), broken: false };
-  for (let i = 0; i < CELLS; i++) {
-    if (puzzle[i]) continue;
-    let m = 0x1ff;
-    for (const p of PEERS[i]!) if (puzzle[p]) m &= ~(1 << (puzzle[p]! - 1));
-    s.cand[i] = m;
-  }
+  const s = candidateState(puzzle);
   const counts = Object.fromEntries(STRATEGIES.map((k) => [k, 0])) as Record<Strategy, number>;
   let hardest = -1;
   let progress = true;
