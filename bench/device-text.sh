@@ -12,8 +12,11 @@
 #      fraction at NFE 128 under the first sampler, each as its own tar (the device returns at
 #      most 8 files of 16 MiB), and the logs, metrics and frontiers as one tar.
 # Usage: bash bench/device-text.sh OUT SECONDS
-# Environment: DEVICE (cuda; cpu rehearses it), SIZE (paper), MODELS, BATCH, SEED, N, SAMPLERS,
-# EVAL_S (seconds kept for step 2 and 3).
+# Environment: DEVICE (cuda; cpu rehearses it), SIZE (paper), MODELS, BATCH, SEEDS (a list; one
+# run of each model at each, named MODEL-sSEED when there are several), STEPS (a cap on every run,
+# default 40000), MASKED_STEPS (the masked model's cap, default STEPS), N, SAMPLERS, EVAL_S
+# (seconds kept for step 2 and 3), EVAL_THREADS (each sweep's, default 1), EXPORTS (the models to export at every seed instead of step 3's
+# choice; "none" for none).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: bash bench/device-text.sh OUT SECONDS}
@@ -22,7 +25,10 @@ device=${DEVICE:-cuda}
 size=${SIZE:-paper}
 models=${MODELS:-masked hybrid sjd-add-1 sjd-row-1 sjd-add-2}
 batch=${BATCH:-128}
-seed=${SEED:-0}
+seeds=${SEEDS:-${SEED:-0}}
+steps=${STEPS:-40000}
+masked_steps=${MASKED_STEPS:-$steps}
+exports=${EXPORTS:-}
 n=${N:-64}
 samplers=${SAMPLERS:-ancestral sjd}
 eval_s=${EVAL_S:-200}
@@ -51,18 +57,32 @@ flags() {
   esac
 }
 
+# the runs: each model at each seed (a run is named MODEL, or MODEL-sSEED with several seeds)
+runs=()
+for seed in $seeds; do
+  for m in $models; do
+    flags "$m" >/dev/null || { say "unknown model $m"; exit 1; }
+    if [ "$seeds" = "$seed" ]; then runs+=("$m"); else runs+=("$m-s$seed"); fi
+  done
+done
+model_of() { echo "${1%-s[0-9]*}"; }
+seed_of() { case $1 in *-s[0-9]*) echo "${1##*-s}" ;; *) echo "$seeds" ;; esac; }
+
 # 1. training, side by side
 train_s=$(($(left) - eval_s))
-say "training ${models} (size $size, batch $batch, seed $seed) for $train_s s on $device"
-for m in $models; do
-  f=$(flags "$m") || { say "unknown model $m"; exit 1; }
+say "training ${runs[*]} (size $size, batch $batch, at most $steps steps, masked $masked_steps) for $train_s s on $device"
+for r in "${runs[@]}"; do
+  m=$(model_of "$r")
+  f=$(flags "$m")
+  cap=$steps
+  [ "$m" = masked ] && cap=$masked_steps
   # shellcheck disable=SC2086
   (timeout -s INT "$train_s" node bin/sjd.js --threads 2 --device "$device" "${tf32[@]}" train text --size "$size" $f \
-    --batch "$batch" --steps 40000 --seed "$seed" --eval-every 1000 --data "$corpus" --out "$work/run-$m" 2>&1 |
-    tr '\r' '\n' | grep -v '|' >"$work/results/train-$m.log") &
+    --batch "$batch" --steps "$cap" --seed "$(seed_of "$r")" --eval-every 1000 --data "$corpus" --out "$work/run-$r" 2>&1 |
+    tr '\r' '\n' | grep -v '|' >"$work/results/train-$r.log") &
 done
 wait
-for m in $models; do
+for m in "${runs[@]}"; do
   cp "$work/run-$m/metrics.csv" "$work/results/metrics-$m.csv" 2>/dev/null
   cp "$work/run-$m/config.json" "$work/results/config-$m.json" 2>/dev/null
   say "$m: $(tail -1 "$work/run-$m/metrics.csv" 2>/dev/null | cut -c1-160)"
@@ -71,12 +91,12 @@ done
 # 2. frontiers, side by side
 ev=$(($(left) - 35))
 say "frontiers (N $n, samplers: ${samplers}; $ev s)"
-for m in $models; do
+for m in "${runs[@]}"; do
   [ -d "$work/run-$m/checkpoint" ] || continue
   list=$samplers
-  [ "$m" = masked ] && list=mdlm
+  [ "$(model_of "$m")" = masked ] && list=mdlm
   for s in $list; do
-    (timeout "$ev" node bin/sjd.js --threads 1 --device "$device" "${tf32[@]}" eval text --model "$work/run-$m" --frontier --sampler "$s" \
+    (timeout "$ev" node bin/sjd.js --threads "${EVAL_THREADS:-1}" --device "$device" "${tf32[@]}" eval text --model "$work/run-$m" --frontier --sampler "$s" \
       -n "$n" --data "$corpus" --out "$work/results/frontier-$m-$s" >"$work/results/frontier-$m-$s.log" 2>&1) &
   done
 done
@@ -86,10 +106,15 @@ for f in "$work"/results/frontier-*.log; do say "$(basename "$f" .log): $(grep -
 # 3. exports: masked, hybrid and the best SJD model at NFE 128 under the first sampler
 first=${samplers%% *}
 # (from the per-point lines, so a sweep cut short by the clock still counts)
-best=$(for m in $models; do
+best=$(for m in "${runs[@]}"; do
   case $m in sjd-*) v=$(grep -E '^NFE 128 temperature' "$work/results/frontier-$m-$first.log" 2>/dev/null | sed -E 's/.*>= 5 ([0-9.]+)%.*/\1/' | sort -rn | head -1); [ -n "$v" ] && echo "$v $m" ;; esac
 done | sort -rn | head -1 | cut -d' ' -f2)
-for m in masked hybrid $best; do
+picks="masked hybrid $best"
+if [ -n "$exports" ]; then
+  picks=
+  for r in "${runs[@]}"; do case " $exports " in *" $(model_of "$r") "*) picks="$picks $r" ;; esac; done
+fi
+for m in $picks; do
   [ -d "$work/run-$m/checkpoint" ] || continue
   node bin/sjd.js export --run "$work/run-$m" --out "$work/model-$m" >/dev/null && tar -C "$work" -cf "$out/model-$m.tar" "model-$m" && say "model-$m.tar: $(du -b "$out/model-$m.tar" | cut -f1) bytes"
 done
