@@ -17,6 +17,7 @@ interface DemoOpts {
   sampler: string;
   commitBy: 'probability' | 'margin';
   commitThreshold: number;
+  undos: number;
   show: number;
   retries: number;
   model?: string;

@@ -17,6 +17,7 @@ interface SamplerOpts {
   nfe: number;
   commitBy: 'probability' | 'margin';
   commitThreshold: number;
+  undos: number;
   temperature: number;
   grid: 'uniform' | 'cosine';
   seed: number;
@@ -42,12 +43,23 @@ export const commitOptions = (c: Command) =>
       'adaptive: commit every site at least this sure (and the surest one) each step',
       num(Number.MIN_VALUE, 1),
       sampling.DEFAULT_COMMIT.threshold,
+    )
+    .option(
+      '--undos <n>',
+      'adaptive-remask: the undoings a board may make in one attempt',
+      int(0, 1_000_000),
+      sampling.DEFAULT_UNDOS,
     );
 
 /** The commit rule from the flags. */
-export const commitRule = (o: { commitBy: 'probability' | 'margin'; commitThreshold: number }) => ({
+export const commitRule = (o: {
+  commitBy: 'probability' | 'margin';
+  commitThreshold: number;
+  undos: number;
+}) => ({
   by: o.commitBy,
   threshold: o.commitThreshold,
+  undos: o.undos,
 });
 
 /** The sampler flags of `sjd solve` and `sjd eval sudoku` as solveSudoku's options. */

@@ -11,12 +11,12 @@
 // last step (NFE budget spent) fills every active site with its argmax. As in Alg. 2 the
 // temperature divides the logits wherever they are read.
 import { type SJDProcess, VARIANCE_FLOOR } from '../process/index.js';
-import { where } from '../torch/index.js';
+import { type Generator, type Tensor, where } from '../torch/index.js';
 import { boardTimes } from './board-time.js';
 import { commitSites } from './commit.js';
 import { classify } from './exclusion.js';
 import { reverseSdeMoveAlong, temperedProbs } from './reverse-sde.js';
-import type { AdaptiveStepFn, CommitRule } from './types.js';
+import type { AdaptiveStepFn, CommitRule, SamplerState, StepContext } from './types.js';
 
 /**
  * The default commit rule: sure at posterior probability 0.9999. With the shipped Sudoku model
@@ -38,9 +38,25 @@ export function checkCommitRule(rule: CommitRule): void {
     throw new Error(`commit rule: expected probability or margin, got '${rule.by}'`);
   if (!(rule.threshold > 0 && rule.threshold <= 1))
     throw new Error(`commit threshold must be in (0, 1], got ${rule.threshold}`);
+  if (rule.undos !== undefined && !(Number.isInteger(rule.undos) && rule.undos >= 0))
+    throw new Error(`undos must be a whole number >= 0, got ${rule.undos}`);
 }
 
-export const adaptiveStep: AdaptiveStepFn = (ctx, state, blanks, last, gen) => {
+/** An adaptive step's new state, the sites it committed [B, L] bool and their sureness [B, L]. */
+export interface AdaptiveMove {
+  next: SamplerState;
+  jump: Tensor;
+  sure: Tensor;
+}
+
+/** The adaptive step, with what it committed and how sure it was of each site (remask-step.ts). */
+export function adaptiveMove(
+  ctx: StepContext,
+  state: SamplerState,
+  blanks: Float64Array,
+  last: boolean,
+  gen: Generator,
+): AdaptiveMove {
   const rule = ctx.commit ?? DEFAULT_COMMIT;
   checkCommitRule(rule);
   const active = state.committed.logicalNot(); // [B, L]
@@ -58,7 +74,7 @@ export const adaptiveStep: AdaptiveStepFn = (ctx, state, blanks, last, gen) => {
     jump = active.logicalAnd(score.ge(rule.threshold)).logicalOr(best.logicalAnd(active));
   }
   const committed = commitSites(state, state.y, jump, pred.select(-1, 0), ctx.anchors);
-  if (last || ctx.process.config.kernel !== 'vp') return committed;
+  if (last || ctx.process.config.kernel !== 'vp') return { next: committed, jump, sure };
   const left = committed.committed.logicalNot().sum(-1).toArray(); // [B] active sites now
   const s = boardTimes(ctx.process, left, blanks); // [B]
   // Substeps of the move (no classifier pass): row b's from sub[b][k] to sub[b][k + 1]; a
@@ -67,8 +83,11 @@ export const adaptiveStep: AdaptiveStepFn = (ctx, state, blanks, last, gen) => {
     left[b] === 0 ? [tb] : substepTimes(ctx.process, tb, s[b]!, SUBSTEP),
   );
   const y = reverseSdeMoveAlong(ctx, committed, logits, sub, gen); // [B, L, d]
-  return { ...committed, y };
-};
+  return { next: { ...committed, y }, jump, sure };
+}
+
+export const adaptiveStep: AdaptiveStepFn = (ctx, state, blanks, last, gen) =>
+  adaptiveMove(ctx, state, blanks, last, gen).next;
 
 /** t = t_0 > t_1 > ... > t_n = s with beta(t_k) (t_k - t_k+1) <= c sigma^2(t_k). */
 export function substepTimes(proc: SJDProcess, t: number, s: number, c: number): number[] {

@@ -25,6 +25,7 @@ import { type GridKind, timeGrid } from './grid.js';
 import { getSampler } from './registry.js';
 import { temperedProbs } from './reverse-sde.js';
 import { drain, shown } from './run.js';
+import { freshSearch, mapState, stateTensors } from './state.js';
 import type {
   AdaptiveStepFn,
   Classifier,
@@ -100,22 +101,16 @@ function snapshot(t: number, nfe: number, s: SamplerState, reads: Reads): Trajec
 
 /** The rows of `s` at idx [n] int64. */
 function rowsOf(s: SamplerState, idx: Tensor): SamplerState {
-  return {
-    y: s.y.indexSelect(0, idx),
-    committed: s.committed.indexSelect(0, idx),
-    tokens: s.tokens.indexSelect(0, idx),
-  };
+  return mapState(s, (x) => x.indexSelect(0, idx));
 }
 
 /** `s` with its rows idx [n] int64 replaced by `part`'s. */
 function withRows(s: SamplerState, idx: Tensor, part: SamplerState): SamplerState {
-  const put = (x: Tensor, p: Tensor) =>
-    x.scatter(0, idx.view([-1, ...x.shape.slice(1).map(() => 1)]).expand(p.shape), p);
-  return {
-    y: put(s.y, part.y),
-    committed: put(s.committed, part.committed),
-    tokens: put(s.tokens, part.tokens),
-  };
+  return mapState(
+    s,
+    (x, p) => x.scatter(0, idx.view([-1, ...x.shape.slice(1).map(() => 1)]).expand(p!.shape), p!),
+    part,
+  );
 }
 
 /**
@@ -135,9 +130,16 @@ export function sample(o: SampleOptions): SampleResult {
 
 /**
  * The state at t = T: y from the prior (N(0, I), or the mask point at the origin), conditioned
- * positions committed on their anchors; refuses condition tokens outside 0..K-1.
+ * positions committed on their anchors (and, for a searching sampler, a fresh record of its
+ * commits); refuses condition tokens outside 0..K-1.
  */
-function priorState(o: SampleOptions, E: Tensor, B: number, L: number): SamplerState {
+function priorState(
+  o: SampleOptions,
+  E: Tensor,
+  B: number,
+  L: number,
+  search: boolean,
+): SamplerState {
   const [K, d] = E.shape as [number, number];
   return noGrad(() =>
     tidy(() => {
@@ -159,7 +161,9 @@ function priorState(o: SampleOptions, E: Tensor, B: number, L: number): SamplerS
         throw new Error(`condition tokens must lie in 0..${K - 1}`);
       }
       const y = where(committed.unsqueeze(-1), embedding(E, tokens.clamp(0, K - 1)), prior);
-      return { y, committed, tokens };
+      return search
+        ? { y, committed, tokens, search: freshSearch(committed, K) }
+        : { y, committed, tokens };
     }),
   );
 }
@@ -253,7 +257,7 @@ export function* driverSteps(
   let state: SamplerState | undefined;
   let finished = false;
   try {
-    state = priorState(o, E, B, L);
+    state = priorState(o, E, B, L, sampler.search === true);
     const blanks = new Float64Array(B).fill(L); // [B] sites not conditioned
     if (o.condition) blanks.set(tidy(() => o.condition!.mask.logicalNot().sum(-1).toArray()));
     // Row 0's time: the grid's, or (adaptive) the time its state reads.
@@ -281,7 +285,8 @@ export function* driverSteps(
         );
       }
       state = next;
-      for (const x of Object.values(prev)) if (!Object.values(state).includes(x)) x.dispose();
+      const kept = stateTensors(state);
+      for (const x of stateTensors(prev)) if (!kept.includes(x)) x.dispose();
       yield look(i + 1, state);
     }
     finished = true;
@@ -289,8 +294,8 @@ export function* driverSteps(
   } finally {
     E.dispose();
     if (state) {
-      if (finished) state.committed.dispose();
-      else for (const x of Object.values(state)) x.dispose();
+      const answer = finished ? [state.tokens, state.y] : [];
+      for (const x of stateTensors(state)) if (!answer.includes(x)) x.dispose();
     }
   }
 }

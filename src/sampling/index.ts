@@ -42,6 +42,7 @@ export {
   samplers,
   samplersFor,
 } from './registry.js';
+export { DEFAULT_UNDOS, remaskStep } from './remask-step.js';
 export { eulerChain, reverseSdeMove, reverseSdeMoveAlong, temperedProbs } from './reverse-sde.js';
 export { drain, shown } from './run.js';
 export { sjdStep, sjdStepWith } from './sjd-step.js';

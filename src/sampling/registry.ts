@@ -8,15 +8,19 @@ import { ancestralStep } from './ancestral-step.js';
 import { candiStep } from './candi-step.js';
 import { confidenceStep } from './confidence-step.js';
 import { mdlmStep } from './mdlm-step.js';
+import { remaskStep } from './remask-step.js';
 import { sjdStep, sjdStepWith } from './sjd-step.js';
 import type { AdaptiveStepFn, StepFn } from './types.js';
 
 /**
  * `maskedOnly`: the sampler runs the masked preset only (MDLM's); `gaussianOnly`: it needs the
- * Gaussian kernel (hybrid, sjd). `nfePerStep` is the most a step takes (a last step may take less).
+ * Gaussian kernel (hybrid, sjd); `search`: it keeps a record of its commits to undo them
+ * (remask-step.ts). `nfePerStep` is the most a step takes (a last step may take less).
  */
 interface SamplerKinds {
   nfePerStep: number;
+  /** the sampler keeps a record of its commits in the state (SearchState, remask-step.ts) */
+  search?: boolean;
   maskedOnly?: boolean;
   gaussianOnly?: boolean;
 }
@@ -30,6 +34,7 @@ export const samplers = new Map<string, Sampler>([
   ['mdlm', { step: mdlmStep, nfePerStep: 1, maskedOnly: true }],
   ['confidence', { step: confidenceStep, nfePerStep: 2 }],
   ['adaptive', { kind: 'adaptive', step: adaptiveStep, nfePerStep: 1 }],
+  ['adaptive-remask', { kind: 'adaptive', step: remaskStep, nfePerStep: 1, search: true }],
   ['ancestral', { step: ancestralStep(false, 'ancestral'), nfePerStep: 1 }],
   ['ancestral-refresh', { step: ancestralStep(true, 'ancestral-refresh'), nfePerStep: 2 }],
   ['candi', { step: candiStep(false, 'candi'), nfePerStep: 1, gaussianOnly: true }],
@@ -51,10 +56,13 @@ export function defaultSampler(proc: SJDProcess): string {
   return proc.config.kernel === 'mask' ? 'mdlm' : 'sjd';
 }
 
-/** The registered samplers that can run `proc` (those for the masked preset only need it). */
+/**
+ * The registered samplers that can run `proc` on its own (those for the masked preset only need
+ * it; a searching one also needs a task's rules, which only the Sudoku commands' --rules give).
+ */
 export function samplersFor(proc: SJDProcess): string[] {
   const masked = proc.config.kernel === 'mask';
   return [...samplers]
-    .filter(([, s]) => (masked ? !s.gaussianOnly : !s.maskedOnly))
+    .filter(([, s]) => !s.search && (masked ? !s.gaussianOnly : !s.maskedOnly))
     .map(([name]) => name);
 }

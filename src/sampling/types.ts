@@ -24,6 +24,19 @@ export interface SamplerState {
   y: Tensor; // [B, L, d] float64
   committed: Tensor; // [B, L] bool
   tokens: Tensor; // [B, L] int64 (meaningful where committed)
+  /** a searching sampler's record of its commits (remask-step.ts); absent for the others */
+  search?: SearchState;
+}
+
+/**
+ * What a searching sampler keeps beside the state (remask-step.ts): how sure each commit was,
+ * when it was made, and the values earlier undoings ruled out.
+ */
+export interface SearchState {
+  sure: Tensor; // [B, L] float32: the commit's sureness (conditioned sites 2, active sites 0)
+  order: Tensor; // [B, L] int32: the row's commit round that committed the site (0: conditioned or active)
+  tabu: Tensor; // [B, L, K] bool: values an undoing ruled out at the site
+  undos: Tensor; // [B, 1] int32: the undoings the row has made
 }
 
 /**
@@ -33,6 +46,8 @@ export interface SamplerState {
 export interface CommitRule {
   by: 'probability' | 'margin';
   threshold: number;
+  /** the undoings a board may make in one attempt (the remasking sampler, remask-step.ts) */
+  undos?: number;
 }
 
 export interface StepContext {

@@ -12,6 +12,7 @@ import {
   batchedSteps,
   type CommitRule,
   DEFAULT_COMMIT,
+  DEFAULT_UNDOS,
   drain,
   type GridKind,
   getSampler,
@@ -37,13 +38,13 @@ export type { SolveResult } from './retry.js';
 export const DEFAULT_SUDOKU_SAMPLER = 'adaptive';
 
 /**
- * The NFE budget per board unless told otherwise: the adaptive sampler's cap is 128, for all
- * attempts together (it stops when a board is full: the shipped model's first attempt spends
+ * The NFE budget per board unless told otherwise: an adaptive sampler's cap is 128 (adaptive,
+ * adaptive-remask), for all attempts together (it stops when a board is full: the shipped model's first attempt spends
  * about 17 on average, and the cap is mostly left to retries, retry.ts); the grid samplers
  * spend their budget, 32 as in the paper's table.
  */
 export function defaultSudokuNfe(sampler: string): number {
-  return sampler === 'adaptive' ? 128 : 32;
+  return getSampler(sampler).kind === 'adaptive' ? 128 : 32;
 }
 
 export interface SolveOptions {
@@ -201,7 +202,8 @@ export function samplerLabel(sampler: string, commit?: CommitRule): string {
   if (getSampler(sampler).kind !== 'adaptive')
     return sampler === 'confidence' ? 'confidence policy' : `${sampler} sampler`;
   const rule = commit ?? DEFAULT_COMMIT;
-  return `${sampler} sampler (${rule.by} >= ${rule.threshold})`;
+  const undos = getSampler(sampler).search ? `, ${rule.undos ?? DEFAULT_UNDOS} undos` : '';
+  return `${sampler} sampler (${rule.by} >= ${rule.threshold}${undos})`;
 }
 
 /** The classifier evaluations the boards took: mean and max over boards. */

@@ -1,0 +1,125 @@
+// The remasking adaptive sampler (src/sampling/remask-step.ts, issue #32), exact on a toy
+// colouring problem whose classifier ignores y: five sites a, x, y, z and a clue p = 0, three
+// values, neighbours differ (a-x, a-y, x-y, x-z, y-z, p-x, p-y). Its one solution is a = 0,
+// {x, y} = {1, 2}, z = 0. The classifier prefers a = 1 (0.6) and knows nothing else, so the
+// adaptive sampler commits the guess a = 1 first, then x = 2 and y = 2 together (each the one
+// value its committed neighbours leave) and ends broken. The remasking sampler sees the clash
+// before its next step, undoes a (its least sure commit) and the round after it, rules a = 1
+// out, and solves the board. A board nothing breaks is stepped exactly as by the adaptive sampler.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as P from '../src/process/index.js';
+import { type CommitRule, type SampleResult, sample } from '../src/sampling/index.js';
+import * as torch from '../src/torch/index.js';
+
+const [A, X, Y, Z, CLUE] = [0, 1, 2, 3, 4];
+const EDGES = [
+  [A, X],
+  [A, Y],
+  [X, Y],
+  [X, Z],
+  [Y, Z],
+  [CLUE, X],
+  [CLUE, Y],
+];
+const K = 3;
+const L = 5;
+
+/** Neighbours differ: a value a committed neighbour holds is ruled out [B, L, K]. */
+function colouring(tokens: torch.Tensor, committed: torch.Tensor): torch.Tensor {
+  const [B] = tokens.shape as [number];
+  const t = tokens.toArray();
+  const c = committed.toArray();
+  const out = new Uint8Array(B * L * K);
+  for (let b = 0; b < B; b++)
+    for (const [i, j] of EDGES)
+      for (const [u, v] of [
+        [i!, j!],
+        [j!, i!],
+      ])
+        if (c[b * L + v!]) out[(b * L + u!) * K + t[b * L + v!]!] = 1;
+  return torch.tensor(out, [B, L, K], 'bool');
+}
+
+/** Fixed logits: a prefers `guess` (0.6, the rest 0.25 and 0.15), every other site uniform. */
+function classifier(guess: number) {
+  const row = new Float32Array(L * K).fill(0);
+  const p = [0.25, 0.15, 0.15];
+  p[guess] = 0.6;
+  if (guess !== 0) p[0] = 0.25;
+  for (let k = 0; k < K; k++) row[A * K + k] = Math.log(p[k]!);
+  return (y: torch.Tensor) => {
+    const B = y.size(0);
+    return torch.tensor(
+      Float32Array.from({ length: B * L * K }, (_, i) => row[i % (L * K)]!),
+      [B, L, K],
+    );
+  };
+}
+
+function run(sampler: string, guess: number, commit?: CommitRule): SampleResult {
+  return sample({
+    process: P.makeProcess('hybrid', { length: L }),
+    classifier: classifier(guess),
+    anchors: torch.eye(K, 'float64'),
+    batch: 1,
+    length: L,
+    nfe: 16,
+    seed: 3,
+    sampler,
+    commit,
+    exclude: colouring,
+    condition: {
+      tokens: torch.tensor([0, 0, 0, 0, 0], [1, L], 'int64'),
+      mask: torch.tensor([0, 0, 0, 0, 1], [1, L], 'bool'),
+    },
+  });
+}
+
+const valid = (t: number[]) => EDGES.every(([i, j]) => t[i!] !== t[j!]);
+
+test('remask: the adaptive sampler commits the guess a = 1 and ends broken; the remasking one undoes it and solves the board', () => {
+  const plain = run('adaptive', 1).tokens.toArray();
+  assert.deepEqual(plain.slice(0, 3), [1, 2, 2], 'adaptive: a = 1, then x = y = 2');
+  assert.equal(valid(plain), false);
+  const r = run('adaptive-remask', 1);
+  const t = r.tokens.toArray();
+  assert.equal(valid(t), true, `remask: ${t}`);
+  assert.deepEqual([t[A], t[Z], t[X]! + t[Y]!], [0, 0, 3]); // the one solution up to x <-> y
+  // rounds: a = 1; x = y = 2 (undone, no NFE); a = 0; x = 1; y = 2; z = 0
+  assert.equal(r.nfe, 6);
+});
+
+test('remask: with no undoings allowed it is the adaptive sampler; bad caps and missing rules are refused', () => {
+  const none = run('adaptive-remask', 1, { by: 'probability', threshold: 0.9999, undos: 0 });
+  const plain = run('adaptive', 1);
+  assert.deepEqual(none.tokens.toArray(), plain.tokens.toArray());
+  assert.deepEqual(none.y.toArray(), plain.y.toArray());
+  assert.throws(
+    () => run('adaptive-remask', 1, { by: 'probability', threshold: 0.9999, undos: 1.5 }),
+    /undos must be a whole number >= 0, got 1.5/,
+  );
+  assert.throws(
+    () =>
+      sample({
+        process: P.makeProcess('hybrid', { length: L }),
+        classifier: classifier(1),
+        anchors: torch.eye(K, 'float64'),
+        batch: 1,
+        length: L,
+        nfe: 16,
+        seed: 3,
+        sampler: 'adaptive-remask',
+      }),
+    /needs them \(Sudoku: --rules\)/,
+  );
+});
+
+test('remask: a board nothing breaks is stepped exactly as by the adaptive sampler (tokens and y bit for bit)', () => {
+  const a = run('adaptive', 0);
+  const b = run('adaptive-remask', 0);
+  assert.equal(valid(a.tokens.toArray()), true);
+  assert.deepEqual(b.tokens.toArray(), a.tokens.toArray());
+  assert.deepEqual(b.y.toArray(), a.y.toArray());
+  assert.equal(b.nfe, a.nfe);
+});
