@@ -4,21 +4,29 @@
 // process stepping in alternation with sjd.
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { defaultDevice, getNumThreads, type Tensor } from '../src/torch/index.js';
+import { defaultDevice, getNumThreads, type Tensor, torchVersion } from '../src/torch/index.js';
 
 const script = new URL('../../bench/torch_ref.py', import.meta.url).pathname;
 /** The Python with torch: Debian's by default; a GPU machine's own with SJD_PYTHON. */
 const python = process.env.SJD_PYTHON ?? '/usr/bin/python3';
 
 /**
- * The reference's environment: passive OpenMP, and OpenBLAS's worker pool at our thread count
- * (sjd's setNumThreads sets OpenBLAS's too; PyTorch's does not, so it is set at start-up).
+ * The reference's environment: passive OpenMP, OpenBLAS's worker pool at our thread count
+ * (sjd's setNumThreads sets OpenBLAS's too; PyTorch's does not, so it is set at start-up), and
+ * glibc's malloc set as the addon set ours (torchVersion().malloc: large buffers kept in the heap
+ * rather than faulted in again at every step), so that neither side's time is the allocator's;
+ * a GLIBC_TUNABLES of the caller's own is passed on unchanged.
  */
-function referenceEnv(): NodeJS.ProcessEnv {
+export function referenceEnv(): NodeJS.ProcessEnv {
+  const m = torchVersion().malloc;
+  const tunables = m
+    ? `glibc.malloc.mmap_threshold=${m.mmapThreshold}:glibc.malloc.trim_threshold=${m.trimThreshold}:glibc.malloc.top_pad=${m.topPad}`
+    : undefined;
   return {
     ...process.env,
     OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? 'PASSIVE',
     OPENBLAS_NUM_THREADS: String(getNumThreads()),
+    ...(tunables && process.env.GLIBC_TUNABLES === undefined ? { GLIBC_TUNABLES: tunables } : {}),
   };
 }
 

@@ -332,6 +332,24 @@ static Napi::Value GetAllowTF32(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), at::globalContext().allowTF32CuBLAS());
 }
 
+// glibc's defaults hand every large tensor buffer back to the kernel on free and fault it in
+// again on the next step (measured: training steps ~20% slower than PyTorch's). Keep freed
+// buffers in the heap instead; SJD_MALLOC_TUNING=0 leaves glibc's defaults. version() reports
+// the settings, so that a reference run (bench/reference.ts) can be given the same ones.
+constexpr long kMmapThreshold = 32L << 20;
+constexpr long kTrimThreshold = 512L << 20;
+constexpr long kTopPad = 64L << 20;
+static bool gMallocTuned = false;
+
+static void TuneMalloc() {
+  const char* env = std::getenv("SJD_MALLOC_TUNING");
+  if (env != nullptr && std::string(env) == "0") return;
+  mallopt(M_MMAP_THRESHOLD, static_cast<int>(kMmapThreshold));
+  mallopt(M_TRIM_THRESHOLD, static_cast<int>(kTrimThreshold));
+  mallopt(M_TOP_PAD, static_cast<int>(kTopPad));
+  gMallocTuned = true;
+}
+
 static Napi::Value MemoryStats(const Napi::CallbackInfo& info) {
   auto o = Napi::Object::New(info.Env());
   o.Set("liveTensors", static_cast<double>(gLiveTensors));
@@ -345,19 +363,18 @@ static Napi::Value Version(const Napi::CallbackInfo& info) {
   o.Set("cuda", at::hasCUDA());
   o.Set("cudaDevices", at::hasCUDA() ? static_cast<double>(at::getNumGPUs()) : 0.0);
   o.Set("config", at::show_config());
+  if (gMallocTuned) {
+    auto m = Napi::Object::New(info.Env());
+    m.Set("mmapThreshold", static_cast<double>(kMmapThreshold));
+    m.Set("trimThreshold", static_cast<double>(kTrimThreshold));
+    m.Set("topPad", static_cast<double>(kTopPad));
+    o.Set("malloc", m);
+  } else {
+    o.Set("malloc", info.Env().Null());
+  }
   return o;
 }
 
-// glibc's defaults hand every large tensor buffer back to the kernel on free and fault it in
-// again on the next step (measured: training steps ~20% slower than PyTorch's). Keep freed
-// buffers in the heap instead; SJD_MALLOC_TUNING=0 leaves glibc's defaults.
-static void TuneMalloc() {
-  const char* env = std::getenv("SJD_MALLOC_TUNING");
-  if (env != nullptr && std::string(env) == "0") return;
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 512 << 20);
-  mallopt(M_TOP_PAD, 64 << 20);
-}
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   TuneMalloc();

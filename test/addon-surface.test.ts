@@ -116,6 +116,31 @@ test('torchVersion loads libtorch with SJD_THREADS threads and a given OMP_WAIT_
   assert.deepEqual(out.after, [true, true, 'ACTIVE', 1]);
 });
 
+test("the addon keeps large buffers in glibc's heap and says so; SJD_MALLOC_TUNING=0 leaves glibc alone; the bench's PyTorch reference gets the same settings", async () => {
+  const tuned = child('out.malloc = torch.torchVersion().malloc;', {});
+  assert.deepEqual(tuned.malloc, {
+    mmapThreshold: 32 * 2 ** 20,
+    trimThreshold: 512 * 2 ** 20,
+    topPad: 64 * 2 ** 20,
+  });
+  const plain = child('out.malloc = torch.torchVersion().malloc;', { SJD_MALLOC_TUNING: '0' });
+  assert.equal(plain.malloc, null);
+  const { referenceEnv } = await import('../bench/reference.js');
+  const saved = process.env.GLIBC_TUNABLES;
+  delete process.env.GLIBC_TUNABLES;
+  try {
+    assert.equal(
+      referenceEnv().GLIBC_TUNABLES,
+      'glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=536870912:glibc.malloc.top_pad=67108864',
+    );
+    process.env.GLIBC_TUNABLES = 'glibc.malloc.arena_max=2';
+    assert.equal(referenceEnv().GLIBC_TUNABLES, 'glibc.malloc.arena_max=2');
+  } finally {
+    if (saved === undefined) delete process.env.GLIBC_TUNABLES;
+    else process.env.GLIBC_TUNABLES = saved;
+  }
+});
+
 test('a bad SJD_THREADS fails the load naming it, with the bounds of --threads', () => {
   const max = availableParallelism();
   for (const v of ['abc', '0', '-1', '1.5', '', String(max + 1), '999']) {

@@ -24,6 +24,7 @@ interface SamplerOpts {
   rules?: boolean;
   retries: number;
   remask?: boolean;
+  batch: number;
 }
 
 /** How --nfe defaults, from sudoku.defaultSudokuNfe (shared with `sjd demo`). */
@@ -73,6 +74,7 @@ const solveOptions = (o: SamplerOpts): sudoku.SolveOptions => ({
   rules: o.rules,
   retries: o.retries,
   remask: o.remask,
+  batch: o.batch,
 });
 
 /** --nfe unset: the sampler's default budget (sudoku.defaultSudokuNfe). */
@@ -108,6 +110,12 @@ const samplerOptions = (c: Command) =>
       'cosine',
     )
     .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
+    .option(
+      '--batch <n>',
+      'boards sampled together (at most; the rest wait for the next batch)',
+      int(1, 1_000_000),
+      sudoku.DEFAULT_SUDOKU_BATCH,
+    )
     .option(
       '--rules',
       "use Sudoku's rules: a digit a clue or committed peer holds is ruled out (the paper's samplers do not)",

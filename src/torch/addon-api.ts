@@ -54,7 +54,17 @@ const SIGNATURES = {
   setAllowTF32: fn<(on: boolean) => void>(),
   getAllowTF32: fn<() => boolean>(),
   getDefaultDevice: fn<() => string>(),
-  version: fn<() => { torch: string; cuda: boolean; cudaDevices: number; config: string }>(),
+  version:
+    fn<
+      () => {
+        torch: string;
+        cuda: boolean;
+        cudaDevices: number;
+        config: string;
+        /** the glibc malloc settings the addon made at load (bytes), null when left alone */
+        malloc: { mmapThreshold: number; trimThreshold: number; topPad: number } | null;
+      }
+    >(),
   memoryStats: fn<() => { liveTensors: number; tensorBytes: number }>(),
 
   // ---- tensor_io.cc: data in and out, queries, factories ----

@@ -34,6 +34,9 @@ import { sudokuRules } from './rules.js';
 
 export type { SolveResult } from './retry.js';
 
+/** Boards a sampler pass takes at most unless told otherwise (the rest wait for the next chunk). */
+export const DEFAULT_SUDOKU_BATCH = 256;
+
 /** The sampler `sjd solve`, `sjd eval sudoku` and `sjd demo` use unless told otherwise. */
 export const DEFAULT_SUDOKU_SAMPLER = 'adaptive';
 
@@ -65,7 +68,7 @@ export interface SolveOptions {
 function solveOptions(puzzles: Board[], o: SolveOptions): BatchedSampleOptions {
   return {
     n: puzzles.length,
-    batchSize: o.batch ?? 256,
+    batchSize: o.batch ?? DEFAULT_SUDOKU_BATCH,
     sampler: o.sampler,
     nfe: o.nfe,
     commit: o.commit,
