@@ -52,15 +52,16 @@ export const commitOptions = (c: Command) =>
       sampling.DEFAULT_UNDOS,
     );
 
-/** The commit rule from the flags. */
+/** The commit rule from the flags (the undoings only for a sampler that makes them). */
 export const commitRule = (o: {
+  sampler: string;
   commitBy: 'probability' | 'margin';
   commitThreshold: number;
   undos: number;
-}) => ({
+}): sampling.CommitRule => ({
   by: o.commitBy,
   threshold: o.commitThreshold,
-  undos: o.undos,
+  ...(sampling.getSampler(o.sampler).search ? { undos: o.undos } : {}),
 });
 
 /** The sampler flags of `sjd solve` and `sjd eval sudoku` as solveSudoku's options. */
