@@ -93,7 +93,9 @@ function undo(
 
 /**
  * y [B, L, d] from the forward law at each row's board time given its committed sites, the
- * active ones uniform over the values left to them (all values where none is left).
+ * active ones uniform over the values left to them (all values where none is left). The variance
+ * is sigma^2(t'): the law's own at eta = 1, where v_t(tau) does not depend on the unstick time;
+ * at eta < 1 it stands in for the mixture over tau (corrupt.ts draws tau; here none is known).
  */
 function forwardDraw(
   ctx: StepContext,
