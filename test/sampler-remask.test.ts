@@ -111,7 +111,7 @@ test('remask: with no undoings allowed it is the adaptive sampler; bad caps and 
         seed: 3,
         sampler: 'adaptive-remask',
       }),
-    /needs them \(Sudoku: --rules\)/,
+    /needs them \(Sudoku's, on unless --no-rules\)/,
   );
 });
 

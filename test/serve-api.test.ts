@@ -53,7 +53,7 @@ async function idle(): Promise<void> {
   while ((await health()).running > 0) await new Promise((r) => setTimeout(r, 10));
 }
 
-const stream = async (path: string, query: Record<string, string | number>) => {
+const stream = async (path: string, query: Record<string, string | number | boolean>) => {
   const q = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
   const res = await fetch(`${server.url}${path}?${q}`, {
     headers: { accept: 'text/event-stream' },
@@ -72,10 +72,20 @@ test('/health and /api/models: every task served, with its samplers and defaults
   const m = await json(await fetch(`${server.url}/api/models`));
   const tasks = m.tasks as Record<string, Record<string, unknown>>;
   assert.equal(tasks.sudoku!.available, true);
-  assert.deepEqual(tasks.sudoku!.defaults, { sampler: 'adaptive', nfe: 128, temperature: 1 });
+  // sjd solve's defaults: Sudoku's rules, the sampler that undoes what breaks them (served for
+  // Sudoku only: the other tasks have no rules to undo by)
+  assert.deepEqual(tasks.sudoku!.defaults, {
+    sampler: 'adaptive-remask',
+    nfe: 128,
+    temperature: 1,
+    rules: true,
+  });
   assert.equal(tasks.sudoku!.retries, 8);
   assert.equal(tasks.text!.retries, undefined);
   assert.ok(!(tasks.sudoku!.samplers as string[]).includes('mdlm'));
+  assert.ok((tasks.sudoku!.samplers as string[]).includes('adaptive-remask'));
+  assert.ok(!(tasks.text!.samplers as string[]).includes('adaptive-remask'));
+  assert.equal((tasks.text!.defaults as Record<string, unknown>).rules, undefined);
   assert.equal(tasks.text!.available, true);
   assert.equal(tasks.text!.alphabet, 'abcdefghijklmnopqrstuvwxyz ');
   assert.deepEqual(tasks.image!.geometry, { height: 8, width: 8, channels: 3, levels: 16 });
@@ -125,8 +135,9 @@ test('a solve gives the answer of sjd solve for the same seed and settings, JSON
   const MEDIUM =
     '002000000000700000403006001300000000701300805000800004060008302004030150200510406';
   for (const o of [
-    { sampler: 'confidence', nfe: 32, seed: 7, temperature: 1 },
-    { sampler: 'adaptive', nfe: 64, seed: 3, temperature: 0.8 },
+    { sampler: 'confidence', nfe: 32, seed: 7, temperature: 1, rules: false },
+    { sampler: 'adaptive', nfe: 64, seed: 3, temperature: 0.8, rules: false },
+    { sampler: 'adaptive-remask', nfe: 64, seed: 3, temperature: 0.8, rules: true },
   ]) {
     const cli = await sjdAsync(
       'solve',
@@ -139,12 +150,14 @@ test('a solve gives the answer of sjd solve for the same seed and settings, JSON
       String(o.seed),
       '--temperature',
       String(o.temperature),
+      o.rules ? '--rules' : '--no-rules',
     );
     const board = /^\d{81}$/m.exec(cli.stdout)![0];
     const res = await post('/api/sudoku/solve', { puzzle: MEDIUM, ...o });
     assert.equal(res.status, 200);
     const a = await json(res);
     assert.equal(a.board, board, `${o.sampler}: API and CLI differ`);
+    assert.equal(a.rules, o.rules);
     assert.equal(a.solved, cli.status === 0);
     assert.deepEqual(a.broken, { rows: [], columns: [], boxes: [] });
     const s = await stream('/api/sudoku/stream', { puzzle: MEDIUM, ...o });
@@ -159,15 +172,22 @@ test('a solve gives the answer of sjd solve for the same seed and settings, JSON
     assert.equal(last.tokens.map((v) => v + 1).join(''), board);
     assert.ok(last.confidence.every((p) => p >= 0 && p <= 1));
   }
-  // the defaults are sjd solve's (adaptive, a cap of 128 NFE, seed 0, 8 retries)
-  const cli = /^\d{81}$/m.exec((await sjdAsync('solve', EASY)).stdout)![0];
-  assert.equal((await json(await post('/api/sudoku/solve', { puzzle: EASY }))).board, cli);
+  // the defaults are sjd solve's (the rules, adaptive-remask, a cap of 128 NFE, seed 0, 8
+  // retries); without the rules, the adaptive sampler, as sjd solve --no-rules
+  for (const rules of [true, false]) {
+    const cli = await sjdAsync('solve', MEDIUM, rules ? '--rules' : '--no-rules');
+    const board = /^\d{81}$/m.exec(cli.stdout)![0];
+    const a = await json(await post('/api/sudoku/solve', { puzzle: MEDIUM, rules }));
+    assert.deepEqual([a.board, a.sampler, a.rules], [board, cli.stdout.split(' ')[0], rules]);
+  }
+  const dflt = await json(await post('/api/sudoku/solve', { puzzle: MEDIUM }));
+  assert.deepEqual([dflt.sampler, dflt.rules, dflt.nfe], ['adaptive-remask', true, 128]);
 });
 
 test('a solve retries as sjd solve does: the same attempts and board, steps on the puzzle itself', async () => {
-  // HARD: the shipped model gets it wrong at first and solves it on a symmetric copy.
-  const o = { sampler: 'adaptive', nfe: 300, seed: 0, retries: 10 };
-  const cli = await sjdAsync('solve', HARD, '--nfe', '300', '--retries', '10');
+  // HARD: the shipped model alone gets it wrong at first and solves it on a symmetric copy.
+  const o = { sampler: 'adaptive', nfe: 300, seed: 0, retries: 10, rules: false };
+  const cli = await sjdAsync('solve', HARD, '--nfe', '300', '--retries', '10', '--no-rules');
   assert.equal(cli.status, 0, cli.stderr);
   const board = /^\d{81}$/m.exec(cli.stdout)![0];
   const [, used, attempts] = /: (\d+) NFE of 300 in (\d+) attempts$/m.exec(cli.stdout)!;
@@ -230,6 +250,12 @@ test('bad requests: 4xx with a one-line reason, and no job started', async () =>
     [{ puzzle: EASY, temperature: '1' }, 400, /^temperature: .*received string$/],
     [{ puzzle: EASY, seed: '1' }, 400, /^seed: .*received string$/],
     [{ puzzle: EASY, retries: '2' }, 400, /^retries: .*received string$/],
+    [{ puzzle: EASY, rules: 'true' }, 400, /^rules: .*expected boolean, received string$/],
+    [
+      { puzzle: EASY, rules: false, sampler: 'adaptive-remask' },
+      400,
+      /^sampler: adaptive-remask undoes what breaks Sudoku's rules; it needs rules: true$/,
+    ],
     [{ puzzle: EASY, extra: 1 }, 400, /Unrecognized key/],
     [{}, 400, /^puzzle: /],
     ['{"puzzle": ', 400, /JSON/],
@@ -255,6 +281,10 @@ test('bad requests: 4xx with a one-line reason, and no job started', async () =>
     assert.equal(r.res.status, 400, nfe);
     assert.match((await json(r.res)).error as string, /^nfe: /);
   }
+  // and its yes/no fields are 'true' or 'false'
+  const rules = await stream('/api/sudoku/stream', { puzzle: EASY, rules: 'yes' });
+  assert.equal(rules.res.status, 400);
+  assert.match((await json(rules.res)).error as string, /^rules: .*expected boolean/);
   const textN = await post('/api/text/sample', { n: '2' });
   assert.equal(textN.status, 400);
   assert.match((await json(textN)).error as string, /^n: .*received string$/);

@@ -58,7 +58,11 @@ test('the page solves a typed puzzle step by step and replays it', { skip }, asy
 
   // pasted with line breaks, as a grid
   await page.fill('#puzzle', EASY.match(/.{9}/g)!.join('\n'));
+  // sjd solve's defaults: the rules on, the sampler that undoes what breaks them
+  assert.equal(await page.inputValue('#sudoku select[name="sampler"]'), 'adaptive-remask');
+  assert.equal(await page.inputValue('#sudoku select[name="rules"]'), 'true');
   await page.selectOption('#sudoku select[name="sampler"]', 'confidence');
+  await page.selectOption('#sudoku select[name="rules"]', 'false');
   await page.fill('#sudoku input[name="nfe"]', '32');
   assert.equal(await page.inputValue('#sudoku input[name="retries"]'), '8');
   await page.evaluate(() => {

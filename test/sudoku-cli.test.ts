@@ -216,7 +216,7 @@ test('sjd solve --file --out writes quizzes,solutions,status', () => {
   assert.match(
     r.stdout.trim(),
     new RegExp(
-      `^solved ${solved} of 40 puzzles into ${out} \\(adaptive sampler \\(probability >= 0\\.9999\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)${RETRIED}$`,
+      `^solved ${solved} of 40 puzzles into ${out} \\(adaptive-remask sampler \\(probability >= 0\\.9999, 2 undos\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)${RETRIED}$`,
     ),
   );
   assert.equal(r.status, solved === 40 ? 0 : 3);
@@ -242,9 +242,10 @@ test('sjd eval sudoku --json ends with the metrics as one JSON object', () => {
   for (const k of ['solve_rate', 'cell_accuracy', 'boards_per_s', 'nfe_mean', 'nfe_max'])
     assert.equal(typeof j[k], 'number', k);
   assert.ok(j.cell_accuracy >= 0 && j.cell_accuracy <= 1);
-  // The adaptive sampler by default: NFE per board within the budget of 4.
-  assert.equal(j.sampler, 'adaptive');
-  assert.deepEqual(j.commit, { by: 'probability', threshold: 0.9999 });
+  // Sudoku's rules and the adaptive sampler that undoes what breaks them by default: NFE per
+  // board within the budget of 4.
+  assert.equal(j.sampler, 'adaptive-remask');
+  assert.deepEqual(j.commit, { by: 'probability', threshold: 0.9999, undos: 2 });
   // Every attempt within the one budget (retry.ts); the first attempt solves no more.
   assert.ok(j.nfe_mean >= 1 && j.nfe_mean <= j.nfe_max && j.nfe_max <= 4, r.stdout);
   assert.equal(j.retries, 8);
@@ -252,7 +253,7 @@ test('sjd eval sudoku --json ends with the metrics as one JSON object', () => {
   assert.match(
     r.stdout,
     new RegExp(
-      `^6 boards: .* boards/s \\(adaptive sampler \\(probability >= 0\\.9999\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)${RETRIED}$`,
+      `^6 boards: .* boards/s \\(adaptive-remask sampler \\(probability >= 0\\.9999, 2 undos\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)${RETRIED}$`,
       'm',
     ),
   );
@@ -266,7 +267,8 @@ test('sjd eval sudoku --json ends with the metrics as one JSON object', () => {
   const nfeTotal = split.reduce((a, d) => a + d.nfe_mean * d.boards, 0);
   assert.ok(Math.abs(nfeTotal / 6 - j.nfe_mean) < 1e-9, 'class NFE means average to the whole');
   assert.match(r.stdout, /^ {2}\(difficulty by the logical solver\)$/m);
-  // The paper's policy on request: every board takes the budget's 3 NFE (2 a step, 1 to fill).
+  // The paper's policy on request, without the rules: every board takes the budget's 3 NFE (2 a
+  // step, 1 to fill).
   const c = sjd(
     'eval',
     'sudoku',
@@ -280,13 +282,13 @@ test('sjd eval sudoku --json ends with the metrics as one JSON object', () => {
     '4',
     '--sampler',
     'confidence',
-    '--rules',
+    '--no-rules',
     '--json',
   );
   assert.equal(c.status, 0, c.stderr);
   const k = JSON.parse(c.stdout.trim().split('\n').pop()!);
   assert.equal(k.sampler, 'confidence');
-  assert.deepEqual([j.rules, k.rules], [false, true]);
+  assert.deepEqual([j.rules, k.rules], [true, false]);
   assert.equal(k.commit, undefined);
   assert.deepEqual([k.nfe_mean, k.nfe_max], [3, 3]);
   assert.match(c.stdout, /\(confidence policy; NFE per board mean 3\.0, max 3 of 4\)$/m);
@@ -388,7 +390,7 @@ test('sjd demo generates puzzles and solves them with a given model', () => {
   assert.match(r.stdout, /generated 5 puzzles without guessing/);
   assert.match(r.stdout, /puzzle 1 \(\d+ clues\): (solved|not solved)/);
   assert.match(r.stdout, /solved \d\/5 boards \(\d+\.\d%\), cell accuracy/);
-  // the cap printed is the one used: --nfe, else the adaptive sampler's default of 128
+  // the cap printed is the one used: --nfe, else the default sampler's of 128
   assert.match(
     r.stdout,
     new RegExp(`NFE per board mean \\d+\\.\\d, max \\d+ of 4\\)${RETRIED}$`, 'm'),
@@ -398,6 +400,10 @@ test('sjd demo generates puzzles and solves them with a given model', () => {
     dflt.stdout,
     new RegExp(`NFE per board mean \\d+\\.\\d, max \\d+ of 128\\)${RETRIED}$`, 'm'),
   );
+  // under the rules by the sampler that undoes what breaks them, unless --no-rules
+  assert.match(dflt.stdout, /\(adaptive-remask sampler \(probability >= 0\.9999, 2 undos\); /);
+  const plain = sjd('demo', '--model', run, '--count', '2', '--show', '0', '--no-rules');
+  assert.match(plain.stdout, /\(adaptive sampler \(probability >= 0\.9999\); /);
 });
 
 for (const [args, message] of [

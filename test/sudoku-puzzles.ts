@@ -3,7 +3,8 @@
 
 /**
  * A no-guess puzzle beyond singles (one solution; number 126 of qqwing_noguess_test.csv) that
- * the shipped model gets wrong: at one attempt it repeats digits at seeds 0, 1 and 2, at 1 and 2
+ * the shipped model alone (--no-rules) gets wrong (with the rules, the default sampler solves it
+ * on the first attempt at seeds 0, 1 and 2): at one attempt it repeats digits at seeds 0, 1 and 2, at 1 and 2
  * threads, alone or in a batch; at seed 0 its four retries within the default 128 NFE fail too,
  * and the fifth attempt, given more (300 NFE, ten retries), solves it. (The puzzles used before,
  * 005100607120030000009024000000000000000002370200000165003091050900006000006000710 and the

@@ -4,7 +4,9 @@
 // how many were solved; --out refuses an existing file unless --force and a folder at once,
 // before the model runs, leaving nothing behind; --sampler takes the registry's names; a board
 // that breaks the rules is solved again on symmetric copies of its puzzle while the NFE budget
-// lasts (--retries), all attempts within --nfe.
+// lasts (--retries), all attempts within --nfe. Sudoku's rules are on by default (the sampler
+// that undoes what breaks them solves HARD at once); the model alone (--no-rules) breaks HARD,
+// which the tests of the verifier and the retries use.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,8 +36,29 @@ const repeatsOf = (board: string): string[] =>
     return d.length > 0 ? [`${name} repeats ${d.join(' and ')}`] : [];
   });
 
-test('sjd solve on a hard puzzle: the board breaks rules, the command names them and exits 3', () => {
-  const r = sjd('solve', HARD, '--retries', '0');
+test('sjd solve: by default the rules and the sampler that undoes what breaks them solve HARD on the first attempt; without them it breaks', () => {
+  for (const seed of ['0', '1', '2']) {
+    const r = sjd('solve', HARD, '--retries', '0', '--seed', seed);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /^adaptive-remask sampler \(probability >= 0\.9999, 2 undos\): \d+ NFE of 128$/m,
+    );
+    const board = r.stdout.trim().split('\n').pop()!;
+    assert.deepEqual(repeatsOf(board), []);
+    for (let i = 0; i < 81; i++) if (HARD[i] !== '0') assert.equal(board[i], HARD[i]);
+    const alone = sjd('solve', HARD, '--retries', '0', '--seed', seed, '--no-rules');
+    assert.equal(alone.status, 3, `seed ${seed}: the model alone breaks HARD`);
+  }
+  // --rules is accepted (the default); a searching sampler without the rules is refused.
+  assert.equal(sjd('solve', EASY, '--rules').status, 0);
+  const refused = sjd('solve', EASY, '--no-rules', '--sampler', 'adaptive-remask');
+  assert.equal(refused.status, 1);
+  assert.match(refused.stderr, /^sjd: the adaptive-remask sampler .* on unless --no-rules\)\n$/);
+});
+
+test('sjd solve --no-rules on a hard puzzle: the board breaks rules, the command names them and exits 3', () => {
+  const r = sjd('solve', HARD, '--retries', '0', '--no-rules');
   assert.match(r.stdout, /^adaptive sampler \(probability >= 0\.9999\): \d+ NFE of 128$/m);
   assert.equal(r.status, 3, r.stderr);
   const board = r.stdout.trim().split('\n').pop()!;
@@ -50,13 +73,13 @@ test('sjd solve on a hard puzzle: the board breaks rules, the command names them
 });
 
 test('sjd solve retries a broken board on symmetric copies, every attempt within the one budget', () => {
-  const r = sjd('solve', HARD);
+  const r = sjd('solve', HARD, '--no-rules');
   assert.equal(r.status, 3, r.stderr);
   assert.match(
     r.stdout,
     /^adaptive sampler \(probability >= 0\.9999\): 128 NFE of 128 in 5 attempts$/m,
   );
-  const more = sjd('solve', HARD, '--nfe', '300', '--retries', '10');
+  const more = sjd('solve', HARD, '--nfe', '300', '--retries', '10', '--no-rules');
   assert.equal(more.status, 0, more.stderr);
   const [, used, attempts] = /: (\d+) NFE of 300 in (\d+) attempts$/m.exec(more.stdout)!;
   assert.ok(Number(used) <= 300 && Number(attempts) > 2 && Number(attempts) <= 11, more.stdout);
@@ -64,7 +87,7 @@ test('sjd solve retries a broken board on symmetric copies, every attempt within
   assert.deepEqual(repeatsOf(board), []);
   for (let i = 0; i < 81; i++) if (HARD[i] !== '0') assert.equal(board[i], HARD[i]);
   // The confidence policy spends its budget at once (2 NFE a step): nothing is left for a retry.
-  const grid = sjd('solve', HARD, '--sampler', 'confidence', '--retries', '5');
+  const grid = sjd('solve', HARD, '--sampler', 'confidence', '--retries', '5', '--no-rules');
   assert.match(grid.stdout, /^confidence policy: 3[12] NFE of 32$/m);
 });
 
@@ -77,7 +100,7 @@ test('sjd solve on an easy puzzle: the solution, exit 0, nothing on stderr', () 
 
 test('sjd solve --file --out: a status column per row, the count solved, exit 3 when any is not', () => {
   const out = join(dir, 'solved.csv');
-  const r = sjd('solve', '--file', input, '--out', out);
+  const r = sjd('solve', '--file', input, '--out', out, '--no-rules');
   assert.equal(r.status, 3, r.stderr);
   assert.match(
     r.stdout.trim(),
@@ -111,7 +134,7 @@ test('sjd solve --out: an existing file is refused before the model runs unless 
     `sjd: ${out} exists; choose another --out or pass --force to replace it`,
   );
   assert.equal(readFileSync(out, 'utf8'), 'keep me');
-  const forced = sjd('solve', '--file', input, '--out', out, '--force');
+  const forced = sjd('solve', '--file', input, '--out', out, '--force', '--no-rules');
   assert.equal(forced.status, 3, forced.stderr);
   assert.match(readFileSync(out, 'utf8'), /^quizzes,solutions,status\n/);
 });

@@ -1,12 +1,20 @@
 // `sjd demo [sudoku|reverse]`: the main job on a fresh machine. sudoku: generate puzzles and
-// solve them with the shipped model (the adaptive sampler unless --sampler says otherwise);
+// solve them with the shipped model (under Sudoku's rules unless --no-rules, by the default
+// sampler for them unless --sampler says otherwise);
 // reverse: a small transformer learns to reverse token sequences in a few seconds (no model
 // needed); image: sample the shipped image model into a PNG grid.
 import type { Command } from 'commander';
 import { image, runReverseDemo, sudoku, torch, util } from '../index.js';
 import { int, nfe, samplerOption } from './options.js';
 import { retryNote } from './solve-report.js';
-import { commitOptions, commitRule, nfeDefaults, retriesOption } from './sudoku.js';
+import {
+  commitOptions,
+  commitRule,
+  nfeDefaults,
+  retriesOption,
+  rulesOptions,
+  samplerDefaults,
+} from './sudoku.js';
 
 interface DemoOpts {
   steps: number;
@@ -14,7 +22,8 @@ interface DemoOpts {
   length: number;
   count?: number;
   nfe?: number;
-  sampler: string;
+  sampler?: string;
+  rules?: boolean;
   commitBy: 'probability' | 'margin';
   commitThreshold: number;
   undos: number;
@@ -42,7 +51,9 @@ export function registerDemo(program: Command): void {
       `sudoku: classifier evaluations per puzzle (${nfeDefaults}); image: per image (default 64)`,
       nfe,
     );
-  commitOptions(samplerOption(cmd, '--sampler', 'sudoku: sampler', sudoku.DEFAULT_SUDOKU_SAMPLER))
+  rulesOptions(
+    commitOptions(samplerOption(cmd, '--sampler', `sudoku: sampler (${samplerDefaults})`)),
+  )
     .option('--show <n>', 'sudoku: boards to print', int(0, 100), 2)
     .option(...retriesOption)
     .option('--model <dir>', 'a run folder or exported model instead of the shipped one')
@@ -85,13 +96,16 @@ async function imageDemo(o: DemoOpts): Promise<void> {
 /** Puzzles generated here and solved with the shipped model (or --model). */
 async function sudokuDemo(o: DemoOpts): Promise<void> {
   const loaded = sudoku.loadSudokuModel(o.model);
-  const commit = commitRule(o);
-  const nfeCap = o.nfe ?? sudoku.defaultSudokuNfe(o.sampler);
+  const rules = o.rules !== false;
+  const sampler = o.sampler ?? sudoku.defaultSudokuSampler(rules);
+  const commit = commitRule({ ...o, sampler });
+  const nfeCap = o.nfe ?? sudoku.defaultSudokuNfe(sampler);
   const r = sudoku.runSudokuDemo(loaded, {
     count: o.count ?? 100,
     seed: o.seed,
     nfe: nfeCap,
-    sampler: o.sampler,
+    sampler,
+    rules,
     commit,
     retries: o.retries,
   });
@@ -107,7 +121,7 @@ async function sudokuDemo(o: DemoOpts): Promise<void> {
   }
   const s = r.scores;
   console.log(
-    `\nsolved ${Math.round(s.solve_rate * s.boards)}/${s.boards} boards (${(100 * s.solve_rate).toFixed(1)}%), cell accuracy ${(100 * s.cell_accuracy).toFixed(1)}%, ${(s.boards / r.seconds).toFixed(1)} boards/s (${sudoku.samplerLabel(o.sampler, commit)}; NFE per board mean ${r.nfe_mean.toFixed(1)}, max ${r.nfe_max} of ${nfeCap})${retryNote(r)}`,
+    `\nsolved ${Math.round(s.solve_rate * s.boards)}/${s.boards} boards (${(100 * s.solve_rate).toFixed(1)}%), cell accuracy ${(100 * s.cell_accuracy).toFixed(1)}%, ${(s.boards / r.seconds).toFixed(1)} boards/s (${sudoku.samplerLabel(sampler, commit)}; NFE per board mean ${r.nfe_mean.toFixed(1)}, max ${r.nfe_max} of ${nfeCap})${retryNote(r)}`,
   );
 }
 

@@ -1,6 +1,6 @@
 // `sjd solve` and `sjd eval sudoku`: solve puzzles with a trained model (the shipped one unless
-// --model), by the adaptive sampler (each board at its own time, stopped when filled; the
-// default), the confidence policy (2 NFE a step, the paper's headline sampler), Alg. 2 or any
+// --model), under Sudoku's rules unless --no-rules, by the adaptive sampler (each board at its own
+// time, stopped when filled; by default the one that undoes what breaks the rules), the confidence policy (2 NFE a step, the paper's headline sampler), Alg. 2 or any
 // registered sampler; the output names the sampler and the NFE the boards took. Every answer
 // is checked: `sjd solve` says how a board breaks the rules (and whether the puzzle has one
 // solution, several or none) and exits with status 3 when any board is not solved; --out marks
@@ -13,7 +13,7 @@ import { EXIT_NOT_SOLVED, retryNote } from './solve-report.js';
 
 interface SamplerOpts {
   model?: string;
-  sampler: string;
+  sampler: string; // resolved before the action (withSolveDefaults)
   nfe: number;
   commitBy: 'probability' | 'margin';
   commitThreshold: number;
@@ -72,57 +72,68 @@ const solveOptions = (o: SamplerOpts): sudoku.SolveOptions => ({
   temperature: o.temperature,
   grid: o.grid,
   seed: o.seed,
-  rules: o.rules,
+  rules: o.rules !== false,
   retries: o.retries,
   remask: o.remask,
   batch: o.batch,
 });
 
-/** --nfe unset: the sampler's default budget (sudoku.defaultSudokuNfe). */
-const withDefaultNfe = (c: Command) =>
+/** --sampler unset: the default for the rules (sudoku.defaultSudokuSampler); --nfe unset: its budget. */
+const withSolveDefaults = (c: Command) =>
   c.hook('preAction', (cmd) => {
-    const o = cmd.opts() as { nfe?: number; sampler: string };
-    if (o.nfe === undefined) cmd.setOptionValue('nfe', sudoku.defaultSudokuNfe(o.sampler));
+    const o = cmd.opts() as { nfe?: number; sampler?: string; rules?: boolean };
+    const sampler = o.sampler ?? sudoku.defaultSudokuSampler(o.rules !== false);
+    cmd.setOptionValue('sampler', sampler);
+    if (o.nfe === undefined) cmd.setOptionValue('nfe', sudoku.defaultSudokuNfe(sampler));
   });
 
-const samplerOptions = (c: Command) =>
-  commitOptions(
-    samplerOption(
-      withDefaultNfe(c).option(
-        '--model <dir>',
-        'a run folder or an exported model (default: the shipped model)',
-      ),
-      '--sampler',
-      "sampler (adaptive: each board at its own time, stops when filled; confidence: the paper's policy, 2 NFE a step; sjd: Alg. 2)",
-      sudoku.DEFAULT_SUDOKU_SAMPLER,
-    ),
-  )
-    .option('--nfe <n>', `classifier evaluations per board (${nfeDefaults})`, nfe)
-    .option(
-      '--temperature <x>',
-      'classifier temperature: divides the logits (ranking, allocation, drift)',
-      num(1e-3, 100),
-      1,
-    )
-    .option(
-      '--grid <kind>',
-      'time grid of the grid samplers (cosine, uniform)',
-      oneOf(['cosine', 'uniform']),
-      'cosine',
-    )
-    .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
-    .option(
-      '--batch <n>',
-      'boards sampled together (at most; the rest wait for the next batch)',
-      int(1, 1_000_000),
-      sudoku.DEFAULT_SUDOKU_BATCH,
-    )
+/** How --sampler defaults (shared with `sjd demo`). */
+export const samplerDefaults = `default ${sudoku.defaultSudokuSampler(true)}, or ${sudoku.defaultSudokuSampler(false)} with --no-rules`;
+
+/** The --rules and --no-rules flags (shared with `sjd demo`): the rules are on unless --no-rules. */
+export const rulesOptions = (c: Command) =>
+  c
     .option(
       '--rules',
-      "use Sudoku's rules: a digit a clue or committed peer holds is ruled out (the paper's samplers do not)",
+      "use Sudoku's rules: a digit a clue or committed peer holds is ruled out (the default; the paper's samplers do not)",
     )
-    .option(...retriesOption)
-    .option(...remaskOption);
+    .option('--no-rules', "sample from the model alone, as the paper's samplers do");
+
+const samplerOptions = (c: Command) =>
+  rulesOptions(
+    commitOptions(
+      samplerOption(
+        withSolveDefaults(c).option(
+          '--model <dir>',
+          'a run folder or an exported model (default: the shipped model)',
+        ),
+        '--sampler',
+        `sampler (${samplerDefaults}; adaptive: each board at its own time, stops when filled; adaptive-remask: also undoes what breaks the rules; confidence: the paper's policy, 2 NFE a step; sjd: Alg. 2)`,
+      ),
+    )
+      .option('--nfe <n>', `classifier evaluations per board (${nfeDefaults})`, nfe)
+      .option(
+        '--temperature <x>',
+        'classifier temperature: divides the logits (ranking, allocation, drift)',
+        num(1e-3, 100),
+        1,
+      )
+      .option(
+        '--grid <kind>',
+        'time grid of the grid samplers (cosine, uniform)',
+        oneOf(['cosine', 'uniform']),
+        'cosine',
+      )
+      .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
+      .option(
+        '--batch <n>',
+        'boards sampled together (at most; the rest wait for the next batch)',
+        int(1, 1_000_000),
+        sudoku.DEFAULT_SUDOKU_BATCH,
+      )
+      .option(...retriesOption)
+      .option(...remaskOption),
+  );
 
 /** The --remask flag. */
 export const remaskOption = [
@@ -239,7 +250,7 @@ export function registerSudoku(program: Command): void {
         seconds,
         sampler: o.sampler,
         ...(adaptive ? { commit } : {}),
-        rules: o.rules === true,
+        rules: o.rules !== false,
         retries: o.retries,
         remask: o.remask === true,
         first_attempt_solve_rate: r.firstSolved / r.boards.length,

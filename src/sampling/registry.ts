@@ -57,12 +57,12 @@ export function defaultSampler(proc: SJDProcess): string {
 }
 
 /**
- * The registered samplers that can run `proc` on its own (those for the masked preset only need
- * it; a searching one also needs a task's rules, which only the Sudoku commands' --rules give).
+ * The registered samplers that can run `proc` (those for the masked preset only need it); the
+ * searching ones only when the task has rules to undo by (`withRules`: Sudoku's).
  */
-export function samplersFor(proc: SJDProcess): string[] {
+export function samplersFor(proc: SJDProcess, withRules = false): string[] {
   const masked = proc.config.kernel === 'mask';
   return [...samplers]
-    .filter(([, s]) => !s.search && (masked ? !s.gaussianOnly : !s.maskedOnly))
+    .filter(([, s]) => (withRules || !s.search) && (masked ? !s.gaussianOnly : !s.maskedOnly))
     .map(([name]) => name);
 }

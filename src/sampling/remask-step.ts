@@ -59,7 +59,7 @@ function undo(
     throw new Error('the adaptive-remask sampler needs its search record (the driver makes it)');
   if (!ctx.exclude)
     throw new Error(
-      "the adaptive-remask sampler undoes what breaks a task's rules: it needs them (Sudoku: --rules)",
+      "the adaptive-remask sampler undoes what breaks a task's rules: it needs them (Sudoku's, on unless --no-rules)",
     );
   const cap = ctx.commit?.undos ?? DEFAULT_UNDOS;
   const ruled = ruledOut(ctx, state)!; // [B, L, K]

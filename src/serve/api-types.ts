@@ -43,6 +43,7 @@ export interface Defaults {
   sampler: string;
   nfe: number;
   temperature: number;
+  rules?: boolean; // Sudoku: whether a solve uses the rules (its searching samplers need them)
 }
 
 /** A run's sampling settings, the model's defaults filled in (seed 0, as the commands). */
@@ -50,10 +51,11 @@ export interface Settings extends Defaults {
   seed: number;
 }
 
-/** A solve's settings: the sampling ones, its time grid and its retries. */
+/** A solve's settings: the sampling ones, its time grid, its retries and the rules. */
 export interface SolveSettings extends Settings {
   grid: (typeof GRIDS)[number];
   retries: number;
+  rules: boolean;
 }
 
 /** A checked solve (POST /api/sudoku/solve, and the Sudoku stream's `done` event). */

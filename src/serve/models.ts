@@ -30,12 +30,15 @@ export type Served = Record<string, ServedModel | { unavailable: string }>;
 function load(spec: TaskSpec, dir: string): ServedModel {
   const r = spec.load(dir);
   const sampler = spec.sampling.sampler(r.process);
+  const { rules } = spec.sampling;
   const defaults = {
     sampler,
     nfe: spec.sampling.nfe(sampler),
     temperature: spec.sampling.temperature,
+    ...(rules === undefined ? {} : { rules }),
   };
-  return { ...r, samplers: samplersFor(r.process), defaults, length: networkLength(r.model) };
+  const samplers = samplersFor(r.process, rules !== undefined);
+  return { ...r, samplers, defaults, length: networkLength(r.model) };
 }
 
 /** `path` as the API shows it: relative to the models folder `dir`, or its name when outside. */

@@ -5,7 +5,7 @@
 // the answer is checked as the command checks it (check.ts: solved, or which rows, columns and
 // boxes break). The puzzle check that needs a search (has it a solution?) runs inside the job.
 import type { FastifyInstance } from 'fastify';
-import type { TrajectoryStep } from '../sampling/index.js';
+import { getSampler, type TrajectoryStep } from '../sampling/index.js';
 import * as sudoku from '../tasks/sudoku/index.js';
 import type { GenerateAnswer, SolveAnswer, SolveSettings } from './api-types.js';
 import { need, refuseWhenFull, type ServeContext, servedSamplers, settingsOf } from './context.js';
@@ -53,11 +53,18 @@ export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
    */
   const solve = (q: SolveRequest): StepRun<TrajectoryStep, SolveAnswer> => {
     const m = need(ctx, 'sudoku');
+    const rules = q.rules ?? m.defaults.rules ?? sudoku.DEFAULT_SUDOKU_RULES;
     const settings: SolveSettings = {
-      ...settingsOf(m, q),
+      ...settingsOf(m, { ...q, sampler: q.sampler ?? sudoku.defaultSudokuSampler(rules) }),
       grid: q.grid ?? 'cosine',
       retries: q.retries ?? sudoku.DEFAULT_RETRIES,
+      rules,
     };
+    if (!settings.rules && getSampler(settings.sampler).search)
+      throw new HttpError(
+        400,
+        `sampler: ${settings.sampler} undoes what breaks Sudoku's rules; it needs rules: true`,
+      );
     return {
       nfe: settings.nfe, // the budget of every attempt together
       start: function* () {

@@ -24,6 +24,12 @@ const num = (schema: z.ZodNumber, from: Source) =>
 const int = (r: { min: number; max: number }, from: Source) =>
   num(z.number().int().min(r.min).max(r.max), from);
 
+/** A yes/no field: a JSON boolean in a body; in a query string, 'true' or 'false'. */
+const bool = (from: Source) =>
+  from === 'body'
+    ? z.boolean()
+    : z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
+
 /** The settings every sampling request shares; the samplers are those the model can run. */
 const samplingFields = (samplers: readonly string[], from: Source) => ({
   sampler: z
@@ -60,6 +66,7 @@ export const solveRequest = (samplers: readonly string[], from: Source) =>
     ...samplingFields(samplers, from),
     grid: z.enum(GRIDS).optional(),
     retries: int(LIMITS.retries, from).optional(),
+    rules: bool(from).optional(),
   });
 export type SolveRequest = z.infer<ReturnType<typeof solveRequest>>;
 

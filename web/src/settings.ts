@@ -1,6 +1,7 @@
-// The sampling settings of a panel (issue #15): sampler, NFE, temperature and seed, filled from
-// the task's model (its samplers and the defaults of its command, so the same seed gives the
-// command's answer) and the server's limits; read back as query parameters.
+// The sampling settings of a panel (issue #15): sampler, NFE, temperature and seed (and Sudoku's
+// retries and rules), filled from the task's model (its samplers and the defaults of its command,
+// so the same seed gives the command's answer) and the server's limits; read back as query
+// parameters.
 import type { ModelsInfo, ServedTask } from './api.js';
 
 function field(label: string, input: HTMLInputElement | HTMLSelectElement): HTMLLabelElement {
@@ -34,6 +35,14 @@ export function fillSettings(fieldset: HTMLFieldSetElement, info: ServedTask, mo
   if (info.retries !== undefined) {
     const { min, max } = models.limits.retries;
     fieldset.append(field('Retries', number('retries', info.retries, min, max, '1')));
+  }
+  // Sudoku: whether the sampler uses the rules (a searching sampler needs them).
+  if (d.rules !== undefined) {
+    const rules = document.createElement('select');
+    rules.name = 'rules';
+    for (const on of [true, false])
+      rules.add(new Option(on ? 'on' : 'off', String(on), on === d.rules, on === d.rules));
+    fieldset.append(field('Rules', rules));
   }
 }
 

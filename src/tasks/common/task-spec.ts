@@ -22,6 +22,7 @@ export interface SamplingDefaults {
   sampler(proc: SJDProcess): string; // text, images: defaultSampler (MDLM's step or Alg. 2)
   nfe(sampler?: string): number; // the NFE budget (per board for Sudoku)
   temperature: number;
+  rules?: boolean; // a task with rules (Sudoku): whether a solve uses them; its searching samplers need them
 }
 
 /** The settings of one unconditional sampling run (a request of the API, a command's flags). */

@@ -1,8 +1,8 @@
 // The Sudoku task as the commands and `sjd serve` see it (issue #28; common/task-spec.ts): its
 // models' shape (81 cells, the row/column/box structure), the shipped model, the sampling
-// defaults of a solve (the adaptive sampler and its NFE cap per board), a training run from
-// `sjd train sudoku`'s flags (app:sudoku), the comparison of `sjd compare sudoku`
-// (sec:exp-sudoku), and the retries /api/models tells the page. Sudoku has no unconditional
+// defaults of a solve (Sudoku's rules, the adaptive sampler that undoes what breaks them, its NFE
+// cap per board), a training run from `sjd train sudoku`'s flags (app:sudoku), the comparison of
+// `sjd compare sudoku` (sec:exp-sudoku), and the retries /api/models tells the page. Sudoku has no unconditional
 // sampling: it is solved from clues (solve.ts, `POST /api/sudoku/solve`).
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
 import { runComparison } from './compare.js';
@@ -10,7 +10,7 @@ import { pairsOrGenerated } from './data.js';
 import { loadSudokuModel } from './load.js';
 import { SUDOKU_PROCESS, SUDOKU_SIZES, type SudokuOptions, sudokuConfig } from './presets.js';
 import { DEFAULT_RETRIES } from './retry.js';
-import { DEFAULT_SUDOKU_SAMPLER, defaultSudokuNfe } from './solve.js';
+import { DEFAULT_SUDOKU_RULES, defaultSudokuNfe, defaultSudokuSampler } from './solve.js';
 import { type SudokuPairs, SudokuTask, type SudokuTaskOptions, sudokuShape } from './task.js';
 
 /** `sjd train sudoku`'s own flags and their defaults. */
@@ -44,9 +44,10 @@ export const sudokuSpec: TaskSpec = {
   shape: () => sudokuShape,
   load: loadSudokuModel,
   sampling: {
-    sampler: () => DEFAULT_SUDOKU_SAMPLER,
-    nfe: (sampler = DEFAULT_SUDOKU_SAMPLER) => defaultSudokuNfe(sampler),
+    sampler: () => defaultSudokuSampler(),
+    nfe: (sampler = defaultSudokuSampler()) => defaultSudokuNfe(sampler),
     temperature: 1,
+    rules: DEFAULT_SUDOKU_RULES,
   },
   train: {
     description: 'train a Sudoku denoiser (default: sjd with the constraint-graph W)',
