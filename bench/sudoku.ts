@@ -1,7 +1,8 @@
 // Sudoku at the shipped settings (cpu preset, SJD kernel): training tokens/s of the full SJD
 // step (corruption, forward, backward, AdamW) against the bare network step on clean inputs,
-// and solving boards/s of the confidence policy (32 NFE) and of the adaptive sampler (default
-// settings, the shipped model: its NFE per board depends on what the model is sure of; finished
+// and solving boards/s of the confidence policy (32 NFE) and of the adaptive samplers (the plain
+// one on the model alone, and the defaults: the rules and the sampler that undoes what breaks
+// them; the shipped model: its NFE per board depends on what the model is sure of; finished
 // boards drop out) against the network passes of the same run (bench/reference.ts
 // networkShare): ratios are the process's and the samplers' overhead; the adaptive one with the
 // NFE it spent per board, and with the shipped retries beside.
@@ -11,7 +12,13 @@ import { generatedPairs } from '../src/tasks/sudoku/data.js';
 import { loadSudokuModel } from '../src/tasks/sudoku/load.js';
 import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
 import { DEFAULT_RETRIES } from '../src/tasks/sudoku/retry.js';
-import { defaultSudokuNfe, nfeSummary, solveSudoku } from '../src/tasks/sudoku/solve.js';
+import {
+  DEFAULT_SUDOKU_RULES,
+  defaultSudokuNfe,
+  defaultSudokuSampler,
+  nfeSummary,
+  solveSudoku,
+} from '../src/tasks/sudoku/solve.js';
 import { SudokuTask } from '../src/tasks/sudoku/task.js';
 import { AdamW, crossEntropy, full, Generator } from '../src/torch/index.js';
 import { buildModel, buildProcess } from '../src/train/build.js';
@@ -79,39 +86,46 @@ register(
   'the network passes of the same run',
 );
 
+/**
+ * An adaptive sampler over 128 generated boards, one attempt and with the shipped retries, against
+ * the network passes of the same runs, with the NFE each board took and the boards solved.
+ */
+function adaptiveSolveBench(sampler: string, rules: boolean): BenchResult {
+  const { model, process: proc } = loadSudokuModel();
+  const { puzzles, solutions } = generatedPairs(128, 3);
+  const settings = { sampler, rules, nfe: defaultSudokuNfe(sampler), seed: 0, batch: 128 };
+  const once = { ...settings, retries: 0 }; // one attempt
+  const [t, r] = networkShare(model, () => solveSudoku(model, proc, puzzles, once), 3);
+  const { nfe_mean, nfe_max } = nfeSummary(r.nfe);
+  const solved = (x: typeof r) =>
+    x.boards.filter((b, n) => b.every((d, i) => d === solutions[n]![i])).length;
+  // The shipped settings retry the boards that break the rules (retry.ts), in the same way.
+  const [withRetries, retried] = networkShare(
+    model,
+    () => solveSudoku(model, proc, puzzles, { ...settings, retries: DEFAULT_RETRIES }),
+    1,
+  );
+  return {
+    ...t,
+    boards_per_s: (128 * 1000) / t.sjd_ms,
+    nfe_mean,
+    nfe_max,
+    solved_of_128: solved(r),
+    retries_ratio: withRetries.sjd_ms / withRetries.ref_ms,
+    retries_boards_per_s: (128 * 1000) / withRetries.sjd_ms,
+    retries_nfe_mean: nfeSummary(retried.nfe).nfe_mean,
+    retries_solved_of_128: solved(retried),
+  };
+}
+
 register(
   'sudoku-solve-adaptive',
-  (): BenchResult => {
-    const { model, process: proc } = loadSudokuModel();
-    const { puzzles, solutions } = generatedPairs(128, 3);
-    const settings = {
-      sampler: 'adaptive',
-      nfe: defaultSudokuNfe('adaptive'),
-      seed: 0,
-      batch: 128,
-      retries: 0, // one attempt
-    };
-    const [t, r] = networkShare(model, () => solveSudoku(model, proc, puzzles, settings), 3);
-    const { nfe_mean, nfe_max } = nfeSummary(r.nfe);
-    const solved = (x: typeof r) =>
-      x.boards.filter((b, n) => b.every((d, i) => d === solutions[n]![i])).length;
-    // The shipped settings retry the boards that break the rules (retry.ts), in the same way.
-    const [withRetries, retried] = networkShare(
-      model,
-      () => solveSudoku(model, proc, puzzles, { ...settings, retries: DEFAULT_RETRIES }),
-      1,
-    );
-    return {
-      ...t,
-      boards_per_s: (128 * 1000) / t.sjd_ms,
-      nfe_mean,
-      nfe_max,
-      solved_of_128: solved(r),
-      retries_ratio: withRetries.sjd_ms / withRetries.ref_ms,
-      retries_boards_per_s: (128 * 1000) / withRetries.sjd_ms,
-      retries_nfe_mean: nfeSummary(retried.nfe).nfe_mean,
-      retries_solved_of_128: solved(retried),
-    };
-  },
-  'the network passes of the same run',
+  () => adaptiveSolveBench('adaptive', false),
+  'the network passes of the same run (the model alone, --no-rules)',
+);
+
+register(
+  'sudoku-solve-default',
+  () => adaptiveSolveBench(defaultSudokuSampler(), DEFAULT_SUDOKU_RULES),
+  'the network passes of the same run (the defaults: the rules, their searching sampler)',
 );
