@@ -169,23 +169,22 @@ async function writeImageReport(
   const svg = `${stem}.svg`;
   const g = task.geometry;
   const pixel = o.models.filter(isPixelProcess);
-  const baselines = pixel.length > 0 ? `, ${pixel.map((m) => label(m, task, o)).join(', ')}` : '';
   const pixelNote =
     pixel.length > 0
       ? ' The pixel-space baselines (src/pixel/) use the same U-Net layers as a regressor and sample by their own step: DDPM ancestral on its 1000-step chain respaced to the NFE, Bit Diffusion DDIM on a uniform grid.'
       : '';
-  const md = `# Images: MDLM, CADD and SJD${baselines} at this machine's scale
+  const verdicts =
+    claims.length > 0
+      ? `## Verdicts (FD at NFE ${top}, lower is better)\n\n${claims.map((c) => `- ${c}`).join('\n')}\n\n`
+      : '';
+  const md = `# Images: ${o.models.map((m) => label(m, task, o)).join(', ')} at this machine's scale
 
 Fashion-MNIST-style images of ${g.height} x ${g.width} x ${g.channels}, ${g.levels} levels; size \`${o.size}\` (the same U-Net and optimiser
 for every model), ${o.steps} steps, seeds ${o.seeds.join(', ')}. Scores on N = ${o.n} samples (seed 0) against N training
 images in the feature space of \`${o.features.path}\` (test accuracy ${(100 * o.features.accuracy).toFixed(1)}%); the \`${o.sampler}\` sampler on a cosine grid (MDLM's
 ancestral sampler with top-p ${o.maskedTopP} for the masked model).${pixelNote} KID, label entropy (nats), score and the smallest class share are at NFE ${top}.
 
-## Verdicts (FD at NFE ${top}, lower is better)
-
-${claims.map((c) => `- ${c}`).join('\n')}
-
-## Scores
+${verdicts}## Scores
 
 | model | ${o.nfes.map((k) => `FD, NFE ${k}`).join(' | ')} | KID | label entropy | score | smallest class (%) |
 |---|${o.nfes.map(() => '---').join('|')}|---|---|---|---|
