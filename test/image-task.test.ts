@@ -365,6 +365,26 @@ test('sjd compare image trains each model, scores it at each NFE (cached), and w
   const again = sjd(...args); // trained and scored: read back, not redone
   assert.equal(again.status, 0, again.stderr);
   assert.doesNotMatch(again.stderr, /training|resuming/);
+  // --top-p for the continuous models: scored again into their own cache beside the first,
+  // the masked run's scores read back
+  const runs = join(dir, 'runs');
+  const cached = (m: string, f: string) => readFileSync(join(runs, `${m}-seed0`, f), 'utf8');
+  const [sjdScores, maskedScores] = [
+    cached('sjd-2', 'scores.json'),
+    cached('masked', 'scores.json'),
+  ];
+  const nucleus = sjd(...args, '--top-p', '0.9');
+  assert.equal(nucleus.status, 0, nucleus.stderr);
+  assert.equal(JSON.parse(cached('sjd-2', 'scores-top-p0.9.json')).key.topP, 0.9);
+  assert.ok(!existsSync(join(runs, 'masked-seed0', 'scores-top-p0.9.json')));
+  assert.deepEqual(
+    [cached('sjd-2', 'scores.json'), cached('masked', 'scores.json')],
+    [sjdScores, maskedScores],
+  );
+  assert.match(
+    readFileSync(doc, 'utf8'),
+    /top-p 0\.98 for the masked model; top-p 0\.9 for the hybrid and SJD models\)/,
+  );
   const bad = sjd('compare', 'image', '--out', join(dir, 'x'), '--steps', '1', '--models', 'sjd-0');
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr.trim(), /unknown model 'sjd-0'/);

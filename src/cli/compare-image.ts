@@ -24,7 +24,13 @@ export const imageCompareFlags = (c: Command): Command =>
       '--masked-top-p <p>',
       "top-p of the masked models' draws (the paper's MD4)",
       num(1e-6, 1),
-      0.98,
+      image.MD4_TOP_P,
+    )
+    .option(
+      '--top-p <p>',
+      "top-p of the hybrid and sjd models' commit draws (1: the whole distribution, as the paper's)",
+      num(1e-6, 1),
+      1,
     )
     .option('-n, --n <n>', 'images per scored set', int(20, 100_000), 1000)
     .option('--levels <n>', 'Fashion-MNIST grey levels', levels, 16)

@@ -30,8 +30,10 @@ export interface ImageCompareOptions {
   nfes: number[];
   /** the sampler of the hybrid and SJD models (masked ones: MDLM's ancestral sampler) */
   sampler: string;
-  /** top-p of the masked models' draws (the paper's MD4: 0.98) */
+  /** top-p of the masked models' draws (the paper's MD4: MD4_TOP_P) */
   maskedTopP: number;
+  /** top-p of the hybrid and SJD models' commit draws (1, the whole distribution: the paper's) */
+  topP: number;
   n: number; // images per scored set
   features: { net: FeatureNet; path: string; accuracy: number };
   train: ImageSet; // the reference images
@@ -53,20 +55,37 @@ const modelConfig = (name: string, task: ImageTask, o: ImageCompareOptions, seed
 const label = (name: string, task: ImageTask, o: ImageCompareOptions) =>
   describeProcess(modelConfig(name, task, o, 0).process);
 
+/** The top-p of the paper's masked image baseline (MD4), `--masked-top-p`'s default. */
+export const MD4_TOP_P = 0.98;
+
 /**
  * How a model is sampled: MDLM's ancestral sampler with top-p for masked models, the pixel-space
- * baselines by their own step (DDPM's ancestral, Bit Diffusion's DDIM), else `o.sampler`.
+ * baselines by their own step (DDPM's ancestral, Bit Diffusion's DDIM), else `o.sampler` with
+ * `o.topP`.
  */
-const samplingOf = (name: string, o: ImageCompareOptions) =>
+const samplingOf = (name: string, o: ImageCompareOptions): { sampler?: string; topP?: number } =>
   name === 'masked'
     ? { sampler: 'mdlm', topP: o.maskedTopP }
     : isPixelProcess(name)
       ? {}
-      : { sampler: o.sampler, topP: 1 };
+      : { sampler: o.sampler, topP: o.topP };
+
+/**
+ * A run's score cache: `scores.json` at its model's default top-p (MD4's for masked models, 1 for
+ * the others), `scores-top-pP.json` at another, so that comparisons at several top-p keep theirs.
+ */
+function scoresFile(dir: string, name: string, o: ImageCompareOptions): string {
+  const { topP } = samplingOf(name, o);
+  const usual = name === 'masked' ? MD4_TOP_P : 1;
+  return join(
+    dir,
+    topP === undefined || topP === usual ? 'scores.json' : `scores-top-p${topP}.json`,
+  );
+}
 
 /** Scores of one run at every NFE, from its cache when it has them for this N, step and sampling. */
 function runScores(dir: string, name: string, o: ImageCompareOptions): Record<number, ImageScores> {
-  const cache = join(dir, 'scores.json');
+  const cache = scoresFile(dir, name, o);
   const key = { n: o.n, steps: o.steps, features: o.features.path, ...samplingOf(name, o) };
   const scores = readCache<Record<number, ImageScores>>(cache, key) ?? {};
   const missing = o.nfes.filter((k) => !scores[k]);
@@ -182,7 +201,7 @@ async function writeImageReport(
 Fashion-MNIST-style images of ${g.height} x ${g.width} x ${g.channels}, ${g.levels} levels; size \`${o.size}\` (the same U-Net and optimiser
 for every model), ${o.steps} steps, seeds ${o.seeds.join(', ')}. Scores on N = ${o.n} samples (seed 0) against N training
 images in the feature space of \`${o.features.path}\` (test accuracy ${(100 * o.features.accuracy).toFixed(1)}%); the \`${o.sampler}\` sampler on a cosine grid (MDLM's
-ancestral sampler with top-p ${o.maskedTopP} for the masked model).${pixelNote} KID, label entropy (nats), score and the smallest class share are at NFE ${top}.
+ancestral sampler with top-p ${o.maskedTopP} for the masked model${o.topP === 1 ? '' : `; top-p ${o.topP} for the hybrid and SJD models`}).${pixelNote} KID, label entropy (nats), score and the smallest class share are at NFE ${top}.
 
 ${verdicts}## Scores
 

@@ -32,6 +32,7 @@ export interface ImageCompareFlags {
   nfes: string[];
   sampler: string; // of the hybrid and sjd models (masked ones: MDLM's)
   maskedTopP: number;
+  topP: number; // of the hybrid and sjd models' draws
   n: number; // images per scored set
   levels: number;
   limit?: number;
