@@ -96,8 +96,7 @@ async function imageDemo(o: DemoOpts): Promise<void> {
 /** Puzzles generated here and solved with the shipped model (or --model). */
 async function sudokuDemo(o: DemoOpts): Promise<void> {
   const loaded = sudoku.loadSudokuModel(o.model);
-  const rules = o.rules !== false;
-  const sampler = o.sampler ?? sudoku.defaultSudokuSampler(rules);
+  const { sampler, rules } = sudoku.sudokuSampling(o);
   const commit = commitRule({ ...o, sampler });
   const nfeCap = o.nfe ?? sudoku.defaultSudokuNfe(sampler);
   const r = sudoku.runSudokuDemo(loaded, {

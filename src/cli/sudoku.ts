@@ -1,7 +1,8 @@
 // `sjd solve` and `sjd eval sudoku`: solve puzzles with a trained model (the shipped one unless
-// --model), under Sudoku's rules unless --no-rules, by the adaptive sampler (each board at its own
-// time, stopped when filled; by default the one that undoes what breaks the rules), the confidence policy (2 NFE a step, the paper's headline sampler), Alg. 2 or any
-// registered sampler; the output names the sampler and the NFE the boards took. Every answer
+// --model), under Sudoku's rules unless --no-rules, by the adaptive sampler (each board at its
+// own time, stopped when filled; by default the one that undoes what breaks the rules), the
+// confidence policy (2 NFE a step, the paper's headline sampler), Alg. 2 or any registered
+// sampler; the output names the sampler and the NFE the boards took. Every answer
 // is checked: `sjd solve` says how a board breaks the rules (and whether the puzzle has one
 // solution, several or none) and exits with status 3 when any board is not solved; --out marks
 // each row's status.
@@ -21,7 +22,7 @@ interface SamplerOpts {
   temperature: number;
   grid: 'uniform' | 'cosine';
   seed: number;
-  rules?: boolean;
+  rules: boolean; // resolved before the action (withSolveDefaults)
   retries: number;
   remask?: boolean;
   batch: number;
@@ -72,18 +73,19 @@ const solveOptions = (o: SamplerOpts): sudoku.SolveOptions => ({
   temperature: o.temperature,
   grid: o.grid,
   seed: o.seed,
-  rules: o.rules !== false,
+  rules: o.rules,
   retries: o.retries,
   remask: o.remask,
   batch: o.batch,
 });
 
-/** --sampler unset: the default for the rules (sudoku.defaultSudokuSampler); --nfe unset: its budget. */
+/** --rules and --sampler unset: their defaults (sudoku.sudokuSampling); --nfe unset: the sampler's budget. */
 const withSolveDefaults = (c: Command) =>
   c.hook('preAction', (cmd) => {
     const o = cmd.opts() as { nfe?: number; sampler?: string; rules?: boolean };
-    const sampler = o.sampler ?? sudoku.defaultSudokuSampler(o.rules !== false);
+    const { sampler, rules } = sudoku.sudokuSampling(o);
     cmd.setOptionValue('sampler', sampler);
+    cmd.setOptionValue('rules', rules);
     if (o.nfe === undefined) cmd.setOptionValue('nfe', sudoku.defaultSudokuNfe(sampler));
   });
 
@@ -250,7 +252,7 @@ export function registerSudoku(program: Command): void {
         seconds,
         sampler: o.sampler,
         ...(adaptive ? { commit } : {}),
-        rules: o.rules !== false,
+        rules: o.rules,
         retries: o.retries,
         remask: o.remask === true,
         first_attempt_solve_rate: r.firstSolved / r.boards.length,

@@ -53,9 +53,12 @@ export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
    */
   const solve = (q: SolveRequest): StepRun<TrajectoryStep, SolveAnswer> => {
     const m = need(ctx, 'sudoku');
-    const rules = q.rules ?? m.defaults.rules ?? sudoku.DEFAULT_SUDOKU_RULES;
+    const { sampler, rules } = sudoku.sudokuSampling({
+      sampler: q.sampler,
+      rules: q.rules ?? m.defaults.rules,
+    });
     const settings: SolveSettings = {
-      ...settingsOf(m, { ...q, sampler: q.sampler ?? sudoku.defaultSudokuSampler(rules) }),
+      ...settingsOf(m, { ...q, sampler }),
       grid: q.grid ?? 'cosine',
       retries: q.retries ?? sudoku.DEFAULT_RETRIES,
       rules,

@@ -1,12 +1,13 @@
 // The Sudoku demonstration (sjd's main job on a fresh machine): generate puzzles here (no
-// download, no ../shared), solve them with the shipped model (under Sudoku's rules by default,
-// by the default sampler for them or the one named), and report boards, the solve rate and the NFE the boards took.
+// download, no file outside the repository), solve them with the shipped model (under Sudoku's
+// rules by default, by the default sampler for them or the one named), and report boards, the
+// solve rate and the NFE the boards took.
 import type { CommitRule } from '../../sampling/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import { type Board, renderBoard } from './board.js';
 import { generatedPairs } from './data.js';
 import { type SudokuScores, scoreBoards } from './metrics.js';
-import { DEFAULT_SUDOKU_RULES, defaultSudokuSampler, nfeSummary, solveSudoku } from './solve.js';
+import { nfeSummary, solveSudoku, sudokuSampling } from './solve.js';
 
 export interface SudokuDemoResult {
   puzzles: Board[];
@@ -28,7 +29,7 @@ export function runSudokuDemo(
     seed: number;
     nfe: number;
     sampler?: string;
-    rules?: boolean; // DEFAULT_SUDOKU_RULES when absent
+    rules?: boolean; // sudokuSampling's default when absent
     commit?: CommitRule;
     retries?: number;
   },
@@ -37,13 +38,13 @@ export function runSudokuDemo(
   const { puzzles, solutions } = generatedPairs(o.count, o.seed);
   const generateSeconds = (performance.now() - g0) / 1000;
   const t0 = performance.now();
-  const rules = o.rules ?? DEFAULT_SUDOKU_RULES;
+  const { sampler, rules } = sudokuSampling(o);
   const { boards, nfe, firstSolved, attempts } = solveSudoku(
     loaded.model,
     loaded.process,
     puzzles,
     {
-      sampler: o.sampler ?? defaultSudokuSampler(rules),
+      sampler,
       rules,
       nfe: o.nfe,
       commit: o.commit,

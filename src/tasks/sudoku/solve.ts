@@ -1,8 +1,7 @@
 // Solving Sudoku with a trained classifier: clues are conditioned (committed from the start and
 // re-clamped each step), the blanks are sampled by a named sampler (the commands' default: the
 // adaptive sampler that undoes what breaks Sudoku's rules; the paper's confidence policy, Alg. 2)
-// in batches (sampling/batched.ts); digits
-// 1..9 are tokens 0..8. Every returned board is checked against the rules (check.ts): a
+// in batches (sampling/batched.ts); digits 1..9 are tokens 0..8. Every returned board is checked against the rules (check.ts): a
 // sampler's answer is not taken on trust. The classifier evaluations each board took are
 // reported (the adaptive sampler stops a board when it is filled).
 import type { Network } from '../../model/network.js';
@@ -53,6 +52,15 @@ export const DEFAULT_SUDOKU_RULES = true;
  */
 export function defaultSudokuSampler(rules: boolean = DEFAULT_SUDOKU_RULES): string {
   return rules ? 'adaptive-remask' : 'adaptive';
+}
+
+/** A solve's rules and sampler, each defaulted where not given (the sampler by the rules). */
+export function sudokuSampling(o: { sampler?: string; rules?: boolean }): {
+  sampler: string;
+  rules: boolean;
+} {
+  const rules = o.rules ?? DEFAULT_SUDOKU_RULES;
+  return { sampler: o.sampler ?? defaultSudokuSampler(rules), rules };
 }
 
 /**

@@ -2,8 +2,8 @@
 // models' shape (81 cells, the row/column/box structure), the shipped model, the sampling
 // defaults of a solve (Sudoku's rules, the adaptive sampler that undoes what breaks them, its NFE
 // cap per board), a training run from `sjd train sudoku`'s flags (app:sudoku), the comparison of
-// `sjd compare sudoku` (sec:exp-sudoku), and the retries /api/models tells the page. Sudoku has no unconditional
-// sampling: it is solved from clues (solve.ts, `POST /api/sudoku/solve`).
+// `sjd compare sudoku` (sec:exp-sudoku), and the retries /api/models tells the page. Sudoku has
+// no unconditional sampling: it is solved from clues (solve.ts, `POST /api/sudoku/solve`).
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
 import { runComparison } from './compare.js';
 import { pairsOrGenerated } from './data.js';
