@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Issue 31's text comparison, resumable (run it again to continue; one thread, so other work
-# can run beside it): first the seed-0 sweep of the sigma_W and normalisation choices under the
-# exact sampler and Alg. 2, then three seeds of MDLM, CADD and the row-normalised SJD under the
-# exact sampler (the runs of seed 0 are shared). Needs the corpus in runs/text8:
+# can run beside it): first three seeds of MDLM, CADD and the row-normalised SJD under the exact
+# sampler, then the seed-0 sweep of the sigma_W and normalisation choices under the exact sampler
+# and Alg. 2 (the runs of seed 0 are shared). Runs kept in training/text-compare-v2
+# (bench/keep-results.sh) are copied in first, so they are not trained again. Needs the corpus
+# in runs/text8:
 #   npx sjd data text8 --from ../shared/data/wikipedia --out runs/text8
 # Run it from a worktree of its own (git worktree add ../cmp; npm ci there), so that later
 # changes to this checkout do not reach a run mid-way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mkdir -p runs/text-compare-v2
+cp -rn training/text-compare-v2/. runs/text-compare-v2/
 common=(--threads "${THREADS:-1}" compare text --out runs/text-compare-v2 --steps 3000 --size cpu -n 64 --data runs/text8)
-node bin/sjd.js "${common[@]}" --seeds 0 --models masked,hybrid,sjd-row-1,sjd-add-1,sjd-row-2 \
-  --samplers ancestral,sjd --doc docs/text-comparison-sweep.md
 node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-row-1 \
   --samplers ancestral --doc docs/text-comparison.md
+node bin/sjd.js "${common[@]}" --seeds 0 --models masked,hybrid,sjd-row-1,sjd-add-1,sjd-row-2 \
+  --samplers ancestral,sjd --doc docs/text-comparison-sweep.md

@@ -2,7 +2,7 @@
 // one line on stderr and exit status 2, never a stack trace.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from './tmp.js';
@@ -270,6 +270,20 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
   assert.equal(b.status, 0, b.stderr);
   assert.doesNotMatch(b.stderr, /training|resuming/);
   assert.equal(readFileSync(doc, 'utf8'), md);
+  // a run's config and frontiers, kept without its checkpoint, resume the comparison elsewhere:
+  // nothing is trained again and the report is the same
+  const kept = tempDir('sjd-cli-cmp-kept-');
+  for (const run of ['hybrid-seed0', 'sjd-add-2-seed0', 'sjd-row-1-seed0']) {
+    mkdirSync(join(kept, run));
+    for (const f of ['config.json', 'frontier-ancestral.json', 'frontier-sjd-refresh.json'])
+      copyFileSync(join(dir, run, f), join(kept, run, f));
+  }
+  const keptDoc = join(kept, 'doc.md');
+  const c = sjd(...args.map((a) => (a === dir ? kept : a === doc ? keptDoc : a)));
+  assert.equal(c.status, 0, c.stderr);
+  assert.doesNotMatch(c.stderr, /training|resuming/);
+  assert.ok(!existsSync(join(kept, 'hybrid-seed0', 'checkpoint')));
+  assert.equal(readFileSync(keptDoc, 'utf8').replaceAll(kept, dir), md);
   // the earlier spellings read as today's names: cadd is the hybrid run already made
   const cadd = sjd(...args.map((a) => (a === 'hybrid,sjd-add-2,sjd-row-1' ? 'cadd' : a)));
   assert.equal(cadd.status, 0, cadd.stderr);

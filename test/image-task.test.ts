@@ -6,7 +6,7 @@
 // one-line errors for bad input.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PNG } from 'pngjs';
@@ -385,6 +385,26 @@ test('sjd compare image trains each model, scores it at each NFE (cached), and w
     readFileSync(doc, 'utf8'),
     /top-p 0\.98 for the masked model; top-p 0\.9 for the hybrid and SJD models\)/,
   );
+  // runs kept without their weights (config and scores) resume elsewhere: nothing is trained,
+  // the grids already drawn stay and the table is the same
+  const kept = join(dir, 'kept');
+  for (const m of ['masked', 'sjd-2']) {
+    mkdirSync(join(kept, `${m}-seed0`), { recursive: true });
+    for (const f of ['config.json', 'scores.json'])
+      copyFileSync(join(runs, `${m}-seed0`, f), join(kept, `${m}-seed0`, f));
+  }
+  const grids = ['images-masked.png', 'images-sjd-2.png'].map((f) =>
+    readFileSync(join(dir, 'doc', f)),
+  );
+  const keptRun = sjd(...args.map((a) => (a === runs ? kept : a)));
+  assert.equal(keptRun.status, 0, keptRun.stderr);
+  assert.doesNotMatch(keptRun.stderr, /training|resuming/);
+  assert.ok(!existsSync(join(kept, 'masked-seed0', 'checkpoint')));
+  assert.deepEqual(
+    ['images-masked.png', 'images-sjd-2.png'].map((f) => readFileSync(join(dir, 'doc', f))),
+    grids,
+  );
+  assert.match(readFileSync(doc, 'utf8'), /!\[sjd-2 samples\]\(images-sjd-2\.png\)/);
   const bad = sjd('compare', 'image', '--out', join(dir, 'x'), '--steps', '1', '--models', 'sjd-0');
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr.trim(), /unknown model 'sjd-0'/);

@@ -4,12 +4,13 @@
 // cached beside it (scores.json), so the comparison continues across sessions. Writes a Markdown
 // table of FD (mean +- std over seeds) per model and NFE with KID, label entropy and coverage,
 // the floor and ceiling at the same N, a plot of FD against NFE, and a sample grid per model.
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../../evaluation/plot.js';
 import { mean, separation, std } from '../../evaluation/stats.js';
 import { describeProcess, isPixelProcess, parseProcessName } from '../../process/index.js';
-import { type TrainHooks, trainToEnd } from '../../train/index.js';
+import { isRunFolder, type TrainHooks, trainToEnd } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { readCache, writeCache } from '../../util/cache.js';
 import type { ImageSet } from './dataset.js';
@@ -83,12 +84,17 @@ function scoresFile(dir: string, name: string, o: ImageCompareOptions): string {
   );
 }
 
+/** A run's cached scores by NFE (empty where none are cached for this N, step and sampling). */
+function cachedScores(dir: string, name: string, o: ImageCompareOptions) {
+  const key = { n: o.n, steps: o.steps, features: o.features.path, ...samplingOf(name, o) };
+  const scores = readCache<Record<number, ImageScores>>(scoresFile(dir, name, o), key) ?? {};
+  return { key, scores, missing: o.nfes.filter((k) => !scores[k]) };
+}
+
 /** Scores of one run at every NFE, from its cache when it has them for this N, step and sampling. */
 function runScores(dir: string, name: string, o: ImageCompareOptions): Record<number, ImageScores> {
   const cache = scoresFile(dir, name, o);
-  const key = { n: o.n, steps: o.steps, features: o.features.path, ...samplingOf(name, o) };
-  const scores = readCache<Record<number, ImageScores>>(cache, key) ?? {};
-  const missing = o.nfes.filter((k) => !scores[k]);
+  const { key, scores, missing } = cachedScores(dir, name, o);
   if (missing.length > 0) {
     const m = loadAnyImageModel(dir);
     for (const nfe of missing) {
@@ -115,7 +121,11 @@ export async function runImageComparison(
     for (const name of o.models) {
       const dir = join(o.out, `${name}-seed${seed}`);
       hooks.log?.(`${label(name, task, o)}, seed ${seed}`);
-      if (!(await trainToEnd(dir, modelConfig(name, task, o, seed), task, hooks))) return null;
+      // A run scored at every NFE needs no more training (the results of a finished run, kept
+      // without its weights, resume a comparison on another machine).
+      const scored = cachedScores(dir, name, o).missing.length === 0;
+      if (!scored && !(await trainToEnd(dir, modelConfig(name, task, o, seed), task, hooks)))
+        return null;
       const scores = runScores(dir, name, o);
       hooks.log?.(
         `${dir}: FD at NFE ${o.nfes.join('/')}: ${o.nfes.map((k) => scores[k]!.samples.fd.toFixed(2)).join('/')}`,
@@ -172,17 +182,20 @@ async function writeImageReport(
           .map((b) => fdVerdict(label(m, task, o), fdAt(m), label(b, task, o), fdAt(b))),
       ),
   ];
-  // a sample grid per model (first seed, largest NFE)
+  // a sample grid per model (the first seed whose weights are here, largest NFE; where no
+  // run of the model kept its weights, the grid already drawn stays)
   for (const m of o.models) {
-    const r = runs.find((x) => x.model === m)!;
-    const s = sampleAnyImages(loadAnyImageModel(r.dir), {
-      n: 36,
-      nfe: top,
-      seed: 0,
-      ...samplingOf(m, o),
-    });
     const file = `${stem}-${m}.png`;
-    writeFileAtomic(file, gridPng(s.images, 36, task.geometry, { cols: 12 }));
+    const r = runs.find((x) => x.model === m && isRunFolder(x.dir));
+    if (r) {
+      const s = sampleAnyImages(loadAnyImageModel(r.dir), {
+        n: 36,
+        nfe: top,
+        seed: 0,
+        ...samplingOf(m, o),
+      });
+      writeFileAtomic(file, gridPng(s.images, 36, task.geometry, { cols: 12 }));
+    } else if (!existsSync(file)) continue;
     grids.push(`**${label(m, task, o)}**\n\n![${m} samples](${basename(file)})`);
   }
   const svg = `${stem}.svg`;

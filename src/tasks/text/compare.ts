@@ -63,6 +63,33 @@ const label = (name: string, o: TextCompareOptions) =>
 const samplersOf = (name: string, o: TextCompareOptions) =>
   name === 'masked' ? ['mdlm'] : o.samplers;
 
+const frontierStem = (sampler: string, read: { uniformHazard?: boolean }) =>
+  `frontier-${sampler}${read.uniformHazard ? '-w1' : ''}`;
+
+/** A run's cached frontier under one sampler, if it was traced at this N and step. */
+function readCachedFrontier(
+  dir: string,
+  sampler: string,
+  o: { n: number; steps: number },
+  read: { uniformHazard?: boolean } = {},
+): FrontierPoint[] | null {
+  const cache = join(dir, `${frontierStem(sampler, read)}.json`);
+  if (!existsSync(cache)) return null;
+  const cached = JSON.parse(readFileSync(cache, 'utf8'));
+  return cached.n === o.n && cached.step === o.steps && cached.sampler === sampler
+    ? cached.curves[0].points
+    : null;
+}
+
+/**
+ * Whether a run's config and every frontier the comparison needs of it are cached: such a run
+ * needs neither its checkpoint nor more training (the results of a finished run, kept without
+ * its weights, resume a comparison on another machine).
+ */
+const runScored = (dir: string, name: string, o: TextCompareOptions) =>
+  existsSync(join(dir, RUN_FILES.config)) &&
+  samplersOf(name, o).every((s) => readCachedFrontier(dir, s, o) !== null);
+
 /**
  * A frontier cached beside its run (frontier-<sampler>.json; with w = 1 at sampling,
  * frontier-<sampler>-w1.json), or traced and cached.
@@ -76,16 +103,14 @@ export async function cachedFrontier(
   reference: TextScores,
   read: { uniformHazard?: boolean } = {},
 ): Promise<FrontierPoint[]> {
-  const stem = `frontier-${sampler}${read.uniformHazard ? '-w1' : ''}`;
-  const cache = join(dir, `${stem}.json`);
-  const cached = existsSync(cache) ? JSON.parse(readFileSync(cache, 'utf8')) : null;
-  if (cached && cached.n === o.n && cached.step === o.steps && cached.sampler === sampler)
-    return cached.curves[0].points;
+  const stem = frontierStem(sampler, read);
+  const cached = readCachedFrontier(dir, sampler, o, read);
+  if (cached) return cached;
   const { model, process: proc } = loadTransformer(dir, textShape, 'text', read);
   const points = frontier(model, proc, task.scorer, { n: o.n, seed: 0, sampler });
   const label = `${name}, ${sampler}${read.uniformHazard ? ', w = 1' : ''}`;
   await writeFrontier(
-    cache,
+    join(dir, `${stem}.json`),
     join(dir, `${stem}.svg`),
     [{ label, points }],
     { n: o.n, step: o.steps, seed: 0, sampler },
@@ -106,7 +131,7 @@ export async function runTextComparison(
       const dir = join(o.out, `${name}-seed${seed}`);
       const config = { ...modelConfig(name, o, seed), data: task.corpus.source };
       hooks.log?.(`${label(name, o)}, seed ${seed}`);
-      if (!(await trainToEnd(dir, config, task, hooks))) return null;
+      if (!runScored(dir, name, o) && !(await trainToEnd(dir, config, task, hooks))) return null;
       for (const sampler of samplersOf(name, o)) {
         const points = await cachedFrontier(dir, name, sampler, task, o, reference);
         const max = frontierMaxima(points);

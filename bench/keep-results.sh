@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Keeps a comparison's results without its weights: for each run of RUNS that is scored (a
+# cached frontier-*.json or scores*.json), its config, manifest, metrics and score caches are
+# copied into KEEP (a tracked folder such as training/text-compare-v2). `sjd compare` skips a run
+# scored at every point, so copying KEEP back into a fresh RUNS resumes the comparison on another
+# machine without training those runs again (bench/text-compare.sh and bench/image-compare.sh
+# do that first).
+#   bench/keep-results.sh RUNS KEEP
+set -euo pipefail
+if [ $# -ne 2 ] || [ ! -d "$1" ]; then
+  echo "usage: bench/keep-results.sh RUNS KEEP (RUNS: a comparison's --out folder)" >&2
+  exit 2
+fi
+runs=$1
+keep=$2
+for run in "$runs"/*/; do
+  name=$(basename "$run")
+  shopt -s nullglob
+  scored=("$run"frontier-*.json "$run"scores*.json)
+  [ ${#scored[@]} -eq 0 ] && continue
+  mkdir -p "$keep/$name"
+  for f in "$run"config.json "$run"manifest.json "$run"metrics.csv "${scored[@]}"; do
+    [ -f "$f" ] && cp "$f" "$keep/$name/"
+  done
+  shopt -u nullglob
+done
