@@ -5,7 +5,8 @@
 // them; the shipped model: its NFE per board depends on what the model is sure of; finished
 // boards drop out) against the network passes of the same run (bench/reference.ts
 // networkShare): ratios are the process's and the samplers' overhead; the adaptive one with the
-// NFE it spent per board, and with the shipped retries beside.
+// NFE it spent per board, and with the shipped retries beside; and a solve of 512 boards at the
+// defaults across two one-thread worker processes against the same solve in this process.
 
 import { sampleTimes } from '../src/process/index.js';
 import { generatedPairs } from '../src/tasks/sudoku/data.js';
@@ -18,7 +19,9 @@ import {
   defaultSudokuSampler,
   nfeSummary,
   solveSudoku,
+  sudokuSampling,
 } from '../src/tasks/sudoku/solve.js';
+import { solveInWorkers } from '../src/tasks/sudoku/solve-pool.js';
 import { SudokuTask } from '../src/tasks/sudoku/task.js';
 import { AdamW, crossEntropy, full, Generator } from '../src/torch/index.js';
 import { buildModel, buildProcess } from '../src/train/build.js';
@@ -128,4 +131,31 @@ register(
   'sudoku-solve-default',
   () => adaptiveSolveBench(defaultSudokuSampler(), DEFAULT_SUDOKU_RULES),
   'the network passes of the same run (the defaults: the rules, their searching sampler)',
+);
+
+register(
+  'sudoku-solve-workers',
+  async (): Promise<BenchResult> => {
+    // 512 generated boards at the defaults in chunks of 128: two one-thread worker processes
+    // (solve-pool.ts) against this process on all its threads; the same boards either way
+    const { model, process: proc } = loadSudokuModel();
+    const { puzzles } = generatedPairs(512, 3);
+    const { sampler, rules } = sudokuSampling({});
+    const settings = { sampler, rules, nfe: defaultSudokuNfe(sampler), seed: 0, batch: 128 };
+    let t0 = performance.now();
+    const pooled = await solveInWorkers(undefined, puzzles, settings, 2);
+    const sjd_ms = performance.now() - t0;
+    t0 = performance.now();
+    const alone = solveSudoku(model, proc, puzzles, settings);
+    const ref_ms = performance.now() - t0;
+    if (pooled.boards.some((b, n) => b.some((d, i) => d !== alone.boards[n]![i])))
+      throw new Error('sudoku-solve-workers: the workers gave other boards than one process');
+    return {
+      sjd_ms,
+      ref_ms,
+      boards_per_s: (512 * 1000) / sjd_ms,
+      one_process_boards_per_s: (512 * 1000) / ref_ms,
+    };
+  },
+  `the same solve in this process on all its threads`,
 );

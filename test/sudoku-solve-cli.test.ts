@@ -176,3 +176,65 @@ test('sjd solve --sampler takes every registered sampler name', () => {
   assert.ok(sjdSampler.status === 0 || sjdSampler.status === 3, sjdSampler.stderr);
   if (sjdSampler.status === 3) assert.match(sjdSampler.stderr, /^sjd: not solved: /);
 });
+
+test('sjd solve --file and sjd eval sudoku across worker processes: the same boards and scores as in one process', () => {
+  // HARD breaks without the rules, so its chunk retries; five chunks of two puzzles, three workers
+  const many = join(dir, 'many.csv');
+  const rows = [HARD, EASY, EASY, HARD, HARD, EASY, EASY, EASY, HARD, EASY];
+  writeFileSync(many, `quizzes\n${rows.join('\n')}\n`);
+  const solveWith = (workers: string) => {
+    const out = join(dir, `many-${workers}.csv`);
+    const r = sjd(
+      'solve',
+      '--file',
+      many,
+      '--out',
+      out,
+      '--no-rules',
+      '--batch',
+      '2',
+      '--workers',
+      workers,
+    );
+    assert.equal(r.status, 3, r.stderr);
+    return { stdout: r.stdout, csv: readFileSync(out, 'utf8') };
+  };
+  const one = solveWith('1');
+  assert.match(one.stdout, /^solved \d+ of 10 puzzles into /);
+  assert.deepEqual(solveWith('3'), {
+    ...one,
+    stdout: one.stdout.replace('many-1.csv', 'many-3.csv'),
+  });
+  // eval: every score but the speed
+  const pairs = join(dir, 'pairs.csv');
+  writeFileSync(
+    pairs,
+    `quizzes,solutions\n${[EASY, EASY, EASY, EASY, EASY].map((p) => `${p},${EASY_SOLUTION}`).join('\n')}\n`,
+  );
+  const evalWith = (workers: string) => {
+    const r = sjd(
+      'eval',
+      'sudoku',
+      '--data',
+      pairs,
+      '--batch',
+      '2',
+      '--workers',
+      workers,
+      '--json',
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const {
+      boards_per_s: _b,
+      seconds: _s,
+      by_nodes,
+      ...scores
+    } = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    for (const b of Object.values(by_nodes) as { boards_per_s?: number }[]) delete b.boards_per_s;
+    return { ...scores, by_nodes };
+  };
+  assert.deepEqual(evalWith('2'), evalWith('1'));
+  const bad = sjd('eval', 'sudoku', '--data', pairs, '--workers', '0');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--workers/);
+});

@@ -21,9 +21,10 @@ export async function solveFile(
   out: string,
   o: { model?: string; sampler: string; nfe: number },
   settings: sudoku.SolveOptions,
+  workers: number,
 ): Promise<void> {
   const total = statSync(file).size;
-  const { model, process: proc } = sudoku.loadSudokuModel(o.model);
+  const loaded = sudoku.loadSudokuModel(o.model);
   const how = sudoku.samplerLabel(o.sampler, settings.commit);
   const writer = new sudoku.SudokuCsvAppender(out);
   let stop = false;
@@ -45,13 +46,16 @@ export async function solveFile(
   const t0 = performance.now();
   bar.start(total, 0, { boards: 0, solved: 0, rate: '-' });
   try {
-    for await (const { rows, bytes } of sudoku.streamSudokuCsv(file, FILE_CHUNK)) {
+    for await (const { rows, bytes } of sudoku.streamSudokuCsv(file, FILE_CHUNK * workers)) {
       if (stop) break;
       const puzzles = rows.map((r) => r.puzzle);
-      const r = sudoku.solveSudoku(model, proc, puzzles, {
-        ...settings,
-        seed: settings.seed + tally.boards,
-      });
+      const r = await sudoku.solvePuzzles(
+        loaded,
+        o.model,
+        puzzles,
+        { ...settings, seed: settings.seed + tally.boards },
+        workers,
+      );
       writer.append(
         puzzles.map((p, n) => ({
           puzzle: p,

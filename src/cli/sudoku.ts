@@ -7,7 +7,7 @@
 // solution, several or none) and exits with status 3 when any board is not solved; --out marks
 // each row's status.
 import type { Command } from 'commander';
-import { sampling, sudoku, util } from '../index.js';
+import { sampling, sudoku, torch, util } from '../index.js';
 import { group, int, nfe, num, oneOf, samplerOption } from './options.js';
 import { solveFile } from './solve-file.js';
 import { EXIT_NOT_SOLVED, retryNote } from './solve-report.js';
@@ -26,6 +26,7 @@ interface SamplerOpts {
   retries: number;
   remask?: boolean;
   batch: number;
+  workers?: number; // unset: the thread count (workersOf)
 }
 
 /** How --nfe defaults, from sudoku.defaultSudokuNfe (shared with `sjd demo`). */
@@ -134,8 +135,20 @@ const samplerOptions = (c: Command) =>
         sudoku.DEFAULT_SUDOKU_BATCH,
       )
       .option(...retriesOption)
-      .option(...remaskOption),
+      .option(...remaskOption)
+      .option(
+        '--workers <n>',
+        'processes of one libtorch thread each that share a solve of more than one batch (default: --threads; 1: this process alone)',
+        int(1, 64),
+      ),
   );
+
+/** --workers, else one a libtorch thread (they scale better than threads on Sudoku's passes). */
+export const workersOf = (o: { workers?: number }): number => o.workers ?? torch.getNumThreads();
+
+/** A solve of many puzzles: across worker processes (sudoku.solvePuzzles). */
+const solveMany = (o: SamplerOpts, loaded: sudoku.LoadedSudoku, puzzles: sudoku.Board[]) =>
+  sudoku.solvePuzzles(loaded, o.model, puzzles, solveOptions(o), workersOf(o));
 
 /** The --remask flag. */
 export const remaskOption = [
@@ -170,7 +183,7 @@ export function registerSudoku(program: Command): void {
       if (o.file && !o.out) throw new Error('--file needs --out');
       if (o.out && !o.file) throw new Error('--out goes with --file (one puzzle is printed)');
       if (o.out) util.claimOutFile(o.out, o.force === true);
-      if (o.file) return solveFile(o.file, o.out!, o, solveOptions(o));
+      if (o.file) return solveFile(o.file, o.out!, o, solveOptions(o), workersOf(o));
       const puzzles = [sudoku.parseBoard(puzzle!, 'puzzle')];
       const problem = sudoku.pairProblem(puzzles[0]!, null);
       if (problem) throw new Error(problem);
@@ -216,18 +229,22 @@ export function registerSudoku(program: Command): void {
       )
       .option('--json', 'end with one JSON line of the results'),
   ).action(
-    (o: SamplerOpts & { data: string; limit?: number; json?: boolean; byNodes?: boolean }) => {
+    async (
+      o: SamplerOpts & { data: string; limit?: number; json?: boolean; byNodes?: boolean },
+    ) => {
       const pairs = sudoku.loadPairs(o.data, o.limit);
-      const { model, process: proc, source } = sudoku.loadSudokuModel(o.model);
+      const loaded = sudoku.loadSudokuModel(o.model);
+      const source = loaded.source;
       const settings = solveOptions(o);
       const commit = settings.commit;
       const nodes = pairs.puzzles.map((p) => sudoku.countSearchNodes(p).nodes);
       const buckets = nodes.map(sudoku.nodeBucket);
+      const solve = (ps: sudoku.Board[]) => solveMany(o, loaded, ps);
       const t0 = performance.now();
       const grouped = o.byNodes
-        ? sudoku.solveGrouped(model, proc, pairs.puzzles, settings, buckets)
+        ? await sudoku.solveGrouped(pairs.puzzles, buckets, solve)
         : undefined;
-      const r = grouped?.result ?? sudoku.solveSudoku(model, proc, pairs.puzzles, settings);
+      const r = grouped?.result ?? (await solve(pairs.puzzles));
       const seconds = (performance.now() - t0) / 1000;
       const s = sudoku.scoreBoards(pairs.puzzles, pairs.solutions, r.boards);
       const adaptive = sampling.getSampler(o.sampler).kind === 'adaptive';

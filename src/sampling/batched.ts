@@ -92,7 +92,7 @@ function splitRows(tokens: number[], B: number, L: number): number[][] {
   return Array.from({ length: B }, (_, b) => tokens.slice(b * L, (b + 1) * L));
 }
 
-function checkBatchSize(batchSize: number): void {
+export function checkBatchSize(batchSize: number): void {
   if (!(Number.isInteger(batchSize) && batchSize >= 1))
     throw new Error(`batch size must be a positive integer, got ${batchSize}`);
 }

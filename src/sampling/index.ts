@@ -11,6 +11,7 @@ export {
   type BatchedSampleOptions,
   type BatchedSampleResult,
   batchedSteps,
+  checkBatchSize,
   sampleBatchSteps,
   sampleInBatches,
   type UnconditionalOptions,

@@ -21,6 +21,7 @@ export * from './remask.js';
 export * from './retry.js';
 export * from './search-nodes.js';
 export * from './solve.js';
+export * from './solve-pool.js';
 export * from './solver.js';
 export * from './spec.js';
 export * from './strategy-set.js';

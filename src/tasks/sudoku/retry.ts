@@ -83,6 +83,19 @@ export function checkRetries(retries: number): void {
     throw new Error(`retries must be a whole number >= 0, got ${retries}`);
 }
 
+/** Solves of consecutive chunks of puzzles as one (the first one's trajectory, if any). */
+export function joinSolves(parts: SolveResult[]): SolveResult {
+  const joined: SolveResult = {
+    boards: parts.flatMap((p) => p.boards),
+    problems: parts.flatMap((p) => p.problems),
+    nfe: parts.flatMap((p) => p.nfe),
+    attempts: parts.flatMap((p) => p.attempts),
+    solved: parts.reduce((a, p) => a + p.solved, 0),
+    firstSolved: parts.reduce((a, p) => a + p.firstSolved, 0),
+  };
+  return parts[0]?.trajectory ? { ...joined, trajectory: parts[0].trajectory } : joined;
+}
+
 /** The first attempt's result as the solve's, before any retry. */
 function started(puzzles: Board[], first: AttemptResult): SolveResult {
   const solved = first.problems.filter((p) => p.length === 0).length;

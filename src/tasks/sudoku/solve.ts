@@ -1,9 +1,11 @@
 // Solving Sudoku with a trained classifier: clues are conditioned (committed from the start and
 // re-clamped each step), the blanks are sampled by a named sampler (the commands' default: the
 // adaptive sampler that undoes what breaks Sudoku's rules; the paper's confidence policy, Alg. 2)
-// in batches (sampling/batched.ts); digits 1..9 are tokens 0..8. Every returned board is checked against the rules (check.ts): a
-// sampler's answer is not taken on trust. The classifier evaluations each board took are
-// reported (the adaptive sampler stops a board when it is filled).
+// in chunks of `batch` boards, each solved on its own with its retries (retry.ts) and seeded by
+// its first index, so that chunks can be solved in any process (solve-pool.ts); digits 1..9 are
+// tokens 0..8. Every returned board is checked against the rules (check.ts): a sampler's answer
+// is not taken on trust. The classifier evaluations each board took are reported (the adaptive
+// sampler stops a board when it is filled).
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import {
@@ -11,6 +13,7 @@ import {
   type BatchedSampleResult,
   batchedSteps,
   type CommitRule,
+  checkBatchSize,
   DEFAULT_COMMIT,
   DEFAULT_UNDOS,
   drain,
@@ -26,6 +29,7 @@ import { answerProblems } from './check.js';
 import {
   type AttemptResult,
   DEFAULT_RETRIES,
+  joinSolves,
   type RetryOptions,
   type SolveResult,
   solveWithRetries,
@@ -126,24 +130,75 @@ function retryOptions(o: SolveOptions): RetryOptions {
   };
 }
 
+/** The puzzles' chunks: `o.batch` boards each (the last may be shorter), by their first index. */
+export function solveChunks(
+  puzzles: Board[],
+  o: SolveOptions,
+): { start: number; puzzles: Board[] }[] {
+  const size = o.batch ?? DEFAULT_SUDOKU_BATCH;
+  checkBatchSize(size);
+  const chunks: { start: number; puzzles: Board[] }[] = [];
+  for (let start = 0; start < puzzles.length; start += size)
+    chunks.push({ start, puzzles: puzzles.slice(start, start + size) });
+  return chunks;
+}
+
 /**
- * The one solving path (issue #28): the puzzles' attempts through the batched sampler, with their
+ * One chunk's solve: its attempts through the batched sampler, seeded seed + start, with their
  * retries, as a generator of steps (null where not watched) returning the checked boards.
  */
-function solveSteps(
+function chunkSteps(
+  model: Network,
+  proc: SJDProcess,
+  chunk: { start: number; puzzles: Board[] },
+  o: SolveOptions,
+  watch: Watch,
+): Generator<TrajectoryStep | null, SolveResult> {
+  const own = { ...o, seed: o.seed + chunk.start };
+  function* attempt(p: Board[], nfe: number, seed: number, w: Watch) {
+    return checkedBoards(
+      p,
+      yield* batchedSteps(model, proc, solveOptions(p, { ...own, nfe, seed }), w),
+    );
+  }
+  return solveWithRetries(attempt, chunk.puzzles, retryOptions(own), watch);
+}
+
+/**
+ * The one solving path (issue #28): the chunks of `o.batch` puzzles in turn, each solved on its
+ * own with its retries (so a board depends on its chunk alone, and chunks may be solved in any
+ * order or process: solve-pool.ts), as a generator of steps (null where not watched; `first`
+ * watches the first chunk's first attempt) returning the checked boards.
+ */
+function* solveSteps(
   model: Network,
   proc: SJDProcess,
   puzzles: Board[],
   o: SolveOptions,
   watch: Watch,
 ): Generator<TrajectoryStep | null, SolveResult> {
-  function* attempt(p: Board[], nfe: number, seed: number, w: Watch) {
-    return checkedBoards(
-      p,
-      yield* batchedSteps(model, proc, solveOptions(p, { ...o, nfe, seed }), w),
+  const parts: SolveResult[] = [];
+  for (const chunk of solveChunks(puzzles, o))
+    parts.push(
+      yield* chunkSteps(
+        model,
+        proc,
+        chunk,
+        o,
+        chunk.start === 0 || watch === 'all' ? watch : 'none',
+      ),
     );
-  }
-  return solveWithRetries(attempt, puzzles, retryOptions(o), watch);
+  return joinSolves(parts);
+}
+
+/** One chunk solved (a solve pool's unit of work): chunkSteps drained, no trajectory. */
+export function solveChunk(
+  model: Network,
+  proc: SJDProcess,
+  chunk: { start: number; puzzles: Board[] },
+  o: SolveOptions,
+): SolveResult {
+  return drain(chunkSteps(model, proc, chunk, o, 'none'), false);
 }
 
 /** Solves `puzzles` (solveSteps drained; the first batch's trajectory when `record`). */
@@ -158,22 +213,20 @@ export function solveSudoku(
 
 /** A solve of groups of puzzles, each on its own: the merged result and each group's seconds. */
 export interface GroupedSolve {
-  result: SolveResult; // aligned with the puzzles, as solveSudoku's (no trajectory)
+  result: SolveResult; // aligned with the puzzles, as one solve's (no trajectory)
   seconds: Record<string, number>; // wall time of each group's solve
 }
 
 /**
- * Solves the puzzles of each group (`groups[n]`: puzzle n's) on its own, in the order groups
- * first appear, timing each: boards/s per group are then measured, not apportioned (`sjd eval
- * sudoku --by-nodes`). A group's boards equal solveSudoku's on that group alone.
+ * Solves the puzzles of each group (`groups[n]`: puzzle n's) on its own by `solve`, in the order
+ * groups first appear, timing each: boards/s per group are then measured, not apportioned (`sjd
+ * eval sudoku --by-nodes`). A group's boards equal `solve`'s on that group alone.
  */
-export function solveGrouped(
-  model: Network,
-  proc: SJDProcess,
+export async function solveGrouped(
   puzzles: Board[],
-  o: SolveOptions,
   groups: readonly string[],
-): GroupedSolve {
+  solve: (puzzles: Board[]) => SolveResult | Promise<SolveResult>,
+): Promise<GroupedSolve> {
   if (groups.length !== puzzles.length)
     throw new Error(`solveGrouped: ${groups.length} groups for ${puzzles.length} puzzles`);
   const n = puzzles.length;
@@ -189,12 +242,7 @@ export function solveGrouped(
   for (const g of new Set(groups)) {
     const idx = groups.flatMap((k, i) => (k === g ? [i] : []));
     const t0 = performance.now();
-    const r = solveSudoku(
-      model,
-      proc,
-      idx.map((i) => puzzles[i]!),
-      { ...o, record: false },
-    );
+    const r = await solve(idx.map((i) => puzzles[i]!));
     seconds[g] = (performance.now() - t0) / 1000;
     idx.forEach((i, k) => {
       result.boards[i] = r.boards[k]!;

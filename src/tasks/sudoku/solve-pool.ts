@@ -1,0 +1,109 @@
+// Solving many puzzles on several cores (issue #32, speed): libtorch's intra-op threads scale
+// poorly on the small passes of a Sudoku solve (two threads on one process: 9.0 boards/s on 512
+// no-guess puzzles; two one-thread processes: 14.5), so the chunks of a solve (solve.ts
+// solveChunks: `batch` puzzles each, solved on their own with their retries) are handed to
+// worker processes, each running libtorch on one thread, the next chunk to whichever is free.
+// A chunk's boards depend on the chunk alone, so the answer is the one solveSudoku gives in one
+// process, whatever the number of workers. The workers load the model from where the caller
+// did (the shipped one when `model` is undefined).
+import { type ChildProcess, fork } from 'node:child_process';
+import type { Network } from '../../model/network.js';
+import type { SJDProcess } from '../../process/index.js';
+import type { Board } from './board.js';
+import { joinSolves, type SolveResult } from './retry.js';
+import { type SolveOptions, solveChunks, solveSudoku } from './solve.js';
+
+/** A chunk for a worker: the model folder (undefined: the shipped one), options and puzzles. */
+export interface PoolJob {
+  model?: string;
+  options: SolveOptions;
+  start: number;
+  puzzles: Board[];
+}
+
+/** A worker's answer: the chunk's solve, or the one-line reason it failed. */
+export type PoolReply = { start: number; result: SolveResult } | { error: string };
+
+const WORKER = new URL('./solve-worker.js', import.meta.url);
+
+function checkWorkers(workers: number): void {
+  if (!(Number.isInteger(workers) && workers >= 1))
+    throw new Error(`workers must be a whole number >= 1, got ${workers}`);
+}
+
+/**
+ * Solves `puzzles` with the model at `model` in `workers` processes of one libtorch thread each:
+ * the same result as solveSudoku in one process (without a trajectory).
+ */
+export async function solveInWorkers(
+  model: string | undefined,
+  puzzles: Board[],
+  o: SolveOptions,
+  workers: number,
+): Promise<SolveResult> {
+  checkWorkers(workers);
+  const chunks = solveChunks(puzzles, o);
+  const parts: SolveResult[] = new Array(chunks.length);
+  const children: ChildProcess[] = [];
+  let next = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let done = 0;
+      const give = (child: ChildProcess) => {
+        const chunk = chunks[next++];
+        if (!chunk) return;
+        const job: PoolJob = { model, options: { ...o, record: false }, ...chunk };
+        child.send(job);
+      };
+      const count = Math.min(workers, chunks.length);
+      if (count === 0) resolve();
+      for (let w = 0; w < count; w++) {
+        const child = fork(WORKER, [], {
+          env: { ...process.env, SJD_THREADS: '1' },
+          serialization: 'advanced',
+          stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        });
+        children.push(child);
+        child.on('message', (reply: PoolReply) => {
+          if ('error' in reply) return reject(new Error(reply.error));
+          parts[chunks.findIndex((c) => c.start === reply.start)] = reply.result;
+          if (++done === chunks.length) resolve();
+          else give(child);
+        });
+        child.on('exit', (code, signal) => {
+          if (done < chunks.length)
+            reject(new Error(`a solve worker stopped (${signal ?? `exit code ${code}`})`));
+        });
+        child.on('error', reject);
+        give(child);
+      }
+    });
+  } finally {
+    for (const child of children) child.kill();
+  }
+  return joinSolves(parts);
+}
+
+/** A loaded Sudoku model (load.ts loadSudokuModel). */
+export interface LoadedSudoku {
+  model: Network;
+  process: SJDProcess;
+}
+
+/**
+ * solveSudoku for a command: in `workers` processes when the puzzles fill more than one chunk
+ * and more than one worker is asked for, else in this process with the model already loaded
+ * (from `model`: undefined for the shipped one). The same boards either way.
+ */
+export function solvePuzzles(
+  loaded: LoadedSudoku,
+  model: string | undefined,
+  puzzles: Board[],
+  o: SolveOptions,
+  workers: number,
+): Promise<SolveResult> {
+  checkWorkers(workers);
+  if (workers > 1 && solveChunks(puzzles, o).length > 1)
+    return solveInWorkers(model, puzzles, o, workers);
+  return Promise.resolve(solveSudoku(loaded.model, loaded.process, puzzles, o));
+}
