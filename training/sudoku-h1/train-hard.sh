@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# sudoku-h1 (issue #32 item 3; training/README.md): makes the hard sets of docs/sudoku-hard.md
+# (deterministic for their seeds; skipped when present), the 140,000-row mix (the first 50,000 of
+# qqwing_noguess_train.csv, guess-train.csv, hard20-train.csv twice) and fine-tunes the shipped
+# model on it, resumable: run it again to continue. One thread, from a worktree of its own.
+#   bash training/sudoku-h1/train-hard.sh SHARED_SUDOKU_DIR   (../shared/data/sudoku)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+shared=${1:?usage: train-hard.sh SHARED_SUDOKU_DIR (holds qqwing_noguess_train.csv)}
+d=runs/sudoku-hard
+mkdir -p "$d"
+sjd() { node bin/sjd.js --threads 1 "$@"; }
+make() { [ -s "$d/$1.csv" ] || sjd data sudoku --out "$d/$1.csv" --count "$2" --min-nodes "$3" --seed "$4"; }
+make guess-valid 300 1 301
+make guess-train 50000 1 201
+make hard20-train 20000 20 202
+make guess-test 2000 1 101
+make hard20-test 2000 20 102
+make hard50-test 1000 50 103
+if [ ! -s "$d/mix-train.csv" ]; then
+  node -e '
+    const fs = require("fs");
+    const [noguess, guess, hard, out] = process.argv.slice(1);
+    const rows = (f) => fs.readFileSync(f, "utf8").trim().split("\n");
+    const n = rows(noguess), g = rows(guess), h = rows(hard);
+    const cut = (r) => r.map((l) => l.split(",").slice(0, 2).join(","));
+    const body = [...cut(n.slice(1, 50001)), ...cut(g.slice(1)), ...cut(h.slice(1)), ...cut(h.slice(1))];
+    fs.writeFileSync(out + ".tmp", ["quizzes,solutions", ...body].join("\n") + "\n");
+    fs.renameSync(out + ".tmp", out);
+  ' "$shared/qqwing_noguess_train.csv" "$d/guess-train.csv" "$d/hard20-train.csv" "$d/mix-train.csv"
+fi
+run=runs/sudoku-h1
+args=(train sudoku --out "$run" --init models/sudoku --loops 3 --steps 3000 --lr 3e-4 --warmup 100
+  --eval-every 500 --data "$d/mix-train.csv" --eval-data "$d/guess-valid.csv"
+  --eval-size 200 --eval-nfe 64 --eval-sampler adaptive)
+if [ -f "$run/checkpoint/state.json" ]; then sjd "${args[@]}" --resume; else sjd "${args[@]}"; fi
