@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Keeps a comparison's results without its weights: for each run of RUNS that is scored (a
-# cached frontier-*.json or scores*.json), its config, manifest, metrics and score caches are
+# cached frontier-*.json, scores*.json or infill-*.json), its config, manifest, metrics, score
+# caches and learned hazard weights (hazard-weights.json) are
 # copied into KEEP (a tracked folder such as training/text-compare-v2). `sjd compare` skips a run
 # scored at every point, so copying KEEP back into a fresh RUNS resumes the comparison on another
 # machine without training those runs again (bench/text-compare.sh and bench/image-compare.sh
@@ -16,10 +17,10 @@ keep=$2
 for run in "$runs"/*/; do
   name=$(basename "$run")
   shopt -s nullglob
-  scored=("$run"frontier-*.json "$run"scores*.json)
+  scored=("$run"frontier-*.json "$run"scores*.json "$run"infill-*.json)
   [ ${#scored[@]} -eq 0 ] && continue
   mkdir -p "$keep/$name"
-  for f in "$run"config.json "$run"manifest.json "$run"metrics.csv "${scored[@]}"; do
+  for f in "$run"config.json "$run"manifest.json "$run"metrics.csv "$run"hazard-weights.json "${scored[@]}"; do
     [ -f "$f" ] && cp "$f" "$keep/$name/"
   done
   shopt -u nullglob

@@ -6,7 +6,7 @@
 // bound; what these do not take is refused in one line. `sjd compare text --hazards` runs the
 // tables of app:e2e-hazard end to end (tiny, resumable), with the paper's numbers beside ours.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { withHazardWeights, withObjective } from '../src/process/index.js';
@@ -191,4 +191,19 @@ test('sjd compare text --hazards: the tables with the paper beside, the w = 1 re
   const again = sjd(...args, ...more);
   assert.equal(again.status, 0, again.stderr);
   assert.doesNotMatch(again.stderr + again.stdout, /training /); // the runs and frontiers are cached
+  // the runs kept without their checkpoints (bench/keep-results.sh) resume elsewhere: nothing is
+  // trained again and the tables are the same, the learned weights' spread included
+  const kept = tempDir('sjd-hazards-kept-');
+  for (const run of ['hybrid-seed0', 'hybrid-learned-bounded-seed0']) {
+    mkdirSync(join(kept, run));
+    for (const f of readdirSync(join(dir, run)))
+      if (/^(config|frontier-.*|hazard-weights)\.json$/.test(f))
+        copyFileSync(join(dir, run, f), join(kept, run, f));
+  }
+  assert.ok(existsSync(join(kept, 'hybrid-learned-bounded-seed0', 'hazard-weights.json')));
+  const keptDoc = join(kept, 'hazards.md');
+  const elsewhere = sjd(...args, ...more.map((a) => (a === dir ? kept : a === doc ? keptDoc : a)));
+  assert.equal(elsewhere.status, 0, elsewhere.stderr);
+  assert.doesNotMatch(elsewhere.stderr + elsewhere.stdout, /training /);
+  assert.equal(readFileSync(keptDoc, 'utf8').replaceAll(kept, dir), md);
 });

@@ -7,7 +7,7 @@
 // exact scores on the truth and on a sample wrong at every hole, and `sjd eval text --infill`;
 // the infilling comparison (item 3) end to end at the tiny size, `sjd compare text --infill`.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { samplersFor } from '../src/sampling/index.js';
@@ -221,6 +221,30 @@ test('sjd compare text --infill: each model on the benchmark with a verdict per 
   );
   assert.ok(existsSync(join(dir, 'hybrid-seed0', 'infill-ancestral.json')));
   assert.ok(existsSync(join(dir, 'masked-seed0', 'infill-mdlm.json')));
+  // kept without their checkpoints, the runs resume elsewhere: nothing trained, the same report
+  const kept = tempDir('sjd-infill-kept-');
+  for (const [run, f] of [
+    ['masked-seed0', 'infill-mdlm.json'],
+    ['hybrid-seed0', 'infill-ancestral.json'],
+    ['sjd-row-1-seed0', 'infill-ancestral.json'],
+  ] as const) {
+    mkdirSync(join(kept, run));
+    for (const g of ['config.json', f]) copyFileSync(join(dir, run, g), join(kept, run, g));
+  }
+  const keptDoc = join(kept, 'infilling.md');
+  const elsewhere = sjd(
+    ...args,
+    ...more,
+    '--samplers',
+    'ancestral',
+    '--out',
+    kept,
+    '--doc',
+    keptDoc,
+  );
+  assert.equal(elsewhere.status, 0, elsewhere.stderr);
+  assert.doesNotMatch(elsewhere.stderr, /training /);
+  assert.equal(readFileSync(keptDoc, 'utf8').replaceAll(kept, dir), md);
   const both = sjd(...args, '--hazards', 'uniform', '--infill', '--out', dir);
   assert.notEqual(both.status, 0);
   assert.match(

@@ -67,7 +67,7 @@ const frontierStem = (sampler: string, read: { uniformHazard?: boolean }) =>
   `frontier-${sampler}${read.uniformHazard ? '-w1' : ''}`;
 
 /** A run's cached frontier under one sampler, if it was traced at this N and step. */
-function readCachedFrontier(
+export function readCachedFrontier(
   dir: string,
   sampler: string,
   o: { n: number; steps: number },

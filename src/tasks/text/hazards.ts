@@ -7,17 +7,20 @@
 //                      learned (learned-bounded, learned-uniform-ce), each read out with its own w
 //                      ("deployed") and with w = 1 ("w = 1 sampler"), against plain CE (uniform).
 // Each arm x seed is a resumable run folder (the uniform arm's is the text comparison's hybrid
-// run, shared when --out is the same); frontiers are cached beside them. The paper's metric: the
+// run, shared when --out is the same); frontiers (and a learned run's weights) are cached beside
+// them, and a run with all of them cached is not trained again (its checkpoint may be gone). The paper's metric: the
 // valid-word fraction (>= 5) maximised over the whole temperature x NFE sweep. The report sets
 // the paper's numbers beside ours, states a verdict per row against uniform (mean +- std, whether
 // every seed is above or below), and for learned weights their spread (max w / min w) and the
 // rank correlation of log w with character frequency, as the paper reports them.
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { mean, separation, std } from '../../evaluation/stats.js';
 import { withHazardWeights, withObjective } from '../../process/index.js';
-import { loadTransformer, type TrainHooks, trainToEnd } from '../../train/index.js';
+import { loadTransformer, RUN_FILES, type TrainHooks, trainToEnd } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
-import { cachedFrontier } from './compare.js';
+import { cached, readCache } from '../../util/cache.js';
+import { cachedFrontier, readCachedFrontier } from './compare.js';
 import { tokenCounts } from './corpus.js';
 import { type FrontierPoint, heldOutReference } from './frontier.js';
 import { TEXT_SIZES, textConfig } from './presets.js';
@@ -151,6 +154,9 @@ export function rankCorrelation(x: number[], y: number[]): number {
   return sab / Math.sqrt(saa * sbb);
 }
 
+/** A learned run's hazard weights w(a) at the end, cached beside it (null: none learned). */
+const LEARNED_WEIGHTS = 'hazard-weights.json';
+
 export async function runHazardComparison(
   task: TextTask,
   o: HazardCompareOptions,
@@ -170,16 +176,29 @@ export async function runHazardComparison(
       const config = { ...base, process, data: task.corpus.source };
       const dir = join(o.out, `${arm.folder}-seed${seed}`);
       hooks.log?.(`${arm.label}, seed ${seed}`);
-      if (!(await trainToEnd(dir, config, task, hooks))) return null;
+      // A run whose config, frontiers (and learned weights) are cached needs no weights: the
+      // results of a finished run, kept without its checkpoint, resume the comparison elsewhere.
+      const learned = arm.table === 'learned';
+      const weightsFile = join(dir, LEARNED_WEIGHTS);
+      const scored =
+        existsSync(join(dir, RUN_FILES.config)) &&
+        readCachedFrontier(dir, o.sampler, frontierOptions) !== null &&
+        (!learned ||
+          (readCachedFrontier(dir, o.sampler, frontierOptions, { uniformHazard: true }) !== null &&
+            readCache(weightsFile, { step: o.steps }) !== undefined));
+      if (!scored && !(await trainToEnd(dir, config, task, hooks))) return null;
       const points = await cachedFrontier(dir, name, o.sampler, task, frontierOptions, reference);
       const run: ArmRun = { arm: name, seed, deployed: sweepMax(points) };
-      if (arm.table === 'learned') {
+      if (learned) {
         const w1 = await cachedFrontier(dir, name, o.sampler, task, frontierOptions, reference, {
           uniformHazard: true,
         });
         run.uniform = sweepMax(w1);
-        const m = loadTransformer(dir, textShape, 'text');
-        if (m.model.hazard) run.w = m.process.config.anchorWeights;
+        const w = cached(weightsFile, { step: o.steps }, () => {
+          const m = loadTransformer(dir, textShape, 'text');
+          return m.model.hazard ? (m.process.config.anchorWeights ?? null) : null;
+        });
+        if (w) run.w = w;
       }
       hooks.log?.(
         `${dir}: best valid words >= 5 over the sweep ${(100 * run.deployed).toFixed(1)}%${run.uniform === undefined ? '' : `, with w = 1 ${(100 * run.uniform).toFixed(1)}%`}`,

@@ -7,12 +7,13 @@
 // step of the move, not only the classifier's input. Results are cached beside each run
 // (infill-<sampler>.json); the report states a verdict per shape: each SJD model against CADD
 // and against MDLM on the hole characters, with both spreads and whether the seeds separate.
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { mean, separation, std } from '../../evaluation/stats.js';
 import { describeProcess, parseProcessName } from '../../process/index.js';
-import { loadTransformer, type TrainHooks, trainToEnd } from '../../train/index.js';
+import { loadTransformer, RUN_FILES, type TrainHooks, trainToEnd } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
-import { cached } from '../../util/cache.js';
+import { cached, readCache } from '../../util/cache.js';
 import { type HoleShape, type InfillResult, infillBenchmark } from './infill.js';
 import { textConfig } from './presets.js';
 import { type TextTask, textShape } from './task.js';
@@ -43,6 +44,12 @@ const samplerOf = (model: string, o: InfillCompareOptions) =>
 
 const label = (model: string) => describeProcess(textConfig(parseProcessName(model)).process);
 
+/** Where a run's benchmark is cached, under which key. */
+const infillCache = (dir: string, o: InfillCompareOptions, sampler: string, seed: number) => ({
+  path: join(dir, `infill-${sampler}.json`),
+  key: { windows: o.windows, nfe: o.nfe, shapes: o.shapes, step: o.steps, seed },
+});
+
 /** The benchmark of one run, from its cache when it has it for these settings. */
 function cachedInfill(
   dir: string,
@@ -51,8 +58,8 @@ function cachedInfill(
   sampler: string,
   seed: number,
 ) {
-  const key = { windows: o.windows, nfe: o.nfe, shapes: o.shapes, step: o.steps, seed };
-  return cached<InfillResult[]>(join(dir, `infill-${sampler}.json`), key, () => {
+  const { path, key } = infillCache(dir, o, sampler, seed);
+  return cached<InfillResult[]>(path, key, () => {
     const { model, process: proc } = loadTransformer(dir, textShape, 'text');
     return infillBenchmark(model, proc, task.corpus.test, {
       shapes: o.shapes,
@@ -78,8 +85,11 @@ export async function runInfillComparison(
         data: task.corpus.source,
       };
       hooks.log?.(`${label(model)}, seed ${seed}`);
-      if (!(await trainToEnd(dir, config, task, hooks))) return null;
       const sampler = samplerOf(model, o);
+      // a run whose benchmark is cached needs no weights (kept results resume elsewhere)
+      const { path, key } = infillCache(dir, o, sampler, seed);
+      const scored = existsSync(join(dir, RUN_FILES.config)) && readCache(path, key) !== undefined;
+      if (!scored && !(await trainToEnd(dir, config, task, hooks))) return null;
       const results = cachedInfill(dir, task, o, sampler, seed);
       hooks.log?.(
         `${dir}, ${sampler}: hole characters right ${results.map((r) => `${r.shape} ${(100 * r.mean.char_accuracy).toFixed(1)}%`).join(', ')}`,
