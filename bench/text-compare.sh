@@ -2,7 +2,9 @@
 # Issue 31's text comparison, resumable (run it again to continue; one thread, so other work
 # can run beside it): first three seeds of MDLM, CADD and the row-normalised SJD under the exact
 # sampler, then the seed-0 sweep of the sigma_W and normalisation choices under the exact sampler
-# and Alg. 2 (the runs of seed 0 are shared). Runs kept in training/text-compare-v2
+# and Alg. 2 (the runs of seed 0 are shared); then the infilling comparison on the three seeds'
+# models (issue 30) and the hazard tables (issue 29: the frozen arms on three seeds, the learned
+# ones on seed 0). Runs kept in training/text-compare-v2
 # (bench/keep-results.sh) are copied in first, so they are not trained again. Needs the corpus
 # in runs/text8:
 #   npx sjd data text8 --from ../shared/data/wikipedia --out runs/text8
@@ -17,3 +19,7 @@ node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-row-1 \
   --samplers ancestral --doc docs/text-comparison.md
 node bin/sjd.js "${common[@]}" --seeds 0 --models masked,hybrid,sjd-row-1,sjd-add-1,sjd-row-2 \
   --samplers ancestral,sjd --doc docs/text-comparison-sweep.md
+node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-row-1 \
+  --samplers ancestral --infill --doc docs/text-infilling.md
+node bin/sjd.js "${common[@]}" --seeds 0,1,2 --samplers ancestral --hazards all \
+  --learned-seeds 0 --doc docs/text-hazards.md
