@@ -76,7 +76,7 @@ test('/health and /api/models: every task served, with its samplers and defaults
   // Sudoku only: the other tasks have no rules to undo by)
   assert.deepEqual(tasks.sudoku!.defaults, {
     sampler: 'adaptive-remask',
-    nfe: 128,
+    nfe: 512,
     temperature: 1,
     rules: true,
   });
@@ -181,7 +181,7 @@ test('a solve gives the answer of sjd solve for the same seed and settings, JSON
     assert.deepEqual([a.board, a.sampler, a.rules], [board, cli.stdout.split(' ')[0], rules]);
   }
   const dflt = await json(await post('/api/sudoku/solve', { puzzle: MEDIUM }));
-  assert.deepEqual([dflt.sampler, dflt.rules, dflt.nfe], ['adaptive-remask', true, 128]);
+  assert.deepEqual([dflt.sampler, dflt.rules, dflt.nfe], ['adaptive-remask', true, 512]);
 });
 
 test('a solve retries as sjd solve does: the same attempts and board, steps on the puzzle itself', async () => {

@@ -42,7 +42,7 @@ test('sjd solve: by default the rules and the sampler that undoes what breaks th
     assert.equal(r.status, 0, r.stderr);
     assert.match(
       r.stdout,
-      /^adaptive-remask sampler \(probability >= 0\.9999, 2 undos\): \d+ NFE of 128$/m,
+      /^adaptive-remask sampler \(probability >= 0\.9999, 2 undos\): \d+ NFE of 512$/m,
     );
     const board = r.stdout.trim().split('\n').pop()!;
     assert.deepEqual(repeatsOf(board), []);
@@ -59,7 +59,7 @@ test('sjd solve: by default the rules and the sampler that undoes what breaks th
 
 test('sjd solve --no-rules on a hard puzzle: the board breaks rules, the command names them and exits 3', () => {
   const r = sjd('solve', HARD, '--retries', '0', '--no-rules');
-  assert.match(r.stdout, /^adaptive sampler \(probability >= 0\.9999\): \d+ NFE of 128$/m);
+  assert.match(r.stdout, /^adaptive sampler \(probability >= 0\.9999\): \d+ NFE of 512$/m);
   assert.equal(r.status, 3, r.stderr);
   const board = r.stdout.trim().split('\n').pop()!;
   assert.match(board, /^[1-9]{81}$/);
@@ -73,7 +73,8 @@ test('sjd solve --no-rules on a hard puzzle: the board breaks rules, the command
 });
 
 test('sjd solve retries a broken board on symmetric copies, every attempt within the one budget', () => {
-  const r = sjd('solve', HARD, '--no-rules');
+  // a budget of 128 ends the model's retries on HARD before one solves it
+  const r = sjd('solve', HARD, '--no-rules', '--nfe', '128');
   assert.equal(r.status, 3, r.stderr);
   assert.match(
     r.stdout,
@@ -100,7 +101,7 @@ test('sjd solve on an easy puzzle: the solution, exit 0, nothing on stderr', () 
 
 test('sjd solve --file --out: a status column per row, the count solved, exit 3 when any is not', () => {
   const out = join(dir, 'solved.csv');
-  const r = sjd('solve', '--file', input, '--out', out, '--no-rules');
+  const r = sjd('solve', '--file', input, '--out', out, '--no-rules', '--nfe', '128');
   assert.equal(r.status, 3, r.stderr);
   assert.match(
     r.stdout.trim(),
@@ -134,7 +135,17 @@ test('sjd solve --out: an existing file is refused before the model runs unless 
     `sjd: ${out} exists; choose another --out or pass --force to replace it`,
   );
   assert.equal(readFileSync(out, 'utf8'), 'keep me');
-  const forced = sjd('solve', '--file', input, '--out', out, '--force', '--no-rules');
+  const forced = sjd(
+    'solve',
+    '--file',
+    input,
+    '--out',
+    out,
+    '--force',
+    '--no-rules',
+    '--nfe',
+    '128',
+  );
   assert.equal(forced.status, 3, forced.stderr);
   assert.match(readFileSync(out, 'utf8'), /^quizzes,solutions,status\n/);
 });
@@ -191,6 +202,8 @@ test('sjd solve --file and sjd eval sudoku across worker processes: the same boa
       '--out',
       out,
       '--no-rules',
+      '--nfe',
+      '128',
       '--batch',
       '2',
       '--workers',
