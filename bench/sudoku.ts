@@ -21,7 +21,7 @@ import {
   solveSudoku,
   sudokuSampling,
 } from '../src/tasks/sudoku/solve.js';
-import { solveInWorkers } from '../src/tasks/sudoku/solve-pool.js';
+import { solvePuzzles } from '../src/tasks/sudoku/solve-pool.js';
 import { SudokuTask } from '../src/tasks/sudoku/task.js';
 import { AdamW, crossEntropy, full, Generator } from '../src/torch/index.js';
 import { buildModel, buildProcess } from '../src/train/build.js';
@@ -143,7 +143,7 @@ register(
     const { sampler, rules } = sudokuSampling({});
     const settings = { sampler, rules, nfe: defaultSudokuNfe(sampler), seed: 0, batch: 128 };
     let t0 = performance.now();
-    const pooled = await solveInWorkers(undefined, puzzles, settings, 2);
+    const pooled = await solvePuzzles({ model, process: proc }, undefined, puzzles, settings, 2);
     const sjd_ms = performance.now() - t0;
     t0 = performance.now();
     const alone = solveSudoku(model, proc, puzzles, settings);

@@ -32,17 +32,15 @@ function checkWorkers(workers: number): void {
 }
 
 /**
- * Solves `puzzles` with the model at `model` in `workers` processes of one libtorch thread each:
- * the same result as solveSudoku in one process (without a trajectory).
+ * Solves the chunks (solveChunks) with the model at `model` in `workers` processes of one
+ * libtorch thread each: the same result as solveSudoku in one process (without a trajectory).
  */
-export async function solveInWorkers(
+async function solveInWorkers(
   model: string | undefined,
-  puzzles: Board[],
+  chunks: { start: number; puzzles: Board[] }[],
   o: SolveOptions,
   workers: number,
 ): Promise<SolveResult> {
-  checkWorkers(workers);
-  const chunks = solveChunks(puzzles, o);
   const parts: SolveResult[] = new Array(chunks.length);
   const children: ChildProcess[] = [];
   let next = 0;
@@ -103,7 +101,7 @@ export function solvePuzzles(
   workers: number,
 ): Promise<SolveResult> {
   checkWorkers(workers);
-  if (workers > 1 && solveChunks(puzzles, o).length > 1)
-    return solveInWorkers(model, puzzles, o, workers);
+  const chunks = solveChunks(puzzles, o);
+  if (workers > 1 && chunks.length > 1) return solveInWorkers(model, chunks, o, workers);
   return Promise.resolve(solveSudoku(loaded.model, loaded.process, puzzles, o));
 }
