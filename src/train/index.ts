@@ -53,4 +53,10 @@ export { type LrSchedule, learningRate } from './schedule.js';
 export { sjdLoss } from './sjd-loss.js';
 export { crossEntropyStep, optimiseStep, type StepOptions } from './step.js';
 export type { TaskShape, TrainTask } from './task.js';
-export { type TrainHooks, type TrainResult, train, trainToEnd } from './trainer.js';
+export {
+  type TrainHooks,
+  type TrainResult,
+  train,
+  trainToEnd,
+  trainUnlessScored,
+} from './trainer.js';

@@ -8,6 +8,7 @@
 // A run whose config has `shards` is data-parallel (data-parallel.ts): the batch's shards draw
 // from their own generators, the ranks of a process group share them and sum their gradients,
 // every rank stops at the same step, and rank 0 alone writes the folder, evaluates and logs.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import { sampleTimes } from '../process/index.js';
@@ -75,6 +76,22 @@ export async function trainToEnd(
   hooks.log?.(`${done > 0 ? 'resuming' : 'training'} ${dir}`);
   const r = await train(dir, config, task, done > 0, hooks);
   return !r.interrupted;
+}
+
+/**
+ * trainToEnd, unless the comparison has everything it needs of the run cached beside its config
+ * (`scored`): such a run needs neither its checkpoint nor more training, so the results of a
+ * finished run, kept without its weights, resume a comparison on another machine.
+ */
+export async function trainUnlessScored(
+  dir: string,
+  config: TrainConfig,
+  task: TrainTask,
+  scored: boolean,
+  hooks: TrainHooks = {},
+): Promise<boolean> {
+  if (scored && existsSync(join(dir, RUN_FILES.config))) return true;
+  return trainToEnd(dir, config, task, hooks);
 }
 
 export async function train(

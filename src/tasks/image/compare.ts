@@ -10,7 +10,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../../evaluation/plot.js';
 import { mean, separation, std } from '../../evaluation/stats.js';
 import { describeProcess, isPixelProcess, parseProcessName } from '../../process/index.js';
-import { isRunFolder, type TrainHooks, trainToEnd } from '../../train/index.js';
+import { isRunFolder, type TrainHooks, trainUnlessScored } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { readCache, writeCache } from '../../util/cache.js';
 import type { ImageSet } from './dataset.js';
@@ -121,11 +121,9 @@ export async function runImageComparison(
     for (const name of o.models) {
       const dir = join(o.out, `${name}-seed${seed}`);
       hooks.log?.(`${label(name, task, o)}, seed ${seed}`);
-      // A run scored at every NFE needs no more training (the results of a finished run, kept
-      // without its weights, resume a comparison on another machine).
-      const scored = cachedScores(dir, name, o).missing.length === 0;
-      if (!scored && !(await trainToEnd(dir, modelConfig(name, task, o, seed), task, hooks)))
-        return null;
+      const scored = cachedScores(dir, name, o).missing.length === 0; // at every NFE
+      const config = modelConfig(name, task, o, seed);
+      if (!(await trainUnlessScored(dir, config, task, scored, hooks))) return null;
       const scores = runScores(dir, name, o);
       hooks.log?.(
         `${dir}: FD at NFE ${o.nfes.join('/')}: ${o.nfes.map((k) => scores[k]!.samples.fd.toFixed(2)).join('/')}`,

@@ -14,7 +14,7 @@ import {
   RUN_FILES,
   readConfig,
   type TrainHooks,
-  trainToEnd,
+  trainUnlessScored,
 } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import {
@@ -81,13 +81,8 @@ export function readCachedFrontier(
     : null;
 }
 
-/**
- * Whether a run's config and every frontier the comparison needs of it are cached: such a run
- * needs neither its checkpoint nor more training (the results of a finished run, kept without
- * its weights, resume a comparison on another machine).
- */
+/** Whether every frontier the comparison needs of a run is cached (trainUnlessScored). */
 const runScored = (dir: string, name: string, o: TextCompareOptions) =>
-  existsSync(join(dir, RUN_FILES.config)) &&
   samplersOf(name, o).every((s) => readCachedFrontier(dir, s, o) !== null);
 
 /**
@@ -131,7 +126,8 @@ export async function runTextComparison(
       const dir = join(o.out, `${name}-seed${seed}`);
       const config = { ...modelConfig(name, o, seed), data: task.corpus.source };
       hooks.log?.(`${label(name, o)}, seed ${seed}`);
-      if (!runScored(dir, name, o) && !(await trainToEnd(dir, config, task, hooks))) return null;
+      if (!(await trainUnlessScored(dir, config, task, runScored(dir, name, o), hooks)))
+        return null;
       for (const sampler of samplersOf(name, o)) {
         const points = await cachedFrontier(dir, name, sampler, task, o, reference);
         const max = frontierMaxima(points);

@@ -13,11 +13,10 @@
 // the paper's numbers beside ours, states a verdict per row against uniform (mean +- std, whether
 // every seed is above or below), and for learned weights their spread (max w / min w) and the
 // rank correlation of log w with character frequency, as the paper reports them.
-import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { mean, separation, std } from '../../evaluation/stats.js';
 import { withHazardWeights, withObjective } from '../../process/index.js';
-import { loadTransformer, RUN_FILES, type TrainHooks, trainToEnd } from '../../train/index.js';
+import { loadTransformer, type TrainHooks, trainUnlessScored } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { cached, readCache } from '../../util/cache.js';
 import { cachedFrontier, readCachedFrontier } from './compare.js';
@@ -176,17 +175,15 @@ export async function runHazardComparison(
       const config = { ...base, process, data: task.corpus.source };
       const dir = join(o.out, `${arm.folder}-seed${seed}`);
       hooks.log?.(`${arm.label}, seed ${seed}`);
-      // A run whose config, frontiers (and learned weights) are cached needs no weights: the
-      // results of a finished run, kept without its checkpoint, resume the comparison elsewhere.
+      // frontiers (and learned weights) cached: no training, no weights needed
       const learned = arm.table === 'learned';
       const weightsFile = join(dir, LEARNED_WEIGHTS);
       const scored =
-        existsSync(join(dir, RUN_FILES.config)) &&
         readCachedFrontier(dir, o.sampler, frontierOptions) !== null &&
         (!learned ||
           (readCachedFrontier(dir, o.sampler, frontierOptions, { uniformHazard: true }) !== null &&
             readCache(weightsFile, { step: o.steps }) !== undefined));
-      if (!scored && !(await trainToEnd(dir, config, task, hooks))) return null;
+      if (!(await trainUnlessScored(dir, config, task, scored, hooks))) return null;
       const points = await cachedFrontier(dir, name, o.sampler, task, frontierOptions, reference);
       const run: ArmRun = { arm: name, seed, deployed: sweepMax(points) };
       if (learned) {

@@ -7,11 +7,10 @@
 // step of the move, not only the classifier's input. Results are cached beside each run
 // (infill-<sampler>.json); the report states a verdict per shape: each SJD model against CADD
 // and against MDLM on the hole characters, with both spreads and whether the seeds separate.
-import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { mean, separation, std } from '../../evaluation/stats.js';
 import { describeProcess, parseProcessName } from '../../process/index.js';
-import { loadTransformer, RUN_FILES, type TrainHooks, trainToEnd } from '../../train/index.js';
+import { loadTransformer, type TrainHooks, trainUnlessScored } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { cached, readCache } from '../../util/cache.js';
 import { type HoleShape, type InfillResult, infillBenchmark } from './infill.js';
@@ -86,10 +85,9 @@ export async function runInfillComparison(
       };
       hooks.log?.(`${label(model)}, seed ${seed}`);
       const sampler = samplerOf(model, o);
-      // a run whose benchmark is cached needs no weights (kept results resume elsewhere)
       const { path, key } = infillCache(dir, o, sampler, seed);
-      const scored = existsSync(join(dir, RUN_FILES.config)) && readCache(path, key) !== undefined;
-      if (!scored && !(await trainToEnd(dir, config, task, hooks))) return null;
+      const scored = readCache(path, key) !== undefined; // no training, no weights needed
+      if (!(await trainUnlessScored(dir, config, task, scored, hooks))) return null;
       const results = cachedInfill(dir, task, o, sampler, seed);
       hooks.log?.(
         `${dir}, ${sampler}: hole characters right ${results.map((r) => `${r.shape} ${(100 * r.mean.char_accuracy).toFixed(1)}%`).join(', ')}`,
