@@ -189,12 +189,15 @@ function rowStub(table: number[][][]) {
   return { classifier, calls };
 }
 
-test('driver: one NFE a step per unfinished board at its own time; finished boards are not evaluated and stay; the budget caps the NFE and the last step fills by argmax', () => {
+/**
+ * The driver's toy: four boards of L = 8 over K = 6 under a stub with fixed logits. Row 0: every
+ * blank sure (1 step). Row 1: none sure (one a step: 7). Row 2: clues at 0..2, 2 sure blanks
+ * then 3 unsure (1 + 3 = 4 steps). Row 3: all clues (0 steps).
+ */
+function driverToy() {
   const [L, K] = [8, 6];
   const anchors = torch.keep(torch.eye(K, 'float64'));
   const unsure = (i: number) => sureAt(K, (i + 2) % K, 0.4 + 0.05 * i); // p 0.4..0.75, distinct
-  // Row 0: every blank sure (1 step). Row 1: none sure (one a step: 7). Row 2: clues at 0..2,
-  // 2 sure blanks then 3 unsure (1 + 3 = 4 steps). Row 3: all clues (0 steps).
   const table = [
     Array.from({ length: L }, (_, i) => sureAt(K, i % K, 0.99)),
     Array.from({ length: L }, (_, i) => unsure(i)),
@@ -216,6 +219,11 @@ test('driver: one NFE a step per unfinished board at its own time; finished boar
       'bool',
     ),
   });
+  return { L, K, anchors, table, clues, B, argmax, condition };
+}
+
+test('driver: one NFE a step per unfinished board at its own time; finished boards are not evaluated and stay; the budget caps the NFE and the last step fills by argmax', () => {
+  const { L, anchors, table, clues, B, argmax, condition } = driverToy();
   for (const [proc, time] of [
     [P.makeProcess('hybrid', { length: L }), (f: number) => f],
     [
@@ -290,6 +298,47 @@ test('driver: one NFE a step per unfinished board at its own time; finished boar
         }
     }
   }
+});
+
+test('driver: per-row budgets end each row at its own cap (its last step fills it); budgets all equal to the NFE change nothing; bad budgets are refused', () => {
+  const { L, anchors, table, clues, B, argmax, condition } = driverToy();
+  const proc = P.makeProcess('hybrid', { length: L });
+  const run = (nfe: number, budgets?: number[], sampler = 'adaptive') =>
+    sample({
+      process: proc,
+      classifier: rowStub(table).classifier,
+      anchors,
+      batch: B,
+      length: L,
+      nfe,
+      budgets,
+      seed: 1,
+      sampler,
+      commit: { by: 'probability', threshold: 0.9 },
+      condition: condition(),
+    });
+  // Unbudgeted: [1, 7, 4, 0] steps. Row 1 capped at 3 and row 2 at 2 fill at their caps.
+  const mixed = run(64, [64, 3, 2, 5]);
+  assert.deepEqual([...mixed.rowNfe], [1, 3, 2, 0]);
+  // The stub never changes its mind: every site on its argmax whatever the cap, clues kept.
+  assert.deepEqual(
+    mixed.tokens.toArray(),
+    argmax.flatMap((row, b) => row.map((a, i) => (i < clues[b]! ? (i === 0 ? b : 4) : a))),
+  );
+  // A row's cap in a mixed batch is its cap alone: row 1 at 3 matches a run capped at 3.
+  const alone = run(3);
+  const row = (x: number[], b: number) => x.slice(b * L, (b + 1) * L);
+  assert.deepEqual(row(mixed.tokens.toArray(), 1), row(alone.tokens.toArray(), 1));
+  // Budgets equal to the run's NFE are the run without budgets, bit for bit.
+  const plain = run(5);
+  const same = run(5, [5, 5, 5, 5]);
+  assert.deepEqual(same.tokens.toArray(), plain.tokens.toArray());
+  assert.deepEqual(same.y.toArray(), plain.y.toArray());
+  assert.deepEqual([...same.rowNfe], [...plain.rowNfe]);
+  assert.throws(() => run(64, [64, 3]), /2 row budgets for a batch of 4 rows/);
+  assert.throws(() => run(8, [8, 9, 8, 8]), /from 1 \(one step\) to the run's 8, got 9/);
+  assert.throws(() => run(8, [8, 0, 8, 8]), /got 0/);
+  assert.throws(() => run(8, [8, 4, 8, 8], 'confidence'), /need an adaptive sampler/);
 });
 
 test('a grid sampler counts its NFE for every row', () => {

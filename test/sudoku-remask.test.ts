@@ -62,7 +62,7 @@ test('remaskedPuzzle keeps the answered cells outside the broken units (widened:
 
 test('retries with remask: each attempt gets the start its turn says, all within the one budget', () => {
   const given: number[] = []; // clues of each puzzle an attempt received (one board)
-  const attempt: Attempt = function* (ps: Board[], _nfe: number) {
+  const attempt: Attempt = function* (ps: Board[], _budgets: readonly number[]) {
     given.push(clues(ps[0]!));
     yield null;
     const s = solveByBacktracking(ps[0]!)!;
@@ -93,4 +93,37 @@ test('retries with remask: each attempt gets the start its turn says, all within
   assert.equal(given[3], c0);
   assert.ok(given[4]! > c0 && given[5]! <= given[4]!, `${given}`);
   assert.equal(r.solved, 0);
+});
+
+test('a retry round is one attempt over every failing board, each under the budget it has left', () => {
+  // Three boards with 0, 1 and 2 cells given beyond the puzzle; a fake attempt that never solves
+  // spends 2, 3 and 4 NFE on them (told apart by their clues, which a symmetry keeps).
+  const c0 = clues(puzzle);
+  const blanks = [...puzzle.keys()].filter((i) => puzzle[i] === 0);
+  const boards = [0, 1, 2].map((extra) => {
+    const b = puzzle.slice();
+    for (const i of blanks.slice(0, extra)) b[i] = solution[i]!;
+    return b;
+  });
+  const calls: number[][] = [];
+  const attempt: Attempt = function* (ps: Board[], budgets: readonly number[]) {
+    calls.push([...budgets]);
+    yield null;
+    return {
+      boards: ps.map((p) => broken(p, solveByBacktracking(p)!)),
+      problems: ps.map(() => ['broken']),
+      nfe: ps.map((p, k) => Math.min(budgets[k]!, clues(p) - c0 + 2)),
+    };
+  };
+  const gen = solveWithRetries(
+    attempt,
+    boards,
+    { nfe: 12, seed: 3, retries: 8, minNfe: 1 },
+    'none',
+  );
+  let step = gen.next();
+  while (!step.done) step = gen.next();
+  assert.deepEqual(calls, [[12, 12, 12], [10, 9, 8], [8, 6, 4], [6, 3], [4], [2]]);
+  assert.deepEqual(step.value.nfe, [12, 12, 12]);
+  assert.deepEqual(step.value.attempts, [6, 4, 3]);
 });

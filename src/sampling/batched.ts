@@ -73,9 +73,10 @@ function chunkOptions(
   start: number,
   B: number,
 ): SampleOptions {
-  const { n: _n, batchSize: _b, condition, record, seed, ...rest } = o;
+  const { n: _n, batchSize: _b, condition, record, seed, budgets, ...rest } = o;
   return {
     ...rest,
+    budgets: budgets?.slice(start, start + B),
     process: proc,
     classifier: modelClassifier(model),
     anchors,
@@ -114,6 +115,8 @@ export function* batchedSteps(
   watch: Watch,
 ): Generator<TrajectoryStep | null, BatchedSampleResult> {
   checkBatchSize(o.batchSize);
+  if (o.budgets && o.budgets.length !== o.n)
+    throw new Error(`${o.budgets.length} row budgets for ${o.n} sequences`);
   const L = networkLength(model);
   const rows: number[][] = [];
   const rowNfe: number[] = [];

@@ -4,7 +4,8 @@
 // classifier evaluations each row takes part in, and optionally records the trajectory for
 // plots and the web page. A grid sampler steps every row along the time grid built for the NFE
 // budget; an adaptive one steps only the rows with active sites, each at its own time, until
-// none is left or the budget is spent (its last step fills every row). The loop is a generator
+// none is left or the budget is spent (its last step fills every row; each row may have a budget
+// of its own, so that a Sudoku retry round is one batch). The loop is a generator
 // (issue #15): `sampleSteps` yields each step as it is made, so a server can stream it and let
 // its event loop turn between steps; `sample` drains it (`drain`, which every batch answer uses:
 // the batch answer is the last step of the stream, issue #28).
@@ -46,6 +47,12 @@ export interface SampleOptions {
   length: number;
   sampler?: string; // 'sjd' (Alg. 2) | 'mdlm' (masked preset) | registered names
   nfe: number; // model evaluations (steps = nfe / the sampler's NFE per step)
+  /**
+   * [B] each row's own NFE cap, at most `nfe` (adaptive samplers only): row b's last step, which
+   * fills it, is its floor(budgets[b] / NFE per step)-th, so boards with different budgets left
+   * share one batch (a retry round, retry.ts); absent, every row's cap is `nfe`
+   */
+  budgets?: readonly number[];
   grid?: GridKind;
   temperature?: number;
   topP?: number;
@@ -168,6 +175,12 @@ function priorState(
   );
 }
 
+/** Frees the tensors of `s` that none of `kept` holds. */
+function freeUnkept(s: SamplerState, kept: SamplerState[]): void {
+  const held = kept.flatMap(stateTensors);
+  for (const x of stateTensors(s)) if (!held.includes(x)) x.dispose();
+}
+
 /** The rows with active sites (those an adaptive step sees). */
 function activeRows(s: SamplerState): number[] {
   const done = tidy(() => s.committed.all(-1).toArray()); // [B]
@@ -215,6 +228,34 @@ function stepsOf(o: SampleOptions, name: string, nfePerStep: number): number {
 }
 
 /**
+ * [B] the step index at which each row's budget ends: steps - 1 for every row, or (adaptive
+ * samplers) each row's own from `o.budgets`; refuses budgets of the wrong length, over `nfe`,
+ * under one step, or given to a grid sampler with a cap other than `nfe`.
+ */
+function lastSteps(
+  o: SampleOptions,
+  B: number,
+  steps: number,
+  nfePerStep: number,
+  adaptive: boolean,
+): Int32Array {
+  const last = new Int32Array(B).fill(steps - 1);
+  if (!o.budgets) return last;
+  if (o.budgets.length !== B)
+    throw new Error(`${o.budgets.length} row budgets for a batch of ${B} rows`);
+  o.budgets.forEach((n, b) => {
+    if (!(Number.isInteger(n) && n >= nfePerStep && n <= o.nfe))
+      throw new Error(
+        `a row's NFE budget must be a whole number from ${nfePerStep} (one step) to the run's ${o.nfe}, got ${n}`,
+      );
+    if (!adaptive && n !== o.nfe)
+      throw new Error("row budgets other than the run's NFE need an adaptive sampler");
+    last[b] = Math.floor(n / nfePerStep) - 1;
+  });
+  return last;
+}
+
+/**
  * The loop; `watch` snapshots each state (else yields null, which costs nothing) and reads each
  * classifier pass. Every sampling path runs it: `sample` and `sampleSteps` here, the batched
  * runs (batched.ts) and the tasks' solves and samples above them.
@@ -228,6 +269,7 @@ export function* driverSteps(
   const sampler = getSampler(name);
   const steps = stepsOf(o, name, sampler.nfePerStep);
   const [B, L] = [o.batch, o.length];
+  const lastStep = lastSteps(o, B, steps, sampler.nfePerStep, sampler.kind === 'adaptive'); // [B]
   const grid =
     sampler.kind === 'adaptive' ? undefined : timeGrid(o.grid ?? 'cosine', steps, proc.T);
   let nfe = 0;
@@ -276,17 +318,29 @@ export function* driverSteps(
       const gen = stepGenerator(o.seed, i);
       let next: SamplerState;
       if (sampler.kind === 'adaptive') {
-        rows = activeRows(prev);
-        if (rows.length === 0) break;
-        next = stepRows(sampler.step, ctx, prev, rows, blanks, last, gen);
+        const active = activeRows(prev);
+        if (active.length === 0) break;
+        // the rows whose budget this step ends (their last step fills them), then the others
+        const ending = active.filter((b) => lastStep[b] === i);
+        const going = active.filter((b) => lastStep[b] !== i);
+        next = prev;
+        for (const [part, isLast] of [
+          [ending, true],
+          [going, false],
+        ] as const) {
+          if (part.length === 0) continue;
+          rows = part;
+          const before = next;
+          next = stepRows(sampler.step, ctx, before, part, blanks, isLast, gen);
+          if (before !== prev) freeUnkept(before, [next, prev]);
+        }
       } else {
         next = noGrad(() =>
           tidy(() => sampler.step(ctx, prev, grid![i]!, grid![i + 1]!, last, gen)),
         );
       }
       state = next;
-      const kept = stateTensors(state);
-      for (const x of stateTensors(prev)) if (!kept.includes(x)) x.dispose();
+      freeUnkept(prev, [state]);
       yield look(i + 1, state);
     }
     finished = true;

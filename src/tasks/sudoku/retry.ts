@@ -6,8 +6,9 @@
 // count against the one budget, so a board never spends more than --nfe in all; a grid sampler
 // spends its whole budget on the first attempt and is never retried. Attempt a draws the
 // symmetries of the boards still failing, in puzzle order, from a generator seeded by
-// (seed, a), and samples them with seed retrySeed(seed, a), grouped by the budget they have
-// left: the same seed gives the same boards. With `remask` (issue #32) a retry first starts from
+// (seed, a), and samples them together with seed retrySeed(seed, a), each under the budget it has
+// left (one batch, whatever the budgets: the driver ends each row at its own cap): the same seed
+// gives the same boards. With `remask` (issue #32) a retry first starts from
 // the cells the last answer got consistent (remask.ts), then from fewer, then from the puzzle,
 // and so on in turn. One path (issue #28): the solve is a generator of the attempts' steps (a
 // batch solve watches none and drains it; a stream watches every one, a retry's seen on the
@@ -44,12 +45,12 @@ export interface AttemptResult {
 }
 
 /**
- * Solves `puzzles` once with an NFE budget of `nfe` each and the sampler seed `seed`, step by
- * step (null for a step not watched).
+ * Solves `puzzles` once, board n with an NFE budget of `budgets[n]` and all with the sampler
+ * seed `seed`, step by step (null for a step not watched).
  */
 export type Attempt = (
   puzzles: Board[],
-  nfe: number,
+  budgets: readonly number[],
   seed: number,
   watch: Watch,
 ) => Generator<TrajectoryStep | null, AttemptResult>;
@@ -172,7 +173,15 @@ export function* solveWithRetries(
   watch: Watch,
 ): Generator<TrajectoryStep | null, SolveResult> {
   checkRetries(o.retries);
-  const r = started(puzzles, yield* attempt(puzzles, o.nfe, o.seed, watch));
+  const r = started(
+    puzzles,
+    yield* attempt(
+      puzzles,
+      puzzles.map(() => o.nfe),
+      o.seed,
+      watch,
+    ),
+  );
   const again: Watch = watch === 'all' ? 'all' : 'none';
   // how each board's next retry starts (remask.ts); every retry restarts without o.remask
   const starts: RetryStart[] = puzzles.map(() => (o.remask ? 'remask' : 'restart'));
@@ -184,25 +193,14 @@ export function* solveWithRetries(
     const failing = retryable(r, o);
     if (failing.length === 0) break;
     const syms = drawRetrySymmetries(failing.length, o.seed, a);
-    const byBudget = new Map<number, number[]>(); // budget left -> positions in `failing`
+    const budgets = failing.map((i) => o.nfe - r.nfe[i]!);
+    const images = failing.map((i, k) => applySymmetry(startOf(i), syms[k]!));
+    const run = attempt(images, budgets, retrySeed(o.seed, a), again);
+    const got = yield* shown(run, (s) => stepBack(s, syms, o.nfe - budgets[0]!));
     failing.forEach((i, k) => {
-      const left = o.nfe - r.nfe[i]!;
-      const group = byBudget.get(left);
-      if (group) group.push(k);
-      else byBudget.set(left, [k]);
+      record(r, i, puzzles[i]!, got.boards[k]!, syms[k]!, got.nfe[k]!);
+      if (o.remask) starts[i] = nextStart(starts[i]!);
     });
-    for (const [left, ks] of [...byBudget].sort((x, y) => y[0] - x[0])) {
-      const moved = ks.map((k) => syms[k]!);
-      const images = ks.map((k, j) => applySymmetry(startOf(failing[k]!), moved[j]!));
-      const spent = o.nfe - left;
-      const run = attempt(images, left, retrySeed(o.seed, a), again);
-      const got = yield* shown(run, (s) => stepBack(s, moved, spent));
-      ks.forEach((k, j) => {
-        const i = failing[k]!;
-        record(r, i, puzzles[i]!, got.boards[j]!, moved[j]!, got.nfe[j]!);
-        if (o.remask) starts[i] = nextStart(starts[i]!);
-      });
-    }
   }
   return r;
 }

@@ -163,11 +163,10 @@ function chunkSteps(
   watch: Watch,
 ): Generator<TrajectoryStep | null, SolveResult> {
   const own = { ...o, seed: o.seed + chunk.start };
-  function* attempt(p: Board[], nfe: number, seed: number, w: Watch) {
-    return checkedBoards(
-      p,
-      yield* batchedSteps(model, proc, solveOptions(p, { ...own, nfe, seed }), w),
-    );
+  function* attempt(p: Board[], budgets: readonly number[], seed: number, w: Watch) {
+    const nfe = Math.max(...budgets);
+    const options = { ...solveOptions(p, { ...own, nfe, seed }), budgets };
+    return checkedBoards(p, yield* batchedSteps(model, proc, options, w));
   }
   return solveWithRetries(attempt, chunk.puzzles, retryOptions(own), watch);
 }
