@@ -14,7 +14,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { StepEvent } from '../src/serve/index.js';
-import { classifyPuzzles, parseBoard } from '../src/tasks/sudoku/index.js';
+import { classifyPuzzles, DEFAULT_RETRIES, parseBoard } from '../src/tasks/sudoku/index.js';
 import {
   EASY,
   HARD,
@@ -80,7 +80,7 @@ test('/health and /api/models: every task served, with its samplers and defaults
     temperature: 1,
     rules: true,
   });
-  assert.equal(tasks.sudoku!.retries, 8);
+  assert.equal(tasks.sudoku!.retries, DEFAULT_RETRIES);
   assert.equal(tasks.text!.retries, undefined);
   assert.ok(!(tasks.sudoku!.samplers as string[]).includes('mdlm'));
   assert.ok((tasks.sudoku!.samplers as string[]).includes('adaptive-remask'));

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import {
   countSearchNodes,
+  DEFAULT_ADAPTIVE_NFE,
   generateByNodes,
   nodeBucket,
   readStrategyCsv,
@@ -390,7 +391,7 @@ test('sjd demo generates puzzles and solves them with a given model', () => {
   assert.match(r.stdout, /generated 5 puzzles without guessing/);
   assert.match(r.stdout, /puzzle 1 \(\d+ clues\): (solved|not solved)/);
   assert.match(r.stdout, /solved \d\/5 boards \(\d+\.\d%\), cell accuracy/);
-  // the cap printed is the one used: --nfe, else the default sampler's of 512
+  // the cap printed is the one used: --nfe, else the default sampler's
   assert.match(
     r.stdout,
     new RegExp(`NFE per board mean \\d+\\.\\d, max \\d+ of 4\\)${RETRIED}$`, 'm'),
@@ -398,7 +399,10 @@ test('sjd demo generates puzzles and solves them with a given model', () => {
   const dflt = sjd('demo', '--model', run, '--count', '2', '--show', '0');
   assert.match(
     dflt.stdout,
-    new RegExp(`NFE per board mean \\d+\\.\\d, max \\d+ of 512\\)${RETRIED}$`, 'm'),
+    new RegExp(
+      `NFE per board mean \\d+\\.\\d, max \\d+ of ${DEFAULT_ADAPTIVE_NFE}\\)${RETRIED}$`,
+      'm',
+    ),
   );
   // under the rules by the sampler that undoes what breaks them, unless --no-rules
   assert.match(dflt.stdout, /\(adaptive-remask sampler \(probability >= 0\.9999, 2 undos\); /);

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { samplers } from '../src/sampling/index.js';
 import { parseBoard, UNIT_NAMES, unitRepeats } from '../src/tasks/sudoku/board.js';
+import { DEFAULT_ADAPTIVE_NFE } from '../src/tasks/sudoku/solve.js';
 import { EASY, EASY_SOLUTION, HARD } from './sudoku-puzzles.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
@@ -42,7 +43,10 @@ test('sjd solve: by default the rules and the sampler that undoes what breaks th
     assert.equal(r.status, 0, r.stderr);
     assert.match(
       r.stdout,
-      /^adaptive-remask sampler \(probability >= 0\.9999, 2 undos\): \d+ NFE of 512$/m,
+      new RegExp(
+        `^adaptive-remask sampler \\(probability >= 0\\.9999, 2 undos\\): \\d+ NFE of ${DEFAULT_ADAPTIVE_NFE}$`,
+        'm',
+      ),
     );
     const board = r.stdout.trim().split('\n').pop()!;
     assert.deepEqual(repeatsOf(board), []);
@@ -59,7 +63,13 @@ test('sjd solve: by default the rules and the sampler that undoes what breaks th
 
 test('sjd solve --no-rules on a hard puzzle: the board breaks rules, the command names them and exits 3', () => {
   const r = sjd('solve', HARD, '--retries', '0', '--no-rules');
-  assert.match(r.stdout, /^adaptive sampler \(probability >= 0\.9999\): \d+ NFE of 512$/m);
+  assert.match(
+    r.stdout,
+    new RegExp(
+      `^adaptive sampler \\(probability >= 0\\.9999\\): \\d+ NFE of ${DEFAULT_ADAPTIVE_NFE}$`,
+      'm',
+    ),
+  );
   assert.equal(r.status, 3, r.stderr);
   const board = r.stdout.trim().split('\n').pop()!;
   assert.match(board, /^[1-9]{81}$/);

@@ -11,10 +11,10 @@ export const TASKS = ['sudoku', 'text', 'image'] as const;
 export const GRIDS = ['cosine', 'uniform'] as const;
 
 export const LIMITS = {
-  nfe: { min: 1, max: 1024 },
+  nfe: { min: 1, max: 1024 }, // the Sudoku solve's default cap (DEFAULT_ADAPTIVE_NFE) included
   temperature: { min: 1e-3, max: 100 },
   seed: { min: 0, max: 2 ** 31 - 1 },
   samples: { min: 1, max: 4 }, // text and images a request
-  retries: { min: 0, max: 10 }, // a solve's (the NFE budget bounds them all together)
+  retries: { min: 0, max: 32 }, // a solve's (DEFAULT_RETRIES; the NFE budget bounds them all together)
   bodyBytes: 16 * 1024,
 } as const;

@@ -32,8 +32,11 @@ export interface SolveResult extends AttemptResult {
   attempts: number[]; // per board, the attempts it took
 }
 
-/** Attempts after the first unless told otherwise (the budget usually ends them first). */
-export const DEFAULT_RETRIES = 8;
+/**
+ * Attempts after the first unless told otherwise: enough that the adaptive samplers' budget
+ * (DEFAULT_ADAPTIVE_NFE, about 32 NFE an attempt) usually ends them first.
+ */
+export const DEFAULT_RETRIES = 32;
 
 /** What one attempt returns: boards checked against their puzzles, and their NFE. */
 export interface AttemptResult {
