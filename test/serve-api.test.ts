@@ -14,7 +14,12 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { StepEvent } from '../src/serve/index.js';
-import { classifyPuzzles, DEFAULT_RETRIES, parseBoard } from '../src/tasks/sudoku/index.js';
+import {
+  classifyPuzzles,
+  DEFAULT_ADAPTIVE_NFE,
+  DEFAULT_RETRIES,
+  parseBoard,
+} from '../src/tasks/sudoku/index.js';
 import {
   EASY,
   HARD,
@@ -76,7 +81,7 @@ test('/health and /api/models: every task served, with its samplers and defaults
   // Sudoku only: the other tasks have no rules to undo by)
   assert.deepEqual(tasks.sudoku!.defaults, {
     sampler: 'adaptive-remask',
-    nfe: 512,
+    nfe: DEFAULT_ADAPTIVE_NFE,
     temperature: 1,
     rules: true,
   });
@@ -172,8 +177,8 @@ test('a solve gives the answer of sjd solve for the same seed and settings, JSON
     assert.equal(last.tokens.map((v) => v + 1).join(''), board);
     assert.ok(last.confidence.every((p) => p >= 0 && p <= 1));
   }
-  // the defaults are sjd solve's (the rules, adaptive-remask, a cap of 128 NFE, seed 0, 8
-  // retries); without the rules, the adaptive sampler, as sjd solve --no-rules
+  // the defaults are sjd solve's (the rules, adaptive-remask, DEFAULT_ADAPTIVE_NFE, seed 0,
+  // DEFAULT_RETRIES); without the rules, the adaptive sampler, as sjd solve --no-rules
   for (const rules of [true, false]) {
     const cli = await sjdAsync('solve', MEDIUM, rules ? '--rules' : '--no-rules');
     const board = /^\d{81}$/m.exec(cli.stdout)![0];
@@ -181,7 +186,10 @@ test('a solve gives the answer of sjd solve for the same seed and settings, JSON
     assert.deepEqual([a.board, a.sampler, a.rules], [board, cli.stdout.split(' ')[0], rules]);
   }
   const dflt = await json(await post('/api/sudoku/solve', { puzzle: MEDIUM }));
-  assert.deepEqual([dflt.sampler, dflt.rules, dflt.nfe], ['adaptive-remask', true, 512]);
+  assert.deepEqual(
+    [dflt.sampler, dflt.rules, dflt.nfe],
+    ['adaptive-remask', true, DEFAULT_ADAPTIVE_NFE],
+  );
 });
 
 test('a solve retries as sjd solve does: the same attempts and board, steps on the puzzle itself', async () => {

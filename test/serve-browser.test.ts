@@ -12,6 +12,7 @@ import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type Browser, chromium, type Locator } from 'playwright-core';
+import { DEFAULT_RETRIES } from '../src/tasks/sudoku/retry.js';
 import { EASY, modelsFolder, startServer } from './serve-fixture.js';
 import { tempDir } from './tmp.js';
 
@@ -64,7 +65,7 @@ test('the page solves a typed puzzle step by step and replays it', { skip }, asy
   await page.selectOption('#sudoku select[name="sampler"]', 'confidence');
   await page.selectOption('#sudoku select[name="rules"]', 'false');
   await page.fill('#sudoku input[name="nfe"]', '32');
-  assert.equal(await page.inputValue('#sudoku input[name="retries"]'), '8');
+  assert.equal(await page.inputValue('#sudoku input[name="retries"]'), `${DEFAULT_RETRIES}`);
   await page.evaluate(() => {
     const s = document.querySelector<HTMLElement>('#sudoku')!;
     const seen = new Set<string>();
