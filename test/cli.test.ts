@@ -2,7 +2,7 @@
 // one line on stderr and exit status 2, never a stack trace.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from './tmp.js';
@@ -289,6 +289,24 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
   assert.equal(cadd.status, 0, cadd.stderr);
   assert.doesNotMatch(cadd.stderr, /training|resuming/);
   assert.match(readFileSync(doc, 'utf8'), / --models hybrid --samplers /);
+  // a trace stopped part-way resumes at its next point: the points it kept are taken as they are
+  // (marked here), the rest traced as before, and the partial file goes
+  const final = join(dir, 'hybrid-seed0', 'frontier-ancestral.json');
+  const whole = JSON.parse(readFileSync(final, 'utf8'));
+  const points = whole.curves[0].points as Record<string, number>[];
+  const marked = points.slice(0, 5).map((q) => ({ ...q, valid_words5: 0.123456 }));
+  const partial = join(dir, 'hybrid-seed0', 'frontier-ancestral.partial.json');
+  const at = { n: whole.n, step: whole.step, seed: whole.seed, sampler: whole.sampler };
+  writeFileSync(partial, JSON.stringify({ ...at, points: marked }));
+  rmSync(final);
+  const resumed = sjd(...args);
+  assert.equal(resumed.status, 0, resumed.stderr);
+  assert.ok(!existsSync(partial));
+  const speedless = (q: Record<string, number>) => ({ ...q, chars_per_s: 0 });
+  assert.deepEqual(
+    JSON.parse(readFileSync(final, 'utf8')).curves[0].points.map(speedless),
+    [...marked, ...points.slice(5)].map(speedless),
+  );
   const bad = sjd('compare', 'text', '--steps', '3', '--out', dir, '--models', 'bert');
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /unknown model 'bert'/);

@@ -405,6 +405,17 @@ test('sjd compare image trains each model, scores it at each NFE (cached), and w
     grids,
   );
   assert.match(readFileSync(doc, 'utf8'), /!\[sjd-2 samples\]\(images-sjd-2\.png\)/);
+  // a scoring stopped after some NFEs keeps those: only the rest are scored (NFE 2's, marked
+  // here, is read back as it is; NFE 4's is scored again, the same as before)
+  const file = join(runs, 'sjd-2-seed0', 'scores.json');
+  const whole = JSON.parse(readFileSync(file, 'utf8'));
+  const two = { ...whole.value['2'], samples: { ...whole.value['2'].samples, fd: 123.456 } };
+  writeFileSync(file, JSON.stringify({ key: whole.key, value: { 2: two } }));
+  const rescored = sjd(...args);
+  assert.equal(rescored.status, 0, rescored.stderr);
+  const value = JSON.parse(readFileSync(file, 'utf8')).value;
+  assert.deepEqual(value['2'], two);
+  assert.equal(value['4'].samples.fd, whole.value['4'].samples.fd);
   const bad = sjd('compare', 'image', '--out', join(dir, 'x'), '--steps', '1', '--models', 'sjd-0');
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr.trim(), /unknown model 'sjd-0'/);

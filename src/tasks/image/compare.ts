@@ -91,7 +91,10 @@ function cachedScores(dir: string, name: string, o: ImageCompareOptions) {
   return { key, scores, missing: o.nfes.filter((k) => !scores[k]) };
 }
 
-/** Scores of one run at every NFE, from its cache when it has them for this N, step and sampling. */
+/**
+ * Scores of one run at every NFE, from its cache when it has them for this N, step and sampling
+ * (a cache with some NFEs only, from a stopped scoring, is completed).
+ */
 function runScores(dir: string, name: string, o: ImageCompareOptions): Record<number, ImageScores> {
   const cache = scoresFile(dir, name, o);
   const { key, scores, missing } = cachedScores(dir, name, o);
@@ -105,8 +108,8 @@ function runScores(dir: string, name: string, o: ImageCompareOptions): Record<nu
         ...samplingOf(name, o),
       });
       scores[nfe] = scoreImages(o.features.net, r.images, o.n, o.train, o.test);
+      writeCache(cache, key, scores); // each NFE kept as it is scored: a stop loses one at most
     }
-    writeCache(cache, key, scores);
   }
   return scores;
 }

@@ -5,7 +5,7 @@
 // the maximum valid-word fraction per model and NFE (mean +- std over seeds), the same maximum
 // restricted to the diversity of held-out text (the paper's high-diversity regime), the
 // training budget, and the frontiers with held-out text as the reference point.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { mean, separation, std } from '../../evaluation/stats.js';
 import { describeProcess, describeSchedule, parseProcessName } from '../../process/index.js';
@@ -102,16 +102,45 @@ export async function cachedFrontier(
   const cached = readCachedFrontier(dir, sampler, o, read);
   if (cached) return cached;
   const { model, process: proc } = loadTransformer(dir, textShape, 'text', read);
-  const points = frontier(model, proc, task.scorer, { n: o.n, seed: 0, sampler });
+  // each point is kept as it is traced, so a trace stopped part-way resumes at its next point
+  const progress = join(dir, `${stem}.partial.json`);
+  const at = { n: o.n, step: o.steps, seed: 0, sampler };
+  const points = frontier(model, proc, task.scorer, {
+    ...at,
+    done: readProgress(progress, at),
+    onPoint: (p) => writeProgress(progress, at, p),
+  });
   const label = `${name}, ${sampler}${read.uniformHazard ? ', w = 1' : ''}`;
   await writeFrontier(
     join(dir, `${stem}.json`),
     join(dir, `${stem}.svg`),
     [{ label, points }],
-    { n: o.n, step: o.steps, seed: 0, sampler },
+    at,
     reference,
   );
+  rmSync(progress, { force: true });
   return points;
+}
+
+/** What a trace's points were traced at: a stopped trace resumes only at the same. */
+interface TraceAt {
+  n: number;
+  step: number;
+  seed: number;
+  sampler: string;
+}
+
+/** The points a stopped trace kept at `file`, if it was traced at `at` (else none). */
+function readProgress(file: string, at: TraceAt): FrontierPoint[] {
+  if (!existsSync(file)) return [];
+  const kept = JSON.parse(readFileSync(file, 'utf8')) as TraceAt & { points: FrontierPoint[] };
+  const same = (Object.keys(at) as (keyof TraceAt)[]).every((k) => kept[k] === at[k]);
+  return same ? kept.points : [];
+}
+
+/** Adds point `p` to the trace kept at `file` (written whole, atomically). */
+function writeProgress(file: string, at: TraceAt, p: FrontierPoint): void {
+  writeFileAtomic(file, JSON.stringify({ ...at, points: [...readProgress(file, at), p] }));
 }
 
 export async function runTextComparison(

@@ -30,6 +30,11 @@ export interface FrontierOptions {
   temperatures?: number[];
   sampler?: string;
   onPoint?: (p: FrontierPoint) => void;
+  /**
+   * points traced before (a stopped trace's, frontierProgress): each is taken as it is, since a
+   * point depends on its NFE, temperature and seed alone, and not sampled again
+   */
+  done?: readonly FrontierPoint[];
 }
 
 export function frontier(
@@ -41,6 +46,11 @@ export function frontier(
   const points: FrontierPoint[] = [];
   for (const nfe of o.nfes ?? FRONTIER_NFES) {
     for (const temperature of o.temperatures ?? FRONTIER_TEMPERATURES) {
+      const before = o.done?.find((p) => p.nfe === nfe && p.temperature === temperature);
+      if (before) {
+        points.push(before);
+        continue;
+      }
       const t0 = performance.now();
       const { texts } = sampleText(model, proc, {
         n: o.n,
