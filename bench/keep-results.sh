@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Keeps a comparison's results without its weights: for each run of RUNS that is scored (a
-# cached frontier-*.json, scores*.json or infill-*.json), its config, manifest, metrics, score
+# cached frontier-*.json, scores*.json or infill-*.json; a frontier's partial trace is not), its config, manifest, metrics, score
 # caches and learned hazard weights (hazard-weights.json) are
 # copied into KEEP (a tracked folder such as training/text-compare-v2). `sjd compare` skips a run
 # scored at every point, so copying KEEP back into a fresh RUNS resumes the comparison on another
@@ -17,7 +17,11 @@ keep=$2
 for run in "$runs"/*/; do
   name=$(basename "$run")
   shopt -s nullglob
-  scored=("$run"frontier-*.json "$run"scores*.json "$run"infill-*.json)
+  scored=()
+  for f in "$run"frontier-*.json "$run"scores*.json "$run"infill-*.json; do
+    # a stopped trace's points (*.partial.json) belong to the weights that traced them: not kept
+    [[ $f == *.partial.json ]] || scored+=("$f")
+  done
   [ ${#scored[@]} -eq 0 ] && continue
   mkdir -p "$keep/$name"
   for f in "$run"config.json "$run"manifest.json "$run"metrics.csv "$run"hazard-weights.json "${scored[@]}"; do
