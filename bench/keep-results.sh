@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Keeps a comparison's results without its weights: for each run of RUNS that is scored (a
-# cached frontier-*.json, scores*.json or infill-*.json; a frontier's partial trace is not), its config, manifest, metrics, score
-# caches and learned hazard weights (hazard-weights.json) are
+# cached frontier-*.json, scores*.json or infill-*.json; a frontier's partial trace is not), its
+# config, manifest, metrics, score caches and learned hazard weights (hazard-weights.json) are
 # copied into KEEP (a tracked folder such as training/text-compare-v2). `sjd compare` skips a run
 # scored at every point, so copying KEEP back into a fresh RUNS resumes the comparison on another
 # machine without training those runs again (bench/text-compare.sh and bench/image-compare.sh

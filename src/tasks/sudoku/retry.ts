@@ -176,15 +176,8 @@ export function* solveWithRetries(
   watch: Watch,
 ): Generator<TrajectoryStep | null, SolveResult> {
   checkRetries(o.retries);
-  const r = started(
-    puzzles,
-    yield* attempt(
-      puzzles,
-      puzzles.map(() => o.nfe),
-      o.seed,
-      watch,
-    ),
-  );
+  const whole = puzzles.map(() => o.nfe); // every board's budget, for the first attempt
+  const r = started(puzzles, yield* attempt(puzzles, whole, o.seed, watch));
   const again: Watch = watch === 'all' ? 'all' : 'none';
   // how each board's next retry starts (remask.ts); every retry restarts without o.remask
   const starts: RetryStart[] = puzzles.map(() => (o.remask ? 'remask' : 'restart'));

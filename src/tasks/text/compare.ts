@@ -105,10 +105,14 @@ export async function cachedFrontier(
   // each point is kept as it is traced, so a trace stopped part-way resumes at its next point
   const progress = join(dir, `${stem}.partial.json`);
   const at = { n: o.n, step: o.steps, seed: 0, sampler };
+  const kept = readProgress(progress, at);
   const points = frontier(model, proc, task.scorer, {
     ...at,
-    done: readProgress(progress, at),
-    onPoint: (p) => writeProgress(progress, at, p),
+    done: [...kept],
+    onPoint: (p) => {
+      kept.push(p);
+      writeFileAtomic(progress, JSON.stringify({ ...at, points: kept }));
+    },
   });
   const label = `${name}, ${sampler}${read.uniformHazard ? ', w = 1' : ''}`;
   await writeFrontier(
@@ -136,11 +140,6 @@ function readProgress(file: string, at: TraceAt): FrontierPoint[] {
   const kept = JSON.parse(readFileSync(file, 'utf8')) as TraceAt & { points: FrontierPoint[] };
   const same = (Object.keys(at) as (keyof TraceAt)[]).every((k) => kept[k] === at[k]);
   return same ? kept.points : [];
-}
-
-/** Adds point `p` to the trace kept at `file` (written whole, atomically). */
-function writeProgress(file: string, at: TraceAt, p: FrontierPoint): void {
-  writeFileAtomic(file, JSON.stringify({ ...at, points: [...readProgress(file, at), p] }));
 }
 
 export async function runTextComparison(

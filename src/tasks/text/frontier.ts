@@ -31,7 +31,7 @@ export interface FrontierOptions {
   sampler?: string;
   onPoint?: (p: FrontierPoint) => void;
   /**
-   * points traced before (a stopped trace's, frontierProgress): each is taken as it is, since a
+   * points traced before (a stopped trace's, kept by the text comparison): each is taken as it is, since a
    * point depends on its NFE, temperature and seed alone, and not sampled again
    */
   done?: readonly FrontierPoint[];
