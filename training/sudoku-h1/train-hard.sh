@@ -30,7 +30,8 @@ if [ ! -s "$d/mix-train.csv" ]; then
   ' "$shared/qqwing_noguess_train.csv" "$d/guess-train.csv" "$d/hard20-train.csv" "$d/mix-train.csv"
 fi
 run=runs/sudoku-h1
-args=(train sudoku --out "$run" --init models/sudoku --loops 3 --steps 3000 --lr 3e-4 --warmup 100
+args=(train sudoku --out "$run" --loops 3 --steps 3000 --lr 3e-4 --warmup 100
   --eval-every 500 --data "$d/mix-train.csv" --eval-data "$d/guess-valid.csv"
   --eval-size 200 --eval-nfe 64 --eval-sampler adaptive)
-if [ -f "$run/checkpoint/state.json" ]; then sjd "${args[@]}" --resume; else sjd "${args[@]}"; fi
+# --init names the starting weights of a new run only; a resumed run's weights are its checkpoint's.
+if [ -f "$run/checkpoint/state.json" ]; then sjd "${args[@]}" --resume; else sjd "${args[@]}" --init models/sudoku; fi
