@@ -224,31 +224,6 @@ test('a solve retries as sjd solve does: the same attempts and board, steps on t
   );
 });
 
-test('a solve over symmetric copies (ensemble) gives what sjd solve --ensemble gives', async () => {
-  const o = { sampler: 'adaptive', nfe: 300, seed: 3, retries: 0, rules: false, ensemble: 3 };
-  const cli = await sjdAsync(
-    'solve',
-    HARD,
-    '--nfe',
-    '300',
-    '--retries',
-    '0',
-    '--no-rules',
-    '--seed',
-    '3',
-    '--ensemble',
-    '3',
-  );
-  const board = /^\d{81}$/m.exec(cli.stdout)![0];
-  const [, used] = /: (\d+) NFE of 300$/m.exec(cli.stdout)!;
-  const a = await json(await post('/api/sudoku/solve', { puzzle: HARD, ...o }));
-  assert.deepEqual([a.board, a.nfe_used, a.ensemble], [board, Number(used), 3]);
-  const plain = await json(
-    await post('/api/sudoku/solve', { puzzle: HARD, ...o, ensemble: undefined }),
-  );
-  assert.equal(plain.ensemble, 1);
-});
-
 test('the stream sends its first step within a second', async () => {
   const t0 = performance.now();
   const ac = new AbortController();
@@ -284,8 +259,6 @@ test('bad requests: 4xx with a one-line reason, and no job started', async () =>
     [{ puzzle: EASY, seed: '1' }, 400, /^seed: .*received string$/],
     [{ puzzle: EASY, retries: '2' }, 400, /^retries: .*received string$/],
     [{ puzzle: EASY, rules: 'true' }, 400, /^rules: .*expected boolean, received string$/],
-    [{ puzzle: EASY, ensemble: 5 }, 400, /^ensemble: Too big/],
-    [{ puzzle: EASY, ensemble: 0 }, 400, /^ensemble: Too small/],
     [
       { puzzle: EASY, rules: false, sampler: 'adaptive-remask' },
       400,

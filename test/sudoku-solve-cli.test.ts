@@ -261,30 +261,3 @@ test('sjd solve --file and sjd eval sudoku across worker processes: the same boa
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--workers/);
 });
-
-test('sjd solve --ensemble: k symmetric copies per classifier evaluation, seeded; 1 is the plain classifier; out of range refused', () => {
-  const plain = sjd('solve', HARD, '--no-rules', '--retries', '0', '--seed', '1');
-  assert.deepEqual(
-    sjd('solve', HARD, '--no-rules', '--retries', '0', '--seed', '1', '--ensemble', '1').stdout,
-    plain.stdout,
-  );
-  const four = () =>
-    sjd('solve', HARD, '--no-rules', '--retries', '0', '--seed', '1', '--ensemble', '4');
-  const a = four();
-  assert.ok(a.status === 0 || a.status === 3, a.stderr);
-  assert.match(
-    a.stdout,
-    /^adaptive sampler \(probability >= 0\.9999\), classifier over 4 symmetric copies: \d+ NFE of \d+$/m,
-  );
-  assert.notEqual(a.stdout, plain.stdout);
-  assert.deepEqual(four().stdout, a.stdout);
-  const easy = sjd('solve', EASY, '--ensemble', '3');
-  assert.equal(easy.status, 0, easy.stderr);
-  assert.equal(easy.stdout.trim().split('\n').pop(), EASY_SOLUTION);
-  for (const bad of ['0', '17', '2.5']) {
-    const r = sjd('solve', EASY, '--ensemble', bad);
-    assert.equal(r.status, 2); // a usage error
-    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
-    assert.match(r.stderr, /--ensemble/);
-  }
-});

@@ -25,7 +25,7 @@ export async function solveFile(
 ): Promise<void> {
   const total = statSync(file).size;
   const loaded = sudoku.loadSudokuModel(o.model);
-  const how = sudoku.samplerLabel(o.sampler, settings.commit, settings.ensemble);
+  const how = sudoku.samplerLabel(o.sampler, settings.commit);
   const writer = new sudoku.SudokuCsvAppender(out);
   let stop = false;
   const onSignal = () => {

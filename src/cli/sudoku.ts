@@ -25,7 +25,6 @@ interface SamplerOpts {
   rules: boolean; // resolved before the action (withSolveDefaults)
   retries: number;
   remask?: boolean;
-  ensemble: number;
   batch: number;
   workers?: number; // unset: the thread count (workersOf)
 }
@@ -78,7 +77,6 @@ const solveOptions = (o: SamplerOpts): sudoku.SolveOptions => ({
   rules: o.rules,
   retries: o.retries,
   remask: o.remask,
-  ensemble: o.ensemble,
   batch: o.batch,
 });
 
@@ -139,12 +137,6 @@ const samplerOptions = (c: Command) =>
       .option(...retriesOption)
       .option(...remaskOption)
       .option(
-        '--ensemble <k>',
-        'average the classifier over k symmetric copies of each board (the first the board itself): k network passes a classifier evaluation',
-        int(1, sudoku.MAX_ENSEMBLE),
-        1,
-      )
-      .option(
         '--workers <n>',
         'processes of one libtorch thread each that share a solve of more than one batch (default: --threads; 1: this process alone)',
         int(1, 64),
@@ -200,7 +192,7 @@ export function registerSudoku(program: Command): void {
       const commit = settings.commit;
       const r = sudoku.solveSudoku(model, proc, puzzles, { ...settings, record: o.trace });
       const { nfe_max } = sudoku.nfeSummary(r.nfe);
-      const how = sudoku.samplerLabel(o.sampler, commit, o.ensemble);
+      const how = sudoku.samplerLabel(o.sampler, commit);
       const reasons = r.problems.map((p, n) =>
         p.length === 0 ? null : sudoku.failureReason(puzzles[n]!, p),
       );
@@ -293,7 +285,7 @@ export function registerSudoku(program: Command): void {
       console.log(
         `${s.boards} boards: solve rate ${(100 * s.solve_rate).toFixed(2)}%, cell accuracy ${(100 * s.cell_accuracy).toFixed(2)}%, ` +
           `rows/columns/boxes valid ${(100 * s.row_validity).toFixed(1)}/${(100 * s.column_validity).toFixed(1)}/${(100 * s.box_validity).toFixed(1)}%, ` +
-          `${out.boards_per_s.toFixed(1)} boards/s (${sudoku.samplerLabel(o.sampler, commit, o.ensemble)}; NFE per board mean ${out.nfe_mean.toFixed(1)}, max ${out.nfe_max} of ${o.nfe})${retryNote(r)}`,
+          `${out.boards_per_s.toFixed(1)} boards/s (${sudoku.samplerLabel(o.sampler, commit)}; NFE per board mean ${out.nfe_mean.toFixed(1)}, max ${out.nfe_max} of ${o.nfe})${retryNote(r)}`,
       );
       for (const c of sudoku.DIFFICULTY_CLASSES) {
         const d = byDifficulty[c];

@@ -12,7 +12,6 @@ import type { GridKind } from './grid.js';
 import { modelClassifier } from './model-classifier.js';
 import { defaultSampler } from './registry.js';
 import { drain, shown } from './run.js';
-import { symmetricClassifier } from './symmetric-classifier.js';
 
 export interface BatchedSampleOptions
   extends Omit<
@@ -24,11 +23,6 @@ export interface BatchedSampleOptions
   /** The conditioned positions of sequences start..start+size-1: tokens and mask [size, L]. */
   condition?: (start: number, size: number) => { tokens: Tensor; mask: Tensor };
   record?: boolean; // the trajectory of the first chunk
-  /**
-   * position maps [K][L] under which the task is invariant: the classifier is averaged over the
-   * K copies they make (symmetric-classifier.ts; the first should be the identity)
-   */
-  symmetries?: readonly (readonly number[])[];
 }
 
 /** An unconditional run's options (text, images: `sjd sample`, the API, the frontiers). */
@@ -79,13 +73,12 @@ function chunkOptions(
   start: number,
   B: number,
 ): SampleOptions {
-  const { n: _n, batchSize: _b, condition, record, seed, budgets, symmetries, ...rest } = o;
-  const classifier = modelClassifier(model);
+  const { n: _n, batchSize: _b, condition, record, seed, budgets, ...rest } = o;
   return {
     ...rest,
     budgets: budgets?.slice(start, start + B),
     process: proc,
-    classifier: symmetries ? symmetricClassifier(classifier, symmetries) : classifier,
+    classifier: modelClassifier(model),
     anchors,
     batch: B,
     length: networkLength(model),

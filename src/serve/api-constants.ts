@@ -1,6 +1,6 @@
 // The constants of `sjd serve`'s API that its answers show (issue #15; issue #28, item 5): the
 // task names, the grids a solve may name, and the request limits. The limits are the server's
-// own (a request costs at most LIMITS.nfe.max classifier evaluations, each of at most LIMITS.ensemble.max network passes), narrower than the command
+// own (a request costs at most LIMITS.nfe.max classifier passes), narrower than the command
 // line's; /api/models sends them and schemas.ts checks requests against them. No imports, so
 // api-types.ts takes its types from here and the page's build reads them without the server's.
 
@@ -16,6 +16,5 @@ export const LIMITS = {
   seed: { min: 0, max: 2 ** 31 - 1 },
   samples: { min: 1, max: 4 }, // text and images a request
   retries: { min: 0, max: 32 }, // a solve's (DEFAULT_RETRIES; the NFE budget bounds them all together)
-  ensemble: { min: 1, max: 4 }, // a solve's symmetric copies: network passes per classifier evaluation
   bodyBytes: 16 * 1024,
 } as const;

@@ -51,12 +51,11 @@ export interface Settings extends Defaults {
   seed: number;
 }
 
-/** A solve's settings: the sampling ones, its time grid, its retries, the rules and its copies. */
+/** A solve's settings: the sampling ones, its time grid, its retries and the rules. */
 export interface SolveSettings extends Settings {
   grid: (typeof GRIDS)[number];
   retries: number;
   rules: boolean;
-  ensemble: number; // symmetric copies the classifier is averaged over (1: none)
 }
 
 /** A checked solve (POST /api/sudoku/solve, and the Sudoku stream's `done` event). */

@@ -62,7 +62,6 @@ export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
       grid: q.grid ?? 'cosine',
       retries: q.retries ?? sudoku.DEFAULT_RETRIES,
       rules,
-      ensemble: q.ensemble ?? 1,
     };
     if (!settings.rules && getSampler(settings.sampler).search)
       throw new HttpError(

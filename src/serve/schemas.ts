@@ -67,7 +67,6 @@ export const solveRequest = (samplers: readonly string[], from: Source) =>
     grid: z.enum(GRIDS).optional(),
     retries: int(LIMITS.retries, from).optional(),
     rules: bool(from).optional(),
-    ensemble: int(LIMITS.ensemble, from).optional(),
   });
 export type SolveRequest = z.infer<ReturnType<typeof solveRequest>>;
 

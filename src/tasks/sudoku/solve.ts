@@ -20,12 +20,11 @@ import {
   type GridKind,
   getSampler,
   shown,
-  stepGenerator,
   type TrajectoryStep,
   type Watch,
 } from '../../sampling/index.js';
-import { tensor, tidy } from '../../torch/index.js';
-import { type Board, CELLS } from './board.js';
+import { tensor } from '../../torch/index.js';
+import type { Board } from './board.js';
 import { answerProblems } from './check.js';
 import {
   type AttemptResult,
@@ -36,7 +35,6 @@ import {
   solveWithRetries,
 } from './retry.js';
 import { sudokuRules } from './rules.js';
-import { drawCellPermutations } from './symmetry.js';
 
 export type { SolveResult } from './retry.js';
 
@@ -103,24 +101,7 @@ export interface SolveOptions {
   rules?: boolean; // rule out digits committed peers hold (rules.ts)
   retries?: number; // attempts after the first (retry.ts; DEFAULT_RETRIES when absent)
   remask?: boolean; // retries start from the answer's consistent cells first (remask.ts)
-  /** symmetric copies the classifier is averaged over (ensembleSymmetries; 1, the default: none) */
-  ensemble?: number;
 }
-
-/** A solve's copies for --ensemble: the identity, then k - 1 draws of the geometric group. */
-export function ensembleSymmetries(k: number, seed: number): number[][] {
-  if (!(Number.isInteger(k) && k >= 1 && k <= MAX_ENSEMBLE))
-    throw new Error(`ensemble must be a whole number from 1 to ${MAX_ENSEMBLE}, got ${k}`);
-  const identity = Array.from({ length: CELLS }, (_, i) => i);
-  const drawn = tidy(() => drawCellPermutations(k - 1, stepGenerator(seed, -2)).toArray()); // [(k-1) * 81]; no sampler step uses -2
-  return [
-    identity,
-    ...Array.from({ length: k - 1 }, (_, c) => drawn.slice(c * CELLS, (c + 1) * CELLS)),
-  ];
-}
-
-/** The most copies --ensemble takes (each is a network pass per classifier evaluation). */
-export const MAX_ENSEMBLE = 16;
 
 /** The batched sampler's options for `puzzles`: clues conditioned (digit v is token v - 1). */
 function solveOptions(puzzles: Board[], o: SolveOptions): BatchedSampleOptions {
@@ -135,7 +116,6 @@ function solveOptions(puzzles: Board[], o: SolveOptions): BatchedSampleOptions {
     grid: o.grid ?? 'cosine',
     seed: o.seed,
     record: o.record,
-    symmetries: (o.ensemble ?? 1) > 1 ? ensembleSymmetries(o.ensemble!, o.seed) : undefined,
     condition: (start, B) => {
       const flat = new Float64Array(B * 81);
       for (let n = 0; n < B; n++) flat.set(puzzles[start + n]!, n * 81);
@@ -302,17 +282,13 @@ export function solveSudokuSteps(
   return shown(solveSteps(model, proc, [puzzle], o, 'all'));
 }
 
-/**
- * How the boards were sampled, for the commands' output ("adaptive sampler (probability >=
- * 0.9999)"; "..., classifier over 4 symmetric copies" with an ensemble).
- */
-export function samplerLabel(sampler: string, commit?: CommitRule, ensemble = 1): string {
-  const copies = ensemble > 1 ? `, classifier over ${ensemble} symmetric copies` : '';
+/** How the boards were sampled, for the commands' output ("adaptive sampler (probability >= 0.9999)"). */
+export function samplerLabel(sampler: string, commit?: CommitRule): string {
   if (getSampler(sampler).kind !== 'adaptive')
-    return `${sampler === 'confidence' ? 'confidence policy' : `${sampler} sampler`}${copies}`;
+    return sampler === 'confidence' ? 'confidence policy' : `${sampler} sampler`;
   const rule = commit ?? DEFAULT_COMMIT;
   const undos = getSampler(sampler).search ? `, ${rule.undos ?? DEFAULT_UNDOS} undos` : '';
-  return `${sampler} sampler (${rule.by} >= ${rule.threshold}${undos})${copies}`;
+  return `${sampler} sampler (${rule.by} >= ${rule.threshold}${undos})`;
 }
 
 /** The classifier evaluations the boards took: mean and max over boards. */
