@@ -66,6 +66,26 @@ const samplersOf = (name: string, o: TextCompareOptions) =>
 const frontierStem = (sampler: string, read: { uniformHazard?: boolean }) =>
   `frontier-${sampler}${read.uniformHazard ? '-w1' : ''}`;
 
+/** What a trace's points were traced at: a cached or stopped trace is taken only at the same. */
+interface TraceAt {
+  n: number;
+  step: number;
+  seed: number;
+  sampler: string;
+}
+
+/** The comparison's trace of a run under `sampler` (seed 0: every frontier samples from it). */
+const traceAt = (sampler: string, o: { n: number; steps: number }): TraceAt => ({
+  n: o.n,
+  step: o.steps,
+  seed: 0,
+  sampler,
+});
+
+/** Whether a saved trace (a frontier's JSON or a partial trace) was traced at `at`. */
+const tracedAt = (saved: Partial<TraceAt>, at: TraceAt) =>
+  (Object.keys(at) as (keyof TraceAt)[]).every((k) => saved[k] === at[k]);
+
 /** A run's cached frontier under one sampler, if it was traced at this N and step. */
 export function readCachedFrontier(
   dir: string,
@@ -76,9 +96,7 @@ export function readCachedFrontier(
   const cache = join(dir, `${frontierStem(sampler, read)}.json`);
   if (!existsSync(cache)) return null;
   const cached = JSON.parse(readFileSync(cache, 'utf8'));
-  return cached.n === o.n && cached.step === o.steps && cached.sampler === sampler
-    ? cached.curves[0].points
-    : null;
+  return tracedAt(cached, traceAt(sampler, o)) ? cached.curves[0].points : null;
 }
 
 /** Whether every frontier the comparison needs of a run is cached (trainUnlessScored). */
@@ -104,7 +122,7 @@ export async function cachedFrontier(
   const { model, process: proc } = loadTransformer(dir, textShape, 'text', read);
   // each point is kept as it is traced, so a trace stopped part-way resumes at its next point
   const progress = join(dir, `${stem}.partial.json`);
-  const at = { n: o.n, step: o.steps, seed: 0, sampler };
+  const at = traceAt(sampler, o);
   const kept = readProgress(progress, at);
   const points = frontier(model, proc, task.scorer, {
     ...at,
@@ -119,27 +137,18 @@ export async function cachedFrontier(
     join(dir, `${stem}.json`),
     join(dir, `${stem}.svg`),
     [{ label, points }],
-    at,
+    { ...at },
     reference,
   );
   rmSync(progress, { force: true });
   return points;
 }
 
-/** What a trace's points were traced at: a stopped trace resumes only at the same. */
-interface TraceAt {
-  n: number;
-  step: number;
-  seed: number;
-  sampler: string;
-}
-
 /** The points a stopped trace kept at `file`, if it was traced at `at` (else none). */
 function readProgress(file: string, at: TraceAt): FrontierPoint[] {
   if (!existsSync(file)) return [];
   const kept = JSON.parse(readFileSync(file, 'utf8')) as TraceAt & { points: FrontierPoint[] };
-  const same = (Object.keys(at) as (keyof TraceAt)[]).every((k) => kept[k] === at[k]);
-  return same ? kept.points : [];
+  return tracedAt(kept, at) ? kept.points : [];
 }
 
 export async function runTextComparison(
