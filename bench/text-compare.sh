@@ -4,7 +4,9 @@
 # sampler, then the seed-0 sweep of the sigma_W and normalisation choices under the exact sampler
 # and Alg. 2 (the runs of seed 0 are shared); then the infilling comparison on the three seeds'
 # models (issue 30) and the hazard tables (issue 29: every arm on seed 0 first, then the frozen
-# arms on seeds 1 and 2; the learned ones on seed 0 only). Runs kept in training/text-compare-v2
+# arms on seeds 1 and 2; the learned ones on seed 0 only), their frontiers at NFE 64 alone (a
+# third of the sampling of three budgets; the uniform arm's is the comparison's CADD frontier,
+# read at NFE 64), since 15 models at the comparison's cost would take about 30 CPU-hours. Runs kept in training/text-compare-v2
 # (bench/keep-results.sh) are copied in first, so they are not trained again. Needs the corpus
 # in runs/text8:
 #   npx sjd data text8 --from ../shared/data/wikipedia --out runs/text8
@@ -21,8 +23,8 @@ node bin/sjd.js "${common[@]}" --seeds 0 --models masked,hybrid,sjd-row-1,sjd-ad
   --samplers ancestral,sjd --doc docs/text-comparison-sweep.md
 node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-row-1 \
   --samplers ancestral --infill --doc docs/text-infilling.md
-# every arm on seed 0 first (a whole table sooner: 7 models of about 2.7 hours), then seeds 1, 2
-node bin/sjd.js "${common[@]}" --seeds 0 --samplers ancestral --hazards all \
+# every arm on seed 0 first (a whole table sooner: 7 models to train), then seeds 1, 2
+node bin/sjd.js "${common[@]}" --seeds 0 --samplers ancestral --nfes 64 --hazards all \
   --learned-seeds 0 --doc docs/text-hazards.md
-node bin/sjd.js "${common[@]}" --seeds 0,1,2 --samplers ancestral --hazards all \
+node bin/sjd.js "${common[@]}" --seeds 0,1,2 --samplers ancestral --nfes 64 --hazards all \
   --learned-seeds 0 --doc docs/text-hazards.md

@@ -248,7 +248,7 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
   // the reproduce line, read back from the parsed options (cli/reproduce.ts)
   assert.ok(
     md.includes(
-      `Reproduce: \`npx sjd compare text --out ${dir} --steps 3 --size tiny --seeds 0 --models hybrid,sjd-add-2,sjd-row-1 --samplers ancestral,sjd-refresh -n 1 --doc ${doc}\``,
+      `Reproduce: \`npx sjd compare text --out ${dir} --steps 3 --size tiny --seeds 0 --models hybrid,sjd-add-2,sjd-row-1 --samplers ancestral,sjd-refresh -n 1 --nfes 32,64,128 --doc ${doc}\``,
     ),
     md,
   );
@@ -307,6 +307,32 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
     JSON.parse(readFileSync(final, 'utf8')).curves[0].points.map(speedless),
     [...marked, ...points.slice(5)].map(speedless),
   );
+  // --nfes: a frontier cached at more budgets serves fewer, untouched and nothing traced; the
+  // report's columns and verdicts follow (the verdicts at the largest)
+  const traced = readFileSync(final, 'utf8');
+  const fewer = sjd(...args, '--nfes', '64');
+  assert.equal(fewer.status, 0, fewer.stderr);
+  assert.equal(readFileSync(final, 'utf8'), traced);
+  const md64 = readFileSync(doc, 'utf8');
+  assert.match(md64, /## Verdicts \(valid words >= 5, NFE 64\)/);
+  assert.match(md64, /\| model \| sampler \| seeds \| NFE 64 \|\n/);
+  assert.doesNotMatch(md64, /NFE 128/);
+  // a budget not traced yet is traced alone; the points at the others are kept as they were
+  const more = sjd(...args, '--nfes', '16,64');
+  assert.equal(more.status, 0, more.stderr);
+  const grown = JSON.parse(readFileSync(final, 'utf8')).curves[0].points as { nfe: number }[];
+  assert.deepEqual(
+    grown.filter((q) => q.nfe !== 16),
+    JSON.parse(traced).curves[0].points,
+  );
+  assert.deepEqual(
+    [...new Set(grown.map((q) => q.nfe))].sort((a, b) => a - b),
+    [16, 32, 64, 128],
+  );
+  assert.equal(grown.filter((q) => q.nfe === 16).length, 11);
+  const badNfes = sjd(...args, '--nfes', '64,x');
+  assert.equal(badNfes.status, 2);
+  assert.match(badNfes.stderr, /expected a comma-separated list of NFE/);
   const bad = sjd('compare', 'text', '--steps', '3', '--out', dir, '--models', 'bert');
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /unknown model 'bert'/);

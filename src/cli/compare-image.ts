@@ -3,17 +3,11 @@
 // (tasks/image/compare.ts, run by the image spec's compare entry).
 import type { Command } from 'commander';
 import { image } from '../index.js';
-import { gaussianSampler, list } from './compare-options.js';
-import { int, levels, nfe, num } from './options.js';
+import { gaussianSampler, nfesOption } from './compare-options.js';
+import { int, levels, num } from './options.js';
 
 export const imageCompareFlags = (c: Command): Command =>
-  c
-    .option(
-      '--nfes <list>',
-      'NFE of the scored samples',
-      list((s) => nfe(s), 'expected a comma-separated list of NFE'),
-      ['32', '64', '128', '256'],
-    )
+  nfesOption(c, 'NFE of the scored samples', [32, 64, 128, 256])
     .option(
       '--sampler <name>',
       'sampler of the hybrid and sjd models (masked models: mdlm)',

@@ -4,7 +4,7 @@
 // comparison (the report, or how to continue an interrupted one).
 import { type Command, InvalidArgumentError } from 'commander';
 import { process as P, sampling, util } from '../index.js';
-import { int, oneOf } from './options.js';
+import { int, nfe, oneOf } from './options.js';
 
 export const list = (check: (item: string) => void, what: string) => (v: string) => {
   const items = v.split(',').map((s) => s.trim());
@@ -33,6 +33,15 @@ export function modelsOption(cmd: Command, help: string, defaults: string[]): Co
     defaults,
   );
 }
+
+/** `--nfes`: the NFE budgets a comparison samples at (a comma-separated list). */
+export const nfesOption = (cmd: Command, help: string, defaults: number[]): Command =>
+  cmd.option(
+    '--nfes <list>',
+    help,
+    list((s) => nfe(s), 'expected a comma-separated list of NFE'),
+    defaults.map(String),
+  );
 
 export const seedList = list((s) => {
   if (!/^\d+$/.test(s) || Number(s) > 2 ** 31 - 1) throw new Error(`'${s}' is not a seed`);

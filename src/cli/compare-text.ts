@@ -5,18 +5,22 @@
 // benchmark (tasks/text/infill-compare.ts).
 import type { Command } from 'commander';
 import { text } from '../index.js';
-import { gaussianSampler, list, seedList } from './compare-options.js';
+import { gaussianSampler, list, nfesOption, seedList } from './compare-options.js';
 import { int, parsed } from './options.js';
 
 export const textCompareFlags = (c: Command): Command =>
-  c
-    .option(
-      '--samplers <list>',
-      'samplers of the hybrid and sjd models, the first one in the verdicts (masked models: mdlm)',
-      list(gaussianSampler, 'expected a comma-separated list of samplers'),
-      ['ancestral', 'sjd'],
-    )
-    .option('-n, --n <n>', 'samples per frontier point', int(1, 100_000), 64)
+  nfesOption(
+    c
+      .option(
+        '--samplers <list>',
+        'samplers of the hybrid and sjd models, the first one in the verdicts (masked models: mdlm)',
+        list(gaussianSampler, 'expected a comma-separated list of samplers'),
+        ['ancestral', 'sjd'],
+      )
+      .option('-n, --n <n>', 'samples per frontier point', int(1, 100_000), 64),
+    "the frontiers' NFE budgets (the verdicts at the largest; a frontier cached at more serves fewer)",
+    text.FRONTIER_NFES,
+  )
     .option('--data <dir>', `corpus folder from \`sjd data text8\` (default: ${text.EMBEDDED})`)
     .option(
       '--hazards <arms>',

@@ -40,6 +40,7 @@ export interface TextCompareOptions {
   /** samplers of the Gaussian models (hybrid, sjd); masked models use MDLM's ancestral sampler */
   samplers: string[];
   n: number; // samples per frontier point
+  nfes: number[]; // the frontiers' NFE budgets (FRONTIER_NFES by default); the verdicts at the largest
   doc: string; // Markdown path; the plot goes beside it (.svg)
   command: string;
 }
@@ -66,7 +67,10 @@ const samplersOf = (name: string, o: TextCompareOptions) =>
 const frontierStem = (sampler: string, read: { uniformHazard?: boolean }) =>
   `frontier-${sampler}${read.uniformHazard ? '-w1' : ''}`;
 
-/** What a trace's points were traced at: a cached or stopped trace is taken only at the same. */
+/**
+ * What a trace's points were traced at: a cached or stopped trace's points are taken only at the
+ * same N, step, seed and sampler (a point depends on those, its NFE and its temperature alone).
+ */
 interface TraceAt {
   n: number;
   step: number;
@@ -74,8 +78,15 @@ interface TraceAt {
   sampler: string;
 }
 
+/** The frontiers' sampling: N samples a point, at these NFE budgets, of the run at `steps`. */
+export interface TraceOptions {
+  n: number;
+  steps: number;
+  nfes?: number[]; // default FRONTIER_NFES
+}
+
 /** The comparison's trace of a run under `sampler` (seed 0: every frontier samples from it). */
-const traceAt = (sampler: string, o: { n: number; steps: number }): TraceAt => ({
+const traceAt = (sampler: string, o: TraceOptions): TraceAt => ({
   n: o.n,
   step: o.steps,
   seed: 0,
@@ -86,17 +97,33 @@ const traceAt = (sampler: string, o: { n: number; steps: number }): TraceAt => (
 const tracedAt = (saved: Partial<TraceAt>, at: TraceAt) =>
   (Object.keys(at) as (keyof TraceAt)[]).every((k) => saved[k] === at[k]);
 
-/** A run's cached frontier under one sampler, if it was traced at this N and step. */
+/** The points of a saved trace (a frontier's JSON or a partial trace), if traced at `at`. */
+function pointsAt(file: string, at: TraceAt): FrontierPoint[] {
+  if (!existsSync(file)) return [];
+  const saved = JSON.parse(readFileSync(file, 'utf8'));
+  if (!tracedAt(saved, at)) return [];
+  return saved.points ?? saved.curves[0].points;
+}
+
+/** The points at the NFE budgets `nfes`. */
+const atNfes = (points: FrontierPoint[], nfes: number[]) =>
+  points.filter((p) => nfes.includes(p.nfe));
+
+/**
+ * A run's cached frontier under one sampler at `o`'s NFE budgets, if it was traced at this N and
+ * step with every one of them (a frontier traced at more budgets serves fewer).
+ */
 export function readCachedFrontier(
   dir: string,
   sampler: string,
-  o: { n: number; steps: number },
+  o: TraceOptions,
   read: { uniformHazard?: boolean } = {},
 ): FrontierPoint[] | null {
+  const nfes = o.nfes ?? FRONTIER_NFES;
   const cache = join(dir, `${frontierStem(sampler, read)}.json`);
-  if (!existsSync(cache)) return null;
-  const cached = JSON.parse(readFileSync(cache, 'utf8'));
-  return tracedAt(cached, traceAt(sampler, o)) ? cached.curves[0].points : null;
+  const points = atNfes(pointsAt(cache, traceAt(sampler, o)), nfes);
+  const traced = new Set(points.map((p) => p.nfe));
+  return nfes.every((k) => traced.has(k)) ? points : null;
 }
 
 /** Whether every frontier the comparison needs of a run is cached (trainUnlessScored). */
@@ -112,7 +139,7 @@ export async function cachedFrontier(
   name: string,
   sampler: string,
   task: TextTask,
-  o: { n: number; steps: number },
+  o: TraceOptions,
   reference: TextScores,
   read: { uniformHazard?: boolean } = {},
 ): Promise<FrontierPoint[]> {
@@ -120,35 +147,35 @@ export async function cachedFrontier(
   const cached = readCachedFrontier(dir, sampler, o, read);
   if (cached) return cached;
   const { model, process: proc } = loadTransformer(dir, textShape, 'text', read);
-  // each point is kept as it is traced, so a trace stopped part-way resumes at its next point
+  // each point is kept as it is traced, so a trace stopped part-way resumes at its next point;
+  // a frontier cached at other NFE budgets gives the points it has and keeps the rest
   const progress = join(dir, `${stem}.partial.json`);
   const at = traceAt(sampler, o);
-  const kept = readProgress(progress, at);
+  const nfes = o.nfes ?? FRONTIER_NFES;
+  const kept = pointsAt(progress, at);
+  const before = pointsAt(join(dir, `${stem}.json`), at);
   const points = frontier(model, proc, task.scorer, {
     ...at,
-    done: [...kept],
+    nfes,
+    done: [...kept, ...before],
     onPoint: (p) => {
       kept.push(p);
       writeFileAtomic(progress, JSON.stringify({ ...at, points: kept }));
     },
   });
   const label = `${name}, ${sampler}${read.uniformHazard ? ', w = 1' : ''}`;
+  const saved = [...before.filter((p) => !nfes.includes(p.nfe)), ...points].sort(
+    (p, q) => p.nfe - q.nfe || p.temperature - q.temperature,
+  );
   await writeFrontier(
     join(dir, `${stem}.json`),
     join(dir, `${stem}.svg`),
-    [{ label, points }],
-    { ...at },
+    [{ label, points: saved }],
+    { ...at, nfes: [...new Set(saved.map((p) => p.nfe))].sort((a, b) => a - b) },
     reference,
   );
   rmSync(progress, { force: true });
   return points;
-}
-
-/** The points a stopped trace kept at `file`, if it was traced at `at` (else none). */
-function readProgress(file: string, at: TraceAt): FrontierPoint[] {
-  if (!existsSync(file)) return [];
-  const kept = JSON.parse(readFileSync(file, 'utf8')) as TraceAt & { points: FrontierPoint[] };
-  return tracedAt(kept, at) ? kept.points : [];
 }
 
 export async function runTextComparison(
@@ -169,7 +196,7 @@ export async function runTextComparison(
         const points = await cachedFrontier(dir, name, sampler, task, o, reference);
         const max = frontierMaxima(points);
         hooks.log?.(
-          `${dir}, ${sampler}: max valid words >= 5 at NFE ${FRONTIER_NFES.join('/')}: ${FRONTIER_NFES.map((k) => (100 * max[k]!.valid_words5).toFixed(1)).join('/')}%`,
+          `${dir}, ${sampler}: max valid words >= 5 at NFE ${o.nfes.join('/')}: ${o.nfes.map((k) => (100 * max[k]!.valid_words5).toFixed(1)).join('/')}%`,
         );
         runs.push({ model: name, sampler, seed, dir, points });
       }
@@ -244,20 +271,23 @@ async function writeTextReport(
   const of = (m: string, s: string) => runs.filter((r) => r.model === m && r.sampler === s);
   const table = (key: Key, minUnique = 0) =>
     [
-      `| model | sampler | seeds | ${FRONTIER_NFES.map((k) => `NFE ${k}`).join(' | ')} |`,
-      `|---|---|---|${FRONTIER_NFES.map(() => '---').join('|')}|`,
+      `| model | sampler | seeds | ${o.nfes.map((k) => `NFE ${k}`).join(' | ')} |`,
+      `|---|---|---|${o.nfes.map(() => '---').join('|')}|`,
       ...rows.map(({ m, s }) => {
         const rs = of(m, s);
-        return `| ${label(m, o)} | ${s} | ${rs.length} | ${FRONTIER_NFES.map((k) => cell(bestBySeed(rs, k, key, minUnique))).join(' | ')} |`;
+        return `| ${label(m, o)} | ${s} | ${rs.length} | ${o.nfes.map((k) => cell(bestBySeed(rs, k, key, minUnique))).join(' | ')} |`;
       }),
-      `| ${REFERENCE_LABEL} | | | ${FRONTIER_NFES.map(() => pct(reference[key])).join(' | ')} |`,
+      `| ${REFERENCE_LABEL} | | | ${o.nfes.map(() => pct(reference[key])).join(' | ')} |`,
     ].join('\n');
-  // The claims at NFE 128, valid words >= 5: each Gaussian model under the first (exact)
-  // sampler against MDLM, and each SJD model against CADD; over the whole frontier, and over its
-  // points at least as diverse as held-out text (the paper's high-diversity regime).
+  // The claims at the largest NFE (128 by default), valid words >= 5: each Gaussian model under
+  // the first (exact) sampler against MDLM, and each SJD model against CADD; over the whole
+  // frontier, and over its points at least as diverse as held-out text (the paper's
+  // high-diversity regime).
   const exact = o.samplers[0]!;
+  const verdictNfe = Math.max(...o.nfes);
   const claimsAt = (minUnique: number) => {
-    const at = (m: string, s: string) => bestBySeed(of(m, s), 128, 'valid_words5', minUnique);
+    const at = (m: string, s: string) =>
+      bestBySeed(of(m, s), verdictNfe, 'valid_words5', minUnique);
     return verdicts(o, exact, at);
   };
   const claims = claimsAt(0);
@@ -287,7 +317,7 @@ distinct words of the test split), mean +- std over the seeds done.
 The last row scores ${REFERENCE_WINDOWS} evenly spaced windows of the valid split the same way (unique-word
 fraction ${pct(reference.unique_words)}%).
 
-## Verdicts (valid words >= 5, NFE 128)
+## Verdicts (valid words >= 5, NFE ${verdictNfe})
 
 ${claims.map((c) => `- ${c}`).join('\n')}
 
@@ -322,7 +352,7 @@ Reproduce: \`${o.command}\` (resumable: run it again to continue).
     jsonPath,
     svg,
     runs.map((r) => ({ label: `${r.model} ${r.sampler} seed ${r.seed}`, points: r.points })),
-    { size: o.size, steps: o.steps, seeds: o.seeds, n: o.n, samplers: o.samplers },
+    { size: o.size, steps: o.steps, seeds: o.seeds, n: o.n, nfes: o.nfes, samplers: o.samplers },
     reference,
   );
 }

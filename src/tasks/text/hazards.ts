@@ -102,6 +102,7 @@ export interface HazardCompareOptions {
   arms: string[];
   sampler: string; // the frontiers' sampler (one that honours per-anchor hazards)
   n: number;
+  nfes: number[]; // the frontiers' NFE budgets, the sweep the best point is taken over
   doc: string;
   command: string;
 }
@@ -163,7 +164,7 @@ export async function runHazardComparison(
 ): Promise<ArmRun[] | null> {
   const counts = tokenCounts(task.corpus.train);
   const reference = heldOutReference(task.scorer, task.corpus.valid, TEXT_SIZES[o.size]!.length);
-  const frontierOptions = { n: o.n, steps: o.steps };
+  const frontierOptions = { n: o.n, steps: o.steps, nfes: o.nfes };
   const runs: ArmRun[] = [];
   for (const name of o.arms) {
     const arm = HAZARD_ARMS[name]!;
@@ -248,7 +249,7 @@ function writeHazardReport(o: HazardCompareOptions, runs: ArmRun[], counts: numb
 
 The text comparison's network and budget (size \`${o.size}\`, ${o.steps} steps), the hybrid process (W = I, eta = 1),
 the log-linear hazard lambda_t(a) = beta(t) w(a). Metric, as the paper: the valid-word fraction (words of
-length >= 5) maximised over the whole sweep of 11 temperatures x NFE 32 / 64 / 128, ${o.n} samples a point,
+length >= 5) maximised over the whole sweep of 11 temperatures x NFE ${o.nfes.join(' / ')}, ${o.n} samples a point,
 under the \`${o.sampler}\` sampler (it honours per-anchor hazards in its commit probabilities). The paper's numbers
 are at 150k steps of the 8M DiT on text8; ours are far smaller, so compare directions and differences, not levels.
 Frozen arms: seeds ${o.seeds.join(', ')}; learned arms: seeds ${o.learnedSeeds.join(', ')}${o.learnedSeeds.length === 1 ? ' (one seed, as the paper reports them)' : ''}.

@@ -34,6 +34,7 @@ export const TEXT_TRAIN_DEFAULTS = { evalSamples: 16, evalNfe: 32 };
 export interface TextCompareFlags {
   samplers: string[]; // of the hybrid and sjd models, the first in the verdicts
   n: number; // samples per frontier point
+  nfes: string[]; // the frontiers' NFE budgets
   data?: string;
   hazards?: string[]; // the hazard tables' arms instead of the models (hazards.ts)
   infill?: true | string[]; // the infilling benchmark's shapes instead of the frontiers
@@ -89,7 +90,8 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
     },
     seeds: ['0'],
     doc: TEXT_COMPARISON_DOC,
-    run: async (o: CompareOptions & TextCompareFlags, hooks) => {
+    run: async (flags: CompareOptions & TextCompareFlags, hooks) => {
+      const o = { ...flags, nfes: flags.nfes.map(Number) };
       const task = textTask(o.data, TEXT_SIZES[o.size]!.length);
       if (o.infill && o.hazards)
         throw new Error('--infill and --hazards are two comparisons: one at a time');
