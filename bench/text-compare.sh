@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Issue 31's text comparison, resumable (run it again to continue; one thread, so other work
-# can run beside it): first three seeds of MDLM, CADD and the row-normalised SJD under the exact
-# sampler, then the seed-0 sweep of the sigma_W and normalisation choices under the exact sampler
-# and Alg. 2 (the runs of seed 0 are shared); then the infilling comparison on the three seeds'
-# models (issue 30) and the hazard tables (issue 29: every arm on seed 0 first, then the frozen
-# arms on seeds 1 and 2; the learned ones on seed 0 only), their frontiers at NFE 64 alone (a
-# third of the sampling of three budgets; the uniform arm's is the comparison's CADD frontier,
-# read at NFE 64), since 15 models at the comparison's cost would take about 30 CPU-hours. Runs kept in training/text-compare-v2
-# (bench/keep-results.sh) are copied in first, so they are not trained again. Needs the corpus
-# in runs/text8:
+# can run beside it): two seeds of MDLM, CADD and the row-normalised SJD under the exact sampler;
+# the seed-0 sweep of the sigma_W and normalisation choices under the exact sampler and Alg. 2
+# (the runs of seed 0 are shared); the third seed of the three; then the infilling comparison on
+# the three seeds' models (issue 30) and the hazard tables (issue 29: every arm on seed 0 first,
+# then the frozen arms on seeds 1 and 2; the learned ones on seed 0 only), their frontiers at
+# NFE 64 alone (a third of the sampling of three budgets; the uniform arm's is the comparison's
+# CADD frontier, read at NFE 64), since 15 models at the comparison's cost would take about 30
+# CPU-hours. Runs kept in training/text-compare-v2 (bench/keep-results.sh) are copied in first,
+# so they are not trained again. Needs the corpus in runs/text8:
 #   npx sjd data text8 --from ../shared/data/wikipedia --out runs/text8
 # Run it from a worktree of its own (git worktree add ../cmp; npm ci there), so that later
 # changes to this checkout do not reach a run mid-way.
@@ -17,10 +17,14 @@ cd "$(dirname "$0")/.."
 mkdir -p runs/text-compare-v2
 cp -rn training/text-compare-v2/. runs/text-compare-v2/
 common=(--threads "${THREADS:-1}" compare text --out runs/text-compare-v2 --steps 3000 --size cpu -n 64 --data runs/text8)
-node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-row-1 \
+# two seeds first, then the sweep (its two new models settle the sigma_W and normalisation
+# questions), then the third seed
+node bin/sjd.js "${common[@]}" --seeds 0,1 --models masked,hybrid,sjd-row-1 \
   --samplers ancestral --doc docs/text-comparison.md
 node bin/sjd.js "${common[@]}" --seeds 0 --models masked,hybrid,sjd-row-1,sjd-add-1,sjd-row-2 \
   --samplers ancestral,sjd --doc docs/text-comparison-sweep.md
+node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-row-1 \
+  --samplers ancestral --doc docs/text-comparison.md
 node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-row-1 \
   --samplers ancestral --infill --doc docs/text-infilling.md
 # every arm on seed 0 first (a whole table sooner: 7 models to train), then seeds 1, 2
