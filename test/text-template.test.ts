@@ -251,4 +251,10 @@ test('sjd compare text --infill: each model on the benchmark with a verdict per 
     both.stderr.trim(),
     /^sjd: --infill and --hazards are two comparisons: one at a time$/,
   );
+  const nfes = sjd(...args, '--infill', '--nfes', '64', '--out', dir);
+  assert.notEqual(nfes.status, 0);
+  assert.match(
+    nfes.stderr.trim(),
+    /^sjd: --nfes sets the frontiers' budgets; --infill fills at --infill-nfe$/,
+  );
 });

@@ -11,6 +11,7 @@ import type { LoadedModel } from '../../train/model-io.js';
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
 import { runTextComparison } from './compare.js';
 import { ALPHABET, EMBEDDED, loadCorpus, tokenCounts } from './corpus.js';
+import { FRONTIER_NFES } from './frontier.js';
 import { runHazardComparison } from './hazards.js';
 import { HOLE_SHAPES, type HoleShape } from './infill.js';
 import { runInfillComparison } from './infill-compare.js';
@@ -92,9 +93,11 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
     doc: TEXT_COMPARISON_DOC,
     run: async (flags: CompareOptions & TextCompareFlags, hooks) => {
       const o = { ...flags, nfes: flags.nfes.map(Number) };
-      const task = textTask(o.data, TEXT_SIZES[o.size]!.length);
       if (o.infill && o.hazards)
         throw new Error('--infill and --hazards are two comparisons: one at a time');
+      if (o.infill && o.nfes.join(',') !== FRONTIER_NFES.join(','))
+        throw new Error("--nfes sets the frontiers' budgets; --infill fills at --infill-nfe");
+      const task = textTask(o.data, TEXT_SIZES[o.size]!.length);
       if (o.infill) {
         const doc = o.doc === TEXT_COMPARISON_DOC ? TEXT_INFILLING_DOC : o.doc;
         const shapes = (o.infill === true ? [...HOLE_SHAPES] : o.infill) as HoleShape[];
