@@ -7,16 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 shared=${1:?usage: train-hard.sh SHARED_SUDOKU_DIR (holds qqwing_noguess_train.csv)}
-d=runs/sudoku-hard
-mkdir -p "$d"
+# shellcheck source=training/sudoku-h1/sets.sh
+source training/sudoku-h1/sets.sh
 sjd() { node bin/sjd.js --threads 1 "$@"; }
-make() { [ -s "$d/$1.csv" ] || sjd data sudoku --out "$d/$1.csv" --count "$2" --min-nodes "$3" --seed "$4"; }
-make guess-valid 300 1 301
-make guess-train 50000 1 201
-make hard20-train 20000 20 202
-make guess-test 2000 1 101
-make hard20-test 2000 20 102
-make hard50-test 1000 50 103
 if [ ! -s "$d/mix-train.csv" ]; then
   node -e '
     const fs = require("fs");
