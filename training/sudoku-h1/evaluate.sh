@@ -29,8 +29,8 @@ step=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1
 [ "$step" = 3000 ] || { echo "evaluate.sh: $run is at step $step of 3000; finish it first" >&2; exit 1; }
 # shellcheck source=training/sudoku-h1/sets.sh
 source training/sudoku-h1/sets.sh
-[ -d "$out/model" ] || node bin/sjd.js export --run "$run" --out "$out/model"
 mkdir -p "$out"
+[ -d "$out/model" ] || node bin/sjd.js export --run "$run" --out "$out/model"
 # one evaluation: NAME MODEL DATA [FLAGS...] -> $out/NAME.txt (written whole, then renamed)
 score() {
   local name=$1 model=$2 data=$3

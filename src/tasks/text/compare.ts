@@ -105,9 +105,12 @@ function pointsAt(file: string, at: TraceAt): FrontierPoint[] {
   return saved.points ?? saved.curves[0].points;
 }
 
-/** The points at the NFE budgets `nfes`. */
-const atNfes = (points: FrontierPoint[], nfes: number[]) =>
-  points.filter((p) => nfes.includes(p.nfe));
+/** The points at the NFE budgets `nfes`, if they cover every one of them (else null). */
+function covering(points: FrontierPoint[], nfes: number[]): FrontierPoint[] | null {
+  const at = points.filter((p) => nfes.includes(p.nfe));
+  const traced = new Set(at.map((p) => p.nfe));
+  return nfes.every((k) => traced.has(k)) ? at : null;
+}
 
 /**
  * A run's cached frontier under one sampler at `o`'s NFE budgets, if it was traced at this N and
@@ -119,11 +122,8 @@ export function readCachedFrontier(
   o: TraceOptions,
   read: { uniformHazard?: boolean } = {},
 ): FrontierPoint[] | null {
-  const nfes = o.nfes ?? FRONTIER_NFES;
   const cache = join(dir, `${frontierStem(sampler, read)}.json`);
-  const points = atNfes(pointsAt(cache, traceAt(sampler, o)), nfes);
-  const traced = new Set(points.map((p) => p.nfe));
-  return nfes.every((k) => traced.has(k)) ? points : null;
+  return covering(pointsAt(cache, traceAt(sampler, o)), o.nfes ?? FRONTIER_NFES);
 }
 
 /** Whether every frontier the comparison needs of a run is cached (trainUnlessScored). */
@@ -144,16 +144,16 @@ export async function cachedFrontier(
   read: { uniformHazard?: boolean } = {},
 ): Promise<FrontierPoint[]> {
   const stem = frontierStem(sampler, read);
-  const cached = readCachedFrontier(dir, sampler, o, read);
+  const at = traceAt(sampler, o);
+  const nfes = o.nfes ?? FRONTIER_NFES;
+  const before = pointsAt(join(dir, `${stem}.json`), at);
+  const cached = covering(before, nfes);
   if (cached) return cached;
   const { model, process: proc } = loadTransformer(dir, textShape, 'text', read);
   // each point is kept as it is traced, so a trace stopped part-way resumes at its next point;
   // a frontier cached at other NFE budgets gives the points it has and keeps the rest
   const progress = join(dir, `${stem}.partial.json`);
-  const at = traceAt(sampler, o);
-  const nfes = o.nfes ?? FRONTIER_NFES;
   const kept = pointsAt(progress, at);
-  const before = pointsAt(join(dir, `${stem}.json`), at);
   const points = frontier(model, proc, task.scorer, {
     ...at,
     nfes,
