@@ -55,6 +55,7 @@ export interface ComparisonFlags {
   seeds: string[];
   models: string[];
   doc: string;
+  wait: boolean; // --no-wait sets false
 }
 
 /** The options of every comparison: the runs' folder, training steps per run and the size. */
@@ -103,12 +104,12 @@ export function comparison(
   seeds: string[],
 ): Command {
   return modelsOption(
-    runsOptions(cmd.description(description), sizes).option(
-      '--seeds <list>',
-      'seeds',
-      seedList,
-      seeds,
-    ),
+    runsOptions(cmd.description(description), sizes)
+      .option('--seeds <list>', 'seeds', seedList, seeds)
+      .option(
+        '--no-wait',
+        'leave the runs other processes hold (a comparison shared by several processes on one --out) to them, and report without them, rather than wait',
+      ),
     models.help,
     models.defaults,
   );

@@ -42,7 +42,8 @@ function registerCompareTask(cmd: Command, name: string, sizes: string[], e: Com
     )
     .action(async (o: ComparisonFlags, self: Command) => {
       checkOutputs(o.out, o.doc);
-      const command = reproduceLine(self, { ...o }, INSTALLATION_DEFAULTS);
+      // --no-wait changes who works the runs, not the report: the reproduce line leaves it out
+      const command = reproduceLine(self, { ...o, wait: undefined }, INSTALLATION_DEFAULTS);
       const done = await e.run({ ...o, seeds: o.seeds.map(Number), command }, logHooks);
       reportDone(o.doc, done);
     });

@@ -40,6 +40,14 @@ export {
   type TransformerSize,
 } from './preset-config.js';
 export {
+  type Claimer,
+  checkUnclaimed,
+  claimFile,
+  claimHolder,
+  claimRun,
+  claimRunOrFail,
+} from './run-claim.js';
+export {
   checkRunFolder,
   finishedStep,
   isModelFolder,
@@ -49,6 +57,7 @@ export {
   type RunState,
   runState,
 } from './run-folder.js';
+export { type QueuedRun, type QueueOptions, workThrough } from './run-queue.js';
 export { type LrSchedule, learningRate } from './schedule.js';
 export { sjdLoss } from './sjd-loss.js';
 export { crossEntropyStep, optimiseStep, type StepOptions } from './step.js';

@@ -32,6 +32,7 @@ import { MetricsLog } from './metrics.js';
 import { initWeights } from './model-io.js';
 import { objectiveOf } from './objective.js';
 import { loadOptimState, saveOptimState } from './optim-state.js';
+import { claimRunOrFail } from './run-claim.js';
 import { checkRunFolder, finishedStep, RUN_FILES } from './run-folder.js';
 import { learningRate } from './schedule.js';
 import { accumulateStep, optimiseStep } from './step.js';
@@ -94,6 +95,11 @@ export async function trainUnlessScored(
   return trainToEnd(dir, config, task, hooks);
 }
 
+/**
+ * Trains the run in `dir` (resuming its checkpoint when `resume`), under a claim on the folder
+ * (run-claim.ts): a run another live process is training is refused in one line. In a
+ * data-parallel group rank 0 holds the claim for every rank.
+ */
 export async function train(
   dir: string,
   config: TrainConfig,
@@ -104,6 +110,23 @@ export async function train(
 ): Promise<TrainResult> {
   const lead = dp.rank === 0;
   if (lead || resume) checkRunFolder(dir, resume);
+  const release = lead ? claimRunOrFail(dir) : () => {};
+  try {
+    return await trainClaimed(dir, config, task, resume, lead, hooks, dp);
+  } finally {
+    release();
+  }
+}
+
+async function trainClaimed(
+  dir: string,
+  config: TrainConfig,
+  task: TrainTask,
+  resume: boolean,
+  lead: boolean,
+  hooks: TrainHooks,
+  dp: DataParallel,
+): Promise<TrainResult> {
   if (resume) config = readConfig(join(dir, RUN_FILES.config));
   const mine = config.shards === undefined ? null : shardsOf(config.shards, dp);
   if (!mine && dp.worldSize > 1)

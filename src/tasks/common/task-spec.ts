@@ -62,6 +62,7 @@ export type CompareOptions = {
   models: string[]; // process names (process/choice.ts's parseProcessName)
   doc: string; // the Markdown report
   command: string; // the command line that reproduces the comparison
+  wait?: boolean; // false (--no-wait): runs other processes hold are left to them (train/run-queue.ts)
 } & Record<string, unknown>;
 
 /** How a task compares processes at a matched budget (its own metrics and report). */

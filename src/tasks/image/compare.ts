@@ -10,7 +10,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../../evaluation/plot.js';
 import { mean, separation, std } from '../../evaluation/stats.js';
 import { describeProcess, isPixelProcess, parseProcessName } from '../../process/index.js';
-import { isRunFolder, type TrainHooks, trainUnlessScored } from '../../train/index.js';
+import { isRunFolder, type TrainHooks, trainUnlessScored, workThrough } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { readCache, writeCache } from '../../util/cache.js';
 import type { ImageSet } from './dataset.js';
@@ -23,6 +23,7 @@ import { sampleAnyImages } from './sample.js';
 import type { ImageTask } from './task.js';
 
 export interface ImageCompareOptions {
+  wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
   out: string;
   size: string;
   steps: number;
@@ -119,21 +120,25 @@ export async function runImageComparison(
   o: ImageCompareOptions,
   hooks: TrainHooks = {},
 ): Promise<ImageRunSummary[] | null> {
-  const runs: ImageRunSummary[] = [];
-  for (const seed of o.seeds)
-    for (const name of o.models) {
+  const queue = o.seeds.flatMap((seed) =>
+    o.models.map((name) => {
       const dir = join(o.out, `${name}-seed${seed}`);
-      hooks.log?.(`${label(name, task, o)}, seed ${seed}`);
-      const scored = cachedScores(dir, name, o).missing.length === 0; // at every NFE
-      const config = modelConfig(name, task, o, seed);
-      if (!(await trainUnlessScored(dir, config, task, scored, hooks))) return null;
-      const scores = runScores(dir, name, o);
-      hooks.log?.(
-        `${dir}: FD at NFE ${o.nfes.join('/')}: ${o.nfes.map((k) => scores[k]!.samples.fd.toFixed(2)).join('/')}`,
-      );
-      runs.push({ model: name, seed, dir, scores });
-    }
-  await writeImageReport(task, o, runs);
+      const work = async (): Promise<ImageRunSummary | null> => {
+        hooks.log?.(`${label(name, task, o)}, seed ${seed}`);
+        const scored = cachedScores(dir, name, o).missing.length === 0; // at every NFE
+        const config = modelConfig(name, task, o, seed);
+        if (!(await trainUnlessScored(dir, config, task, scored, hooks))) return null;
+        const scores = runScores(dir, name, o);
+        hooks.log?.(
+          `${dir}: FD at NFE ${o.nfes.join('/')}: ${o.nfes.map((k) => scores[k]!.samples.fd.toFixed(2)).join('/')}`,
+        );
+        return { model: name, seed, dir, scores };
+      };
+      return { dir, work };
+    }),
+  );
+  const runs = await workThrough(queue, { log: hooks.log, wait: o.wait });
+  if (runs) await writeImageReport(task, o, runs);
   return runs;
 }
 

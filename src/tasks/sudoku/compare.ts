@@ -17,6 +17,7 @@ import {
   runState,
   type TrainHooks,
   trainToEnd,
+  workThrough,
 } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { cached } from '../../util/cache.js';
@@ -30,6 +31,7 @@ import { hashPairs, type SudokuPairs, type SudokuTask } from './task.js';
 export const COLLAPSE_BELOW = 0.01;
 
 export interface CompareOptions {
+  wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
   out: string;
   size: string;
   steps: number;
@@ -97,39 +99,42 @@ export async function runComparison(
   task: SudokuTask,
   o: CompareOptions,
   hooks: TrainHooks = {},
-): Promise<RunSummary[]> {
-  const summaries: RunSummary[] = [];
-  for (const seed of o.seeds) {
-    for (const model of o.models) {
+): Promise<RunSummary[] | null> {
+  const queue = o.seeds.flatMap((seed) =>
+    o.models.map((model) => {
       const dir = join(o.out, `${model}-seed${seed}`);
-      hooks.log?.(`${label(model)}, seed ${seed}`);
-      const config = sudokuConfig({
-        size: o.size,
-        ...parseProcessName(model),
-        seed,
-        steps: o.steps,
-        evalEvery: o.evalEvery,
-        attention: o.attention,
-        augment: o.augment,
-        loops: o.loops,
-      });
-      if (!(await trainToEnd(dir, config, task, hooks))) return summaries;
-      const state = runState(dir);
-      const f = finalEvaluation(dir, task, o, state.step);
-      summaries.push({
-        model,
-        seed,
-        dir,
-        ...f,
-        takeoff: state.takeoff ?? null,
-        collapsed: f.solveRate < COLLAPSE_BELOW,
-      });
-      hooks.log?.(
-        `${dir}: solve rate ${(100 * f.solveRate).toFixed(2)}% adaptive, ${(100 * f.confidenceRate).toFixed(2)}% confidence; takeoff ${state.takeoff ?? 'none'}`,
-      );
-    }
-  }
-  await writeReport(o, summaries);
+      const work = async (): Promise<RunSummary | null> => {
+        hooks.log?.(`${label(model)}, seed ${seed}`);
+        const config = sudokuConfig({
+          size: o.size,
+          ...parseProcessName(model),
+          seed,
+          steps: o.steps,
+          evalEvery: o.evalEvery,
+          attention: o.attention,
+          augment: o.augment,
+          loops: o.loops,
+        });
+        if (!(await trainToEnd(dir, config, task, hooks))) return null;
+        const state = runState(dir);
+        const f = finalEvaluation(dir, task, o, state.step);
+        hooks.log?.(
+          `${dir}: solve rate ${(100 * f.solveRate).toFixed(2)}% adaptive, ${(100 * f.confidenceRate).toFixed(2)}% confidence; takeoff ${state.takeoff ?? 'none'}`,
+        );
+        return {
+          model,
+          seed,
+          dir,
+          ...f,
+          takeoff: state.takeoff ?? null,
+          collapsed: f.solveRate < COLLAPSE_BELOW,
+        };
+      };
+      return { dir, work };
+    }),
+  );
+  const summaries = await workThrough(queue, { log: hooks.log, wait: o.wait });
+  if (summaries) await writeReport(o, summaries);
   return summaries;
 }
 

@@ -88,7 +88,7 @@ export const sudokuSpec: TaskSpec = {
       });
       hooks.log?.(`evaluating on ${test.pairs.puzzles.length} puzzles from ${test.source}`);
       const runs = await runComparison(task, { ...o, test: test.pairs }, hooks);
-      return runs.length === o.seeds.length * o.models.length;
+      return runs !== null;
     },
   },
   apiInfo: { retries: DEFAULT_RETRIES }, // a solve's (retry.ts)

@@ -15,6 +15,7 @@ import {
   readConfig,
   type TrainHooks,
   trainUnlessScored,
+  workThrough,
 } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import {
@@ -32,6 +33,7 @@ import { TEXT_SIZES, textConfig } from './presets.js';
 import { type TextTask, textShape } from './task.js';
 
 export interface TextCompareOptions {
+  wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
   out: string;
   size: string;
   steps: number;
@@ -183,28 +185,36 @@ export async function runTextComparison(
   o: TextCompareOptions,
   hooks: TrainHooks = {},
 ): Promise<TextRunSummary[] | null> {
-  const runs: TextRunSummary[] = [];
   const reference = heldOutReference(task.scorer, task.corpus.valid, TEXT_SIZES[o.size]!.length);
-  for (const seed of o.seeds) {
-    for (const name of o.models) {
+  const queue = o.seeds.flatMap((seed) =>
+    o.models.map((name) => {
       const dir = join(o.out, `${name}-seed${seed}`);
-      const config = { ...modelConfig(name, o, seed), data: task.corpus.source };
-      hooks.log?.(`${label(name, o)}, seed ${seed}`);
-      if (!(await trainUnlessScored(dir, config, task, runScored(dir, name, o), hooks)))
-        return null;
-      for (const sampler of samplersOf(name, o)) {
-        const points = await cachedFrontier(dir, name, sampler, task, o, reference);
-        const max = frontierMaxima(points);
-        hooks.log?.(
-          `${dir}, ${sampler}: max valid words >= 5 at NFE ${o.nfes.join('/')}: ${o.nfes.map((k) => (100 * max[k]!.valid_words5).toFixed(1)).join('/')}%`,
-        );
-        runs.push({ model: name, sampler, seed, dir, points });
-      }
-      // A partial report after every run: a comparison that spans sessions shows where it is.
-      await writeTextReport(o, runs, reference);
-    }
-  }
-  return runs;
+      const work = async (): Promise<TextRunSummary[] | null> => {
+        const config = { ...modelConfig(name, o, seed), data: task.corpus.source };
+        hooks.log?.(`${label(name, o)}, seed ${seed}`);
+        if (!(await trainUnlessScored(dir, config, task, runScored(dir, name, o), hooks)))
+          return null;
+        const traced: TextRunSummary[] = [];
+        for (const sampler of samplersOf(name, o)) {
+          const points = await cachedFrontier(dir, name, sampler, task, o, reference);
+          const max = frontierMaxima(points);
+          hooks.log?.(
+            `${dir}, ${sampler}: max valid words >= 5 at NFE ${o.nfes.join('/')}: ${o.nfes.map((k) => (100 * max[k]!.valid_words5).toFixed(1)).join('/')}%`,
+          );
+          traced.push({ model: name, sampler, seed, dir, points });
+        }
+        return traced;
+      };
+      return { dir, work };
+    }),
+  );
+  // A partial report after every run: a comparison that spans sessions shows where it is.
+  const done = await workThrough(queue, {
+    log: hooks.log,
+    wait: o.wait,
+    onResult: (runs) => writeTextReport(o, runs.flat(), reference),
+  });
+  return done?.flat() ?? null;
 }
 
 type Key = 'valid_words5' | 'valid_words6';

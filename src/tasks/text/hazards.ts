@@ -16,7 +16,12 @@
 import { dirname, join } from 'node:path';
 import { mean, separation, std } from '../../evaluation/stats.js';
 import { withHazardWeights, withObjective } from '../../process/index.js';
-import { loadTransformer, type TrainHooks, trainUnlessScored } from '../../train/index.js';
+import {
+  loadTransformer,
+  type TrainHooks,
+  trainUnlessScored,
+  workThrough,
+} from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { cached, readCache } from '../../util/cache.js';
 import { cachedFrontier, readCachedFrontier } from './compare.js';
@@ -94,6 +99,7 @@ export const HAZARD_ARMS: Record<string, Arm> = {
 };
 
 export interface HazardCompareOptions {
+  wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
   out: string;
   size: string;
   steps: number;
@@ -165,47 +171,54 @@ export async function runHazardComparison(
   const counts = tokenCounts(task.corpus.train);
   const reference = heldOutReference(task.scorer, task.corpus.valid, TEXT_SIZES[o.size]!.length);
   const frontierOptions = { n: o.n, steps: o.steps, nfes: o.nfes };
-  const runs: ArmRun[] = [];
-  for (const name of o.arms) {
+  const queue = o.arms.flatMap((name) => {
     const arm = HAZARD_ARMS[name]!;
-    for (const seed of arm.table === 'frozen' ? o.seeds : o.learnedSeeds) {
-      const base = textConfig({ process: 'hybrid', size: o.size, seed, steps: o.steps });
-      let process = base.process;
-      if (arm.spec) process = withHazardWeights(process, arm.spec, counts);
-      if (arm.objective) process = withObjective(process, arm.objective);
-      const config = { ...base, process, data: task.corpus.source };
+    return (arm.table === 'frozen' ? o.seeds : o.learnedSeeds).map((seed) => {
       const dir = join(o.out, `${arm.folder}-seed${seed}`);
-      hooks.log?.(`${arm.label}, seed ${seed}`);
-      // frontiers (and learned weights) cached: no training, no weights needed
-      const learned = arm.table === 'learned';
-      const weightsFile = join(dir, LEARNED_WEIGHTS);
-      const scored =
-        readCachedFrontier(dir, o.sampler, frontierOptions) !== null &&
-        (!learned ||
-          (readCachedFrontier(dir, o.sampler, frontierOptions, { uniformHazard: true }) !== null &&
-            readCache(weightsFile, { step: o.steps }) !== undefined));
-      if (!(await trainUnlessScored(dir, config, task, scored, hooks))) return null;
-      const points = await cachedFrontier(dir, name, o.sampler, task, frontierOptions, reference);
-      const run: ArmRun = { arm: name, seed, deployed: sweepMax(points) };
-      if (learned) {
-        const w1 = await cachedFrontier(dir, name, o.sampler, task, frontierOptions, reference, {
-          uniformHazard: true,
-        });
-        run.uniform = sweepMax(w1);
-        const w = cached(weightsFile, { step: o.steps }, () => {
-          const m = loadTransformer(dir, textShape, 'text');
-          return m.model.hazard ? (m.process.config.anchorWeights ?? null) : null;
-        });
-        if (w) run.w = w;
-      }
-      hooks.log?.(
-        `${dir}: best valid words >= 5 over the sweep ${(100 * run.deployed).toFixed(1)}%${run.uniform === undefined ? '' : `, with w = 1 ${(100 * run.uniform).toFixed(1)}%`}`,
-      );
-      runs.push(run);
-      writeHazardReport(o, runs, counts); // after every run: the report shows where it is
-    }
-  }
-  return runs;
+      const work = async (): Promise<ArmRun | null> => {
+        const base = textConfig({ process: 'hybrid', size: o.size, seed, steps: o.steps });
+        let process = base.process;
+        if (arm.spec) process = withHazardWeights(process, arm.spec, counts);
+        if (arm.objective) process = withObjective(process, arm.objective);
+        const config = { ...base, process, data: task.corpus.source };
+        hooks.log?.(`${arm.label}, seed ${seed}`);
+        // frontiers (and learned weights) cached: no training, no weights needed
+        const learned = arm.table === 'learned';
+        const weightsFile = join(dir, LEARNED_WEIGHTS);
+        const scored =
+          readCachedFrontier(dir, o.sampler, frontierOptions) !== null &&
+          (!learned ||
+            (readCachedFrontier(dir, o.sampler, frontierOptions, { uniformHazard: true }) !==
+              null &&
+              readCache(weightsFile, { step: o.steps }) !== undefined));
+        if (!(await trainUnlessScored(dir, config, task, scored, hooks))) return null;
+        const points = await cachedFrontier(dir, name, o.sampler, task, frontierOptions, reference);
+        const run: ArmRun = { arm: name, seed, deployed: sweepMax(points) };
+        if (learned) {
+          const w1 = await cachedFrontier(dir, name, o.sampler, task, frontierOptions, reference, {
+            uniformHazard: true,
+          });
+          run.uniform = sweepMax(w1);
+          const w = cached(weightsFile, { step: o.steps }, () => {
+            const m = loadTransformer(dir, textShape, 'text');
+            return m.model.hazard ? (m.process.config.anchorWeights ?? null) : null;
+          });
+          if (w) run.w = w;
+        }
+        hooks.log?.(
+          `${dir}: best valid words >= 5 over the sweep ${(100 * run.deployed).toFixed(1)}%${run.uniform === undefined ? '' : `, with w = 1 ${(100 * run.uniform).toFixed(1)}%`}`,
+        );
+        return run;
+      };
+      return { dir, work };
+    });
+  });
+  // after every run: the report shows where it is
+  return workThrough(queue, {
+    log: hooks.log,
+    wait: o.wait,
+    onResult: (runs) => writeHazardReport(o, runs, counts),
+  });
 }
 
 function writeHazardReport(o: HazardCompareOptions, runs: ArmRun[], counts: number[]): void {

@@ -10,7 +10,12 @@
 import { dirname, join } from 'node:path';
 import { mean, separation, std } from '../../evaluation/stats.js';
 import { describeProcess, parseProcessName } from '../../process/index.js';
-import { loadTransformer, type TrainHooks, trainUnlessScored } from '../../train/index.js';
+import {
+  loadTransformer,
+  type TrainHooks,
+  trainUnlessScored,
+  workThrough,
+} from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { cached, readCache } from '../../util/cache.js';
 import { type HoleShape, type InfillResult, infillBenchmark } from './infill.js';
@@ -18,6 +23,7 @@ import { textConfig } from './presets.js';
 import { type TextTask, textShape } from './task.js';
 
 export interface InfillCompareOptions {
+  wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
   out: string;
   size: string;
   steps: number;
@@ -75,27 +81,33 @@ export async function runInfillComparison(
   o: InfillCompareOptions,
   hooks: TrainHooks = {},
 ): Promise<InfillRun[] | null> {
-  const runs: InfillRun[] = [];
-  for (const seed of o.seeds)
-    for (const model of o.models) {
+  const queue = o.seeds.flatMap((seed) =>
+    o.models.map((model) => {
       const dir = join(o.out, `${model}-seed${seed}`);
-      const config = {
-        ...textConfig({ ...parseProcessName(model), size: o.size, seed, steps: o.steps }),
-        data: task.corpus.source,
+      const work = async (): Promise<InfillRun | null> => {
+        const config = {
+          ...textConfig({ ...parseProcessName(model), size: o.size, seed, steps: o.steps }),
+          data: task.corpus.source,
+        };
+        hooks.log?.(`${label(model)}, seed ${seed}`);
+        const sampler = samplerOf(model, o);
+        const { path, key } = infillCache(dir, o, sampler, seed);
+        const scored = readCache(path, key) !== undefined; // no training, no weights needed
+        if (!(await trainUnlessScored(dir, config, task, scored, hooks))) return null;
+        const results = cachedInfill(dir, task, o, sampler, seed);
+        hooks.log?.(
+          `${dir}, ${sampler}: hole characters right ${results.map((r) => `${r.shape} ${(100 * r.mean.char_accuracy).toFixed(1)}%`).join(', ')}`,
+        );
+        return { model, seed, sampler, results };
       };
-      hooks.log?.(`${label(model)}, seed ${seed}`);
-      const sampler = samplerOf(model, o);
-      const { path, key } = infillCache(dir, o, sampler, seed);
-      const scored = readCache(path, key) !== undefined; // no training, no weights needed
-      if (!(await trainUnlessScored(dir, config, task, scored, hooks))) return null;
-      const results = cachedInfill(dir, task, o, sampler, seed);
-      hooks.log?.(
-        `${dir}, ${sampler}: hole characters right ${results.map((r) => `${r.shape} ${(100 * r.mean.char_accuracy).toFixed(1)}%`).join(', ')}`,
-      );
-      runs.push({ model, seed, sampler, results });
-      writeInfillReport(o, runs);
-    }
-  return runs;
+      return { dir, work };
+    }),
+  );
+  return workThrough(queue, {
+    log: hooks.log,
+    wait: o.wait,
+    onResult: (runs) => writeInfillReport(o, runs),
+  });
 }
 
 function writeInfillReport(o: InfillCompareOptions, runs: InfillRun[]): void {

@@ -1,0 +1,210 @@
+// Claims on run folders (train/run-claim.ts) and the comparison queue that shares its runs
+// between processes (train/run-queue.ts): a live holder keeps a run, a dead one's claim is taken
+// over, a process's own claim is granted again; two `sjd compare` processes on one --out train
+// each run once between them and write the same report; `sjd train --resume` refuses a run
+// another process is training, in one line.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { train } from '../src/index.js';
+
+const { claimFile, claimHolder, claimRun, claimRunOrFail, workThrough } = train;
+
+import { tempDir } from './tmp.js';
+
+const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
+const sjd = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+
+/** A live process other than this one, and a claim on `dir` written in its name. */
+function heldBy(dir: string): ChildProcess {
+  const child = spawn('sleep', ['60'], { stdio: 'ignore' });
+  writeFileSync(claimFile(dir), JSON.stringify({ pid: child.pid, host: hostname() }));
+  return child;
+}
+
+const exited = (c: ChildProcess) => new Promise((r) => c.once('exit', r));
+
+test('a claim is exclusive while its holder lives, re-entrant for its holder, and released', () => {
+  const dir = join(tempDir('sjd-claim-'), 'runs', 'a-seed0'); // its parent is made
+  const release = claimRun(dir);
+  assert.ok(release);
+  assert.equal(JSON.parse(readFileSync(claimFile(dir), 'utf8')).pid, process.pid);
+  assert.equal(claimHolder(dir), null, 'this process is not "another" holder');
+  const again = claimRun(dir);
+  assert.ok(again, 're-entrant');
+  again();
+  assert.ok(existsSync(claimFile(dir)), 'the inner release leaves the outer claim');
+  release();
+  assert.ok(!existsSync(claimFile(dir)));
+  assert.ok(!existsSync(dir), 'a claim makes no run folder');
+});
+
+test("a live process's claim refuses others (one line naming it); a dead one's is taken over", async () => {
+  const dir = join(tempDir('sjd-claim-'), 'b-seed0');
+  const child = heldBy(dir);
+  try {
+    assert.equal(claimRun(dir), null);
+    assert.equal(claimHolder(dir)?.pid, child.pid);
+    assert.throws(
+      () => claimRunOrFail(dir),
+      new RegExp(
+        `^Error: ${dir} is in use by process ${child.pid}; wait for it to finish or stop it$`,
+      ),
+    );
+  } finally {
+    child.kill();
+    await exited(child);
+  }
+  const release = claimRun(dir);
+  assert.ok(release, 'stale: its holder has exited');
+  assert.equal(JSON.parse(readFileSync(claimFile(dir), 'utf8')).pid, process.pid);
+  release();
+  // an unreadable claim (a stop mid-write) holds nothing
+  writeFileSync(claimFile(dir), '{"pi');
+  const r2 = claimRun(dir, 10);
+  assert.ok(r2);
+  r2();
+});
+
+test('the queue works the free runs first, waits for held ones, and returns results in its order', async () => {
+  const out = tempDir('sjd-queue-');
+  const dirs = ['x-seed0', 'y-seed0', 'z-seed0'].map((d) => join(out, d));
+  const child = heldBy(dirs[0]!);
+  const worked: string[] = [];
+  const reports: string[][] = [];
+  const lines: string[] = [];
+  const queue = dirs.map((dir) => ({
+    dir,
+    work: async () => {
+      worked.push(dir);
+      if (dir === dirs[2]) {
+        // the holder of x finishes while this process works on z
+        child.kill();
+        await exited(child);
+      }
+      return `result of ${dir}`;
+    },
+  }));
+  const results = await workThrough(queue, {
+    log: (l) => lines.push(l),
+    onResult: (done) => {
+      reports.push(done);
+    },
+    pollMs: 20,
+  });
+  assert.deepEqual(worked, [dirs[1], dirs[2], dirs[0]]);
+  assert.deepEqual(
+    results,
+    dirs.map((d) => `result of ${d}`),
+  );
+  assert.deepEqual(reports.at(-1), results);
+  assert.deepEqual(reports[0], [`result of ${dirs[1]}`]);
+  assert.equal(lines.length, 1, lines.join('\n'));
+  assert.match(
+    lines[0]!,
+    new RegExp(`^waiting for runs other processes hold: ${dirs[0]} \\(process `),
+  );
+  for (const d of dirs) assert.ok(!existsSync(claimFile(d)), `${d}: claim released`);
+  // with wait: false, a run another process holds is left to it: the rest come back in order
+  const holder = heldBy(dirs[1]!);
+  try {
+    const left: string[] = [];
+    const some = await workThrough(
+      dirs.map((dir) => ({ dir, work: async () => dir })),
+      { wait: false, log: (l) => left.push(l), pollMs: 60_000 },
+    );
+    assert.deepEqual(some, [dirs[0], dirs[2]]);
+    assert.deepEqual(left, [`left to the processes that hold them: ${dirs[1]}`]);
+  } finally {
+    holder.kill();
+    await exited(holder);
+  }
+  // an interrupted run stops the queue (null) and releases its claim
+  const stopped = await workThrough([{ dir: dirs[1]!, work: async () => null }]);
+  assert.equal(stopped, null);
+  assert.ok(!existsSync(claimFile(dirs[1]!)));
+});
+
+test('two sjd compare processes on one --out train each run once between them and report the same', async () => {
+  const out = tempDir('sjd-queue-cli-');
+  const args = (doc: string) => [
+    bin,
+    '--threads',
+    '1',
+    'compare',
+    'text',
+    '--size',
+    'tiny',
+    '--steps',
+    '3',
+    '--models',
+    'masked,hybrid',
+    '--seeds',
+    '0,1',
+    '--samplers',
+    'ancestral',
+    '-n',
+    '1',
+    '--nfes',
+    '8',
+    '--out',
+    out,
+    '--doc',
+    join(out, doc),
+  ];
+  const run = (doc: string) =>
+    new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const c = spawn(process.execPath, args(doc));
+      let stderr = '';
+      c.stderr.on('data', (d) => {
+        stderr += d;
+      });
+      c.on('exit', (status) => resolve({ status, stderr }));
+    });
+  const [a, b] = await Promise.all([run('a.md'), run('b.md')]);
+  assert.equal(a.status, 0, a.stderr);
+  assert.equal(b.status, 0, b.stderr);
+  const trained = [...`${a.stderr}\n${b.stderr}`.matchAll(/^training (\S+)$/gm)].map((m) => m[1]);
+  assert.deepEqual(
+    trained.sort(),
+    ['hybrid-seed0', 'hybrid-seed1', 'masked-seed0', 'masked-seed1'].map((r) => join(out, r)),
+  );
+  const strip = (doc: string) =>
+    readFileSync(join(out, doc), 'utf8')
+      .replace(/ --doc \S+/, '')
+      .replace(/\]\([abc]\.svg\)/, '](.svg)');
+  assert.equal(strip('a.md'), strip('b.md'));
+  assert.match(strip('a.md'), /\| MDLM \(masked\) \| mdlm \| 2 \| /);
+  // --no-wait changes who works the runs, not the report (its reproduce line leaves it out)
+  const c = spawnSync(process.execPath, [...args('c.md'), '--no-wait'], { encoding: 'utf8' });
+  assert.equal(c.status, 0, c.stderr);
+  assert.doesNotMatch(c.stderr, /training|left to/);
+  assert.equal(strip('c.md'), strip('a.md'));
+  assert.doesNotMatch(readFileSync(join(out, 'c.md'), 'utf8'), /no-wait/);
+});
+
+test('sjd train --resume refuses a run another live process is training, in one line', async () => {
+  const dir = tempDir('sjd-claim-train-');
+  const run = join(dir, 'r');
+  const made = sjd('train', 'text', '--size', 'tiny', '--steps', '2', '--out', run);
+  assert.equal(made.status, 0, made.stderr);
+  const child = heldBy(run);
+  try {
+    const r = sjd('train', 'text', '--resume', '--steps', '4', '--out', run);
+    assert.notEqual(r.status, 0);
+    assert.equal(
+      r.stderr.trim(),
+      `sjd: ${run} is in use by process ${child.pid}; wait for it to finish or stop it`,
+    );
+  } finally {
+    child.kill();
+    await exited(child);
+  }
+  const r = sjd('train', 'text', '--resume', '--steps', '4', '--out', run);
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(!existsSync(claimFile(run)));
+});
