@@ -10,13 +10,15 @@
 # CPU-hours. Runs kept in training/text-compare-v2 (bench/keep-results.sh) are copied in first,
 # so they are not trained again. Needs the corpus in runs/text8:
 #   npx sjd data text8 --from ../shared/data/wikipedia --out runs/text8
-# Run it from a worktree of its own (git worktree add ../cmp; npm ci there), so that later
-# changes to this checkout do not reach a run mid-way.
+# Several copies may run at once (one a core): they share the runs, each leaving the runs
+# another holds to it (--no-wait), and whichever finishes a comparison's last run writes its
+# whole report. Run it from a worktree of its own (git worktree add ../cmp; npm ci there), so
+# that later changes to this checkout do not reach a run mid-way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p runs/text-compare-v2
 cp -rn training/text-compare-v2/. runs/text-compare-v2/
-common=(--threads "${THREADS:-1}" compare text --out runs/text-compare-v2 --steps 3000 --size cpu -n 64 --data runs/text8)
+common=(--threads "${THREADS:-1}" compare text --no-wait --out runs/text-compare-v2 --steps 3000 --size cpu -n 64 --data runs/text8)
 # two seeds first, then the sweep (its two new models settle the sigma_W and normalisation
 # questions), then the third seed
 node bin/sjd.js "${common[@]}" --seeds 0,1 --models masked,hybrid,sjd-row-1 \
