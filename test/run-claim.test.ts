@@ -2,10 +2,10 @@
 // between processes (train/run-queue.ts): a live holder keeps a run, a dead one's claim is taken
 // over, a process's own claim is granted again; two `sjd compare` processes on one --out train
 // each run once between them and write the same report; `sjd train --resume` refuses a run
-// another process is training, in one line.
+// another process is training, in one line; `sjd runs` shows where each run stands.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -207,4 +207,60 @@ test('sjd train --resume refuses a run another live process is training, in one 
   const r = sjd('train', 'text', '--resume', '--steps', '4', '--out', run);
   assert.equal(r.status, 0, r.stderr);
   assert.ok(!existsSync(claimFile(run)));
+});
+
+test('sjd runs shows each run folder: its step, the live process holding it, what it has cached', async () => {
+  const dir = tempDir('sjd-runs-');
+  const made = sjd(
+    'train',
+    'text',
+    '--size',
+    'tiny',
+    '--steps',
+    '2',
+    '--out',
+    join(dir, 'a-seed0'),
+  );
+  assert.equal(made.status, 0, made.stderr);
+  // a run kept as results (config and a frontier, no checkpoint), a stopped trace, a user's file
+  mkdirSync(join(dir, 'b-seed0'));
+  copyFileSync(join(dir, 'a-seed0', 'config.json'), join(dir, 'b-seed0', 'config.json'));
+  writeFileSync(join(dir, 'b-seed0', 'frontier-ancestral.json'), '{}');
+  writeFileSync(join(dir, 'a-seed0', 'frontier-sjd.partial.json'), '{"points":[{},{},{}]}');
+  writeFileSync(join(dir, 'notes.txt'), 'mine');
+  const child = heldBy(join(dir, 'a-seed0'));
+  try {
+    const r = sjd('runs', dir);
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, 3, r.stdout);
+    assert.match(lines[0]!, /^run +step +working +cached$/);
+    assert.match(
+      lines[1]!,
+      new RegExp(
+        `^a-seed0 +2/2 +process ${child.pid} +frontier-sjd\\.partial\\.json \\(3 points\\)$`,
+      ),
+    );
+    assert.match(lines[2]!, /^b-seed0 +kept \(2\) +- +frontier-ancestral\.json$/);
+    const json = JSON.parse(sjd('runs', dir, '--json').stdout);
+    assert.deepEqual(json[0], {
+      name: 'a-seed0',
+      step: 2,
+      steps: 2,
+      heldBy: child.pid,
+      results: [],
+      partial: [{ file: 'frontier-sjd.partial.json', points: 3 }],
+    });
+  } finally {
+    child.kill();
+    await exited(child);
+  }
+  assert.match(sjd('runs', dir).stdout, /^a-seed0 +2\/2 +- +/m, 'a dead holder holds nothing');
+  const bad = sjd('runs', join(dir, 'missing'));
+  assert.notEqual(bad.status, 0);
+  assert.equal(bad.stderr, `sjd: ${join(dir, 'missing')}: no such folder\n`);
+  assert.equal(
+    sjd('runs', join(dir, 'notes.txt')).stderr,
+    `sjd: ${join(dir, 'notes.txt')} is a file, not a folder of runs\n`,
+  );
 });

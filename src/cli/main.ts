@@ -17,6 +17,7 @@ import { registerDemo } from './demo.js';
 import { registerExport } from './export.js';
 import { registerImage } from './image.js';
 import { int } from './options.js';
+import { registerRuns } from './runs.js';
 import { registerServe } from './serve.js';
 import { registerSudoku } from './sudoku.js';
 import { registerText } from './text.js';
@@ -74,6 +75,7 @@ registerDataImages(program);
 registerImage(program);
 registerCompare(program);
 registerExport(program);
+registerRuns(program);
 registerServe(program);
 
 program

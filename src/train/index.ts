@@ -58,6 +58,7 @@ export {
   runState,
 } from './run-folder.js';
 export { type QueuedRun, type QueueOptions, workThrough } from './run-queue.js';
+export { type RunStatus, runsUnder } from './run-status.js';
 export { type LrSchedule, learningRate } from './schedule.js';
 export { sjdLoss } from './sjd-loss.js';
 export { crossEntropyStep, optimiseStep, type StepOptions } from './step.js';

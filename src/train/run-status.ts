@@ -1,0 +1,55 @@
+// Where the run folders of a comparison stand (`sjd runs DIR`; docs/design.md §4): for each run
+// folder under DIR (one holding a config.json), its checkpoint's step against the config's, the
+// live process that holds it (run-claim.ts), the results cached beside it (a frontier, a score
+// or an infilling cache, learned hazard weights) and the traces stopped part-way with their
+// points. Read from the files alone: no weights are loaded, nothing is written.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { readConfig } from './config.js';
+import { claimHolder } from './run-claim.js';
+import { checkpointDir, RUN_FILES, runState } from './run-folder.js';
+
+export interface RunStatus {
+  name: string; // the folder's name under DIR
+  step: number | null; // the checkpoint's step (null: no checkpoint, e.g. a run kept as results)
+  steps: number; // the config's
+  heldBy: number | null; // the pid of a live process that holds the run, if any
+  results: string[]; // cached results, by file name
+  partial: { file: string; points: number }[]; // traces stopped part-way
+}
+
+/** A cache of results beside a run (bench/keep-results.sh keeps the same files). */
+const isResult = (f: string) =>
+  /^(frontier-.*|scores.*|infill-.*|hazard-weights)\.json$/.test(f) && !f.endsWith('.partial.json');
+
+function pointsIn(file: string): number {
+  try {
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    return Array.isArray(saved.points) ? saved.points.length : 0;
+  } catch {
+    return 0; // unreadable: no point of it is used
+  }
+}
+
+/** The status of every run folder directly under `dir`, by name. */
+export function runsUnder(dir: string): RunStatus[] {
+  if (!existsSync(dir)) throw new Error(`${dir}: no such folder`);
+  if (!statSync(dir).isDirectory()) throw new Error(`${dir} is a file, not a folder of runs`);
+  const runs: RunStatus[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const run = join(dir, name);
+    if (name.startsWith('.') || !existsSync(join(run, RUN_FILES.config))) continue;
+    const files = readdirSync(run).sort();
+    runs.push({
+      name,
+      step: checkpointDir(run) === null ? null : runState(run).step,
+      steps: readConfig(join(run, RUN_FILES.config)).steps,
+      heldBy: claimHolder(run)?.pid ?? null,
+      results: files.filter(isResult),
+      partial: files
+        .filter((f) => f.endsWith('.partial.json'))
+        .map((file) => ({ file, points: pointsIn(join(run, file)) })),
+    });
+  }
+  return runs;
+}
