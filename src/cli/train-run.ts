@@ -93,6 +93,7 @@ export function trainAction<F extends RunFlags>(
     if (await launched(o)) return;
     const dp = await joinGroup(o);
     if (dp.rank === 0 || o.resume) T.checkRunFolder(o.out, o.resume === true);
+    if (dp.rank === 0) T.checkUnclaimed(o.out); // rank 0 claims the run for every rank
     const saved = o.resume ? T.readConfig(join(o.out, T.RUN_FILES.config)) : undefined;
     const { config, task, about } = prepare(o, saved);
     console.error(`sjd train ${name}: ${about}`);

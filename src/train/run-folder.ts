@@ -7,7 +7,6 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { asidesOf } from '../util/atomic.js';
 import { checkWritable, type FolderKind } from '../util/out-path.js';
-import { checkUnclaimed } from './run-claim.js';
 
 export const RUN_FILES = {
   config: 'config.json',
@@ -74,7 +73,6 @@ export const finishedStep = (dir: string): number => runState(dir).step;
 export function checkRunFolder(dir: string, resume: boolean): void {
   const exists = existsSync(dir);
   if (exists && !statSync(dir).isDirectory()) throw new Error(`${dir} is a file, not a run folder`);
-  checkUnclaimed(dir);
   if (resume) {
     if (!exists || checkpointDir(dir) === null)
       throw new Error(`--resume: no checkpoint in ${dir}`);
