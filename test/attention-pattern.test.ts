@@ -2,7 +2,8 @@
 // MultiHeadSelfAttention) and weight-tied looping (Backbone loops): with 'peers' every query
 // attends exactly itself and its 20 Sudoku peers, with 'typed' each head exactly its relation's
 // cells; 'dense' is the old computation bit for bit; patterns are derived (no state-dict entry);
-// looping applies the same blocks again; configs take the fields with bounds and default to
+// looping applies the same blocks again, its head readable after every loop (deep supervision);
+// configs take the fields with bounds and default to
 // dense; tiny 'peers' and 'typed' denoisers train without NaN and fit a batch.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -203,6 +204,28 @@ test('loops: the same blocks applied again, with the parameters of one pass', ()
     () => new Denoiser(tiny({ loops: 0 }), gen()),
     (e: Error) => e.message === 'model.loops: 0 is not a whole number >= 1',
   );
+  // the head read after every loop (deep supervision): loop k's logits are those of the same
+  // weights looped k times, the last is forward's
+  const y = gen().randn([2, L, 16]); // [B, L, anchorDim]
+  const t = torch.tensor([0.3, 0.7], [2]);
+  const each = torch.noGrad(() => twice.forwardEachLoop(y, t));
+  assert.equal(each.length, 3);
+  assert.ok(
+    bitEqual(
+      each[2]!,
+      torch.noGrad(() => twice.forward(y, t)),
+    ),
+  );
+  for (const k of [1, 2]) {
+    const fewer = new Denoiser(tiny({ loops: k, attention: 'peers' }), gen());
+    assert.ok(
+      bitEqual(
+        each[k - 1]!,
+        torch.noGrad(() => fewer.forward(y, t)),
+      ),
+      `loop ${k}`,
+    );
+  }
 });
 
 test('configs: attention and loops optional (absent = dense, 1), bounded, named in errors', () => {
@@ -227,6 +250,17 @@ test('configs: attention and loops optional (absent = dense, 1), bounded, named 
       () => parseConfig({ ...base, model: { ...base.model, ...edit } }, 'c.json'),
       (e: Error) => message.test(e.message) && !e.message.includes('\n'),
     );
+  // deep supervision: a looped transformer trained by cross-entropy
+  const deep = { ...base, deepSupervision: true, model: { ...base.model, loops: 2 } };
+  assert.equal(parseConfig(deep, 'c.json').deepSupervision, true);
+  assert.throws(
+    () => parseConfig({ ...deep, model: base.model }, 'c.json'),
+    /^Error: c\.json: deepSupervision: needs a transformer that loops its blocks \(model\.loops >= 2\)$/,
+  );
+  assert.throws(
+    () => parseConfig({ ...deep, process: { ...deep.process, objective: 'elbo' } }, 'c.json'),
+    /^Error: c\.json: deepSupervision: trains by cross-entropy, not the ELBO objective$/,
+  );
 });
 
 test("tiny 'peers' and 'typed' denoisers train without NaN and fit a batch", async () => {

@@ -3,9 +3,11 @@
 // cross-entropy -log softmax(z_i)[x0_i] over the loss mask of Alg. 1 (src/process/corrupt.ts:
 // positions neither stuck on their anchor nor conditioned) and 0 when the mask is empty; clues
 // reach the model as stuck; the gradient is (softmax - onehot) / n on the mask and 0 off it.
+// With deep supervision the loss is the mean of that over a looped network's loops, each loop's
+// logits getting a third of the gradient of one (three loops).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Denoiser } from '../src/model/denoiser.js';
+import { Denoiser } from '../src/model/denoiser.js';
 import * as P from '../src/process/index.js';
 import * as torch from '../src/torch/index.js';
 import { sjdLoss } from '../src/train/sjd-loss.js';
@@ -172,4 +174,52 @@ test('an empty loss mask (t = 0: every position stuck) gives a loss of 0, not Na
   );
   assert.equal(r.value, 0);
   assert.ok(r.grad.every((g) => g === 0));
+});
+
+test("deep supervision: the mean over the loops of each loop's cross-entropy, each loop's logits a share of the gradient", () => {
+  const proc = P.makeProcess('continuous', { length: L });
+  const t = [0.3, 0.6, 0.9];
+  const B = t.length;
+  // three loops' logits, chosen by hand: the pattern shifted a little per loop
+  const zs = [0, 1, 2].map((k) => {
+    const d = logitsFor(X0, CLUE, B, L).map((v, i) => v + 0.7 * k * Math.cos(0.9 * i));
+    return { data: d, z: torch.tensor(d, [B, L, K]).requiresGrad_() };
+  });
+  // a looped Denoiser stand-in: forwardEachLoop gives the three, forward the last
+  const model = Object.assign(Object.create(Denoiser.prototype), {
+    anchors: { forward: () => E },
+    forward: () => zs[2]!.z,
+    forwardEachLoop: () => zs.map((x) => x.z),
+  }) as Denoiser;
+  const x0 = torch.tensor(X0, [B, L], 'int64');
+  const condition = torch.tensor(CLUE.map(Number), [B, L], 'bool');
+  const loss = sjdLoss(
+    model,
+    proc,
+    x0,
+    Float64Array.from(t),
+    new torch.Generator(1),
+    condition,
+    true,
+  );
+  loss.backward();
+  const mask = CLUE.map((q) => !q); // instant unsticking: every non-clue position is in the loss
+  const each = zs.map((x) => expected(x.data, X0, mask));
+  close(loss.item(), (each[0]!.value + each[1]!.value + each[2]!.value) / 3, 1e-5, 'loss');
+  for (const [k, x] of zs.entries())
+    closeAll(
+      [...(x.z.grad!.dataView() as Float32Array)],
+      each[k]!.grad.map((g) => g / 3),
+      1e-6,
+      `dLoss/dz of loop ${k + 1}`,
+    );
+  // without it the loss reads the network's output (the last loop) alone
+  const plain = sjdLoss(model, proc, x0, Float64Array.from(t), new torch.Generator(1), condition);
+  close(plain.item(), each[2]!.value, 1e-5, 'the plain loss');
+  // a network without loops to read is refused in one line
+  const { model: flat } = stubModel(zs[0]!.z);
+  assert.throws(
+    () => sjdLoss(flat, proc, x0, Float64Array.from(t), new torch.Generator(1), condition, true),
+    /^Error: deep supervision reads the loops of a transformer; this network has none$/,
+  );
 });

@@ -176,6 +176,39 @@ test('--anchors frozen keeps the anchors out of training', () => {
   assert.doesNotMatch(header, /anchors/, 'no optimiser state for frozen anchors');
 });
 
+test('--deep-supervision trains a looped network on every loop, resumes, and needs --loops 2 or more', () => {
+  const deep = join(dir, 'deep');
+  const flags = ['--size', 'tiny', '--data', data, '--eval-data', data, '--eval-size', '2'];
+  const r = sjd(
+    'train',
+    'sudoku',
+    '--steps',
+    '2',
+    '--loops',
+    '2',
+    '--deep-supervision',
+    '--out',
+    deep,
+    ...flags,
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const config = JSON.parse(readFileSync(join(deep, 'config.json'), 'utf8'));
+  assert.equal(config.deepSupervision, true);
+  assert.equal(config.model.loops, 2);
+  const losses = readFileSync(join(deep, 'metrics.csv'), 'utf8');
+  assert.doesNotMatch(losses, /NaN/);
+  const more = sjd('train', 'sudoku', '--resume', '--steps', '4', '--out', deep, ...flags);
+  assert.equal(more.status, 0, more.stderr);
+  const flat = join(dir, 'deep-flat');
+  const bad = sjd('train', 'sudoku', '--steps', '2', '--deep-supervision', '--out', flat, ...flags);
+  assert.equal(bad.status, 1);
+  assert.equal(
+    bad.stderr.trim().split('\n').at(-1),
+    "sjd: the run's config: deepSupervision: needs a transformer that loops its blocks (model.loops >= 2)",
+  );
+  assert.ok(!existsSync(flat), 'nothing written');
+});
+
 test('sjd solve prints a full grid that keeps the clues', () => {
   const r = sjd('solve', puzzle, '--model', run, '--nfe', '4');
   solvedOrReported(r);

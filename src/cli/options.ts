@@ -177,7 +177,8 @@ export function samplerOption(
 
 /**
  * The Sudoku network's flags, shared by `sjd train sudoku` and `sjd compare sudoku` (issue #13):
- * the training boards' symmetries, the attention pattern, weight-tied looping. Unset, each is
+ * the training boards' symmetries, the attention pattern, weight-tied looping and its deep
+ * supervision. Unset, each is
  * the size's.
  */
 export const sudokuNetworkOptions = (c: Command) =>
@@ -196,4 +197,8 @@ export const sudokuNetworkOptions = (c: Command) =>
       '--loops <n>',
       "apply the blocks n times with the same weights (default: the size's: 1)",
       int(1, 64),
+    )
+    .option(
+      '--deep-supervision',
+      'train every loop to answer: the cross-entropy after each loop through the blocks, averaged (needs --loops >= 2)',
     );

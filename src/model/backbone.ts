@@ -3,7 +3,8 @@
 // with a final LayerNorm (time conditioning added to the input by the caller), or DiT blocks
 // with adaLN-zero conditioning on a vector c in every block and in the output layer.
 // Options: attention restricted to the task's relations (attention-pattern.ts), and weight-tied
-// looping (the stack of blocks applied `loops` times with the same weights).
+// looping (the stack of blocks applied `loops` times with the same weights), with the head
+// readable after every loop for deep supervision.
 // Input is a sequence of d-vectors (token embeddings, or the SJD state y), output logits.
 import { arange, type Generator, keep, nn, type Tensor, tidy } from '../torch/index.js';
 import { type AttentionKind, attentionBias } from './attention-pattern.js';
@@ -76,17 +77,34 @@ export class Backbone extends nn.Module {
 
   /** h [B, L, d], c [B, d] (the 'adaln' conditioning vector) -> logits [B, L, K] */
   forward(h: Tensor, c?: Tensor, mask?: Tensor): Tensor {
+    return this.#run(h, c, mask, false).at(-1)!;
+  }
+
+  /**
+   * The logits after every loop through the blocks, the head applied to each loop's output
+   * (deep supervision, trainer's deepSupervision): [loops] x [B, L, K], the last = forward's.
+   */
+  forwardEachLoop(h: Tensor, c?: Tensor, mask?: Tensor): Tensor[] {
+    return this.#run(h, c, mask, true);
+  }
+
+  #run(h: Tensor, c: Tensor | undefined, mask: Tensor | undefined, every: boolean): Tensor[] {
     let x = this.pos ? h.add(this.pos.forward(this.#positions)) : h; // [B, L, d]
     const loops = this.config.loops ?? 1;
-    if (this.final) {
-      if (!c) throw new Error('an adaLN backbone needs its conditioning vector');
-      for (let n = 0; n < loops; n++)
-        for (const b of this.blocks) x = tidy(() => (b as DiTBlock).forward(x, c, mask));
-      return this.final.forward(x, c);
+    if (this.final && !c) throw new Error('an adaLN backbone needs its conditioning vector');
+    const head = (z: Tensor) =>
+      this.final ? this.final.forward(z, c!) : this.head!.forward(this.lnF!.forward(z));
+    const out: Tensor[] = [];
+    for (let n = 0; n < loops; n++) {
+      // Each block in its own scope: intermediates autograd does not save are freed at once.
+      for (const b of this.blocks)
+        x = tidy(() =>
+          this.final
+            ? (b as DiTBlock).forward(x, c!, mask)
+            : (b as nn.TransformerBlock).forward(x, mask),
+        );
+      if (every || n === loops - 1) out.push(head(x));
     }
-    // Each block in its own scope: intermediates autograd does not save are freed at once.
-    for (let n = 0; n < loops; n++)
-      for (const b of this.blocks) x = tidy(() => (b as nn.TransformerBlock).forward(x, mask));
-    return this.head!.forward(this.lnF!.forward(x));
+    return out; // [B, L, K] each
   }
 }

@@ -120,6 +120,18 @@ export class Denoiser extends nn.Module {
    * exact equality; a learned vector is added there.
    */
   forward(y: Tensor, t: Tensor, onAnchor?: Tensor): Tensor {
+    const { h, c } = this.#embed(y, t, onAnchor);
+    return this.backbone.forward(h, c);
+  }
+
+  /** forward's logits after every weight-tied loop: [loops] x [B, L, K] (deep supervision). */
+  forwardEachLoop(y: Tensor, t: Tensor, onAnchor?: Tensor): Tensor[] {
+    const { h, c } = this.#embed(y, t, onAnchor);
+    return this.backbone.forwardEachLoop(h, c);
+  }
+
+  /** The backbone's input h [B, L, width] and, for adaLN, its conditioning vector c [B, width]. */
+  #embed(y: Tensor, t: Tensor, onAnchor?: Tensor): { h: Tensor; c?: Tensor } {
     const c = this.time.forward(t); // [B, width]
     const adaln = this.config.conditioning === 'adaln';
     let h = this.inProj.forward(y); // [B, L, width]
@@ -128,6 +140,6 @@ export class Denoiser extends nn.Module {
     this.structure.forEach((emb, k) => {
       h = h.add(emb.forward(this.#groups[k]!)); // + [L, width]
     });
-    return this.backbone.forward(h, adaln ? c : undefined);
+    return { h, c: adaln ? c : undefined };
   }
 }

@@ -61,6 +61,7 @@ export interface TrainConfig {
   length?: number; // text: the sequence length
   data?: string; // text: the corpus folder
   augment?: 'none' | 'digits' | 'full'; // Sudoku: the symmetries drawn per training board
+  deepSupervision?: boolean; // a looped transformer's cross-entropy at every loop, averaged
   image?: { height: number; width: number; channels: number; levels: number }; // images
   shards?: number; // data-parallel: the global batch in this many parts (data-parallel.ts)
   /** warm start: the weights of a run (its EMA) or model folder, and their sha256 */
@@ -208,6 +209,8 @@ const schema = z.object({
   length: int(1, 1_000_000).optional(),
   data: z.string().optional(),
   augment: z.enum(['none', 'digits', 'full']).optional(),
+  /** the cross-entropy at every loop of a looped transformer, averaged (sjd-loss.ts) */
+  deepSupervision: z.boolean().optional(),
   shards: int(1, 65_536).optional(),
   init: z.object({ from: z.string().min(1), sha256: z.string().optional() }).optional(),
   image: z
@@ -270,6 +273,15 @@ export function parseConfig(raw: unknown, where: string): TrainConfig {
   if (!m.success) throw fail(m.error.issues[0]!, ['model']);
   const misfit = anchorMisfit(r.data.process.name, m.data);
   if (misfit) throw new Error(`${where}: model.anchors: ${misfit}`);
+  if (r.data.deepSupervision) {
+    const loops = 'loops' in m.data ? (m.data.loops ?? 1) : 0;
+    if (loops < 2)
+      throw new Error(
+        `${where}: deepSupervision: needs a transformer that loops its blocks (model.loops >= 2)`,
+      );
+    if (r.data.process.objective === 'elbo')
+      throw new Error(`${where}: deepSupervision: trains by cross-entropy, not the ELBO objective`);
+  }
   return { ...r.data, model: m.data } as TrainConfig;
 }
 

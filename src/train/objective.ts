@@ -38,7 +38,7 @@ export function objectiveOf(task: TrainTask, config: TrainConfig): Objective {
       loss: (m, x0, t, gen, condition) =>
         elbo
           ? elboLoss(m as Network, proc, x0, t, gen, condition, ceWeight)
-          : sjdLoss(m as Network, proc, x0, t, gen, condition),
+          : sjdLoss(m as Network, proc, x0, t, gen, condition, config.deepSupervision === true),
       // a network with learned weights is evaluated under them (deployed)
       evaluate: (m, step) => task.evaluate(m as Network, deployed(m as Network, proc), step),
     };

@@ -16,7 +16,7 @@ import { AdamW, Generator } from '../torch/index.js';
 import { makeDir, writeJsonAtomic } from '../util/atomic.js';
 import { decayGroups } from './build.js';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint.js';
-import { readConfig, type TrainConfig } from './config.js';
+import { parseConfig, readConfig, type TrainConfig } from './config.js';
 import {
   broadcastFromZero,
   type DataParallel,
@@ -110,6 +110,8 @@ export async function train(
 ): Promise<TrainResult> {
   const lead = dp.rank === 0;
   if (lead || resume) checkRunFolder(dir, resume);
+  // a config made in code (flags, presets) is held to the schema a saved one is read by
+  if (!resume) parseConfig(config, "the run's config");
   const release = lead ? claimRunOrFail(dir) : () => {};
   try {
     return await trainClaimed(dir, config, task, resume, lead, hooks, dp);

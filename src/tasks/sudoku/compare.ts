@@ -41,6 +41,7 @@ export interface CompareOptions {
   attention?: AttentionKind; // the network (default: the size's)
   augment?: Augment; // training boards' symmetries (default: the size's)
   loops?: number; // weight-tied passes through the blocks (default: the size's)
+  deepSupervision?: boolean; // the cross-entropy at every loop, averaged
   test: SudokuPairs; // final evaluation set
   nfe: number; // the confidence policy's NFE
   adaptiveNfe: number; // the adaptive sampler's cap
@@ -114,6 +115,7 @@ export async function runComparison(
           attention: o.attention,
           augment: o.augment,
           loops: o.loops,
+          deepSupervision: o.deepSupervision,
         });
         if (!(await trainToEnd(dir, config, task, hooks))) return null;
         const state = runState(dir);
@@ -154,10 +156,11 @@ async function writeReport(o: CompareOptions, runs: RunSummary[]): Promise<void>
     attention: o.attention,
     augment: o.augment,
     loops: o.loops,
+    deepSupervision: o.deepSupervision,
   });
   const md = `# Sudoku: CADD against SJD at this machine's scale
 
-Size \`${o.size}\` (same network and optimiser for both: attention \`${c.model.attention ?? 'dense'}\`, ${c.model.loops ?? 1} loop(s) through the blocks, augmentation \`${c.augment}\`), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
+Size \`${o.size}\` (same network and optimiser for both: attention \`${c.model.attention ?? 'dense'}\`, ${c.model.loops ?? 1} loop(s) through the blocks${c.deepSupervision ? ' (deep supervision)' : ''}, augmentation \`${c.augment}\`), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
 Board accuracy: exact-match solve rate of the EMA model on the first ${o.test.puzzles.length} held-out puzzles, under the
 adaptive sampler (at most ${o.adaptiveNfe} NFE a board; its mean NFE in the table) and under the paper's confidence policy at ${o.nfe} NFE.
 Takeoff: first training evaluation (every ${o.evalEvery ?? SUDOKU_SIZES[o.size]!.evalEvery} steps, 200 held-out puzzles, confidence policy at 32 NFE)

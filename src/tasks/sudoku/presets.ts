@@ -98,6 +98,8 @@ export interface SudokuOptions {
   anchors?: 'learned' | 'frozen';
   attention?: AttentionKind;
   loops?: number;
+  /** the cross-entropy at every loop, averaged (needs loops >= 2) */
+  deepSupervision?: boolean;
   augment?: Augment;
 }
 
@@ -110,5 +112,6 @@ export function sudokuConfig(o: ConfigOptions & SudokuOptions = {}): Transformer
   if (a !== 'dense') model.attention = a;
   const n = o.loops ?? loops ?? 1;
   if (n !== 1) model.loops = n;
-  return { ...c, model, augment: o.augment ?? c.augment ?? 'digits' };
+  const config = { ...c, model, augment: o.augment ?? c.augment ?? 'digits' };
+  return o.deepSupervision ? { ...config, deepSupervision: true } : config;
 }
