@@ -3,10 +3,14 @@
 # (deterministic for their seeds; skipped when present), the 140,000-row mix (the first 50,000 of
 # qqwing_noguess_train.csv, guess-train.csv, hard20-train.csv twice) and fine-tunes the shipped
 # model on it, resumable: run it again to continue. One thread, from a worktree of its own.
-#   bash training/sudoku-h1/train-hard.sh SHARED_SUDOKU_DIR   (../shared/data/sudoku)
+# RUN (default runs/sudoku-h1) and FLAGS (added to the training command) make its variants, for
+# example the deep-supervised one: train-hard.sh ../shared/data/sudoku runs/sudoku-h2 --deep-supervision
+#   bash training/sudoku-h1/train-hard.sh SHARED_SUDOKU_DIR [RUN [FLAGS...]]   (../shared/data/sudoku)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-shared=${1:?usage: train-hard.sh SHARED_SUDOKU_DIR (holds qqwing_noguess_train.csv)}
+shared=${1:?usage: train-hard.sh SHARED_SUDOKU_DIR (holds qqwing_noguess_train.csv) [RUN [FLAGS...]]}
+run=${2:-runs/sudoku-h1}
+shift $(($# < 2 ? $# : 2))
 # shellcheck source=training/sudoku-h1/sets.sh
 source training/sudoku-h1/sets.sh
 sjd() { node bin/sjd.js --threads 1 "$@"; }
@@ -22,9 +26,8 @@ if [ ! -s "$d/mix-train.csv" ]; then
     fs.renameSync(out + ".tmp", out);
   ' "$shared/qqwing_noguess_train.csv" "$d/guess-train.csv" "$d/hard20-train.csv" "$d/mix-train.csv"
 fi
-run=runs/sudoku-h1
 args=(train sudoku --out "$run" --loops 3 --steps 3000 --lr 3e-4 --warmup 100
   --eval-every 500 --data "$d/mix-train.csv" --eval-data "$d/guess-valid.csv"
-  --eval-size 200 --eval-nfe 64 --eval-sampler adaptive)
+  --eval-size 200 --eval-nfe 64 --eval-sampler adaptive "$@")
 # --init names the starting weights of a new run only; a resumed run's weights are its checkpoint's.
 if [ -f "$run/checkpoint/state.json" ]; then sjd "${args[@]}" --resume; else sjd "${args[@]}" --init models/sudoku; fi
