@@ -1,9 +1,10 @@
 // The command line that reproduces a run of a command (issue #28: written once, read from
 // commander's options rather than rebuilt by hand per command): `npx sjd` and the command's path,
-// then every option that has a value (a `--no-x` flag when given), in the order the command declares them, lists joined by
-// commas; hidden options (earlier spellings) are left out, as their value is under today's name,
-// and so are the options named in `omitDefault` while they hold their default (a default that
-// is a path of this installation, such as the shipped feature network, is no one else's).
+// then every option that has a value (a `--no-x` flag when given), in the order the command
+// declares them, lists joined by commas; hidden options (earlier spellings) are left out, as
+// their value is under today's name, and so are the options named in `omitDefault` while they
+// hold their default (a default that is a path of this installation, such as the shipped
+// feature network, is no one else's).
 import type { Command } from 'commander';
 
 /** `npx sjd <path> --flag value ...` for the values `o` parsed by `cmd`. */
