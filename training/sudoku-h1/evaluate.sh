@@ -1,28 +1,34 @@
 #!/usr/bin/env bash
-# sudoku-h1's evaluation (issue #32 item 3; docs/sudoku-hard.md): exports the finished run and
-# scores it beside the shipped model on the validation sets, at the defaults and on the first
+# A hard-puzzle run's evaluation (issue #32 item 3; docs/sudoku-hard.md): exports the finished run
+# and scores it beside the shipped model on the validation sets, at the defaults and on the first
 # attempt alone, and on the first 2,000 no-guess test puzzles (the shipped model is replaced only
 # if the new one is no worse there); with --test, also on the hard test sets, once the choice is
-# made. Each result is one file under runs/sudoku-h1-eval (the command's output, its last line
-# the JSON of the scores), skipped when present: run it again to continue. Same seed (0) for both
-# models, so the first attempts see the same draws.
-#   bash training/sudoku-h1/evaluate.sh SHARED_SUDOKU_DIR [--test] [--threads N]
+# made. Each result is one file under RUN-eval (the command's output, its last line the JSON of
+# the scores), named after the model (shipped-*, and h1-* for runs/sudoku-h1), skipped when
+# present: run it again to continue. Same seed (0) for both models, so the first attempts see the
+# same draws. sudoku-h1 was scored so against r4 (then shipped); its files are kept in
+# training/sudoku-h1/eval, r4's renamed r4-*.
+#   bash training/sudoku-h1/evaluate.sh SHARED_SUDOKU_DIR [RUN] [--test] [--threads N]
+#   (RUN defaults to runs/sudoku-h1; e.g. runs/sudoku-h2)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-shared=${1:?usage: evaluate.sh SHARED_SUDOKU_DIR (holds qqwing_noguess_test.csv) [--test] [--threads N]}
+shared=${1:?usage: evaluate.sh SHARED_SUDOKU_DIR (holds qqwing_noguess_test.csv) [RUN] [--test] [--threads N]}
 shift
+run=runs/sudoku-h1
 test_sets=false
 threads=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --test) test_sets=true ;;
     --threads) threads=${2:?--threads needs a number}; shift ;;
-    *) echo "evaluate.sh: unknown argument '$1'" >&2; exit 2 ;;
+    -*) echo "evaluate.sh: unknown argument '$1'" >&2; exit 2 ;;
+    *) run=${1%/} ;;
   esac
   shift
 done
-run=runs/sudoku-h1
-out=runs/sudoku-h1-eval
+out=$run-eval
+name=$(basename "$run")
+name=${name#sudoku-}
 state=$run/checkpoint/state.json
 [ -f "$state" ] || { echo "evaluate.sh: no run at $run (train it with train-hard.sh)" >&2; exit 1; }
 step=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).step)' "$state")
@@ -41,9 +47,9 @@ score() {
   mv "$out/$name.txt.tmp" "$out/$name.txt"
   echo "$name: $(head -n 1 "$out/$name.txt")"
 }
-for m in shipped h1; do
+for m in shipped "$name"; do
   model=models/sudoku
-  [ "$m" = h1 ] && model=$out/model
+  [ "$m" = "$name" ] && model=$out/model
   score "$m-guess-valid-first" "$model" "$d/guess-valid.csv" --retries 0 --workers 1
   score "$m-guess-valid" "$model" "$d/guess-valid.csv"
   score "$m-hard20-valid-first" "$model" "$d/hard20-valid.csv" --retries 0 --workers 1

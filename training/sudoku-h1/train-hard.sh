@@ -2,7 +2,8 @@
 # sudoku-h1 (issue #32 item 3; training/README.md): makes the hard sets of docs/sudoku-hard.md
 # (deterministic for their seeds; skipped when present), the 140,000-row mix (the first 50,000 of
 # qqwing_noguess_train.csv, guess-train.csv, hard20-train.csv twice) and fine-tunes the shipped
-# model on it, resumable: run it again to continue. One thread, from a worktree of its own.
+# model on it (sudoku-h1 started from r4, then shipped; a run started since starts from h1),
+# resumable: run it again to continue. One thread, from a worktree of its own.
 # RUN (default runs/sudoku-h1) and FLAGS (added to the training command) make its variants, for
 # example the deep-supervised one: train-hard.sh ../shared/data/sudoku runs/sudoku-h2 --deep-supervision
 #   bash training/sudoku-h1/train-hard.sh SHARED_SUDOKU_DIR [RUN [FLAGS...]]   (../shared/data/sudoku)
