@@ -27,8 +27,8 @@ while [ $# -gt 0 ]; do
   shift
 done
 out=$run-eval
-name=$(basename "$run")
-name=${name#sudoku-}
+label=$(basename "$run")
+label=${label#sudoku-}
 state=$run/checkpoint/state.json
 [ -f "$state" ] || { echo "evaluate.sh: no run at $run (train it with train-hard.sh)" >&2; exit 1; }
 step=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).step)' "$state")
@@ -47,9 +47,9 @@ score() {
   mv "$out/$name.txt.tmp" "$out/$name.txt"
   echo "$name: $(head -n 1 "$out/$name.txt")"
 }
-for m in shipped "$name"; do
+for m in shipped "$label"; do
   model=models/sudoku
-  [ "$m" = "$name" ] && model=$out/model
+  [ "$m" = "$label" ] && model=$out/model
   score "$m-guess-valid-first" "$model" "$d/guess-valid.csv" --retries 0 --workers 1
   score "$m-guess-valid" "$model" "$d/guess-valid.csv"
   score "$m-hard20-valid-first" "$model" "$d/hard20-valid.csv" --retries 0 --workers 1
