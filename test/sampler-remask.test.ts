@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as P from '../src/process/index.js';
 import { type CommitRule, type SampleResult, sample } from '../src/sampling/index.js';
+import { undo } from '../src/sampling/remask-step.js';
 import * as torch from '../src/torch/index.js';
 
 const [A, X, Y, Z, CLUE] = [0, 1, 2, 3, 4];
@@ -122,4 +123,44 @@ test('remask: a board nothing breaks is stepped exactly as by the adaptive sampl
   assert.deepEqual(b.tokens.toArray(), a.tokens.toArray());
   assert.deepEqual(b.y.toArray(), a.y.toArray());
   assert.equal(b.nfe, a.nfe);
+});
+
+test('remask: a value ruled out holds in its branch only: going back to an earlier round frees it, a later one keeps it', () => {
+  const ctx = {
+    process: P.makeProcess('hybrid', { length: L }),
+    classifier: classifier(1),
+    anchors: torch.eye(K, 'float64'),
+    temperature: 1,
+    topP: 1,
+    commit: { by: 'probability' as const, threshold: 0.9999, undos: 4 },
+    exclude: colouring,
+  };
+  // a = 0 (round 1, sure 0.6), x = y = 2 (round 2, sure 0.5 and 0.9: a clash), the clue p = 0;
+  // earlier undoings ruled out z = 1 back to round 3 and a = 2 back to round 1
+  const tabu = new Int32Array(L * K);
+  tabu[Z * K + 1] = 3;
+  tabu[A * K + 2] = 1;
+  const state = {
+    y: torch.zeros([1, L, K], 'float64'),
+    committed: torch.tensor([1, 1, 1, 0, 1], [1, L], 'bool'),
+    tokens: torch.tensor([0, 2, 2, 0, 0], [1, L], 'int64'),
+    search: {
+      sure: torch.tensor([0.6, 0.5, 0.9, 0, 2], [1, L], 'float32'),
+      order: torch.tensor([1, 2, 2, 0, 0], [1, L], 'int32'),
+      tabu: torch.tensor(tabu, [1, L, K], 'int32'),
+      undos: torch.tensor([1], [1, 1], 'int32'),
+    },
+  };
+  const out = undo(ctx, state, Float64Array.of(4), new torch.Generator(0));
+  // x (the least sure, round 2) and y (the same round) undone; x = 2 ruled out back to round 2
+  assert.deepEqual(out.committed.toArray(), [1, 0, 0, 0, 1]);
+  const want = new Array(L * K).fill(0);
+  want[X * K + 2] = 2; // the new one
+  want[A * K + 2] = 1; // ruled out back to round 1 < 2: its branch stands
+  assert.deepEqual(out.search!.tabu.toArray(), want, 'z = 1 (round 3 > 2) is freed');
+  assert.deepEqual(out.search!.undos.toArray(), [2]);
+  assert.deepEqual(out.search!.order.toArray(), [1, 0, 0, 0, 0]);
+  // at the cap nothing is undone
+  const capped = { ...state, search: { ...state.search, undos: torch.tensor([4], [1, 1], 'int32') } };
+  assert.equal(undo(ctx, capped, Float64Array.of(4), new torch.Generator(0)), capped);
 });

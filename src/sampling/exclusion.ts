@@ -19,7 +19,7 @@ const RULED_OUT = -1e9;
  */
 export function ruledOut(ctx: StepContext, state: SamplerState): Tensor | undefined {
   const byRules = ctx.exclude?.(state.tokens, state.committed);
-  const tabu = state.search?.tabu;
+  const tabu = state.search?.tabu.gt(0); // [B, L, K]
   return byRules && tabu ? byRules.logicalOr(tabu) : (byRules ?? tabu);
 }
 

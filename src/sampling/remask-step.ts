@@ -5,7 +5,8 @@
 // holds a value its committed peers rule out. A broken board takes back its least sure commit
 // (the sureness the commit rule read when it was made) and every commit made in the same or a
 // later round -- those were read with it in place -- and rules the value it had out at that site
-// for the rest of the attempt (tabu), as a depth-first search rules out a failed guess. The
+// (tabu) while the commits of earlier rounds stand, as a depth-first search rules out a failed
+// guess in the branch it failed in: an undoing back to an earlier round frees it again. The
 // undone sites return to active (remasked), with y drawn from the forward law at the board's new
 // time t' (board-time.ts, from its active count): y = alpha(t') mu + sigma(t') xi, mu the
 // blended mean (eq:vp-matched-mean) with committed sites on their tokens and each active site
@@ -47,8 +48,11 @@ export const remaskStep: AdaptiveStepFn = (ctx, state, blanks, last, gen) => {
   };
 };
 
-/** The state with each broken row's least sure commit and every later one undone (see above). */
-function undo(
+/**
+ * The state with each broken row's least sure commit and every later one undone (see above);
+ * a value ruled out by an earlier undoing back to a later round than this one's is freed.
+ */
+export function undo(
   ctx: StepContext,
   state: SamplerState,
   blanks: Float64Array,
@@ -79,7 +83,12 @@ function undo(
   const from = s.order.gather(-1, g); // [B, 1] its round
   const back = mine.logicalAnd(s.order.ge(from)).logicalAnd(broken); // [B, L] commits undone
   const guess = g.squeeze(-1).oneHot(L).to('bool').logicalAnd(broken); // [B, L]
-  const tabu = s.tabu.logicalOr(guess.unsqueeze(-1).logicalAnd(own.oneHot(K).to('bool'))); // [B, L, K]
+  // a value ruled out by an undoing back to round r holds while the commits of rounds before r
+  // stand: going back to an earlier round frees it (the branch it was ruled out in is gone)
+  const at = from.unsqueeze(-1); // [B, 1, 1]
+  const freed = s.tabu.gt(at).logicalAnd(broken.unsqueeze(-1)); // [B, L, K]
+  const failed = guess.unsqueeze(-1).logicalAnd(own.oneHot(K).to('bool')); // [B, L, K]
+  const tabu = where(failed, at, where(freed, 0, s.tabu)).to('int32'); // [B, L, K]
   const kept = committed.logicalAnd(back.logicalNot()); // [B, L]
   const search: SearchState = {
     sure: where(back, 0, s.sure),

@@ -44,7 +44,7 @@ export function freshSearch(committed: Tensor, K: number): SearchState {
   return {
     sure: committed.to('float32').mul(CONDITIONED), // [B, L]
     order: zeros([B, L], 'int32'),
-    tabu: zeros([B, L, K], 'bool'),
+    tabu: zeros([B, L, K], 'int32'),
     undos: zeros([B, 1], 'int32'),
   };
 }

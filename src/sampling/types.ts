@@ -35,7 +35,7 @@ export interface SamplerState {
 export interface SearchState {
   sure: Tensor; // [B, L] float32: the commit's sureness (conditioned sites 2, active sites 0)
   order: Tensor; // [B, L] int32: the row's commit round that committed the site (0: conditioned or active)
-  tabu: Tensor; // [B, L, K] bool: values an undoing ruled out at the site
+  tabu: Tensor; // [B, L, K] int32: the round an undoing went back to when it ruled the value out at the site (0: not ruled out)
   undos: Tensor; // [B, 1] int32: the undoings the row has made
 }
 
