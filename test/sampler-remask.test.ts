@@ -161,6 +161,9 @@ test('remask: a value ruled out holds in its branch only: going back to an earli
   assert.deepEqual(out.search!.undos.toArray(), [2]);
   assert.deepEqual(out.search!.order.toArray(), [1, 0, 0, 0, 0]);
   // at the cap nothing is undone
-  const capped = { ...state, search: { ...state.search, undos: torch.tensor([4], [1, 1], 'int32') } };
+  const capped = {
+    ...state,
+    search: { ...state.search, undos: torch.tensor([4], [1, 1], 'int32') },
+  };
   assert.equal(undo(ctx, capped, Float64Array.of(4), new torch.Generator(0)), capped);
 });
