@@ -88,7 +88,7 @@ export function undo(
   const at = from.unsqueeze(-1); // [B, 1, 1]
   const freed = s.tabu.gt(at).logicalAnd(broken.unsqueeze(-1)); // [B, L, K]
   const failed = guess.unsqueeze(-1).logicalAnd(own.oneHot(K).to('bool')); // [B, L, K]
-  const tabu = where(failed, at, where(freed, 0, s.tabu)).to('int32'); // [B, L, K]
+  const tabu = where(failed, at, s.tabu.maskedFill(freed, 0)); // [B, L, K] int32
   const kept = committed.logicalAnd(back.logicalNot()); // [B, L]
   const search: SearchState = {
     sure: where(back, 0, s.sure),
