@@ -5,7 +5,9 @@
 # the process tests use), and the Sudoku CSVs. Run it here, then hand the repository with
 # `.device` and `dist` to the GPU machine (see docs/gpu.md).
 # Usage: bash bench/device-pack.sh [SUDOKU_DATA_DIR] [TEXT8_DIR]   (default ../shared/data/sudoku;
-# TEXT8_DIR, a corpus folder of `sjd data text8`, is packed as .device/text8.tar.xz for TASK=text)
+# TEXT8_DIR, a corpus folder of `sjd data text8`, is packed as .device/text8.tar.xz for TASK=text
+# and TASK=compare; SUDOKU_DATA_DIR "none" packs no Sudoku CSVs (TASK=compare needs none); IMAGES=1
+# packs Fashion-MNIST at 16 grey levels for TASK=compare's image runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:-../shared/data/sudoku}
@@ -15,9 +17,11 @@ if [ -n "$text8" ]; then
     [ -f "$text8/$f" ] || { echo "device-pack: no $text8/$f (give a folder written by sjd data text8)" >&2; exit 2; }
   done
 fi
-for f in qqwing_noguess_train.csv qqwing_noguess_test.csv; do
-  [ -f "$data/$f" ] || { echo "device-pack: no $data/$f (give the Sudoku data folder)" >&2; exit 2; }
-done
+if [ "$data" != none ]; then
+  for f in qqwing_noguess_train.csv qqwing_noguess_test.csv; do
+    [ -f "$data/$f" ] || { echo "device-pack: no $data/$f (give the Sudoku data folder, or none)" >&2; exit 2; }
+  done
+fi
 [ -f /usr/include/node/node_api.h ] || { echo "device-pack: no Node-API headers in /usr/include/node (apt-get install libnode-dev)" >&2; exit 2; }
 
 tmp=$(mktemp -d .device.tmp.XXXXXX)
@@ -50,8 +54,29 @@ done
 tar -C "$stage" -cf - node_modules | xz -6 -T0 >"$tmp/node_modules.tar.xz"
 rm -rf "$stage"
 
-xz -6 -T0 -c "$data/qqwing_noguess_train.csv" >"$tmp/sudoku-train.csv.xz"
-xz -6 -T0 -c "$data/qqwing_noguess_test.csv" >"$tmp/sudoku-test.csv.xz"
+if [ "$data" != none ]; then
+  xz -6 -T0 -c "$data/qqwing_noguess_train.csv" >"$tmp/sudoku-train.csv.xz"
+  xz -6 -T0 -c "$data/qqwing_noguess_test.csv" >"$tmp/sudoku-test.csv.xz"
+fi
+
+# IMAGES=1: Fashion-MNIST for TASK=compare's image runs, at 16 grey levels (each byte v as
+# (v >> 4) << 4, which every --levels of 16 or fewer reduces exactly as the original: levels.ts),
+# since the whole set would not fit the 64 MiB a device call carries beside Node
+if [ "${IMAGES:-0}" = 1 ]; then
+  fm=/usr/share/datasets/fashion-mnist
+  [ -f "$fm/train-images-idx3-ubyte.gz" ] || { echo "device-pack: no Fashion-MNIST in $fm (apt-get install dataset-fashion-mnist)" >&2; exit 2; }
+  mkdir "$tmp/stage-fm"
+  node -e '
+    const fs = require("fs"), zlib = require("zlib");
+    const [from, to] = process.argv.slice(1);
+    for (const f of fs.readdirSync(from).filter((n) => n.endsWith("-ubyte.gz"))) {
+      const d = zlib.gunzipSync(fs.readFileSync(`${from}/${f}`));
+      if (f.includes("images")) for (let i = 16; i < d.length; i++) d[i] = (d[i] >> 4) << 4;
+      fs.writeFileSync(`${to}/${f.replace(/\.gz$/, "")}`, d);
+    }' "$fm" "$tmp/stage-fm"
+  tar -C "$tmp/stage-fm" -cf - . | xz -9 -T0 >"$tmp/fashion-mnist-16.tar.xz"
+  rm -rf "$tmp/stage-fm"
+fi
 
 if [ -n "$text8" ]; then
   mkdir "$tmp/stage-text8" && cp -r "$text8" "$tmp/stage-text8/text8"

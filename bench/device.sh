@@ -16,7 +16,8 @@
 # Environment: SJD_PYTHON (default python3), DEVICE (default cuda; cpu rehearses it anywhere),
 # ONLY=build (unpack Node and build the addon, nothing else) or ONLY=tests (build and run the
 # suites, nothing else); TASK=text runs bench/device-text.sh (issue 31's text models at the
-# paper's size) after the build instead of steps 3 to 5.
+# paper's size) after the build instead of steps 3 to 5; TASK=compare runs bench/device-compare.sh
+# (a comparison's runs on the GPU, returned to finish here).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: bash bench/device.sh OUT [SECONDS]}
@@ -82,6 +83,12 @@ node bin/sjd.js --device "$device" info | head -1 || die "the addon does not loa
 # issue 31: the text comparison's models at the paper's size instead of the Sudoku run
 if [ "${TASK:-sudoku}" = text ]; then
   DEVICE=$device bash bench/device-text.sh "$out" "$(left)"
+  exit $?
+fi
+
+# resumable comparisons' runs worked on the device (bench/device-compare.sh: CMP_1, CMP_2, ...)
+if [ "${TASK:-sudoku}" = compare ]; then
+  DEVICE=$device bash bench/device-compare.sh "$out" "$(left)"
   exit $?
 fi
 
