@@ -46,7 +46,6 @@ done
 mkdir -p "$out"
 logs=$(mktemp -d)
 docs=$(mktemp -d) # the workers' reports: not returned (the comparisons here write their own)
-stamp=$(mktemp)
 
 # 1. data
 if [ -f .device/text8.tar.xz ] && [ ! -f runs/text8/train.txt ]; then
@@ -63,16 +62,21 @@ stop=$((budget - 30 - ($(date +%s) - t0)))
   say "FAILED: no time left ($stop s)"
   exit 1
 }
+for c in "${cmps[@]}"; do
+  IFS='|' read -r runs kept _ <<<"$c"
+  mkdir -p "$runs"
+  [ -n "$kept" ] && [ -d "$kept" ] && cp -rn "$kept/." "$runs/" 2>/dev/null
+done
+stamp=$(mktemp) # what the workers write is newer
+end=$(($(date +%s) + stop)) # every worker stops then, however late it started
 n=0
 for c in "${cmps[@]}"; do
   n=$((n + 1))
-  IFS='|' read -r runs kept args <<<"$c"
-  mkdir -p "$runs"
-  [ -n "$kept" ] && [ -d "$kept" ] && cp -rn "$kept/." "$runs/" 2>/dev/null
+  IFS='|' read -r runs _ args <<<"$c"
   say "comparison $n: $workers workers of sjd --device $device compare $args --out $runs (for $stop s)"
   for w in $(seq 1 "$workers"); do
     # shellcheck disable=SC2086
-    (timeout -s INT -k 15 "$stop" node bin/sjd.js --threads "${THREADS:-2}" --device "$device" compare $args \
+    (timeout -s INT -k 15 "$((end - $(date +%s)))" node bin/sjd.js --threads "${THREADS:-2}" --device "$device" compare $args \
       --out "$runs" --no-wait --doc "$docs/report-$n-$w.md" 2>&1 | tr '\r' '\n' | grep -v '|' >"$logs/$n-$w.log") &
     sleep 2 # each claims its run before the next looks
   done
