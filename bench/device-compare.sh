@@ -94,27 +94,20 @@ n=0
 for c in "${cmps[@]}"; do
   n=$((n + 1))
   IFS='|' read -r runs _ _ <<<"$c"
+  res=$(mktemp -d) # what keep-results.sh keeps: the runs scored at every point
+  bash bench/keep-results.sh "$runs" "$res" >/dev/null
   finished=()
   for run in "$runs"/*/; do
     name=$(basename "$run")
     [ -n "$(find "$run" -newer "$stamp" -type f | head -1)" ] || continue # untouched here
-    scored=0 # a cached frontier, score or infill file (a stopped trace's *.partial.json is not)
-    for f in "$run"frontier-*.json "$run"scores*.json "$run"infill-*.json; do
-      [ -f "$f" ] && [[ $f != *.partial.json ]] && scored=1
-    done
-    if [ -d "$run/checkpoint" ] && [ $scored = 0 ]; then
-      partial+=("$(node -p "require('./${run}checkpoint/state.json').step" 2>/dev/null || echo 0) ${run%/}")
-    else
+    if [ -d "$res/$name" ]; then
       finished+=("$name")
+    elif [ -d "$run/checkpoint" ]; then
+      partial+=("$(node -p "require('./${run}checkpoint/state.json').step" 2>/dev/null || echo 0) ${run%/}")
     fi
   done
-  [ ${#finished[@]} -gt 0 ] || continue
-  res=$(mktemp -d)
-  bash bench/keep-results.sh "$runs" "$res" >/dev/null
-  ok=()
-  for name in "${finished[@]}"; do [ -d "$res/$name" ] && ok+=("$name"); done
-  [ ${#ok[@]} -gt 0 ] && tar -C "$res" -cJf "$out/results-$n.tar.xz" "${ok[@]}" &&
-    say "comparison $n finished here: ${ok[*]} (results-$n.tar.xz)"
+  [ ${#finished[@]} -gt 0 ] && tar -C "$res" -cJf "$out/results-$n.tar.xz" "${finished[@]}" &&
+    say "comparison $n finished here: ${finished[*]} (results-$n.tar.xz)"
   rm -rf "$res"
 done
 if [ ${#partial[@]} -gt 0 ]; then

@@ -66,12 +66,14 @@ if [ "${IMAGES:-0}" = 1 ]; then
   fm=/usr/share/datasets/fashion-mnist
   [ -f "$fm/train-images-idx3-ubyte.gz" ] || { echo "device-pack: no Fashion-MNIST in $fm (apt-get install dataset-fashion-mnist)" >&2; exit 2; }
   mkdir "$tmp/stage-fm"
-  node -e '
-    const fs = require("fs"), zlib = require("zlib");
+  node --input-type=module -e '
+    import fs from "node:fs";
+    import zlib from "node:zlib";
+    import { reduceLevels } from "./dist/src/tasks/image/levels.js";
     const [from, to] = process.argv.slice(1);
     for (const f of fs.readdirSync(from).filter((n) => n.endsWith("-ubyte.gz"))) {
       const d = zlib.gunzipSync(fs.readFileSync(`${from}/${f}`));
-      if (f.includes("images")) for (let i = 16; i < d.length; i++) d[i] = (d[i] >> 4) << 4;
+      if (f.includes("images")) d.set(reduceLevels(d.subarray(16), 16).map((v) => v << 4), 16);
       fs.writeFileSync(`${to}/${f.replace(/\.gz$/, "")}`, d);
     }' "$fm" "$tmp/stage-fm"
   tar -C "$tmp/stage-fm" -cf - . | xz -9 -T0 >"$tmp/fashion-mnist-16.tar.xz"
