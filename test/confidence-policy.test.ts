@@ -118,21 +118,22 @@ test('confidence policy: round(#active (t - s) / t) most confident active sites 
   }
 });
 
-test('confidence policy at temperature 1 is the untempered policy (golden values; the first two states as recorded before the temperature was read)', () => {
+test('confidence policy at temperature 1 is the untempered policy (golden values of the same seed)', () => {
   // Recorded from commit 9e30e77 (the confidence step ignored --temperature then) and held to
   // 74e8980; re-recorded when the move's noise came to be drawn at active sites only
-  // (sampling/site-draws.ts: a shorter stream, the same law): the first two states, drawn before
-  // any site committed, are those of 9e30e77 to the last digit.
+  // (sampling/site-draws.ts: a shorter stream, the same law), and again when the state at
+  // eta = 1 went to float32 with float32 draws (sampling/state.ts stateDtype, issue #30: another
+  // stream, the same law).
   const golden = [
     [
       P.makeProcess('hybrid', { length: 3 }),
-      [1, 0, 2, 2, 0, 1, 0, 1, 2, 1, 0, 1, 1, 1, 2, 1, 2, 1],
-      [20.370663, 26.318763, 44.968493, 43.429081, 21.126666],
+      [0, 2, 1, 1, 2, 1, 1, 0, 1, 0, 0, 1, 0, 2, 1, 2, 0, 1],
+      [22.352063, 28.88184, 38.549702, 32.837155, 21.194285],
     ],
     [
       P.makeProcess('sjd', { length: 3, blend: ORACLE_W }),
-      [1, 0, 2, 1, 2, 1, 0, 1, 2, 1, 0, 1, 1, 1, 2, 1, 2, 1],
-      [20.370663, 26.320254, 44.941845, 47.593652, 21.092856],
+      [0, 2, 1, 1, 2, 1, 1, 0, 2, 1, 0, 1, 0, 2, 1, 2, 0, 1],
+      [22.352063, 28.875553, 38.589233, 36.827115, 21.160475],
     ],
   ] as const;
   for (const [proc, tokens, yNorms] of golden) {

@@ -14,6 +14,7 @@ import {
   type StepContext,
   type StepFn,
   sample,
+  samplersFor,
   sjdStep,
   stepGenerator,
   timeGrid,
@@ -227,4 +228,32 @@ test('logit refresh: two classifier passes a step, one on the last; eta < 1 refu
       () => sample({ ...o, process: eta, classifier: oracleClassifier(eta, toy), sampler: name }),
       new RegExp(`the ${name} sampler needs eta = 1 \\(got eta 0.5\\)`),
     );
+});
+
+test('state dtype: every sampler of a Gaussian process keeps y in float32 at eta = 1 and in float64 below (sampling/state.ts stateDtype)', () => {
+  const run = (proc: P.SJDProcess, sampler: string) =>
+    sample({
+      process: proc,
+      classifier: oracleClassifier(proc, ORACLE_TOY),
+      anchors: ORACLE_TOY.anchors,
+      batch: 4,
+      length: 3,
+      nfe: 8,
+      seed: 1,
+      sampler,
+    });
+  for (const proc of [
+    P.makeProcess('hybrid', { length: 3 }),
+    P.makeProcess('sjd', { length: 3, blend: ORACLE_W }),
+  ]) {
+    const names = samplersFor(proc);
+    assert.ok(names.length >= 5, names.join(', '));
+    for (const name of names) {
+      const r = run(proc, name);
+      assert.equal(r.y.dtype, 'float32', `${proc.config.name} ${name}`);
+      assert.equal(r.tokens.lt(0).any().item(), 0, `${name}: every site committed`);
+    }
+  }
+  const slowHazard = P.makeProcess('sjd', { length: 3, eta: 0.5 }); // W = I
+  for (const name of ['sjd', 'confidence']) assert.equal(run(slowHazard, name).y.dtype, 'float64');
 });

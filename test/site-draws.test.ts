@@ -34,11 +34,12 @@ test('sitesOf: the rows of x [B, L, K] at flat site indices', () => {
   assert.deepEqual(rows.toArray(), [2, 3, 10, 11]);
 });
 
-test('normalAt: N(0, 1) at the marked sites (60,000 numbers, 4 sigma), exactly 0 elsewhere, reproducible', () => {
+test('normalAt: N(0, 1) float32 at the marked sites (60,000 numbers, 4 sigma), exactly 0 elsewhere, reproducible', () => {
   const big = new torch.Generator(3).rand([300, 100]).lt(0.5); // [300, 100], about half marked
   const d = 4;
   const xi = normalAt(big, d, new torch.Generator(7)); // [300, 100, 4]
   assert.deepEqual(xi.shape, [300, 100, d]);
+  assert.equal(xi.dtype, 'float32');
   const off = xi.maskedFill(big.unsqueeze(-1), 0);
   assert.equal(off.abs().amax().item(), 0, 'zero off the marked sites');
   const on = sitesOf(xi, big.flatten().nonzero().flatten()).flatten(); // [n d]

@@ -11,7 +11,9 @@ import type { MixtureTerms } from './quadrature.js';
  * The posterior mean of the clean mean mu_i (eq:blended-score's W m): exact anchors at committed
  * positions, the classifier's posterior means elsewhere, then one blend (for images the blend
  * of posterior-mean values, embedded: app:cifar10-imagenet). probs [B, L, K], anchors [K, d],
- * committed [B, L] bool, tokens [B, L] int64 -> [B, L, d] float64, formed in probs' dtype.
+ * committed [B, L] bool, tokens [B, L] int64 -> [B, L, d] as the blend forms it (probs' dtype
+ * for token means, the anchors' for embedded values), not converted: a float64 state promotes
+ * it where the two meet, without a copy.
  */
 export function blendedPosteriorMean(
   proc: SJDProcess,
@@ -20,7 +22,7 @@ export function blendedPosteriorMean(
   committed: Tensor,
   tokens: Tensor,
 ): Tensor {
-  return proc.blendedMean(probs, anchors, { committed, tokens }).to('float64');
+  return proc.blendedMean(probs, anchors, { committed, tokens });
 }
 
 /**

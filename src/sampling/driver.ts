@@ -26,7 +26,7 @@ import { type GridKind, timeGrid } from './grid.js';
 import { getSampler } from './registry.js';
 import { temperedProbs } from './reverse-sde.js';
 import { drain, shown } from './run.js';
-import { freshSearch, mapState, stateTensors } from './state.js';
+import { freshSearch, mapState, stateDtype, stateTensors } from './state.js';
 import type {
   AdaptiveStepFn,
   Classifier,
@@ -68,7 +68,7 @@ export interface SampleOptions {
 
 export interface SampleResult {
   tokens: Tensor; // [B, L] int64
-  y: Tensor; // [B, L, d] float64, final state
+  y: Tensor; // [B, L, d] final state, in stateDtype(process)
   nfe: number; // classifier evaluations spent (each over the rows still sampled)
   rowNfe: Int32Array; // [B] the evaluations each row took part in
   trajectory?: TrajectoryStep[];
@@ -152,8 +152,8 @@ function priorState(
     tidy(() => {
       const prior =
         o.process.config.kernel === 'mask'
-          ? zeros([B, L, d], 'float64')
-          : stepGenerator(o.seed, -1).randn([B, L, d], 'float64');
+          ? zeros([B, L, d], E.dtype as 'float32' | 'float64')
+          : stepGenerator(o.seed, -1).randn([B, L, d], E.dtype as 'float32' | 'float64');
       const committed = o.condition ? o.condition.mask.clone() : zeros([B, L], 'bool');
       const tokens = o.condition ? o.condition.tokens.clone() : zeros([B, L], 'int64');
       if (
@@ -280,7 +280,7 @@ export function* driverSteps(
     argmax: new Int32Array(B * L).fill(-1),
     confidence: new Float32Array(B * L),
   };
-  const E = tidy(() => o.anchors.detach().to('float64')); // [K, d]
+  const E = tidy(() => o.anchors.detach().to(stateDtype(proc))); // [K, d]
   const ctx: StepContext = {
     process: proc,
     classifier: (y: Tensor, t: Time, committed: Tensor) => {

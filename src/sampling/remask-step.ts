@@ -131,5 +131,8 @@ function forwardDraw(
     [B, 1, 1],
     'float64',
   );
-  return mu.mul(alpha).add(gen.randn([B, L, d], 'float64').mul(sigma));
+  return mu
+    .mul(alpha)
+    .add(gen.randn([B, L, d], 'float64').mul(sigma))
+    .to(state.y.dtype);
 }

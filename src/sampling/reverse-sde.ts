@@ -91,8 +91,8 @@ export function reverseSdeMoveAlong(
     tensor(
       chains.map((c) => (c && c.steps > 0 ? f(c) : none)),
       [B, 1, 1],
-      'float64',
-    );
+      y.dtype as 'float32' | 'float64',
+    ); // [B, 1, 1] in the state's dtype (formed in float64)
   const stays = state.committed.unsqueeze(-1).logicalOr(perRow(() => 0, 1).gt(0)); // [B, L, 1]
   const coefficients = {
     a: perRow((c) => c.a, 1),
@@ -205,7 +205,7 @@ function chainMove(
   const probs = temperedProbs(logits, ctx.temperature, 'float32'); // [B, L, K]
   const mean = blendedPosteriorMean(ctx.process, probs, ctx.anchors, state.committed, state.tokens); // [B, L, d]
   const xi = normalAt(state.committed.logicalNot(), y.size(-1), gen); // [B, L, d]
-  return where(stays, y, y.mul(k.a).add(mean.mul(k.b)).add(xi.mul(k.c)));
+  return where(stays, y, y.mul(k.a).add_(mean.mul(k.b)).add_(xi.mul(k.c))); // [B, L, d]
 }
 
 /** The step with one (t, s) for every row of `state`. */

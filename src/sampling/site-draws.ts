@@ -3,7 +3,11 @@
 // fine grid), and the reverse SDE's Gaussian noise only where a site is active (a committed
 // site does not move). The other sites get zeros, which no sampler reads: commitSites takes
 // a destination only where a site jumps, and every move keeps committed sites where they are.
-// The law of what is read is unchanged; the generator's stream is shorter.
+// The law of what is read is unchanged; the generator's stream is shorter. The noise is drawn
+// in float32 (DESIGN.md §4, "nowhere else"): no hazard ratio or quadrature reads it, it enters
+// the float64 state as one term of the move, and libtorch draws float32 normals about 4x
+// faster than float64 ones (vectorised Box-Muller), the largest share of a step outside the
+// network passes (issue #30).
 import { type Generator, type Tensor, zeros } from '../torch/index.js';
 
 /** The flat indices [n] int64 of the true sites of mask [B, L] bool. */
@@ -28,13 +32,13 @@ export function sitesOf(x: Tensor, idx: Tensor): Tensor {
   return x.flatten(0, 1).indexSelect(0, idx);
 }
 
-/** N(0, I) float64 noise [B, L, d] at the sites of `at` [B, L] bool, 0 elsewhere. */
+/** N(0, I) float32 noise [B, L, d] at the sites of `at` [B, L] bool, 0 elsewhere. */
 export function normalAt(at: Tensor, d: number, gen: Generator): Tensor {
   const idx = siteIndices(at); // [n]
   const n = idx.size(0);
-  if (n === at.numel) return gen.randn([...at.shape, d], 'float64'); // every site: the same draws
-  const out = zeros([at.numel, d], 'float64'); // [B * L, d]
+  if (n === at.numel) return gen.randn([...at.shape, d], 'float32'); // every site: the same draws
+  const out = zeros([at.numel, d], 'float32'); // [B * L, d]
   if (n === 0) return out.view([...at.shape, d]);
-  const xi = gen.randn([n, d], 'float64'); // [n, d]
+  const xi = gen.randn([n, d], 'float32'); // [n, d]
   return out.scatter(0, idx.unsqueeze(1).expand([n, d]), xi).view([...at.shape, d]);
 }

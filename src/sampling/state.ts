@@ -1,8 +1,19 @@
 // The sampler state's tensors as one collection (types.ts SamplerState): the driver selects,
 // replaces and frees a run's rows through these, whatever a sampler keeps beside y, the
 // commitments and the tokens (a searching sampler's record of its commits, remask-step.ts).
+import type { SJDProcess } from '../process/index.js';
 import { type Tensor, zeros } from '../torch/index.js';
 import type { SamplerState, SearchState } from './types.js';
+
+/**
+ * The dtype of a sampler's continuous state y and of the anchors it commits to (DESIGN.md §4):
+ * float32 at eta = 1 (closed form), where only the float32 network and the affine moves read y
+ * (no quadrature, no hazard ratio: the moves' coefficients are formed in float64 and applied
+ * once); float64 below, where the DHM quadrature reads ||y - alpha E(a)||^2 / v near v's floor.
+ */
+export function stateDtype(proc: SJDProcess): 'float32' | 'float64' {
+  return proc.closedForm ? 'float32' : 'float64';
+}
 
 /** Every tensor of a state. */
 export function stateTensors(s: SamplerState): Tensor[] {

@@ -21,7 +21,7 @@ export type Exclusion = (tokens: Tensor, committed: Tensor) => Tensor;
 export type Classifier = (y: Tensor, t: Time, committed: Tensor) => Tensor;
 
 export interface SamplerState {
-  y: Tensor; // [B, L, d] float64
+  y: Tensor; // [B, L, d] in stateDtype(process): float32 at eta = 1, float64 below
   committed: Tensor; // [B, L] bool
   tokens: Tensor; // [B, L] int64 (meaningful where committed)
   /** a searching sampler's record of its commits (remask-step.ts); absent for the others */
@@ -53,7 +53,7 @@ export interface CommitRule {
 export interface StepContext {
   process: SJDProcess;
   classifier: Classifier;
-  anchors: Tensor; // [K, d] float64
+  anchors: Tensor; // [K, d] in the state's dtype (stateDtype)
   temperature: number;
   topP: number;
   /** the adaptive sampler's commit rule (its default when absent) */
