@@ -14,5 +14,8 @@ export function commitSites(
   const committed = state.committed.logicalOr(jump); // [B, L]
   const tokens = where(jump, dest, state.tokens); // [B, L]
   const onAnchor = embedding(anchors, tokens.clamp(0, null)); // [B, L, d]
-  return { y: where(committed.unsqueeze(-1), onAnchor, y).to(anchors.dtype), committed, tokens };
+  const moved = where(committed.unsqueeze(-1), onAnchor, y); // [B, L, d]
+  // Converted only where a move promoted it: a no-op .to() hands back a second handle on the
+  // same storage, and the oracle tests' peak memory was seen to grow 3-7x with one per step.
+  return { y: moved.dtype === anchors.dtype ? moved : moved.to(anchors.dtype), committed, tokens };
 }
