@@ -15,7 +15,7 @@ export function commitSites(
   const tokens = where(jump, dest, state.tokens); // [B, L]
   const onAnchor = embedding(anchors, tokens.clamp(0, null)); // [B, L, d]
   const moved = where(committed.unsqueeze(-1), onAnchor, y); // [B, L, d]
-  // Converted only where a move promoted it: a no-op .to() hands back a second handle on the
-  // same storage, and the oracle tests' peak memory was seen to grow 3-7x with one per step.
+  // Converted only where a move promoted it (a no-op .to() would hand back a second handle on
+  // the same storage).
   return { y: moved.dtype === anchors.dtype ? moved : moved.to(anchors.dtype), committed, tokens };
 }
