@@ -14,8 +14,5 @@ export function commitSites(
   const committed = state.committed.logicalOr(jump); // [B, L]
   const tokens = where(jump, dest, state.tokens); // [B, L]
   const onAnchor = embedding(anchors, tokens.clamp(0, null)); // [B, L, d]
-  const moved = where(committed.unsqueeze(-1), onAnchor, y); // [B, L, d]
-  // Converted only where a move promoted it (a no-op .to() would hand back a second handle on
-  // the same storage).
-  return { y: moved.dtype === anchors.dtype ? moved : moved.to(anchors.dtype), committed, tokens };
+  return { y: where(committed.unsqueeze(-1), onAnchor, y).to(anchors.dtype), committed, tokens };
 }

@@ -150,10 +150,11 @@ function priorState(
   const [K, d] = E.shape as [number, number];
   return noGrad(() =>
     tidy(() => {
+      const dtype = stateDtype(o.process);
       const prior =
         o.process.config.kernel === 'mask'
-          ? zeros([B, L, d], E.dtype as 'float32' | 'float64')
-          : stepGenerator(o.seed, -1).randn([B, L, d], E.dtype as 'float32' | 'float64');
+          ? zeros([B, L, d], dtype)
+          : stepGenerator(o.seed, -1).randn([B, L, d], dtype);
       const committed = o.condition ? o.condition.mask.clone() : zeros([B, L], 'bool');
       const tokens = o.condition ? o.condition.tokens.clone() : zeros([B, L], 'int64');
       if (
