@@ -2,12 +2,18 @@
 // and plot; resume is exact (same losses and weights as an uninterrupted run), also after a
 // SIGINT; bad invocations are refused with clear errors.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { modelClassifier, sample } from '../src/sampling/index.js';
 import * as torch from '../src/torch/index.js';
-import { type TrainConfig, type TrainTask, train } from '../src/train/index.js';
+import {
+  finishedStep,
+  type TrainConfig,
+  type TrainTask,
+  train,
+  trainUnlessScored,
+} from '../src/train/index.js';
 import { tempDir } from './tmp.js';
 
 // x_i = (x_0 + i) mod K: one free token per sequence, the rest determined by it.
@@ -152,6 +158,65 @@ test('refuses to overwrite a run, and to resume nothing', async () => {
   writeFileSync(join(mine, 'notes.txt'), 'my notes');
   await assert.rejects(train(mine, config(3), toy, false), /is not empty; choose another --out/);
   assert.equal(readFileSync(join(mine, 'notes.txt'), 'utf8'), 'my notes');
+});
+
+test('a run stopped before its first checkpoint starts over with a fresh metrics.csv', async () => {
+  const dir = fresh();
+  await train(dir, config(20), toy, false, { stopAfter: 12 });
+  rmSync(join(dir, 'checkpoint'), { recursive: true }); // killed before its first checkpoint
+  await train(dir, config(20), toy, false);
+  const steps = readFileSync(join(dir, 'metrics.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => Number(l.split(',')[0]));
+  assert.deepEqual(steps, [5, 10, 15, 20]);
+});
+
+test('a run kept without its weights is trained again; its cached results stand only if the run repeats', async () => {
+  // keep-results.sh keeps config, manifest, metrics and caches: the checkpoint is dropped
+  const keep = async (tamper: boolean) => {
+    const dir = fresh();
+    await train(dir, config(10), toy, false);
+    rmSync(join(dir, 'checkpoint'), { recursive: true });
+    rmSync(join(dir, 'metrics.svg'));
+    writeFileSync(join(dir, 'scores.json'), '{"cached": 1}');
+    if (tamper) {
+      const csv = readFileSync(join(dir, 'metrics.csv'), 'utf8').trimEnd().split('\n');
+      const last = csv.at(-1)!.split(',');
+      last[1] = String(Number(last[1]) + 1e-6); // the loss of another run
+      writeFileSync(
+        join(dir, 'metrics.csv'),
+        `${[...csv.slice(0, -1), last.join(',')].join('\n')}\n`,
+      );
+    }
+    return dir;
+  };
+  const lines: string[] = [];
+  const same = await keep(false);
+  assert.equal(
+    await trainUnlessScored(same, config(10), toy, false, { log: (l) => lines.push(l) }),
+    true,
+  );
+  assert.equal(readFileSync(join(same, 'scores.json'), 'utf8'), '{"cached": 1}');
+  assert.equal(existsSync(join(same, 'kept-metrics.csv')), false);
+  assert.equal(finishedStep(same), 10);
+  assert.match(lines.join('\n'), /repeats the kept run \(step 10\); its cached results stand/);
+
+  const other = await keep(true);
+  assert.equal(await trainUnlessScored(other, config(10), toy, false), true);
+  assert.equal(existsSync(join(other, 'scores.json')), false);
+  assert.equal(readFileSync(join(other, 'scores.json.stale'), 'utf8'), '{"cached": 1}');
+
+  // a scored run is not trained; a kept run under another config is refused, left as it was
+  const scored = await keep(false);
+  assert.equal(await trainUnlessScored(scored, config(10), toy, true), true);
+  assert.equal(existsSync(join(scored, 'checkpoint')), false);
+  await assert.rejects(
+    trainUnlessScored(scored, { ...config(10), seed: 8 }, toy, false),
+    /holds results kept under another config; move it away/,
+  );
+  assert.equal(existsSync(join(scored, 'kept-metrics.csv')), false);
 });
 
 test('learning-rate schedules: linear warmup, cosine to the floor, constant', async () => {

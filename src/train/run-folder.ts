@@ -1,6 +1,9 @@
 // The folders training writes, their layout known in this one place (docs/design.md §4):
 //   run folder    config.json, manifest.json, checkpoint/ (weights, EMA, optimiser, generator,
-//                 state.json), metrics.csv, metrics.svg, frontier.json/.svg (text evaluation)
+//                 state.json), metrics.csv, metrics.svg, frontier.json/.svg (text evaluation);
+//                 a comparison caches its results beside them (frontier-*.json, scores*.json,
+//                 infill-*.json; learned hazard-weights.json), and a run kept as those results
+//                 without its weights and trained again holds kept-metrics.csv (kept-run.ts)
 //   model folder  config.json, model.safetensors (EMA weights), manifest.json (what it came from)
 // Commands recognise their own folders by these files and refuse any other non-empty folder.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -22,6 +25,13 @@ export const MODEL_FILES = {
   weights: 'model.safetensors',
   manifest: 'manifest.json',
 } as const;
+
+/** The kept run's metrics, held while it is trained again (kept-run.ts). */
+export const KEPT_METRICS = 'kept-metrics.csv';
+
+/** A result cached beside a run (bench/keep-results.sh keeps the same files). */
+export const isKeptResult = (f: string): boolean =>
+  /^(frontier-.*|scores.*|infill-.*|hazard-weights)\.json$/.test(f) && !f.endsWith('.partial.json');
 
 /** The checkpoint folder of a run, or the one set aside by a stop during its replacement. */
 export function checkpointDir(run: string): string | null {
@@ -82,9 +92,13 @@ export function checkRunFolder(dir: string, resume: boolean): void {
     throw new Error(
       `${dir} already holds a run; pass --resume to continue it or choose another --out`,
     );
-  // A run stopped before its first checkpoint holds only run files: it starts over.
+  // A run stopped before its first checkpoint holds only run files: it starts over; so does a
+  // run kept as results and trained again (kept-run.ts), its results beside it.
   const runEntries: string[] = [...Object.values(RUN_FILES), 'frontier.json', 'frontier.svg'];
-  if (exists && readdirSync(dir).some((e) => !runEntries.includes(e)))
+  const retrained = exists && existsSync(join(dir, KEPT_METRICS));
+  const allowed = (e: string) =>
+    runEntries.includes(e) || (retrained && (e === KEPT_METRICS || isKeptResult(e)));
+  if (exists && readdirSync(dir).some((e) => !allowed(e)))
     throw new Error(`${dir} is not empty; choose another --out for the run`);
   checkWritable(dir);
 }

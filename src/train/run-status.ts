@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readConfig } from './config.js';
 import { claimHolder } from './run-claim.js';
-import { checkpointDir, RUN_FILES, runState } from './run-folder.js';
+import { checkpointDir, isKeptResult, RUN_FILES, runState } from './run-folder.js';
 
 export interface RunStatus {
   name: string; // the folder's name under DIR
@@ -17,10 +17,6 @@ export interface RunStatus {
   results: string[]; // cached results, by file name
   partial: { file: string; points: number }[]; // traces stopped part-way
 }
-
-/** A cache of results beside a run (bench/keep-results.sh keeps the same files). */
-const isResult = (f: string) =>
-  /^(frontier-.*|scores.*|infill-.*|hazard-weights)\.json$/.test(f) && !f.endsWith('.partial.json');
 
 function pointsIn(file: string): number {
   try {
@@ -45,7 +41,7 @@ export function runsUnder(dir: string): RunStatus[] {
       step: checkpointDir(run) === null ? null : runState(run).step,
       steps: readConfig(join(run, RUN_FILES.config)).steps,
       heldBy: claimHolder(run)?.pid ?? null,
-      results: files.filter(isResult),
+      results: files.filter(isKeptResult),
       partial: files
         .filter((f) => f.endsWith('.partial.json'))
         .map((file) => ({ file, points: pointsIn(join(run, file)) })),

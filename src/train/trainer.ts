@@ -27,6 +27,7 @@ import {
   syncGradients,
 } from './data-parallel.js';
 import { EMA } from './ema.js';
+import { settleRetrain, startRetrain } from './kept-run.js';
 import { writeManifest } from './manifest.js';
 import { MetricsLog } from './metrics.js';
 import { initWeights } from './model-io.js';
@@ -82,7 +83,9 @@ export async function trainToEnd(
 /**
  * trainToEnd, unless the comparison has everything it needs of the run cached beside its config
  * (`scored`): such a run needs neither its checkpoint nor more training, so the results of a
- * finished run, kept without its weights, resume a comparison on another machine.
+ * finished run, kept without its weights, resume a comparison on another machine. A kept run
+ * the comparison needs more of is trained again, and its cached results are checked against the
+ * retrained run (kept-run.ts).
  */
 export async function trainUnlessScored(
   dir: string,
@@ -92,7 +95,10 @@ export async function trainUnlessScored(
   hooks: TrainHooks = {},
 ): Promise<boolean> {
   if (scored && existsSync(join(dir, RUN_FILES.config))) return true;
-  return trainToEnd(dir, config, task, hooks);
+  startRetrain(dir, config, hooks.log); // a run kept without its weights is trained again
+  const finished = await trainToEnd(dir, config, task, hooks);
+  if (finished) settleRetrain(dir, config.steps, hooks.log);
+  return finished;
 }
 
 /**
@@ -187,7 +193,7 @@ async function trainClaimed(
   }
   broadcastFromZero(model.parameters(), dp); // every rank starts from rank 0's weights
   const metrics = lead ? new MetricsLog(dir, task.evalMetrics) : null;
-  if (resume) metrics?.truncateAfter(s.step);
+  metrics?.truncateAfter(s.step); // a run started over (no checkpoint) keeps no earlier rows
 
   const checkpoint = () => {
     const optim = saveOptimState(opt, names);

@@ -1,0 +1,77 @@
+// A run kept as results without its weights (bench/keep-results.sh: config, manifest, metrics
+// and the comparison's caches), trained again when a comparison needs more of it than its caches
+// hold (a frontier point, an NFE not yet scored) and the weights are gone (another machine).
+// Training is reproducible (docs/design.md §4: one generator, exact resume), so the same config
+// repeats the kept run bit for bit and its caches stand; that is checked, not assumed: the kept
+// metrics are held beside the run (kept-metrics.csv) while it trains, and once it finishes, the
+// last logged row (every column but the wall-clock throughput) must be the kept one, or the
+// caches are set aside (renamed *.stale, never deleted) and scored again from the new weights.
+import { existsSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { writeFileAtomic } from '../util/atomic.js';
+import type { TrainConfig } from './config.js';
+import {
+  checkpointDir,
+  finishedStep,
+  isKeptResult,
+  KEPT_METRICS,
+  RUN_FILES,
+} from './run-folder.js';
+
+/** The last logged row of a metrics.csv, without tokens_per_s (wall clock), by column. */
+function lastRow(csv: string): Record<string, string> {
+  const [head, ...rows] = csv.trimEnd().split('\n');
+  const cols = head!.split(',');
+  const last = (rows.at(-1) ?? '').split(',');
+  return Object.fromEntries(
+    cols.map((c, i) => [c, last[i] ?? '']).filter(([c]) => c !== 'tokens_per_s'),
+  );
+}
+
+/**
+ * Prepares `dir` to be trained again when it is a run kept without its weights (a config.json,
+ * no checkpoint, cached results): its config must be `config` (another config is a different
+ * run, refused in one line), and its metrics are held as kept-metrics.csv. Does nothing to any
+ * other folder, nor to one already being trained again.
+ */
+export function startRetrain(dir: string, config: TrainConfig, log?: (line: string) => void): void {
+  const configPath = join(dir, RUN_FILES.config);
+  if (!existsSync(configPath) || checkpointDir(dir) !== null) return;
+  if (existsSync(join(dir, KEPT_METRICS)) || !readdirSync(dir).some(isKeptResult)) return;
+  const kept = JSON.parse(readFileSync(configPath, 'utf8'));
+  if (!isDeepStrictEqual(kept, JSON.parse(JSON.stringify(config))))
+    throw new Error(
+      `${dir} holds results kept under another config; move it away to train this run`,
+    );
+  const metrics = join(dir, RUN_FILES.metrics);
+  writeFileAtomic(join(dir, KEPT_METRICS), existsSync(metrics) ? readFileSync(metrics) : '');
+  log?.(`${dir}: kept without its weights; trained again, its cached results checked after`);
+}
+
+/**
+ * Once a run trained again has finished: its cached results stand when its last logged row is
+ * the kept run's; otherwise each is renamed to *.stale (to be scored again). Returns whether
+ * they stood (null: `dir` was not being trained again, or has not finished).
+ */
+export function settleRetrain(
+  dir: string,
+  steps: number,
+  log?: (line: string) => void,
+): boolean | null {
+  const keptPath = join(dir, KEPT_METRICS);
+  if (!existsSync(keptPath) || finishedStep(dir) < steps) return null;
+  const kept = lastRow(readFileSync(keptPath, 'utf8'));
+  const now = lastRow(readFileSync(join(dir, RUN_FILES.metrics), 'utf8'));
+  const same = isDeepStrictEqual(kept, now);
+  if (same) log?.(`${dir}: repeats the kept run (step ${now.step}); its cached results stand`);
+  else {
+    const results = readdirSync(dir).filter(isKeptResult);
+    for (const f of results) renameSync(join(dir, f), join(dir, `${f}.stale`));
+    log?.(
+      `${dir}: differs from the kept run at step ${now.step} (${JSON.stringify(kept)} against ${JSON.stringify(now)}); ${results.join(', ')} set aside as *.stale`,
+    );
+  }
+  unlinkSync(keptPath);
+  return same;
+}
