@@ -251,7 +251,7 @@ test('sjd solve --file --out writes quizzes,solutions,status', () => {
   assert.match(
     r.stdout.trim(),
     new RegExp(
-      `^solved ${solved} of 40 puzzles into ${out} \\(adaptive-remask sampler \\(probability >= 0\\.9999, 2 undos\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)${RETRIED}$`,
+      `^solved ${solved} of 40 puzzles into ${out} \\(adaptive-remask sampler \\(probability >= 0\\.9999, 8 undos\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)${RETRIED}$`,
     ),
   );
   assert.equal(r.status, solved === 40 ? 0 : 3);
@@ -280,7 +280,7 @@ test('sjd eval sudoku --json ends with the metrics as one JSON object', () => {
   // Sudoku's rules and the adaptive sampler that undoes what breaks them by default: NFE per
   // board within the budget of 4.
   assert.equal(j.sampler, 'adaptive-remask');
-  assert.deepEqual(j.commit, { by: 'probability', threshold: 0.9999, undos: 2 });
+  assert.deepEqual(j.commit, { by: 'probability', threshold: 0.9999, undos: 8 });
   // Every attempt within the one budget (retry.ts); the first attempt solves no more.
   assert.ok(j.nfe_mean >= 1 && j.nfe_mean <= j.nfe_max && j.nfe_max <= 4, r.stdout);
   assert.equal(j.retries, DEFAULT_RETRIES);
@@ -288,7 +288,7 @@ test('sjd eval sudoku --json ends with the metrics as one JSON object', () => {
   assert.match(
     r.stdout,
     new RegExp(
-      `^6 boards: .* boards/s \\(adaptive-remask sampler \\(probability >= 0\\.9999, 2 undos\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)${RETRIED}$`,
+      `^6 boards: .* boards/s \\(adaptive-remask sampler \\(probability >= 0\\.9999, 8 undos\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)${RETRIED}$`,
       'm',
     ),
   );
@@ -439,7 +439,7 @@ test('sjd demo generates puzzles and solves them with a given model', () => {
     ),
   );
   // under the rules by the sampler that undoes what breaks them, unless --no-rules
-  assert.match(dflt.stdout, /\(adaptive-remask sampler \(probability >= 0\.9999, 2 undos\); /);
+  assert.match(dflt.stdout, /\(adaptive-remask sampler \(probability >= 0\.9999, 8 undos\); /);
   const plain = sjd('demo', '--model', run, '--count', '2', '--show', '0', '--no-rules');
   assert.match(plain.stdout, /\(adaptive sampler \(probability >= 0\.9999\); /);
 });

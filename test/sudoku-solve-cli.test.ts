@@ -44,7 +44,7 @@ test('sjd solve: by default the rules and the sampler that undoes what breaks th
     assert.match(
       r.stdout,
       new RegExp(
-        `^adaptive-remask sampler \\(probability >= 0\\.9999, 2 undos\\): \\d+ NFE of ${DEFAULT_ADAPTIVE_NFE}$`,
+        `^adaptive-remask sampler \\(probability >= 0\\.9999, 8 undos\\): \\d+ NFE of ${DEFAULT_ADAPTIVE_NFE}$`,
         'm',
       ),
     );
