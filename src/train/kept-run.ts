@@ -1,8 +1,9 @@
 // A run kept as results without its weights (bench/keep-results.sh: config, manifest, metrics
 // and the comparison's caches), trained again when a comparison needs more of it than its caches
 // hold (a frontier point, an NFE not yet scored) and the weights are gone (another machine).
-// Training is reproducible (docs/design.md §4: one generator, exact resume), so the same config
-// repeats the kept run bit for bit and its caches stand; that is checked, not assumed: the kept
+// Training is reproducible on one machine (docs/design.md §4: one generator, exact resume), so
+// there the same config repeats the kept run bit for bit and its caches stand; on another CPU it
+// need not (BLAS kernels differ), so that is checked, not assumed: the kept
 // metrics are held beside the run (kept-metrics.csv) while it trains, and once it finishes, the
 // last logged row (every column but the wall-clock throughput) must be the kept one, or the
 // caches are set aside (renamed *.stale, never deleted) and scored again from the new weights.
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { writeFileAtomic } from '../util/atomic.js';
 import type { TrainConfig } from './config.js';
+import { metricsRows } from './metrics.js';
 import {
   checkpointDir,
   finishedStep,
@@ -19,14 +21,10 @@ import {
   RUN_FILES,
 } from './run-folder.js';
 
-/** The last logged row of a metrics.csv, without tokens_per_s (wall clock), by column. */
-function lastRow(csv: string): Record<string, string> {
-  const [head, ...rows] = csv.trimEnd().split('\n');
-  const cols = head!.split(',');
-  const last = (rows.at(-1) ?? '').split(',');
-  return Object.fromEntries(
-    cols.map((c, i) => [c, last[i] ?? '']).filter(([c]) => c !== 'tokens_per_s'),
-  );
+/** The last logged row of a metrics.csv's text, without tokens_per_s (wall clock). */
+function lastRow(csv: string): Record<string, number | null> {
+  const { tokens_per_s: _, ...row } = metricsRows(csv).at(-1) ?? {};
+  return row;
 }
 
 /**

@@ -10,6 +10,15 @@ import { RUN_FILES } from './run-folder.js';
 
 const BASE = ['step', 'loss', 'lr', 'tokens_per_s'];
 
+/** The rows of a metrics.csv's text, by column (null where a row logged nothing). */
+export function metricsRows(csv: string): Record<string, number | null>[] {
+  const [head, ...lines] = csv.trimEnd().split('\n');
+  const cols = head!.split(',');
+  return lines.map((l) =>
+    Object.fromEntries(l.split(',').map((v, i) => [cols[i], v === '' ? null : Number(v)])),
+  );
+}
+
 export class MetricsLog {
   readonly path: string;
   readonly columns: string[];
@@ -43,11 +52,7 @@ export class MetricsLog {
   }
 
   rows(): Record<string, number | null>[] {
-    const [head, ...lines] = readFileSync(this.path, 'utf8').trimEnd().split('\n');
-    const cols = head!.split(',');
-    return lines.map((l) =>
-      Object.fromEntries(l.split(',').map((v, i) => [cols[i], v === '' ? null : Number(v)])),
-    );
+    return metricsRows(readFileSync(this.path, 'utf8'));
   }
 
   /** Writes metrics.svg: training loss and each evaluation metric against step. */
