@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 31's image comparison, resumable (run it again to continue; one thread, so other work
 # can run beside it), in the order of the issues: MDLM, CADD and SJD (sigma_B = 2) on seeds 0,
-# 1 and 2, 2,400 steps each, N = 500 at NFE 32/64/128/256; the continuous models scored again
+# 1 and 2, 2,400 steps each, N = 500 at NFE 32/64/128/256; SJD at sigma_B = 1.5 and 2.5 on
+# seed 0 (the sigma_B sweep; one seed, as the budget allows); the continuous models scored again
 # at top-p 0.9 (the masked model samples at MD4's 0.98); issue 31's further lever, MDLM and CADD
 # at 4x the training (9,600 steps, seed 0); then DDPM and Bit Diffusion (issue 29) beside them
 # on the three seeds. Runs kept in training/image-compare-v2 and training/image-long
@@ -19,6 +20,7 @@ opts=(--threads "${THREADS:-1}" compare image --no-wait --size cpu -n 500 --nfes
 common=("${opts[@]}" --out runs/image-compare-v2 --steps 2400)
 node bin/sjd.js "${common[@]}" --seeds 0 --models masked,hybrid,sjd-2 --doc docs/image-comparison-seed0.md
 node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-2 --doc docs/image-comparison-v2.md
+node bin/sjd.js "${common[@]}" --seeds 0 --models masked,hybrid,sjd-1.5,sjd-2,sjd-2.5 --doc docs/image-comparison-sigma-b.md
 node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-2 --top-p 0.9 --doc docs/image-comparison-v2-top-p0.9.md
 node bin/sjd.js "${opts[@]}" --out runs/image-long --steps 9600 --seeds 0 --models masked,hybrid \
   --doc docs/image-comparison-long.md
