@@ -20,7 +20,7 @@ const python = process.env.SJD_PYTHON ?? '/usr/bin/python3';
 export function referenceEnv(): NodeJS.ProcessEnv {
   const m = torchVersion().malloc;
   const tunables = m
-    ? `glibc.malloc.mmap_threshold=${m.mmapThreshold}:glibc.malloc.trim_threshold=${m.trimThreshold}:glibc.malloc.top_pad=${m.topPad}`
+    ? `glibc.malloc.mmap_threshold=${m.mmapThreshold}:glibc.malloc.trim_threshold=${m.trimThreshold}:glibc.malloc.top_pad=${m.topPad}:glibc.malloc.arena_max=${m.arenaMax}`
     : undefined;
   return {
     ...process.env,

@@ -122,6 +122,7 @@ test("the addon keeps large buffers in glibc's heap and says so; SJD_MALLOC_TUNI
     mmapThreshold: 32 * 2 ** 20,
     trimThreshold: 512 * 2 ** 20,
     topPad: 64 * 2 ** 20,
+    arenaMax: 2,
   });
   const plain = child('out.malloc = torch.torchVersion().malloc;', { SJD_MALLOC_TUNING: '0' });
   assert.equal(plain.malloc, null);
@@ -131,7 +132,7 @@ test("the addon keeps large buffers in glibc's heap and says so; SJD_MALLOC_TUNI
   try {
     assert.equal(
       referenceEnv().GLIBC_TUNABLES,
-      'glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=536870912:glibc.malloc.top_pad=67108864',
+      'glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=536870912:glibc.malloc.top_pad=67108864:glibc.malloc.arena_max=2',
     );
     process.env.GLIBC_TUNABLES = 'glibc.malloc.arena_max=2';
     assert.equal(referenceEnv().GLIBC_TUNABLES, 'glibc.malloc.arena_max=2');

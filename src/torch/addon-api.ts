@@ -61,8 +61,13 @@ const SIGNATURES = {
         cuda: boolean;
         cudaDevices: number;
         config: string;
-        /** the glibc malloc settings the addon made at load (bytes), null when left alone */
-        malloc: { mmapThreshold: number; trimThreshold: number; topPad: number } | null;
+        /** the glibc malloc settings the addon made at load (sizes in bytes, arenaMax the cap on malloc arenas), null when left alone */
+        malloc: {
+          mmapThreshold: number;
+          trimThreshold: number;
+          topPad: number;
+          arenaMax: number;
+        } | null;
       }
     >(),
   memoryStats: fn<() => { liveTensors: number; tensorBytes: number }>(),
