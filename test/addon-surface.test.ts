@@ -116,6 +116,24 @@ test('torchVersion loads libtorch with SJD_THREADS threads and a given OMP_WAIT_
   assert.deepEqual(out.after, [true, true, 'ACTIVE', 1]);
 });
 
+test("the load starts OpenMP and OpenBLAS at SJD_THREADS, over a caller's OMP_NUM_THREADS (their idle workers kept malloc arenas of their own)", (t) => {
+  if (availableParallelism() < 2) return t.skip('needs 2 cores');
+  const tasks = `
+    torch.zeros([2]);
+    out.env = [process.env.OMP_NUM_THREADS, process.env.OPENBLAS_NUM_THREADS];
+    out.tasks = readdirSync('/proc/self/task').length;`;
+  const one = child(tasks, { SJD_THREADS: '1', OMP_NUM_THREADS: '2', OPENBLAS_NUM_THREADS: '2' });
+  const two = child(tasks, { SJD_THREADS: '2' });
+  assert.deepEqual(one.env, ['1', '1']);
+  assert.deepEqual(two.env, ['2', '2']);
+  // at one thread no pool worker starts (before, the pools started at the cores and were cut
+  // down later: as many threads at SJD_THREADS=1 as at 2)
+  assert.ok(
+    (one.tasks as number) < (two.tasks as number),
+    `${one.tasks} threads, ${two.tasks} at 2`,
+  );
+});
+
 test("the addon keeps large buffers in glibc's heap and says so; SJD_MALLOC_TUNING=0 leaves glibc alone; the bench's PyTorch reference gets the same settings", async () => {
   const tuned = child('out.malloc = torch.torchVersion().malloc;', {});
   assert.deepEqual(tuned.malloc, {

@@ -54,10 +54,13 @@ const program = new Command('sjd')
     }
     const o = cmd.opts() as { threads?: number; device?: string; tf32?: boolean };
     // SJD_THREADS is checked by the flag's parser above and applied when libtorch loads (no
-    // load for it here); a device needs libtorch to be checked, so SJD_DEVICE's is checked now
-    // (the load names the variable), before the command starts.
-    if (o.threads !== undefined && cmd.getOptionValueSource('threads') === 'cli')
-      torch.setNumThreads(o.threads);
+    // load for it here), and so is --threads, through it, when libtorch is not loaded yet (its
+    // thread pools then start at that count); a device needs libtorch to be checked, so
+    // SJD_DEVICE's is checked now (the load names the variable), before the command starts.
+    if (o.threads !== undefined && cmd.getOptionValueSource('threads') === 'cli') {
+      if (torch.isLoaded()) torch.setNumThreads(o.threads);
+      else process.env.SJD_THREADS = String(o.threads);
+    }
     if (o.device !== undefined) torch.setDefaultDevice(o.device);
     if (o.tf32) torch.setAllowTF32(true);
   })

@@ -55,6 +55,14 @@ function envThreads(): number {
 
 function load(): Native {
   process.env.OMP_WAIT_POLICY ??= 'PASSIVE';
+  // OpenMP's and OpenBLAS's worker pools start at the count libtorch will be given (setNumThreads
+  // then sets it, as before, over any OMP_NUM_THREADS of the caller's): OpenBLAS starts its pool
+  // when it loads, before the addon caps glibc's malloc arenas (native/addon.cc TuneMalloc), and
+  // an unused worker's arena still kept freed buffers (the samplers' oracle test under node
+  // --test at SJD_THREADS=1: 7.1 GB resident, 1.9 GB with the pools started at one thread).
+  const threads = envThreads();
+  process.env.OMP_NUM_THREADS = String(threads);
+  process.env.OPENBLAS_NUM_THREADS = String(threads);
   // libtorch's own log lines (glog in Debian's 1.13, c10's logger in 2.x; e.g. a c10d socket
   // timing out) would come on top of the one-line error sjd prints for the same failure: only
   // fatal ones are printed unless the user sets these.
@@ -70,7 +78,7 @@ function load(): Native {
     );
   }
   const typed = checkExports(exports);
-  typed.setNumThreads(envThreads());
+  typed.setNumThreads(threads);
   if (process.env.SJD_DEVICE) {
     try {
       typed.setDefaultDevice(process.env.SJD_DEVICE);
