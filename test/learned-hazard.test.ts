@@ -188,6 +188,13 @@ test('sjd compare text --hazards: the tables with the paper beside, the w = 1 re
     /\| learned, bounded \(CE-driven\) \| \d\.\d\dx \(rank corr\. -?\d\.\d\d\) \| 0\.\d{3} \| 0\.\d{3} \| 1 \| 4x, frequency \(\+0\.99\) \| 0\.066 \| 0\.10 \|/,
   );
   assert.ok(existsSync(join(dir, 'hybrid-learned-bounded-seed0', 'frontier-ancestral-w1.json')));
+  // the reproduce line is the command as given: --models (not read beside --hazards) left out
+  assert.ok(
+    md.includes(
+      `Reproduce: \`npx sjd compare text --out ${dir} --steps 2 --size tiny --seeds 0 --samplers ancestral -n 1 --nfes 32,64,128 --hazards uniform,learned-bounded --doc ${doc}\``,
+    ),
+    md.split('\n').find((l) => l.startsWith('Reproduce')),
+  );
   const again = sjd(...args, ...more);
   assert.equal(again.status, 0, again.stderr);
   assert.doesNotMatch(again.stderr + again.stdout, /training /); // the runs and frontiers are cached

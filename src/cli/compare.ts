@@ -42,8 +42,14 @@ function registerCompareTask(cmd: Command, name: string, sizes: string[], e: Com
     )
     .action(async (o: ComparisonFlags, self: Command) => {
       checkOutputs(o.out, o.doc);
-      // --no-wait changes who works the runs, not the report: the reproduce line leaves it out
-      const command = reproduceLine(self, { ...o, wait: undefined }, INSTALLATION_DEFAULTS);
+      // --no-wait changes who works the runs, not the report: the reproduce line leaves it out,
+      // and the options the others leave unused (text's --models beside --hazards)
+      const unused = Object.fromEntries((e.unused?.({ ...o }) ?? []).map((k) => [k, undefined]));
+      const command = reproduceLine(
+        self,
+        { ...o, wait: undefined, ...unused },
+        INSTALLATION_DEFAULTS,
+      );
       const done = await e.run({ ...o, seeds: o.seeds.map(Number), command }, logHooks);
       reportDone(o.doc, done);
     });

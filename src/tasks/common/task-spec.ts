@@ -71,6 +71,8 @@ export interface CompareEntry {
   models: { help: string; defaults: string[] }; // the names beyond the presets; the default list
   seeds: string[]; // the default seeds
   doc: string; // the default report
+  /** The options (attribute names) that these flags leave unused, left out of the reproduce line. */
+  unused?(flags: Record<string, unknown>): string[];
   /** Trains every model x seed (resumable) and writes the report; false when interrupted. */
   run(o: CompareOptions, hooks: TrainHooks): Promise<boolean>;
 }

@@ -91,6 +91,8 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
     },
     seeds: ['0'],
     doc: TEXT_COMPARISON_DOC,
+    // the hazard tables train their own arms: --models is not read
+    unused: (flags) => (flags.hazards ? ['models'] : []),
     run: async (flags: CompareOptions & TextCompareFlags, hooks) => {
       const o = { ...flags, nfes: flags.nfes.map(Number) };
       if (o.infill && o.hazards)
