@@ -15,7 +15,7 @@ import {
 import { AdamW, Generator } from '../src/torch/index.js';
 import { buildModel, buildProcess } from '../src/train/build.js';
 import { crossEntropyStep } from '../src/train/step.js';
-import { alternate, networkShare } from './reference.js';
+import { alternate, interleaved, networkShare } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 
 register('image-train-step', async (): Promise<BenchResult> => {
@@ -40,6 +40,35 @@ register('image-train-step', async (): Promise<BenchResult> => {
   );
   return { ...r, images_per_s: (B * 1000) / r.sjd_ms };
 });
+
+register(
+  'image-train-step-bf16',
+  (): BenchResult => {
+    const { arch: _, size: __, ...m } = IMAGE_SIZES.cpu!.model;
+    const g = { height: 28, width: 28, channels: 1, classes: 16 };
+    const B = 32;
+    const L = g.height * g.width * g.channels;
+    const step = (precision?: 'bfloat16') => {
+      const gen = new Generator(0);
+      const model = new UNetDenoiser(
+        { ...m, ...g, precision },
+        gen,
+        valueAnchors(g.classes).to('float32'),
+      );
+      const opt = new AdamW(model.parameters(), { lr: 1e-3 });
+      const y = gen.randn([B, L, m.anchorDim]);
+      const t = gen.rand([B]);
+      const onAnchor = gen.rand([B, L]).lt(0.5);
+      const targets = gen.randint(0, g.classes, [B, L]);
+      return () => {
+        crossEntropyStep(() => model.forward(y, t, onAnchor), targets, opt, { clip: 1 });
+      };
+    };
+    const r = interleaved(step('bfloat16'), step(), 5);
+    return { ...r, images_per_s: (B * 1000) / r.sjd_ms };
+  },
+  'the same step in float32',
+);
 
 register(
   'image-sample-64nfe',

@@ -3,7 +3,8 @@
 // (b) the full SJD step (1-D Gaussian W, sigma_W = 1.5: corruption, forward, backward, AdamW)
 // against the bare network step, in the same process: the process's overhead; (c) sampling
 // characters/s (Alg. 2, 64 NFE, 32 samples) against the network passes of the same run: the
-// sampler's overhead.
+// sampler's overhead; (d) the bare step with the network at bfloat16 (precision.ts, autocast)
+// against the same step in float32, in the same process.
 import { sampleTimes } from '../src/process/index.js';
 import { textConfig } from '../src/tasks/text/presets.js';
 import { sampleText } from '../src/tasks/text/sample.js';
@@ -15,7 +16,7 @@ import { crossEntropyStep, optimiseStep } from '../src/train/step.js';
 import { alternate, interleaved, networkShare } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 
-function setup() {
+function setup(precision?: 'bfloat16') {
   const words = 'the state of the union is strong and the people are free ';
   const text = words.repeat(Math.ceil(40_000 / words.length));
   const task = new TextTask(
@@ -24,7 +25,7 @@ function setup() {
   );
   const config = textConfig({ size: 'cpu', process: 'sjd', bandwidth: 1.5 });
   const gen = new Generator(0);
-  const model = buildModel(task, config.model, gen);
+  const model = buildModel(task, { ...config.model, precision }, gen);
   const proc = buildProcess(task, config.process);
   return { task, config, gen, model, proc, B: config.batch, L: config.length };
 }
@@ -64,6 +65,21 @@ register('text-train-step', async (): Promise<BenchResult> => {
   );
   return { ...r, tokens_per_s: (s.B * s.L * 1000) / r.sjd_ms };
 });
+
+register(
+  'text-train-step-bf16',
+  (): BenchResult => {
+    const f32 = setup();
+    const bf16 = setup('bfloat16');
+    const r = interleaved(
+      bareStep(bf16, new AdamW(bf16.model.parameters(), { lr: 1e-3 })),
+      bareStep(f32, new AdamW(f32.model.parameters(), { lr: 1e-3 })),
+      6,
+    );
+    return { ...r, tokens_per_s: (bf16.B * bf16.L * 1000) / r.sjd_ms };
+  },
+  'the same step in float32',
+);
 
 register(
   'text-sjd-step',

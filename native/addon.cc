@@ -1,6 +1,7 @@
 // Module entry of the sjd libtorch addon (DESIGN.md §3): handle wrapping with V8 memory
 // accounting, argument decoding, the libtorch-error guard, threads, and the export table.
 #include <ATen/Parallel.h>
+#include <ATen/autocast_mode.h>
 #include <ATen/Version.h>
 #include <torch/version.h>
 
@@ -332,6 +333,36 @@ static Napi::Value GetAllowTF32(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), at::globalContext().allowTF32CuBLAS());
 }
 
+// Autocast (PyTorch's torch.autocast) on this thread, CPU and CUDA alike: matrix products and
+// convolutions run in the lower-precision dtype, float64 tensors are left alone (ATen's rule),
+// the rest as they are. setAutocast(dtype) turns it on, setAutocast(null) off, returning what
+// was on before, so that a scope can restore it. Casts of weights are cached while it is on;
+// the cache is cleared whenever it goes off, or the next step would read weights from before
+// the optimiser's update.
+static Napi::Value AutocastState(Napi::Env env) {
+  if (!at::autocast::is_cpu_enabled()) return env.Null();
+  return Napi::String::New(env, DtypeName(at::autocast::get_autocast_cpu_dtype()));
+}
+
+static Napi::Value SetAutocast(const Napi::CallbackInfo& info) {
+  Napi::Value before = AutocastState(info.Env());
+  if (info.Length() < 1 || info[0].IsNull() || info[0].IsUndefined()) {
+    at::autocast::set_cpu_enabled(false);
+    at::autocast::set_enabled(false);
+    at::autocast::clear_cache();
+    return before;
+  }
+  if (!info[0].IsString()) throw Napi::TypeError::New(info.Env(), "autocast: expected a dtype name or null");
+  const at::ScalarType dt = ParseDtype(info[0].As<Napi::String>().Utf8Value());
+  if (dt != at::kBFloat16 && dt != at::kHalf)
+    throw Napi::RangeError::New(info.Env(), "autocast: the dtype must be bfloat16 or float16");
+  at::autocast::set_autocast_cpu_dtype(dt);
+  at::autocast::set_autocast_gpu_dtype(dt);
+  at::autocast::set_cpu_enabled(true);
+  at::autocast::set_enabled(at::hasCUDA());
+  return before;
+}
+
 // glibc's defaults hand every large tensor buffer back to the kernel on free and fault it in
 // again on the next step (measured: training steps ~20% slower than PyTorch's). Keep freed
 // buffers in the heap instead; SJD_MALLOC_TUNING=0 leaves glibc's defaults. version() reports
@@ -389,7 +420,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   std::vector<Export> table = {
       {"setNumThreads", SetNumThreads}, {"getNumThreads", GetNumThreads}, {"getBlasThreads", GetBlasThreads}, {"version", Version}, {"memoryStats", MemoryStats},
       {"setDefaultDevice", SetDefaultDevice}, {"getDefaultDevice", GetDefaultDevice},
-      {"setAllowTF32", SetAllowTF32}, {"getAllowTF32", GetAllowTF32}};
+      {"setAllowTF32", SetAllowTF32}, {"getAllowTF32", GetAllowTF32}, {"setAutocast", SetAutocast}};
   RegisterTensorIo(table);
   RegisterOps(table);
   RegisterAutograd(table);

@@ -4,6 +4,7 @@
 export * as evaluation from './evaluation/index.js';
 export { Backbone, type BackboneConfig } from './model/backbone.js';
 export { Denoiser, type DenoiserConfig } from './model/denoiser.js';
+export { atPrecision, PRECISIONS, type Precision } from './model/precision.js';
 export { TokenClassifier } from './model/token-classifier.js';
 export * as pixel from './pixel/index.js';
 export * as process from './process/index.js';

@@ -10,6 +10,7 @@ import { type AnchorMode, Anchors } from './anchors.js';
 import type { AttentionKind } from './attention-pattern.js';
 import { Backbone, type Conditioning } from './backbone.js';
 import { LearnedHazard, type LearnedHazardKind } from './learned-hazard.js';
+import { atPrecision, type Precision } from './precision.js';
 import { TimeEmbedding } from './time-embedding.js';
 
 // Positions and structure start at PyTorch's Embedding scale (N(0, 1)), comparable to the
@@ -36,6 +37,8 @@ export interface DenoiserConfig {
   attention?: AttentionKind;
   /** weight-tied looping: the blocks applied this many times (default 1) */
   loops?: number;
+  /** the forward pass's compute precision (precision.ts; default float32) */
+  precision?: Precision;
 }
 
 export class Denoiser extends nn.Module {
@@ -120,14 +123,18 @@ export class Denoiser extends nn.Module {
    * exact equality; a learned vector is added there.
    */
   forward(y: Tensor, t: Tensor, onAnchor?: Tensor): Tensor {
-    const { h, c } = this.#embed(y, t, onAnchor);
-    return this.backbone.forward(h, c);
+    return atPrecision(this.config.precision, () => {
+      const { h, c } = this.#embed(y, t, onAnchor);
+      return this.backbone.forward(h, c);
+    });
   }
 
   /** forward's logits after every weight-tied loop: [loops] x [B, L, K] (deep supervision). */
   forwardEachLoop(y: Tensor, t: Tensor, onAnchor?: Tensor): Tensor[] {
-    const { h, c } = this.#embed(y, t, onAnchor);
-    return this.backbone.forwardEachLoop(h, c);
+    return atPrecision(this.config.precision, () => {
+      const { h, c } = this.#embed(y, t, onAnchor);
+      return this.backbone.forwardEachLoop(h, c);
+    });
   }
 
   /** The backbone's input h [B, L, width] and, for adaLN, its conditioning vector c [B, width]. */

@@ -6,6 +6,7 @@
 // convolution out. The layers register on the module that owns them (`register`), so their
 // parameters keep the owner's names (time, in_conv, down.*, mid.*, up.*, out_norm, out_conv).
 import { cat, type Generator, nn, type Tensor } from '../torch/index.js';
+import type { Precision } from './precision.js';
 import { TimeEmbedding } from './time-embedding.js';
 import { AttentionBlock, Downsample, groupsFor, ResBlock, Upsample } from './unet-blocks.js';
 
@@ -16,6 +17,7 @@ export interface UNetSize {
   blocks: number; // residual blocks per level (the decoder has one more, as ADM)
   heads: number; // self-attention heads at the lowest resolution
   dropout?: number;
+  precision?: Precision; // the forward pass's compute precision (precision.ts; default float32)
 }
 
 type Register = <M extends nn.Module>(name: string, m: M) => M;

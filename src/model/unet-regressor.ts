@@ -5,6 +5,7 @@
 // the same shape back (DDPM's epsilon, Bit Diffusion's x0). No anchors, no flags: there is no
 // sticking in these processes.
 import { type Generator, nn, type Tensor } from '../torch/index.js';
+import { atPrecision } from './precision.js';
 import { UNetLayers, type UNetSize } from './unet-layers.js';
 
 export interface UNetRegressorConfig extends UNetSize {
@@ -47,8 +48,7 @@ export class UNetRegressor extends nn.Module {
       .reshape([B, H, W, C * D])
       .permute([0, 3, 1, 2])
       .contiguous(); // [B, C D, H, W]
-    return this.layers
-      .forward(input, t) // [B, C D, H, W]
+    return atPrecision(this.config.precision, () => this.layers.forward(input, t)) // [B, C D, H, W]
       .permute([0, 2, 3, 1])
       .reshape([B, H * W * C, D]);
   }

@@ -6,6 +6,7 @@
 // C K channels: the per-site classifier head over the K levels, logits [B, L, K].
 import { cat, type Generator, nn, type Tensor, zeros } from '../torch/index.js';
 import { type AnchorMode, Anchors } from './anchors.js';
+import { atPrecision } from './precision.js';
 import { UNetLayers, type UNetSize } from './unet-layers.js';
 
 export interface UNetConfig extends UNetSize {
@@ -55,7 +56,7 @@ export class UNetDenoiser extends nn.Module {
     const flags = flag.reshape([B, H, W, C]).permute([0, 3, 1, 2]); // [B, C, H, W]
     // contiguous: the permuted input would carry a channels-last layout through every layer
     const input = cat([state.to('float32'), flags], 1).contiguous(); // [B, C (d + 1), H, W]
-    const out = this.layers.forward(input, t); // [B, C K, H, W]
+    const out = atPrecision(this.config.precision, () => this.layers.forward(input, t)); // [B, C K, H, W]
     return out
       .reshape([B, C, K, H, W])
       .permute([0, 3, 4, 1, 2])

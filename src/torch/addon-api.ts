@@ -53,6 +53,8 @@ const SIGNATURES = {
   /** TensorFloat-32 in CUDA float32 matmuls and convolutions (PyTorch's allow_tf32). */
   setAllowTF32: fn<(on: boolean) => void>(),
   getAllowTF32: fn<() => boolean>(),
+  /** autocast on (a dtype) or off (null) on this thread; returns the dtype on before, or null */
+  setAutocast: fn<(dtype: 'bfloat16' | 'float16' | null) => 'bfloat16' | 'float16' | null>(),
   getDefaultDevice: fn<() => string>(),
   version:
     fn<

@@ -121,6 +121,14 @@ export function linear(x: Tensor, weight: Tensor, bias?: Tensor | null): Tensor 
 export function embedding(weight: Tensor, indices: Tensor): Tensor {
   return new Tensor(native.embedding(weight.handle, indices.handle));
 }
+/**
+ * A normalisation's input in its weight's dtype: under autocast (native.ts) a product hands
+ * bfloat16 to a norm whose weights are float32, which libtorch 1.13's CPU autocast leaves to
+ * fail; norms run in float32, as later PyTorch's autocast runs them.
+ */
+const inWeightDtype = (x: Tensor, weight?: Tensor | null) =>
+  weight && x.dtype !== weight.dtype ? x.to(weight.dtype) : x;
+
 export function layerNorm(
   x: Tensor,
   normalizedShape: number[],
@@ -128,8 +136,9 @@ export function layerNorm(
   bias?: Tensor | null,
   eps = 1e-5,
 ): Tensor {
+  const xw = inWeightDtype(x, weight);
   return new Tensor(
-    native.layer_norm(x.handle, normalizedShape, weight?.handle, bias?.handle, eps),
+    native.layer_norm(xw.handle, normalizedShape, weight?.handle, bias?.handle, eps),
   );
 }
 
@@ -161,7 +170,8 @@ export function groupNorm(
   bias?: Tensor | null,
   eps = 1e-5,
 ): Tensor {
-  return new Tensor(native.group_norm(x.handle, groups, weight?.handle, bias?.handle, eps));
+  const xw = inWeightDtype(x, weight);
+  return new Tensor(native.group_norm(xw.handle, groups, weight?.handle, bias?.handle, eps));
 }
 /** Nearest-neighbour upsampling x [N, C, H, W] -> [N, C, H', W']. */
 export function upsampleNearest2d(x: Tensor, height: number, width: number): Tensor {

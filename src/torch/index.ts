@@ -2,6 +2,8 @@
 export * as distributed from './distributed.js';
 export * from './functional.js';
 export {
+  type AutocastDtype,
+  autocast,
   defaultDevice,
   getAllowTF32,
   getBlasThreads,

@@ -129,6 +129,25 @@ export function setAllowTF32(on: boolean): void {
   native.setAllowTF32(on);
 }
 
+/** The lower-precision dtypes autocast computes in. */
+export type AutocastDtype = 'bfloat16' | 'float16';
+
+/**
+ * fn() with autocast on in `dtype` on this thread (PyTorch's torch.autocast, CPU and CUDA alike):
+ * matrix products and convolutions in `dtype`, float64 tensors left alone, the rest as they are;
+ * what was on before is restored after, and the weights' cached casts are dropped when autocast
+ * goes off, so an optimiser's update is seen by the next scope. null: fn() as it is.
+ */
+export function autocast<T>(dtype: AutocastDtype | null, fn: () => T): T {
+  if (dtype === null) return fn();
+  const before = native.setAutocast(dtype);
+  try {
+    return fn();
+  } finally {
+    native.setAutocast(before);
+  }
+}
+
 export function getAllowTF32(): boolean {
   return native.getAllowTF32();
 }

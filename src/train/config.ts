@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { DenoiserConfig } from '../model/denoiser.js';
+import { PRECISIONS } from '../model/precision.js';
 import type { UNetConfig } from '../model/unet.js';
 import {
   bandwidthOf,
@@ -149,6 +150,7 @@ const transformer = z
     rotary: z.boolean().optional(),
     attention: z.enum(['dense', 'peers', 'typed']).optional(), // absent = 'dense'
     loops: int(1, 64).optional(), // absent = 1
+    precision: z.enum(PRECISIONS).optional(), // absent = float32
   })
   .refine((m) => m.width % m.heads === 0, { message: 'width must be a multiple of heads' })
   .refine((m) => (m.attention ?? 'dense') === 'dense' || m.structure, {
@@ -170,6 +172,7 @@ const unet = z
     blocks: int(1, 16),
     heads: int(1, 256),
     dropout: z.number().min(0).lt(1).optional(),
+    precision: z.enum(PRECISIONS).optional(), // absent = float32
   })
   .strict() // a key the U-Net does not read is a mistake, not a setting (issue #27)
   .refine((m) => (m.base * m.mults.at(-1)!) % m.heads === 0, {

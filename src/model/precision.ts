@@ -1,0 +1,19 @@
+// The network's compute precision (app:text8's training table: bf16): 'bfloat16' runs a forward
+// pass's matrix products and convolutions in bfloat16 under autocast (src/torch/native.ts), with
+// the weights, their gradients and the optimiser in float32 and the logits handed back in
+// float32, so the process math after them (float64, docs/design.md §4) is what it was. Several
+// times faster on CPUs with AVX-512 BF16 (docs/benchmarks.md); absent: float32 throughout.
+import { autocast, type Tensor } from '../torch/index.js';
+
+export type Precision = 'float32' | 'bfloat16';
+export const PRECISIONS: readonly Precision[] = ['float32', 'bfloat16'];
+
+/** fn()'s tensors computed at `precision`, handed back in float32. */
+export function atPrecision<T extends Tensor | Tensor[]>(
+  precision: Precision | undefined,
+  fn: () => T,
+): T {
+  if (precision === undefined || precision === 'float32') return fn();
+  const out = autocast(precision, fn);
+  return (Array.isArray(out) ? out.map((x) => x.to('float32')) : out.to('float32')) as T;
+}
