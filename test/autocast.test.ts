@@ -162,3 +162,39 @@ test('sjd train --precision bfloat16: recorded in config.json, the same losses t
   assert.match(bad.stderr, /precision/);
   assert.equal(bad.stderr.trim().split('\n').length, 1);
 });
+
+test('sjd compare text --precision bfloat16: every run trains at it, and the report and its reproduce line say so', () => {
+  const dir = tempDir('sjd-bf16-compare-');
+  const doc = join(dir, 'doc.md');
+  const r = sjd(
+    'compare',
+    'text',
+    '--out',
+    dir,
+    '--steps',
+    '2',
+    '--size',
+    'tiny',
+    '--models',
+    'masked,hybrid',
+    '--samplers',
+    'ancestral',
+    '-n',
+    '1',
+    '--nfes',
+    '4',
+    '--precision',
+    'bfloat16',
+    '--doc',
+    doc,
+  );
+  assert.equal(r.status, 0, r.stderr);
+  for (const run of ['masked-seed0', 'hybrid-seed0'])
+    assert.equal(
+      JSON.parse(readFileSync(join(dir, run, 'config.json'), 'utf8')).model.precision,
+      'bfloat16',
+    );
+  const md = readFileSync(doc, 'utf8');
+  assert.match(md, /same DiT and optimiser for every model; bfloat16 compute/);
+  assert.match(md, /Reproduce: `npx sjd compare text .*--precision bfloat16 /);
+});

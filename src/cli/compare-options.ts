@@ -3,7 +3,7 @@
 // checks (a Markdown file apart from --out, both writable before any training) and the end of a
 // comparison (the report, or how to continue an interrupted one).
 import { type Command, InvalidArgumentError } from 'commander';
-import { process as P, sampling, util } from '../index.js';
+import { process as P, PRECISIONS, sampling, util } from '../index.js';
 import { int, nfe, oneOf } from './options.js';
 
 export const list = (check: (item: string) => void, what: string) => (v: string) => {
@@ -106,6 +106,11 @@ export function comparison(
   return modelsOption(
     runsOptions(cmd.description(description), sizes)
       .option('--seeds <list>', 'seeds', seedList, seeds)
+      .option(
+        '--precision <p>',
+        "the networks' compute precision: float32, or bfloat16 (matrix products under autocast; the paper's setting) (default: float32)",
+        oneOf(PRECISIONS),
+      )
       .option(
         '--no-wait',
         'leave the runs other processes hold (a comparison shared by several processes on one --out) to them, and report without them, rather than wait',

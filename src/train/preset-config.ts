@@ -1,6 +1,8 @@
 // A run's config from a task's named sizes and process defaults (the vocabulary of
 // process/choice.ts): the size gives the model, optimiser and loop; the process flags, or the
 // task's defaults where absent, give the process (W only for sjd); steps also end the schedule.
+
+import type { Precision } from '../model/precision.js';
 import { type BlendShape, chooseProcess, isPixelProcess } from '../process/index.js';
 import type { ModelChoice, TrainConfig, TransformerChoice } from './config.js';
 
@@ -35,6 +37,8 @@ export interface ConfigOptions {
   batch?: number;
   lr?: number; // peak learning rate (the floor of a cosine keeps its ratio to it)
   warmup?: number;
+  /** the network's compute precision (model/precision.ts): float32 (default, left unwritten) or bfloat16 */
+  precision?: Precision;
 }
 
 export function presetConfig<S extends Size>(
@@ -53,7 +57,8 @@ export function presetConfig<S extends Size>(
   const total = o.steps ?? s.steps;
   // the pixel-space processes train the network as a regressor without anchors (config.ts)
   const { anchorDim, anchors, ...bare } = s.model as ModelChoice & { anchorDim?: number };
-  const model = isPixelProcess(processName) ? bare : s.model;
+  const network = isPixelProcess(processName) ? bare : s.model;
+  const model = o.precision === 'bfloat16' ? { ...network, precision: o.precision } : network;
   return {
     ...s,
     model,

@@ -63,6 +63,7 @@ export type CompareOptions = {
   doc: string; // the Markdown report
   command: string; // the command line that reproduces the comparison
   wait?: boolean; // false (--no-wait): runs other processes hold are left to them (train/run-queue.ts)
+  precision?: 'float32' | 'bfloat16'; // the networks' compute precision (model/precision.ts)
 } & Record<string, unknown>;
 
 /** How a task compares processes at a matched budget (its own metrics and report). */

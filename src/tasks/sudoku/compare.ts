@@ -10,6 +10,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../../evaluation/plot.js';
 import { mean, std } from '../../evaluation/stats.js';
 import type { AttentionKind } from '../../model/attention-pattern.js';
+import type { Precision } from '../../model/precision.js';
 import { describeProcess, parseProcessName } from '../../process/index.js';
 import {
   loadTransformer,
@@ -34,6 +35,7 @@ export interface CompareOptions {
   wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
   out: string;
   size: string;
+  precision?: Precision; // the networks' compute precision (model/precision.ts)
   steps: number;
   evalEvery?: number; // held-out evaluation period (default: the preset's)
   seeds: number[];
@@ -111,6 +113,7 @@ export async function runComparison(
           ...parseProcessName(model),
           seed,
           steps: o.steps,
+          precision: o.precision,
           evalEvery: o.evalEvery,
           attention: o.attention,
           augment: o.augment,

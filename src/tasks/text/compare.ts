@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { mean, separation, std } from '../../evaluation/stats.js';
+import type { Precision } from '../../model/precision.js';
 import { describeProcess, describeSchedule, parseProcessName } from '../../process/index.js';
 import {
   loadTransformer,
@@ -36,6 +37,7 @@ export interface TextCompareOptions {
   wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
   out: string;
   size: string;
+  precision?: Precision; // the networks' compute precision (model/precision.ts)
   steps: number;
   seeds: number[];
   models: string[]; // 'masked', 'hybrid', 'sjd-<sigma>', 'sjd-row-<sigma>'
@@ -57,7 +59,13 @@ export interface TextRunSummary {
 
 /** The comparison's configs, one per model name. */
 const modelConfig = (name: string, o: TextCompareOptions, seed: number) =>
-  textConfig({ ...parseProcessName(name), size: o.size, seed, steps: o.steps });
+  textConfig({
+    ...parseProcessName(name),
+    size: o.size,
+    seed,
+    steps: o.steps,
+    precision: o.precision,
+  });
 
 const label = (name: string, o: TextCompareOptions) =>
   describeProcess(modelConfig(name, o, 0).process);
@@ -311,7 +319,7 @@ async function writeTextReport(
   const windows = o.steps * size.batch;
   const md = `# Text: MDLM, CADD and SJD at this machine's scale
 
-Size \`${o.size}\` (same DiT and optimiser for every model), ${o.steps} steps, seeds ${o.seeds.join(', ')}
+Size \`${o.size}\` (same DiT and optimiser for every model${o.precision === 'bfloat16' ? '; bfloat16 compute' : ''}), ${o.steps} steps, seeds ${o.seeds.join(', ')}
 (the seeds column says how many are done: the comparison resumes across sessions and rewrites
 this file after every run).
 Training budget per model: ${o.steps} steps of ${size.batch} windows of ${size.length} characters, ${windows.toLocaleString('en-US')} windows

@@ -15,6 +15,7 @@
 // rank correlation of log w with character frequency, as the paper reports them.
 import { dirname, join } from 'node:path';
 import { mean, separation, std } from '../../evaluation/stats.js';
+import type { Precision } from '../../model/precision.js';
 import { withHazardWeights, withObjective } from '../../process/index.js';
 import {
   loadTransformer,
@@ -102,6 +103,7 @@ export interface HazardCompareOptions {
   wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
   out: string;
   size: string;
+  precision?: Precision; // the networks' compute precision (model/precision.ts)
   steps: number;
   seeds: number[]; // of the frozen table's arms
   learnedSeeds: number[]; // of the learned table's arms (the paper: one seed)
@@ -176,7 +178,13 @@ export async function runHazardComparison(
     return (arm.table === 'frozen' ? o.seeds : o.learnedSeeds).map((seed) => {
       const dir = join(o.out, `${arm.folder}-seed${seed}`);
       const work = async (): Promise<ArmRun | null> => {
-        const base = textConfig({ process: 'hybrid', size: o.size, seed, steps: o.steps });
+        const base = textConfig({
+          process: 'hybrid',
+          size: o.size,
+          seed,
+          steps: o.steps,
+          precision: o.precision,
+        });
         let process = base.process;
         if (arm.spec) process = withHazardWeights(process, arm.spec, counts);
         if (arm.objective) process = withObjective(process, arm.objective);
@@ -260,7 +268,7 @@ function writeHazardReport(o: HazardCompareOptions, runs: ArmRun[], counts: numb
   });
   const md = `# Hazards: frozen and learned (app:e2e-hazard) at this machine's scale
 
-The text comparison's network and budget (size \`${o.size}\`, ${o.steps} steps), the hybrid process (W = I, eta = 1),
+The text comparison's network and budget (size \`${o.size}\`${o.precision === 'bfloat16' ? ', bfloat16 compute' : ''}, ${o.steps} steps), the hybrid process (W = I, eta = 1),
 the log-linear hazard lambda_t(a) = beta(t) w(a). Metric, as the paper: the valid-word fraction (words of
 length >= 5) maximised over the whole sweep of 11 temperatures x NFE ${o.nfes.join(' / ')}, ${o.n} samples a point,
 under the \`${o.sampler}\` sampler (it honours per-anchor hazards in its commit probabilities). The paper's numbers

@@ -9,6 +9,7 @@
 // and against MDLM on the hole characters, with both spreads and whether the seeds separate.
 import { dirname, join } from 'node:path';
 import { mean, separation, std } from '../../evaluation/stats.js';
+import type { Precision } from '../../model/precision.js';
 import { describeProcess, parseProcessName } from '../../process/index.js';
 import {
   loadTransformer,
@@ -26,6 +27,7 @@ export interface InfillCompareOptions {
   wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
   out: string;
   size: string;
+  precision?: Precision; // the networks' compute precision (model/precision.ts)
   steps: number;
   seeds: number[];
   models: string[];
@@ -86,7 +88,13 @@ export async function runInfillComparison(
       const dir = join(o.out, `${model}-seed${seed}`);
       const work = async (): Promise<InfillRun | null> => {
         const config = {
-          ...textConfig({ ...parseProcessName(model), size: o.size, seed, steps: o.steps }),
+          ...textConfig({
+            ...parseProcessName(model),
+            size: o.size,
+            seed,
+            steps: o.steps,
+            precision: o.precision,
+          }),
           data: task.corpus.source,
         };
         hooks.log?.(`${label(model)}, seed ${seed}`);
