@@ -367,11 +367,11 @@ static Napi::Value SetAutocast(const Napi::CallbackInfo& info) {
 // again on the next step (measured: training steps ~20% slower than PyTorch's). Keep freed
 // buffers in the heap instead; SJD_MALLOC_TUNING=0 leaves glibc's defaults. version() reports
 // the settings, so that a reference run (bench/reference.ts) can be given the same ones.
-// Each malloc arena keeps up to the trim threshold of freed memory, and glibc opens a new arena
-// whenever a thread finds its own locked (V8's helper threads allocate too), so with the default
-// cap (8 a core) a long sampling run climbed to 3-7 GB resident on a 1 GB working set (the
-// eta = 0.5 oracle test under node --test: 3.1-4.2 GB; 1.0 GB with two arenas, no slower).
-// Two arenas bound what is kept to about twice the threshold.
+// Each malloc arena keeps up to the trim threshold of freed memory, and every thread that
+// allocates gets an arena of its own up to glibc's cap (8 a core): the eta = 0.5 oracle test
+// under node --test reached 3.1-4.2 GB resident on a 1 GB working set, 1.4 GB with two arenas
+// (no slower). Threads that allocated before this runs (OpenBLAS's pool starts when it loads)
+// keep theirs: src/torch/native.ts starts the pools at the thread count libtorch is given.
 constexpr long kMmapThreshold = 32L << 20;
 constexpr long kTrimThreshold = 512L << 20;
 constexpr long kTopPad = 64L << 20;
