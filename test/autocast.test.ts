@@ -126,7 +126,7 @@ test('a bfloat16 U-Net (group norms with float32 weights after bfloat16 convolut
   assertNearFloat32(f32, bf16, tensor(ramp(2 * 16 * 4, 1), [2, 16, 4]), tensor([0.2, 0.9], [2]));
 });
 
-test('sjd train --precision bfloat16: recorded in config.json, the same losses twice, another precision refused on resume', () => {
+test('sjd train --precision bfloat16: recorded in config.json, the same losses twice and across a resume, another precision refused on resume', () => {
   const dir = tempDir('sjd-bf16-');
   const losses = (run: string) =>
     readFileSync(join(run, 'metrics.csv'), 'utf8')
@@ -141,6 +141,22 @@ test('sjd train --precision bfloat16: recorded in config.json, the same losses t
   const config = JSON.parse(readFileSync(join(dir, 'a', 'config.json'), 'utf8'));
   assert.equal(config.model.precision, 'bfloat16');
   assert.deepEqual(losses(join(dir, 'a')), losses(join(dir, 'b')));
+  // stopped half-way and resumed (without the flag: the run keeps its own), the same losses
+  const half = sjd(...args, '--out', join(dir, 'r'), '--stop-after', '3');
+  assert.equal(half.status, 130, half.stderr); // stopped with a checkpoint, as an interrupt
+  const rest = sjd(
+    'train',
+    'text',
+    '--size',
+    'tiny',
+    '--steps',
+    '6',
+    '--resume',
+    '--out',
+    join(dir, 'r'),
+  );
+  assert.equal(rest.status, 0, rest.stderr);
+  assert.deepEqual(losses(join(dir, 'r')), losses(join(dir, 'a')));
   const f = sjd('train', 'text', '--size', 'tiny', '--steps', '6', '--out', join(dir, 'f'));
   assert.equal(f.status, 0, f.stderr);
   const plain = JSON.parse(readFileSync(join(dir, 'f', 'config.json'), 'utf8'));
