@@ -4,6 +4,7 @@
       "target_name": "sjd_torch",
       "sources": [
         "native/addon.cc",
+        "native/runtime.cc",
         "native/tensor_io.cc",
         "native/ops.cc",
         "native/autograd.cc",

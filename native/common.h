@@ -30,6 +30,8 @@ struct Export {
   const char* name;
   Fn fn;
 };
+void RegisterRuntime(std::vector<Export>& out);  // runtime.cc
+void TuneMalloc();  // runtime.cc: glibc's malloc settings, once at load
 void RegisterTensorIo(std::vector<Export>& out);
 void RegisterOps(std::vector<Export>& out);
 void RegisterAutograd(std::vector<Export>& out);

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { PRECISIONS, type PreparedRun, train as T } from '../index.js';
+import { PRECISIONS, type Precision, type PreparedRun, train as T } from '../index.js';
 import { int, num, oneOf } from './options.js';
 import { joinGroup, launched, type ParallelFlags, RENDEZVOUS_S, withShards } from './parallel.js';
 
@@ -19,7 +19,7 @@ export interface RunFlags extends ParallelFlags {
   evalEvery?: number;
   resume?: boolean;
   init?: string;
-  precision?: 'float32' | 'bfloat16';
+  precision?: Precision;
 }
 
 export const runOptions = (c: Command) =>
@@ -103,24 +103,19 @@ export function trainAction<F extends RunFlags>(
     const saved = o.resume ? T.readConfig(join(o.out, T.RUN_FILES.config)) : undefined;
     const { config, task, about } = prepare(o, saved);
     console.error(`sjd train ${name}: ${about}`);
-    const run = withPrecision(withShards(config, o, dp), o);
-    await runWithProgress(o.out, run, task, o, dp);
+    checkPrecision(config, o);
+    await runWithProgress(o.out, withShards(config, o, dp), task, o, dp);
   };
 }
 
 /**
- * --precision into a new run's config (float32, the default, left unwritten, so a config is the
- * one it was before the flag); a resumed run keeps its own, and a different one is refused.
+ * A new run's --precision is in its config already (the task's preset, presetConfig); a resumed
+ * run keeps its own, and a different one is refused.
  */
-export function withPrecision(config: T.TrainConfig, o: RunFlags): T.TrainConfig {
-  const saved = (config.model as { precision?: string }).precision ?? 'float32';
-  if (o.resume) {
-    if (o.precision !== undefined && o.precision !== saved)
-      throw new Error(`--precision ${o.precision}: the run in --out trains at ${saved}`);
-    return config;
-  }
-  if (o.precision === undefined || o.precision === 'float32') return config;
-  return { ...config, model: { ...config.model, precision: o.precision } };
+function checkPrecision(config: T.TrainConfig, o: RunFlags): void {
+  const saved = (config.model as { precision?: Precision }).precision ?? 'float32';
+  if (o.resume && o.precision !== undefined && o.precision !== saved)
+    throw new Error(`--precision ${o.precision}: the run in --out trains at ${saved}`);
 }
 
 /** Trains with a progress bar (loss, tokens/s, ETA) and prints the outcome; exit 130 if interrupted. */

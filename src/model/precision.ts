@@ -8,6 +8,10 @@ import { autocast, type Tensor } from '../torch/index.js';
 export type Precision = 'float32' | 'bfloat16';
 export const PRECISIONS: readonly Precision[] = ['float32', 'bfloat16'];
 
+/** What a report's header adds for a precision, after `sep`: nothing for float32. */
+export const precisionNote = (precision: Precision | undefined, sep = ';') =>
+  precision === 'bfloat16' ? `${sep} bfloat16 compute` : '';
+
 /** fn()'s tensors computed at `precision`, handed back in float32. */
 export function atPrecision<T extends Tensor | Tensor[]>(
   precision: Precision | undefined,

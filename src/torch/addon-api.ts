@@ -44,7 +44,7 @@ export type UnaryOp = (typeof UNARY)[number];
 export type BinaryOp = (typeof BINARY)[number];
 
 const SIGNATURES = {
-  // ---- addon.cc: runtime ----
+  // ---- runtime.cc (the default device and memoryStats: addon.cc) ----
   setNumThreads: fn<(n: number) => void>(),
   getNumThreads: fn<() => number>(),
   /** OpenBLAS's thread count (setNumThreads sets it too), 0 when the BLAS is another. */

@@ -57,9 +57,9 @@ function load(): Native {
   process.env.OMP_WAIT_POLICY ??= 'PASSIVE';
   // OpenMP's and OpenBLAS's worker pools start at the count libtorch will be given (setNumThreads
   // then sets it, as before, over any OMP_NUM_THREADS of the caller's): OpenBLAS starts its pool
-  // when it loads, before the addon caps glibc's malloc arenas (native/addon.cc TuneMalloc), and
+  // when it loads, before the addon caps glibc's malloc arenas (native/runtime.cc TuneMalloc), and
   // an unused worker's arena still kept freed buffers (the samplers' oracle test under node
-  // --test at SJD_THREADS=1: 7.1 GB resident, 1.9 GB with the pools started at one thread).
+  // --test at SJD_THREADS=1: 7.1 GB resident, 1.2 GB with the pools started at one thread).
   const threads = envThreads();
   process.env.OMP_NUM_THREADS = String(threads);
   process.env.OPENBLAS_NUM_THREADS = String(threads);

@@ -4,6 +4,8 @@
 // their names. A new task is its folder, its spec and one line of the registry. This folder sits
 // below every task's (it imports none), so the tasks and the registry above them form no circle;
 // a spec names the model its task loads (M: an image's geometry, the text's alphabet).
+
+import type { Precision } from '../../model/precision.js';
 import type { SJDProcess } from '../../process/index.js';
 import type { TrajectoryStep } from '../../sampling/index.js';
 import type {
@@ -63,7 +65,7 @@ export type CompareOptions = {
   doc: string; // the Markdown report
   command: string; // the command line that reproduces the comparison
   wait?: boolean; // false (--no-wait): runs other processes hold are left to them (train/run-queue.ts)
-  precision?: 'float32' | 'bfloat16'; // the networks' compute precision (model/precision.ts)
+  precision?: Precision; // the networks' compute precision (model/precision.ts)
 } & Record<string, unknown>;
 
 /** How a task compares processes at a matched budget (its own metrics and report). */

@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../../evaluation/plot.js';
 import { mean, separation, std } from '../../evaluation/stats.js';
-import type { Precision } from '../../model/precision.js';
+import { type Precision, precisionNote } from '../../model/precision.js';
 import { describeProcess, isPixelProcess, parseProcessName } from '../../process/index.js';
 import { isRunFolder, type TrainHooks, trainUnlessScored, workThrough } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
@@ -226,7 +226,7 @@ async function writeImageReport(
   const md = `# Images: ${o.models.map((m) => label(m, task, o)).join(', ')} at this machine's scale
 
 Fashion-MNIST-style images of ${g.height} x ${g.width} x ${g.channels}, ${g.levels} levels; size \`${o.size}\` (the same U-Net and optimiser
-for every model${o.precision === 'bfloat16' ? '; bfloat16 compute' : ''}), ${o.steps} steps, seeds ${o.seeds.join(', ')}. Scores on N = ${o.n} samples (seed 0) against N training
+for every model${precisionNote(o.precision)}), ${o.steps} steps, seeds ${o.seeds.join(', ')}. Scores on N = ${o.n} samples (seed 0) against N training
 images in the feature space of \`${o.features.path}\` (test accuracy ${(100 * o.features.accuracy).toFixed(1)}%); the \`${o.sampler}\` sampler on a cosine grid (MDLM's
 ancestral sampler with top-p ${o.maskedTopP} for the masked model${o.topP === 1 ? '' : `; top-p ${o.topP} for the hybrid and SJD models`}).${pixelNote} KID, label entropy (nats), score and the smallest class share are at NFE ${top}.
 

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { mean, separation, std } from '../../evaluation/stats.js';
-import type { Precision } from '../../model/precision.js';
+import { type Precision, precisionNote } from '../../model/precision.js';
 import { describeProcess, describeSchedule, parseProcessName } from '../../process/index.js';
 import {
   loadTransformer,
@@ -319,7 +319,7 @@ async function writeTextReport(
   const windows = o.steps * size.batch;
   const md = `# Text: MDLM, CADD and SJD at this machine's scale
 
-Size \`${o.size}\` (same DiT and optimiser for every model${o.precision === 'bfloat16' ? '; bfloat16 compute' : ''}), ${o.steps} steps, seeds ${o.seeds.join(', ')}
+Size \`${o.size}\` (same DiT and optimiser for every model${precisionNote(o.precision)}), ${o.steps} steps, seeds ${o.seeds.join(', ')}
 (the seeds column says how many are done: the comparison resumes across sessions and rewrites
 this file after every run).
 Training budget per model: ${o.steps} steps of ${size.batch} windows of ${size.length} characters, ${windows.toLocaleString('en-US')} windows

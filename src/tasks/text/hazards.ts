@@ -15,7 +15,7 @@
 // rank correlation of log w with character frequency, as the paper reports them.
 import { dirname, join } from 'node:path';
 import { mean, separation, std } from '../../evaluation/stats.js';
-import type { Precision } from '../../model/precision.js';
+import { type Precision, precisionNote } from '../../model/precision.js';
 import { withHazardWeights, withObjective } from '../../process/index.js';
 import {
   loadTransformer,
@@ -268,7 +268,7 @@ function writeHazardReport(o: HazardCompareOptions, runs: ArmRun[], counts: numb
   });
   const md = `# Hazards: frozen and learned (app:e2e-hazard) at this machine's scale
 
-The text comparison's network and budget (size \`${o.size}\`${o.precision === 'bfloat16' ? ', bfloat16 compute' : ''}, ${o.steps} steps), the hybrid process (W = I, eta = 1),
+The text comparison's network and budget (size \`${o.size}\`${precisionNote(o.precision, ',')}, ${o.steps} steps), the hybrid process (W = I, eta = 1),
 the log-linear hazard lambda_t(a) = beta(t) w(a). Metric, as the paper: the valid-word fraction (words of
 length >= 5) maximised over the whole sweep of 11 temperatures x NFE ${o.nfes.join(' / ')}, ${o.n} samples a point,
 under the \`${o.sampler}\` sampler (it honours per-anchor hazards in its commit probabilities). The paper's numbers
