@@ -2,9 +2,10 @@
 // matrix products in bfloat16 inside the scope and float32 after it, float64 left alone, the
 // state before restored, the weights' cached casts dropped between scopes (an optimiser's update
 // is seen); a bfloat16 DiT's logits are float32 and near the float32 network's; `sjd train
-// --precision bfloat16` records it, repeats exactly, and a resume at another precision is refused.
+// --precision bfloat16` records it, repeats exactly, and a resume at another precision is refused;
+// `sjd export --precision` sets the precision a model samples at.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { torch } from '../src/index.js';
@@ -180,6 +181,53 @@ test('sjd train --precision bfloat16: recorded in config.json, the same losses t
   const bad = sjd('train', 'text', '--precision', 'fp16', '--out', join(dir, 'c'));
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /precision/);
+  assert.equal(bad.stderr.trim().split('\n').length, 1);
+});
+
+test("sjd export --precision: the exported model samples at it (a bfloat16 run at float32 as the same weights at float32), the run's by default", () => {
+  const dir = tempDir('sjd-bf16-export-');
+  const run = join(dir, 'run');
+  const t = sjd(
+    'train',
+    'text',
+    '--size',
+    'tiny',
+    '--steps',
+    '4',
+    '--precision',
+    'bfloat16',
+    '--out',
+    run,
+  );
+  assert.equal(t.status, 0, t.stderr);
+  const modelConfig = (m: string) => JSON.parse(readFileSync(join(m, 'config.json'), 'utf8')).model;
+  const exported = (name: string, ...extra: string[]) => {
+    const x = sjd('export', '--run', run, '--out', join(dir, name), '--float32', ...extra);
+    assert.equal(x.status, 0, x.stderr);
+    return join(dir, name);
+  };
+  const sample = (model: string) => {
+    const s = sjd('sample', 'text', '--model', model, '-n', '4', '--nfe', '8', '--seed', '3');
+    assert.equal(s.status, 0, s.stderr);
+    return s.stdout;
+  };
+  const kept = exported('kept');
+  assert.equal(modelConfig(kept).precision, 'bfloat16');
+  const f32 = exported('f32', '--precision', 'float32');
+  assert.equal('precision' in modelConfig(f32), false);
+  // the oracle: a copy of the run whose config says float32 (the weights are float32 either way)
+  const copy = join(dir, 'run-f32');
+  cpSync(run, copy, { recursive: true });
+  const c = JSON.parse(readFileSync(join(copy, 'config.json'), 'utf8'));
+  delete c.model.precision;
+  writeFileSync(join(copy, 'config.json'), JSON.stringify(c));
+  assert.equal(sample(f32), sample(copy));
+  assert.equal(sample(kept), sample(run));
+  const back = sjd('export', '--run', copy, '--out', join(dir, 'b'), '--precision', 'bfloat16');
+  assert.equal(back.status, 0, back.stderr);
+  assert.equal(modelConfig(join(dir, 'b')).precision, 'bfloat16');
+  const bad = sjd('export', '--run', run, '--out', join(dir, 'c'), '--precision', 'half');
+  assert.equal(bad.status, 2);
   assert.equal(bad.stderr.trim().split('\n').length, 1);
 });
 

@@ -1,7 +1,9 @@
 // `sjd export`: a run's EMA weights as a model folder (config.json, model.safetensors,
-// manifest.json), float16 by default, for any task (the shape comes from the run's config).
+// manifest.json), float16 by default, for any task (the shape comes from the run's config);
+// --precision sets the compute precision the model samples at (default: the run's).
 import type { Command } from 'commander';
-import { taskShape, train } from '../index.js';
+import { PRECISIONS, type Precision, taskShape, train } from '../index.js';
+import { oneOf } from './options.js';
 
 export function registerExport(program: Command): void {
   program
@@ -12,12 +14,26 @@ export function registerExport(program: Command): void {
     .requiredOption('--run <dir>', 'the run folder')
     .requiredOption('--out <dir>', 'the model folder to write (e.g. models/sudoku)')
     .option('--float32', 'keep float32 weights')
+    .option(
+      '--precision <p>',
+      "the compute precision the model samples at: float32 or bfloat16 (default: the run's; a bfloat16 run exported at float32 samples on any CPU at full speed)",
+      oneOf(PRECISIONS),
+    )
     .option('--force', 'replace --out even if it is not a model folder sjd wrote')
-    .action((o: { run: string; out: string; float32?: boolean; force?: boolean }) => {
-      const file = train.exportModel(o.run, o.out, taskShape, {
-        dtype: o.float32 ? 'float32' : 'float16',
-        force: o.force === true,
-      });
-      console.log(`wrote ${file}`);
-    });
+    .action(
+      (o: {
+        run: string;
+        out: string;
+        float32?: boolean;
+        precision?: Precision;
+        force?: boolean;
+      }) => {
+        const file = train.exportModel(o.run, o.out, taskShape, {
+          dtype: o.float32 ? 'float32' : 'float16',
+          precision: o.precision,
+          force: o.force === true,
+        });
+        console.log(`wrote ${file}`);
+      },
+    );
 }
