@@ -188,14 +188,7 @@ test("sjd export --precision: the exported model samples at it (a bfloat16 run a
   const dir = tempDir('sjd-bf16-export-');
   const run = join(dir, 'run');
   const t = sjd(
-    'train',
-    'text',
-    '--size',
-    'tiny',
-    '--steps',
-    '4',
-    '--precision',
-    'bfloat16',
+    ...'train text --size tiny --steps 4 --precision bfloat16'.split(' '),
     '--out',
     run,
   );
