@@ -1,6 +1,6 @@
 // Claims on run folders (train/run-claim.ts) and the comparison queue that shares its runs
 // between processes (train/run-queue.ts): a live holder keeps a run, a dead one's claim is taken
-// over, a process's own claim is granted again; two `sjd compare` processes on one --out train
+// over (as is a zombie's, or a reused pid's), a process's own claim is granted again; two `sjd compare` processes on one --out train
 // each run once between them and write the same report; `sjd train --resume` refuses a run
 // another process is training, in one line; `sjd runs` shows where each run stands.
 import assert from 'node:assert/strict';
@@ -68,6 +68,54 @@ test("a live process's claim refuses others (one line naming it); a dead one's i
   const r2 = claimRun(dir, 10);
   assert.ok(r2);
   r2();
+});
+
+test('a claim naming a zombie, or a pid since given to another process (its start time differs), holds nothing', async () => {
+  const dir = join(tempDir('sjd-claim-'), 'z-seed0');
+  const release = claimRun(dir);
+  assert.ok(release);
+  const mine = JSON.parse(readFileSync(claimFile(dir), 'utf8'));
+  assert.match(mine.start, /^\d+$/, 'the claim records its start time');
+  release();
+  // a live process, its claim with its own start time and with another
+  const child = heldBy(dir);
+  try {
+    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    writeFileSync(claimFile(dir), JSON.stringify({ pid: child.pid, host: hostname(), start }));
+    assert.equal(claimHolder(dir)?.pid, child.pid);
+    writeFileSync(
+      claimFile(dir),
+      JSON.stringify({ pid: child.pid, host: hostname(), start: `${start}0` }),
+    );
+    assert.equal(claimHolder(dir), null, 'the pid now names another process');
+  } finally {
+    child.kill();
+    await exited(child);
+  }
+  // a zombie: a child of `sleep 30` that exited and that sleep never reaps
+  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  try {
+    const zombie = Number(
+      await new Promise<string>((r) => parent.stdout!.once('data', (d) => r(String(d)))),
+    );
+    const state = () => {
+      const st = readFileSync(`/proc/${zombie}/stat`, 'utf8');
+      return st.slice(st.lastIndexOf(')') + 2)[0];
+    };
+    for (let i = 0; i < 100 && state() !== 'Z'; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(state(), 'Z');
+    writeFileSync(claimFile(dir), JSON.stringify({ pid: zombie, host: hostname() }));
+    assert.equal(claimHolder(dir), null);
+    const taken = claimRun(dir, 10);
+    assert.ok(taken, 'taken over');
+    taken();
+  } finally {
+    parent.kill();
+    await exited(parent);
+  }
 });
 
 test('the queue works the free runs first, waits for held ones, and returns results in its order', async () => {

@@ -3,7 +3,9 @@
 // it. A claim is a small file beside the folder (.<name>.lock, holding the claimer's pid and host),
 // created exclusively. A claim whose process has died (a stop, a kill, a crash) is stale and is
 // taken over; a claim of this process is granted again (re-entrant), so a comparison's claim
-// covers the training it starts. A takeover re-reads the file after a moment, so of two processes
+// covers the training it starts. On Linux a claim also holds its process's start time
+// (/proc/PID/stat, field 22), so a pid the system has since given to another process, or a
+// process killed but not yet reaped (a zombie), holds nothing. A takeover re-reads the file after a moment, so of two processes
 // that found one stale claim at once, one keeps it and the other backs off.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -14,17 +16,36 @@ import { makeDir } from '../util/atomic.js';
 export interface Claimer {
   pid: number;
   host: string;
+  start?: string; // the process's start time in clock ticks since boot (Linux; absent elsewhere)
+}
+
+/** A process's state letter and start time from /proc/PID/stat, or null where there is none. */
+function procStat(pid: number): { state: string; start: string } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // after "pid (comm) "
+    return { state: rest[0]!, start: rest[19]! }; // fields 3 and 22
+  } catch {
+    return null;
+  }
 }
 
 /** The claim file of a run folder: beside it, hidden, so the folder holds only the run. */
 export const claimFile = (dir: string): string => join(dirname(dir), `.${basename(dir)}.lock`);
 
-const me = (): Claimer => ({ pid: process.pid, host: hostname() });
+const me = (): Claimer => {
+  const start = procStat(process.pid)?.start;
+  return { pid: process.pid, host: hostname(), ...(start ? { start } : {}) };
+};
 
 function readClaimer(file: string): Claimer | null {
   try {
     const c = JSON.parse(readFileSync(file, 'utf8'));
-    return typeof c.pid === 'number' && typeof c.host === 'string' ? c : null;
+    return typeof c.pid === 'number' &&
+      typeof c.host === 'string' &&
+      (c.start === undefined || typeof c.start === 'string')
+      ? c
+      : null;
   } catch {
     return null; // gone, or half-written by a process stopped mid-write: no one holds it
   }
@@ -33,15 +54,20 @@ function readClaimer(file: string): Claimer | null {
 const isMe = (c: Claimer | null): boolean =>
   c !== null && c.pid === process.pid && c.host === hostname();
 
-/** Whether a claimer is alive (a claim from another host is taken to be). */
+/**
+ * Whether a claimer is alive (a claim from another host is taken to be): its pid runs, is not a
+ * zombie, and, where the claim has a start time, was started then (not a reused pid).
+ */
 function alive(c: Claimer): boolean {
   if (c.host !== hostname()) return true;
   try {
     process.kill(c.pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false; // EPERM: someone else's
   }
+  const stat = procStat(c.pid);
+  if (!stat) return procStat(process.pid) === null; // exited since, unless there is no /proc
+  return stat.state !== 'Z' && (c.start === undefined || c.start === stat.start);
 }
 
 /** Blocks for `ms` milliseconds (a takeover's settling time; no event loop turn needed). */
