@@ -113,7 +113,7 @@ export function trainAction<F extends RunFlags>(
  * run keeps its own, and a different one is refused.
  */
 function checkPrecision(config: T.TrainConfig, o: RunFlags): void {
-  const saved = (config.model as { precision?: Precision }).precision ?? 'float32';
+  const saved = config.model.precision ?? 'float32';
   if (o.resume && o.precision !== undefined && o.precision !== saved)
     throw new Error(`--precision ${o.precision}: the run in --out trains at ${saved}`);
 }

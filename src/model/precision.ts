@@ -12,6 +12,18 @@ export const PRECISIONS: readonly Precision[] = ['float32', 'bfloat16'];
 export const precisionNote = (precision: Precision | undefined, sep = ';') =>
   precision === 'bfloat16' ? `${sep} bfloat16 compute` : '';
 
+/**
+ * A network's config at `precision`: bfloat16 written into it, float32 left unwritten (the
+ * default, so a float32 config reads as it did before the setting existed).
+ */
+export function withPrecision<M extends { precision?: Precision }>(
+  model: M,
+  precision: Precision,
+): M {
+  const { precision: _, ...rest } = model;
+  return (precision === 'float32' ? rest : { ...rest, precision }) as M;
+}
+
 /** fn()'s tensors computed at `precision`, handed back in float32. */
 export function atPrecision<T extends Tensor | Tensor[]>(
   precision: Precision | undefined,

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Denoiser, type Network } from '../model/network.js';
-import type { Precision } from '../model/precision.js';
+import { type Precision, withPrecision } from '../model/precision.js';
 import { UNetRegressor } from '../model/unet-regressor.js';
 import type { PixelDiffusion } from '../pixel/index.js';
 import { isPixelProcess, type SJDProcess } from '../process/index.js';
@@ -192,13 +192,6 @@ export function loadTransformer(
  * model.safetensors and a manifest naming the run and its step. `force` replaces a folder that
  * is not sjd's own model folder; the run itself is never a target.
  */
-/** The config with its network's compute precision set (float32 left unwritten, as presets do). */
-function withPrecision(config: TrainConfig, precision?: Precision): TrainConfig {
-  if (precision === undefined) return config;
-  const { precision: _, ...model } = config.model;
-  return { ...config, model: precision === 'float32' ? model : { ...model, precision } };
-}
-
 export function exportModel(
   runDir: string,
   outDir: string,
@@ -229,7 +222,10 @@ export function exportModel(
   );
   replaceDirAtomic(outDir, (tmp) => {
     saveSafetensors(join(tmp, MODEL_FILES.weights), weights, { format: 'sjd-model', dtype });
-    writeJsonAtomic(join(tmp, MODEL_FILES.config), withPrecision(config, o.precision));
+    const saved = o.precision
+      ? { ...config, model: withPrecision(config.model, o.precision) }
+      : config;
+    writeJsonAtomic(join(tmp, MODEL_FILES.config), saved);
     writeJsonAtomic(join(tmp, MODEL_FILES.manifest), {
       sjd: sjdVersion(),
       run: runDir,

@@ -2,7 +2,7 @@
 // process/choice.ts): the size gives the model, optimiser and loop; the process flags, or the
 // task's defaults where absent, give the process (W only for sjd); steps also end the schedule.
 
-import type { Precision } from '../model/precision.js';
+import { type Precision, withPrecision } from '../model/precision.js';
 import { type BlendShape, chooseProcess, isPixelProcess } from '../process/index.js';
 import type { ModelChoice, TrainConfig, TransformerChoice } from './config.js';
 
@@ -58,7 +58,7 @@ export function presetConfig<S extends Size>(
   // the pixel-space processes train the network as a regressor without anchors (config.ts)
   const { anchorDim, anchors, ...bare } = s.model as ModelChoice & { anchorDim?: number };
   const network = isPixelProcess(processName) ? bare : s.model;
-  const model = o.precision === 'bfloat16' ? { ...network, precision: o.precision } : network;
+  const model = o.precision ? withPrecision(network, o.precision) : network;
   return {
     ...s,
     model,

@@ -5,8 +5,9 @@
 // taken over; a claim of this process is granted again (re-entrant), so a comparison's claim
 // covers the training it starts. On Linux a claim also holds its process's start time
 // (/proc/PID/stat, field 22), so a pid the system has since given to another process, or a
-// process killed but not yet reaped (a zombie), holds nothing. A takeover re-reads the file after a moment, so of two processes
-// that found one stale claim at once, one keeps it and the other backs off.
+// process killed but not yet reaped (a zombie), holds nothing. A takeover re-reads the file
+// after a moment, so of two processes that found one stale claim at once, one keeps it and the
+// other backs off.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
