@@ -5,6 +5,7 @@
       "sources": [
         "native/addon.cc",
         "native/runtime.cc",
+        "native/cpu_allocator.cc",
         "native/tensor_io.cc",
         "native/ops.cc",
         "native/autograd.cc",

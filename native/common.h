@@ -32,6 +32,7 @@ struct Export {
 };
 void RegisterRuntime(std::vector<Export>& out);  // runtime.cc
 void TuneMalloc();  // runtime.cc: glibc's malloc settings, once at load
+void InstallCpuAllocator();  // cpu_allocator.cc: CPU tensor buffers from plain malloc
 void RegisterTensorIo(std::vector<Export>& out);
 void RegisterOps(std::vector<Export>& out);
 void RegisterAutograd(std::vector<Export>& out);

@@ -90,8 +90,10 @@ static Napi::Value SetAutocast(const Napi::CallbackInfo& info) {
 
 // glibc's defaults hand every large tensor buffer back to the kernel on free and fault it in
 // again on the next step (measured: training steps ~20% slower than PyTorch's). Keep freed
-// buffers in the heap instead; SJD_MALLOC_TUNING=0 leaves glibc's defaults. version() reports
-// the settings, so that a reference run (bench/reference.ts) can be given the same ones.
+// buffers in the heap instead, and take tensor buffers from plain malloc (cpu_allocator.cc: glibc's
+// memalign does not reuse them); SJD_MALLOC_TUNING=0 leaves glibc's defaults and c10's allocator.
+// version() reports the settings, so that a reference run (bench/reference.ts) can be given the
+// same ones.
 // Each malloc arena keeps up to the trim threshold of freed memory, and every thread that
 // allocates gets an arena of its own up to glibc's cap (8 a core): the eta = 0.5 oracle test
 // under node --test reached 3.1-4.2 GB resident on a 1 GB working set, 1.4 GB with two arenas
@@ -110,6 +112,7 @@ void TuneMalloc() {
   mallopt(M_TRIM_THRESHOLD, static_cast<int>(kTrimThreshold));
   mallopt(M_TOP_PAD, static_cast<int>(kTopPad));
   mallopt(M_ARENA_MAX, kArenaMax);
+  InstallCpuAllocator();  // cpu_allocator.cc: without it the heap grows every step
   gMallocTuned = true;
 }
 
@@ -125,6 +128,7 @@ static Napi::Value Version(const Napi::CallbackInfo& info) {
     m.Set("trimThreshold", static_cast<double>(kTrimThreshold));
     m.Set("topPad", static_cast<double>(kTopPad));
     m.Set("arenaMax", static_cast<double>(kArenaMax));
+    m.Set("allocator", "malloc");
     o.Set("malloc", m);
   } else {
     o.Set("malloc", info.Env().Null());

@@ -144,6 +144,7 @@ test("the addon keeps large buffers in glibc's heap and says so; SJD_MALLOC_TUNI
     trimThreshold: 512 * 2 ** 20,
     topPad: 64 * 2 ** 20,
     arenaMax: 2,
+    allocator: 'malloc',
   });
   const plain = child('out.malloc = torch.torchVersion().malloc;', { SJD_MALLOC_TUNING: '0' });
   assert.equal(plain.malloc, null);

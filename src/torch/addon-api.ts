@@ -69,6 +69,8 @@ const SIGNATURES = {
           trimThreshold: number;
           topPad: number;
           arenaMax: number;
+          /** 'malloc': CPU tensor buffers from plain malloc, not c10's posix_memalign (native/cpu_allocator.cc) */
+          allocator: 'malloc';
         } | null;
       }
     >(),
