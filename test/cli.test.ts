@@ -201,6 +201,25 @@ for (const [args, message] of [
   });
 }
 
+test('sjd compare text of masked models only: the report names no continuous schedule rather than an empty one', () => {
+  const dir = tempDir('sjd-cli-cmp-masked-');
+  const doc = join(dir, 'doc.md');
+  const r = sjd(
+    ...'compare text --size tiny --steps 2 --models masked --samplers ancestral -n 1 --nfes 4'.split(
+      ' ',
+    ),
+    '--out',
+    dir,
+    '--doc',
+    doc,
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(
+    readFileSync(doc, 'utf8'),
+    /continuous coordinate \(CADD, SJD\):\nnone \(no continuous model is done yet\); all models share/,
+  );
+});
+
 test('sjd compare text trains each model, caches its frontier, and writes the report; a rerun reuses both', () => {
   const dir = tempDir('sjd-cli-cmp-');
   const doc = join(dir, 'doc.md');

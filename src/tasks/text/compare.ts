@@ -325,7 +325,7 @@ this file after every run).
 Training budget per model: ${o.steps} steps of ${size.batch} windows of ${size.length} characters, ${windows.toLocaleString('en-US')} windows
 (${(windows * size.length).toLocaleString('en-US')} characters).
 Corpus: ${configs[0]?.data ?? ''}. Noise schedule of the continuous coordinate (CADD, SJD):
-${schedules.join('; ')}; all models share the log-linear hazard.
+${schedules.length > 0 ? schedules.join('; ') : 'none (no continuous model is done yet)'}; all models share the log-linear hazard.
 Samplers: \`mdlm\` MDLM's ancestral step (masked models); \`ancestral\` the exact ancestral step
 of the hybrid (src/sampling/ancestral-step.ts); \`sjd\` the paper's Algorithm 2; \`candi\`,
 \`candi-cache\` CANDI's samplers; \`-refresh\` the authors' logit refresh.
