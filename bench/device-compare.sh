@@ -65,7 +65,7 @@ stop=$((budget - 30 - ($(date +%s) - t0)))
 for c in "${cmps[@]}"; do
   IFS='|' read -r runs kept _ <<<"$c"
   mkdir -p "$runs"
-  [ -n "$kept" ] && [ -d "$kept" ] && cp -rn "$kept/." "$runs/" 2>/dev/null
+  [ -n "$kept" ] && [ -d "$kept" ] && bash bench/restore-results.sh "$kept" "$runs"
 done
 stamp=$(mktemp) # what the workers write is newer
 end=$(($(date +%s) + stop)) # every worker stops then, however late it started

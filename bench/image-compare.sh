@@ -14,8 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p runs/image-compare-v2 runs/image-long
-if [ -d training/image-compare-v2 ]; then cp -rn training/image-compare-v2/. runs/image-compare-v2/; fi
-if [ -d training/image-long ]; then cp -rn training/image-long/. runs/image-long/; fi
+if [ -d training/image-compare-v2 ]; then bash bench/restore-results.sh training/image-compare-v2 runs/image-compare-v2; fi
+if [ -d training/image-long ]; then bash bench/restore-results.sh training/image-long runs/image-long; fi
 opts=(--threads "${THREADS:-1}" compare image --no-wait --size cpu -n 500 --nfes 32,64,128,256)
 common=("${opts[@]}" --out runs/image-compare-v2 --steps 2400)
 node bin/sjd.js "${common[@]}" --seeds 0 --models masked,hybrid,sjd-2 --doc docs/image-comparison-seed0.md

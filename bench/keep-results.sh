@@ -5,7 +5,7 @@
 # copied into KEEP (a tracked folder such as training/text-compare-v2). `sjd compare` skips a run
 # scored at every point, so copying KEEP back into a fresh RUNS resumes the comparison on another
 # machine without training those runs again (bench/text-compare.sh and bench/image-compare.sh
-# do that first).
+# do that first, with bench/restore-results.sh).
 #   bench/keep-results.sh RUNS KEEP
 set -euo pipefail
 if [ $# -ne 2 ] || [ ! -d "$1" ]; then
@@ -24,6 +24,12 @@ for run in "$runs"/*/; do
   done
   [ ${#scored[@]} -eq 0 ] && continue
   mkdir -p "$keep/$name"
+  # results the run set aside (FILE.stale: trained again, it did not repeat the kept run) scored
+  # other weights: the kept copies go, unless the run has scored them again
+  for f in "$run"*.stale; do
+    base=$(basename "${f%.stale}")
+    [ -e "$run$base" ] || rm -f "$keep/$name/$base"
+  done
   for f in "$run"config.json "$run"manifest.json "$run"metrics.csv "$run"hazard-weights.json "${scored[@]}"; do
     [ -f "$f" ] && cp "$f" "$keep/$name/"
   done

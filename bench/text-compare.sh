@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p runs/text-compare-v2
-cp -rn training/text-compare-v2/. runs/text-compare-v2/
+bash bench/restore-results.sh training/text-compare-v2 runs/text-compare-v2
 common=(--threads "${THREADS:-1}" compare text --no-wait --out runs/text-compare-v2 --steps 3000 --size cpu -n 64 --data runs/text8)
 # two seeds first, then the sweep (its two new models settle the sigma_W and normalisation
 # questions), then the third seed
@@ -38,7 +38,7 @@ node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-row-1 \
 for pair in "text-bf16 3000 docs/text-comparison-bf16.md" "text-long-bf16 12000 docs/text-comparison-long.md"; do
   read -r folder steps doc <<< "$pair"
   mkdir -p "runs/$folder"
-  if [ -d "training/$folder" ]; then cp -rn "training/$folder/." "runs/$folder/"; fi
+  if [ -d "training/$folder" ]; then bash bench/restore-results.sh "training/$folder" "runs/$folder"; fi
   node bin/sjd.js --threads "${THREADS:-1}" compare text --no-wait --out "runs/$folder" --steps "$steps" \
     --size cpu -n 64 --data runs/text8 --seeds 0 --models masked,hybrid --samplers ancestral \
     --precision bfloat16 --doc "$doc"

@@ -4,7 +4,14 @@
 // since its points belong to weights that are not kept.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -45,4 +52,54 @@ test('keep-results keeps the scored runs without their weights, and no partial t
   });
   assert.equal(usage.status, 2);
   assert.match(usage.stderr, /^usage: bench\/keep-results\.sh RUNS KEEP/);
+});
+
+// the other way (bench/restore-results.sh), and what a run trained again set aside: a cache the
+// comparison renamed FILE.stale (the run did not repeat the kept one) scored other weights, so
+// it leaves KEEP at the next keep and is not copied back into RUNS beside the new weights
+const restore = fileURLToPath(new URL('../../bench/restore-results.sh', import.meta.url));
+
+test('results a run set aside as *.stale are dropped from KEEP and never restored beside the new weights', () => {
+  const dir = tempDir('sjd-keep-stale-');
+  const runs = join(dir, 'runs');
+  const keep = join(dir, 'keep');
+  const put = (path: string, text: string) => {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, text);
+  };
+  // kept from the first weights: two caches of each run
+  for (const run of ['a-seed0', 'b-seed0'])
+    for (const f of ['config.json', 'metrics.csv', 'scores.json', 'scores-top-p0.9.json'])
+      put(join(keep, run, f), `old ${f}`);
+  // a fresh machine: everything comes back
+  let r = spawnSync('bash', [restore, keep, runs], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(readFileSync(join(runs, 'a-seed0', 'scores.json'), 'utf8'), 'old scores.json');
+  // a-seed0 trained again and differed: both caches set aside, one scored again since
+  for (const f of ['scores.json', 'scores-top-p0.9.json'])
+    renameSync(join(runs, 'a-seed0', f), join(runs, 'a-seed0', `${f}.stale`));
+  put(join(runs, 'a-seed0', 'scores-top-p0.9.json'), 'new scores-top-p0.9.json');
+  put(join(runs, 'a-seed0', 'metrics.csv'), 'new metrics.csv');
+  // restoring again (the queue restarted) brings back neither the set-aside cache nor overwrites
+  r = spawnSync('bash', [restore, keep, runs], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(!existsSync(join(runs, 'a-seed0', 'scores.json')));
+  assert.equal(
+    readFileSync(join(runs, 'a-seed0', 'scores-top-p0.9.json'), 'utf8'),
+    'new scores-top-p0.9.json',
+  );
+  assert.equal(readFileSync(join(runs, 'a-seed0', 'metrics.csv'), 'utf8'), 'new metrics.csv');
+  // keeping: the stale cache leaves KEEP, the rescored one and the new metrics replace the old
+  r = spawnSync('bash', [script, runs, keep], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(readdirSync(join(keep, 'a-seed0')).sort(), [
+    'config.json',
+    'metrics.csv',
+    'scores-top-p0.9.json',
+  ]);
+  assert.equal(readFileSync(join(keep, 'a-seed0', 'metrics.csv'), 'utf8'), 'new metrics.csv');
+  assert.equal(readdirSync(join(keep, 'b-seed0')).length, 4);
+  const usage = spawnSync('bash', [restore, join(dir, 'none'), runs], { encoding: 'utf8' });
+  assert.equal(usage.status, 2);
+  assert.match(usage.stderr, /^usage: bench\/restore-results\.sh KEEP RUNS/);
 });
