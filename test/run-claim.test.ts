@@ -13,6 +13,7 @@ import { train } from '../src/index.js';
 
 const { claimFile, claimHolder, claimRun, claimRunOrFail, workThrough } = train;
 
+import { procStat } from '../src/train/run-claim.js';
 import { tempDir } from './tmp.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
@@ -80,8 +81,7 @@ test('a claim naming a zombie, or a pid since given to another process (its star
   // a live process, its claim with its own start time and with another
   const child = heldBy(dir);
   try {
-    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
-    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const start = procStat(child.pid!)!.start;
     writeFileSync(claimFile(dir), JSON.stringify({ pid: child.pid, host: hostname(), start }));
     assert.equal(claimHolder(dir)?.pid, child.pid);
     writeFileSync(
@@ -101,10 +101,7 @@ test('a claim naming a zombie, or a pid since given to another process (its star
     const zombie = Number(
       await new Promise<string>((r) => parent.stdout!.once('data', (d) => r(String(d)))),
     );
-    const state = () => {
-      const st = readFileSync(`/proc/${zombie}/stat`, 'utf8');
-      return st.slice(st.lastIndexOf(')') + 2)[0];
-    };
+    const state = () => procStat(zombie)?.state;
     for (let i = 0; i < 100 && state() !== 'Z'; i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(state(), 'Z');
     writeFileSync(claimFile(dir), JSON.stringify({ pid: zombie, host: hostname() }));

@@ -14,12 +14,14 @@ export const precisionNote = (precision: Precision | undefined, sep = ';') =>
 
 /**
  * A network's config at `precision`: bfloat16 written into it, float32 left unwritten (the
- * default, so a float32 config reads as it did before the setting existed).
+ * default, so a float32 config reads as it did before the setting existed); undefined leaves
+ * the config as it is.
  */
 export function withPrecision<M extends { precision?: Precision }>(
   model: M,
-  precision: Precision,
+  precision: Precision | undefined,
 ): M {
+  if (precision === undefined) return model;
   const { precision: _, ...rest } = model;
   return (precision === 'float32' ? rest : { ...rest, precision }) as M;
 }

@@ -222,9 +222,7 @@ export function exportModel(
   );
   replaceDirAtomic(outDir, (tmp) => {
     saveSafetensors(join(tmp, MODEL_FILES.weights), weights, { format: 'sjd-model', dtype });
-    const saved = o.precision
-      ? { ...config, model: withPrecision(config.model, o.precision) }
-      : config;
+    const saved = { ...config, model: withPrecision(config.model, o.precision) };
     writeJsonAtomic(join(tmp, MODEL_FILES.config), saved);
     writeJsonAtomic(join(tmp, MODEL_FILES.manifest), {
       sjd: sjdVersion(),

@@ -58,7 +58,7 @@ export function presetConfig<S extends Size>(
   // the pixel-space processes train the network as a regressor without anchors (config.ts)
   const { anchorDim, anchors, ...bare } = s.model as ModelChoice & { anchorDim?: number };
   const network = isPixelProcess(processName) ? bare : s.model;
-  const model = o.precision ? withPrecision(network, o.precision) : network;
+  const model = withPrecision(network, o.precision);
   return {
     ...s,
     model,

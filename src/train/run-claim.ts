@@ -21,7 +21,7 @@ export interface Claimer {
 }
 
 /** A process's state letter and start time from /proc/PID/stat, or null where there is none. */
-function procStat(pid: number): { state: string; start: string } | null {
+export function procStat(pid: number): { state: string; start: string } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // after "pid (comm) "
