@@ -103,3 +103,52 @@ test('adaptive sampler: with the rules a know-nothing classifier fills naked sin
     'and so not the solution',
   );
 });
+
+test('sudoku rules: stuck when a unit has a digit none of its cells can take, though every cell has a digit left', () => {
+  // row 1: columns 1-7 hold 3..9; columns 8 and 9 are open; a 1 committed at row 4 column 8 and
+  // at row 7 column 9 rules 1 out at both, so row 1 cannot hold a 1, while each open
+  // cell still has 2 left. Without the 1 at row 7 column 9, row 1 column 9 may take it.
+  const cells = new Map<number, number>([
+    [0, 3],
+    [1, 4],
+    [2, 5],
+    [3, 6],
+    [4, 7],
+    [5, 8],
+    [6, 9],
+    [3 * 9 + 7, 1],
+    [6 * 9 + 8, 1],
+  ]);
+  const boards = [cells, new Map([...cells].filter(([i]) => i !== 6 * 9 + 8))];
+  const tokens = torch.tensor(
+    boards.flatMap((b) => Array.from({ length: 81 }, (_, i) => (b.get(i) ?? 1) - 1)),
+    [2, 81],
+    'int64',
+  );
+  const committed = torch.tensor(
+    boards.flatMap((b) => Array.from({ length: 81 }, (_, i) => (b.has(i) ? 1 : 0))),
+    [2, 81],
+    'bool',
+  );
+  const left = sudokuRules(tokens, committed).logicalNot(); // [2, 81, 9]
+  const dead = left.any(-1).logicalNot().logicalAnd(committed.logicalNot()).any(-1).toArray();
+  assert.deepEqual(dead, [0, 0], 'no open cell has run out of digits');
+  const open = left.toArray();
+  assert.deepEqual(
+    [0, 1].map((k) => open[(0 * 81 + 8) * 9 + k]),
+    [0, 1],
+    'board 0, row 1 column 9: 2 only',
+  );
+  assert.deepEqual(sudokuRules.stuck!(left, tokens, committed).toArray(), [1, 0]);
+  // a valid full solution is never stuck
+  const full = torch.tensor(
+    Array.from(parseBoard(SOLUTION), (d) => d - 1),
+    [1, 81],
+    'int64',
+  );
+  const all = torch.ones([1, 81], 'bool');
+  assert.deepEqual(
+    sudokuRules.stuck!(sudokuRules(full, all).logicalNot(), full, all).toArray(),
+    [0],
+  );
+});

@@ -167,3 +167,72 @@ test('remask: a value ruled out holds in its branch only: going back to an earli
   };
   assert.equal(undo(ctx, capped, Float64Array.of(4), new torch.Generator(0)), capped);
 });
+
+test('remask: a board the rules see stuck (Exclusion.stuck) is undone before any site runs out of values', () => {
+  // a = 1 committed (round 1); x and y, neighbours, each have 2 alone left (the clue 0 and a = 1):
+  // no site is dead and nothing clashes yet, but no completion exists
+  const hall = (left: torch.Tensor, _t: torch.Tensor, committed: torch.Tensor) => {
+    const l = left.toArray();
+    const c = committed.toArray();
+    const only = (i: number) => {
+      const open = [0, 1, 2].filter((k) => l[i * K + k]);
+      return !c[i] && open.length === 1 ? open[0] : -1;
+    };
+    return torch.tensor([only(X) >= 0 && only(X) === only(Y) ? 1 : 0], [1, 1], 'bool');
+  };
+  const state = {
+    y: torch.zeros([1, L, K], 'float64'),
+    committed: torch.tensor([1, 0, 0, 0, 1], [1, L], 'bool'),
+    tokens: torch.tensor([1, 0, 0, 0, 0], [1, L], 'int64'),
+    search: {
+      sure: torch.tensor([0.6, 0, 0, 0, 2], [1, L], 'float32'),
+      order: torch.tensor([1, 0, 0, 0, 0], [1, L], 'int32'),
+      tabu: torch.zeros([1, L, K], 'int32'),
+      undos: torch.zeros([1, 1], 'int32'),
+    },
+  };
+  const ctx = (exclude: typeof colouring) => ({
+    process: P.makeProcess('hybrid', { length: L }),
+    classifier: classifier(1),
+    anchors: torch.eye(K, 'float64'),
+    temperature: 1,
+    topP: 1,
+    commit: { by: 'probability' as const, threshold: 0.9999, undos: 4 },
+    exclude,
+  });
+  const gen = () => new torch.Generator(0);
+  assert.equal(
+    undo(ctx(colouring), state, Float64Array.of(4), gen()),
+    state,
+    'not seen without it',
+  );
+  const out = undo(
+    ctx(Object.assign(colouring.bind(null), { stuck: hall })),
+    state,
+    Float64Array.of(4),
+    gen(),
+  );
+  assert.deepEqual(out.committed.toArray(), [0, 0, 0, 0, 1], 'a undone');
+  const want = new Array(L * K).fill(0);
+  want[A * K + 1] = 1; // a = 1 ruled out back to round 1
+  assert.deepEqual(out.search!.tabu.toArray(), want);
+  assert.deepEqual(out.search!.undos.toArray(), [1]);
+  // the full sampler: the guess a = 1 is undone one round sooner than by the clash (NFE 6)
+  const r = sample({
+    process: P.makeProcess('hybrid', { length: L }),
+    classifier: classifier(1),
+    anchors: torch.eye(K, 'float64'),
+    batch: 1,
+    length: L,
+    nfe: 16,
+    seed: 3,
+    sampler: 'adaptive-remask',
+    exclude: Object.assign(colouring.bind(null), { stuck: hall }),
+    condition: {
+      tokens: torch.tensor([0, 0, 0, 0, 0], [1, L], 'int64'),
+      mask: torch.tensor([0, 0, 0, 0, 1], [1, L], 'bool'),
+    },
+  });
+  assert.equal(valid(r.tokens.toArray()), true);
+  assert.equal(r.nfe, 5);
+});

@@ -1,21 +1,22 @@
 // The remasking adaptive sampler (issue #32, search in the sampler): the adaptive sampler
-// (adaptive-step.ts) that undoes commits when a board breaks its task's rules, instead of
-// carrying the break to the end. Before each step a board is broken when an active site has
-// every value ruled out (ruledOut: the task's exclusion and earlier undoings) or a committed site
-// holds a value its committed peers rule out. A broken board takes back its least sure commit
-// (the sureness the commit rule read when it was made) and every commit made in the same or a
-// later round -- those were read with it in place -- and rules the value it had out at that site
-// (tabu) while the commits of earlier rounds stand, as a depth-first search rules out a failed
-// guess in the branch it failed in: an undoing back to an earlier round frees it again. The
-// undone sites return to active (remasked), with y drawn from the forward law at the board's new
-// time t' (board-time.ts, from its active count): y = alpha(t') mu + sigma(t') xi, mu the
-// blended mean (eq:vp-matched-mean) with committed sites on their tokens and each active site
-// uniform over the values left to it (the rules' prior, no classifier pass); under the mask
-// kernel the undone sites return to the mask point. The step then runs as the adaptive one from
-// the new state: undoing costs no classifier evaluation, and every step's one NFE counts against
-// the board's budget as before. A board nothing breaks is stepped exactly as by the adaptive
-// sampler (the same draws). The verifier is the rules alone: what is undone is read from the
-// rules and the commits' own sureness, never from a solution.
+// (adaptive-step.ts) that undoes commits when a board breaks its task's rules, instead of carrying
+// the break to the end. Before each step a board is broken when an active site has every value
+// ruled out (ruledOut: the task's exclusion and earlier undoings), a committed site holds a value
+// its committed peers rule out, or the task's rules see that no completion of the values left
+// exists (Exclusion.stuck; Sudoku: a unit with a digit no cell of it can take). A broken board
+// takes back its least sure commit (the sureness the commit rule read when it was made) and every
+// commit made in the same or a later round -- those were read with it in place -- and rules the
+// value it had out at that site (tabu) while the commits of earlier rounds stand, as a depth-first
+// search rules out a failed guess in the branch it failed in: an undoing back to an earlier round
+// frees it again. The undone sites return to active (remasked), with y drawn from the forward law
+// at the board's new time t' (board-time.ts, from its active count): y = alpha(t') mu + sigma(t')
+// xi, mu the blended mean (eq:vp-matched-mean) with committed sites on their tokens and each active
+// site uniform over the values left to it (the rules' prior, no classifier pass); under the mask
+// kernel the undone sites return to the mask point. The step then runs as the adaptive one from the
+// new state: undoing costs no classifier evaluation, and every step's one NFE counts against the
+// board's budget as before. A board nothing breaks is stepped exactly as by the adaptive sampler
+// (the same draws). The verifier is the rules alone: what is undone is read from the rules and the
+// commits' own sureness, never from a solution.
 import { type Generator, type Tensor, tensor, where } from '../torch/index.js';
 import { adaptiveMove } from './adaptive-step.js';
 import { boardTimes } from './board-time.js';
@@ -73,9 +74,9 @@ export function undo(
   const dead = ruled.all(-1).logicalAnd(committed.logicalNot()); // [B, L]
   const mine = s.sure.lt(CONDITIONED).logicalAnd(committed); // [B, L] commits that can be undone
   const clash = ruled.gather(-1, own.unsqueeze(-1)).squeeze(-1).logicalAnd(mine); // [B, L]
-  const broken = dead
-    .logicalOr(clash)
-    .any(-1, true)
+  const stuck = ctx.exclude.stuck?.(ruled.logicalNot(), tokens, committed); // [B, 1]
+  const met = dead.logicalOr(clash).any(-1, true); // [B, 1]
+  const broken = (stuck ? met.logicalOr(stuck) : met)
     .logicalAnd(mine.any(-1, true))
     .logicalAnd(s.undos.lt(cap)); // [B, 1]
   if (!(broken.any().item() > 0)) return state;

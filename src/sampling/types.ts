@@ -12,7 +12,15 @@ export type Time = number | Float64Array;
  * Values the committed sites rule out (a task's hard constraints, exclusion.ts): tokens [B, L]
  * int64 (meaningful where committed), committed [B, L] bool -> ruled out [B, L, K] bool.
  */
-export type Exclusion = (tokens: Tensor, committed: Tensor) => Tensor;
+export interface Exclusion {
+  (tokens: Tensor, committed: Tensor): Tensor;
+  /**
+   * Optional: the rows [B, 1] bool that no completion can satisfy although every active site has
+   * a value left: left [B, L, K] bool, the values still open at each site (what the exclusion and
+   * a search's undoings leave), tokens and committed as above.
+   */
+  stuck?: (left: Tensor, tokens: Tensor, committed: Tensor) => Tensor;
+}
 
 /**
  * The classifier P_theta(a | y, t): y [B, L, d] float32 (committed positions on their anchors),
