@@ -9,7 +9,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as P from '../src/process/index.js';
-import { type CommitRule, type SampleResult, sample } from '../src/sampling/index.js';
+import {
+  type CommitRule,
+  type Exclusion,
+  type SampleResult,
+  type SamplerState,
+  sample,
+} from '../src/sampling/index.js';
 import { undo } from '../src/sampling/remask-step.js';
 import * as torch from '../src/torch/index.js';
 
@@ -58,7 +64,12 @@ function classifier(guess: number) {
   };
 }
 
-function run(sampler: string, guess: number, commit?: CommitRule): SampleResult {
+function run(
+  sampler: string,
+  guess: number,
+  commit?: CommitRule,
+  exclude: Exclusion | null = colouring,
+): SampleResult {
   return sample({
     process: P.makeProcess('hybrid', { length: L }),
     classifier: classifier(guess),
@@ -69,12 +80,45 @@ function run(sampler: string, guess: number, commit?: CommitRule): SampleResult 
     seed: 3,
     sampler,
     commit,
-    exclude: colouring,
+    exclude: exclude ?? undefined,
     condition: {
       tokens: torch.tensor([0, 0, 0, 0, 0], [1, L], 'int64'),
       mask: torch.tensor([0, 0, 0, 0, 1], [1, L], 'bool'),
     },
   });
+}
+
+/** The undoing's context (the sampler's, as the driver makes it) under the rules `exclude`. */
+const context = (exclude: Exclusion) => ({
+  process: P.makeProcess('hybrid', { length: L }),
+  classifier: classifier(1),
+  anchors: torch.eye(K, 'float64'),
+  temperature: 1,
+  topP: 1,
+  commit: { by: 'probability' as const, threshold: 0.9999, undos: 4 },
+  exclude,
+});
+
+/** One board's sampler state with its search record (y at 0: the undoing does not read it). */
+function board(
+  committed: number[],
+  tokens: number[],
+  sure: number[],
+  order: number[],
+  tabu = new Int32Array(L * K),
+  undos = 0,
+): SamplerState {
+  return {
+    y: torch.zeros([1, L, K], 'float64'),
+    committed: torch.tensor(committed, [1, L], 'bool'),
+    tokens: torch.tensor(tokens, [1, L], 'int64'),
+    search: {
+      sure: torch.tensor(sure, [1, L], 'float32'),
+      order: torch.tensor(order, [1, L], 'int32'),
+      tabu: torch.tensor(tabu, [1, L, K], 'int32'),
+      undos: torch.tensor([undos], [1, 1], 'int32'),
+    },
+  };
 }
 
 const valid = (t: number[]) => EDGES.every(([i, j]) => t[i!] !== t[j!]);
@@ -101,17 +145,7 @@ test('remask: with no undoings allowed it is the adaptive sampler; bad caps and 
     /undos must be a whole number >= 0, got 1.5/,
   );
   assert.throws(
-    () =>
-      sample({
-        process: P.makeProcess('hybrid', { length: L }),
-        classifier: classifier(1),
-        anchors: torch.eye(K, 'float64'),
-        batch: 1,
-        length: L,
-        nfe: 16,
-        seed: 3,
-        sampler: 'adaptive-remask',
-      }),
+    () => run('adaptive-remask', 1, undefined, null),
     /needs them \(Sudoku's, on unless --no-rules\)/,
   );
 });
@@ -126,31 +160,20 @@ test('remask: a board nothing breaks is stepped exactly as by the adaptive sampl
 });
 
 test('remask: a value ruled out holds in its branch only: going back to an earlier round frees it, a later one keeps it', () => {
-  const ctx = {
-    process: P.makeProcess('hybrid', { length: L }),
-    classifier: classifier(1),
-    anchors: torch.eye(K, 'float64'),
-    temperature: 1,
-    topP: 1,
-    commit: { by: 'probability' as const, threshold: 0.9999, undos: 4 },
-    exclude: colouring,
-  };
+  const ctx = context(colouring);
   // a = 0 (round 1, sure 0.6), x = y = 2 (round 2, sure 0.5 and 0.9: a clash), the clue p = 0;
   // earlier undoings ruled out z = 1 back to round 3 and a = 2 back to round 1
   const tabu = new Int32Array(L * K);
   tabu[Z * K + 1] = 3;
   tabu[A * K + 2] = 1;
-  const state = {
-    y: torch.zeros([1, L, K], 'float64'),
-    committed: torch.tensor([1, 1, 1, 0, 1], [1, L], 'bool'),
-    tokens: torch.tensor([0, 2, 2, 0, 0], [1, L], 'int64'),
-    search: {
-      sure: torch.tensor([0.6, 0.5, 0.9, 0, 2], [1, L], 'float32'),
-      order: torch.tensor([1, 2, 2, 0, 0], [1, L], 'int32'),
-      tabu: torch.tensor(tabu, [1, L, K], 'int32'),
-      undos: torch.tensor([1], [1, 1], 'int32'),
-    },
-  };
+  const state = board(
+    [1, 1, 1, 0, 1],
+    [0, 2, 2, 0, 0],
+    [0.6, 0.5, 0.9, 0, 2],
+    [1, 2, 2, 0, 0],
+    tabu,
+    1,
+  );
   const out = undo(ctx, state, Float64Array.of(4), new torch.Generator(0));
   // x (the least sure, round 2) and y (the same round) undone; x = 2 ruled out back to round 2
   assert.deepEqual(out.committed.toArray(), [1, 0, 0, 0, 1]);
@@ -180,59 +203,19 @@ test('remask: a board the rules see stuck (Exclusion.stuck) is undone before any
     };
     return torch.tensor([only(X) >= 0 && only(X) === only(Y) ? 1 : 0], [1, 1], 'bool');
   };
-  const state = {
-    y: torch.zeros([1, L, K], 'float64'),
-    committed: torch.tensor([1, 0, 0, 0, 1], [1, L], 'bool'),
-    tokens: torch.tensor([1, 0, 0, 0, 0], [1, L], 'int64'),
-    search: {
-      sure: torch.tensor([0.6, 0, 0, 0, 2], [1, L], 'float32'),
-      order: torch.tensor([1, 0, 0, 0, 0], [1, L], 'int32'),
-      tabu: torch.zeros([1, L, K], 'int32'),
-      undos: torch.zeros([1, 1], 'int32'),
-    },
-  };
-  const ctx = (exclude: typeof colouring) => ({
-    process: P.makeProcess('hybrid', { length: L }),
-    classifier: classifier(1),
-    anchors: torch.eye(K, 'float64'),
-    temperature: 1,
-    topP: 1,
-    commit: { by: 'probability' as const, threshold: 0.9999, undos: 4 },
-    exclude,
-  });
+  const state = board([1, 0, 0, 0, 1], [1, 0, 0, 0, 0], [0.6, 0, 0, 0, 2], [1, 0, 0, 0, 0]);
+  const rules: Exclusion = Object.assign(colouring.bind(null), { stuck: hall });
   const gen = () => new torch.Generator(0);
-  assert.equal(
-    undo(ctx(colouring), state, Float64Array.of(4), gen()),
-    state,
-    'not seen without it',
-  );
-  const out = undo(
-    ctx(Object.assign(colouring.bind(null), { stuck: hall })),
-    state,
-    Float64Array.of(4),
-    gen(),
-  );
+  const plain = undo(context(colouring), state, Float64Array.of(4), gen());
+  assert.equal(plain, state, 'unseen without it');
+  const out = undo(context(rules), state, Float64Array.of(4), gen());
   assert.deepEqual(out.committed.toArray(), [0, 0, 0, 0, 1], 'a undone');
   const want = new Array(L * K).fill(0);
   want[A * K + 1] = 1; // a = 1 ruled out back to round 1
   assert.deepEqual(out.search!.tabu.toArray(), want);
   assert.deepEqual(out.search!.undos.toArray(), [1]);
   // the full sampler: the guess a = 1 is undone one round sooner than by the clash (NFE 6)
-  const r = sample({
-    process: P.makeProcess('hybrid', { length: L }),
-    classifier: classifier(1),
-    anchors: torch.eye(K, 'float64'),
-    batch: 1,
-    length: L,
-    nfe: 16,
-    seed: 3,
-    sampler: 'adaptive-remask',
-    exclude: Object.assign(colouring.bind(null), { stuck: hall }),
-    condition: {
-      tokens: torch.tensor([0, 0, 0, 0, 0], [1, L], 'int64'),
-      mask: torch.tensor([0, 0, 0, 0, 1], [1, L], 'bool'),
-    },
-  });
+  const r = run('adaptive-remask', 1, undefined, rules);
   assert.equal(valid(r.tokens.toArray()), true);
   assert.equal(r.nfe, 5);
 });
