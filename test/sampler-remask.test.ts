@@ -166,14 +166,9 @@ test('remask: a value ruled out holds in its branch only: going back to an earli
   const tabu = new Int32Array(L * K);
   tabu[Z * K + 1] = 3;
   tabu[A * K + 2] = 1;
-  const state = board(
-    [1, 1, 1, 0, 1],
-    [0, 2, 2, 0, 0],
-    [0.6, 0.5, 0.9, 0, 2],
-    [1, 2, 2, 0, 0],
-    tabu,
-    1,
-  );
+  const at = (undos: number) =>
+    board([1, 1, 1, 0, 1], [0, 2, 2, 0, 0], [0.6, 0.5, 0.9, 0, 2], [1, 2, 2, 0, 0], tabu, undos);
+  const state = at(1);
   const out = undo(ctx, state, Float64Array.of(4), new torch.Generator(0));
   // x (the least sure, round 2) and y (the same round) undone; x = 2 ruled out back to round 2
   assert.deepEqual(out.committed.toArray(), [1, 0, 0, 0, 1]);
@@ -184,10 +179,7 @@ test('remask: a value ruled out holds in its branch only: going back to an earli
   assert.deepEqual(out.search!.undos.toArray(), [2]);
   assert.deepEqual(out.search!.order.toArray(), [1, 0, 0, 0, 0]);
   // at the cap nothing is undone
-  const capped = {
-    ...state,
-    search: { ...state.search, undos: torch.tensor([4], [1, 1], 'int32') },
-  };
+  const capped = at(4);
   assert.equal(undo(ctx, capped, Float64Array.of(4), new torch.Generator(0)), capped);
 });
 
