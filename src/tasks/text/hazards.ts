@@ -229,6 +229,25 @@ export async function runHazardComparison(
   });
 }
 
+/**
+ * An arm's verdict against uniform from their deployed scores, one per seed: the difference of
+ * the means, whether every seed lies on one side of every uniform seed, and whether the arm's
+ * mean - std clears uniform's mean + std (a side with one seed counts with std 0). With one seed on
+ * both sides the seed-to-seed spread is unknown: no verdict.
+ */
+export function hazardVerdict(xs: number[], name: string, uniform: number[]): string {
+  if (xs.length === 0 || uniform.length === 0) return 'not measured yet';
+  const d = mean(xs) - mean(uniform);
+  const head = `${name} ${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)} points against uniform (${xs.length} and ${uniform.length} seeds)`;
+  if (xs.length < 2 && uniform.length < 2)
+    return `${head}: no verdict from one seed each (the seed-to-seed spread is not known)`;
+  const side = separation(xs, uniform);
+  const sep =
+    side === 'overlap' ? 'the seeds overlap uniform' : `every seed ${side} every uniform seed`;
+  const clears = mean(xs) - std(xs) > mean(uniform) + std(uniform);
+  return `${head}: ${sep}; ${clears ? 'clears' : 'does not clear'} uniform under the mean - std criterion`;
+}
+
 function writeHazardReport(o: HazardCompareOptions, runs: ArmRun[], counts: number[]): void {
   const f = (xs: number[]) =>
     xs.length === 0
@@ -238,21 +257,12 @@ function writeHazardReport(o: HazardCompareOptions, runs: ArmRun[], counts: numb
         : mean(xs).toFixed(3);
   const of = (a: string) => runs.filter((r) => r.arm === a);
   const uniform = of('uniform').map((r) => r.deployed);
-  const versus = (xs: number[], name: string) => {
-    if (xs.length === 0 || uniform.length === 0) return 'not measured yet';
-    const d = mean(xs) - mean(uniform);
-    const side = separation(xs, uniform);
-    const sep =
-      side === 'overlap' ? 'the seeds overlap uniform' : `every seed ${side} every uniform seed`;
-    const clears = mean(xs) - std(xs) > mean(uniform) + std(uniform);
-    return `${name} ${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)} points against uniform (${xs.length} and ${uniform.length} seeds): ${sep}; ${clears ? 'clears' : 'does not clear'} uniform under the mean - std criterion`;
-  };
   const frozen = o.arms.filter((a) => HAZARD_ARMS[a]!.table === 'frozen');
   const learned = o.arms.filter((a) => HAZARD_ARMS[a]!.table === 'learned');
   const frozenRows = frozen.map((a) => {
     const arm = HAZARD_ARMS[a]!;
     const xs = of(a).map((r) => r.deployed);
-    return `| ${arm.label} | ${arm.paper.spread} | ${f(xs)} | ${of(a).length} | ${arm.paper.deployed} | ${a === 'uniform' ? '(the reference)' : versus(xs, arm.label)} |`;
+    return `| ${arm.label} | ${arm.paper.spread} | ${f(xs)} | ${of(a).length} | ${arm.paper.deployed} | ${a === 'uniform' ? '(the reference)' : hazardVerdict(xs, arm.label, uniform)} |`;
   });
   const freq = counts.map((c) => Math.max(c, 1));
   const learnedRows = learned.map((a) => {
@@ -264,7 +274,7 @@ function writeHazardReport(o: HazardCompareOptions, runs: ArmRun[], counts: numb
       : '1x';
     const dep = rs.map((r) => r.deployed);
     const uni = rs.map((r) => r.uniform ?? Number.NaN);
-    return `| ${arm.label} | ${spread} | ${f(dep)} | ${f(uni)} | ${rs.length} | ${arm.paper.spread} | ${arm.paper.deployed} | ${arm.paper.uniform ?? ''} | ${versus(dep, 'deployed')} |`;
+    return `| ${arm.label} | ${spread} | ${f(dep)} | ${f(uni)} | ${rs.length} | ${arm.paper.spread} | ${arm.paper.deployed} | ${arm.paper.uniform ?? ''} | ${hazardVerdict(dep, 'deployed', uniform)} |`;
   });
   const md = `# Hazards: frozen and learned (app:e2e-hazard) at this machine's scale
 

@@ -1,0 +1,31 @@
+// The hazard report's verdict of an arm against uniform (src/tasks/text/hazards.ts, issue #29):
+// the difference in points, every seed on one side or an overlap, the mean - std criterion, and
+// no verdict from one seed on both sides (a 0.2-point difference between two single runs said
+// "clears uniform" before, with both spreads taken as 0).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { hazardVerdict } from '../src/tasks/text/hazards.js';
+
+test('hazard verdict: one seed each gives none; seeds on one side and the criterion otherwise', () => {
+  assert.equal(hazardVerdict([], 'x', [0.2]), 'not measured yet');
+  assert.equal(hazardVerdict([0.2], 'x', []), 'not measured yet');
+  assert.equal(
+    hazardVerdict([0.196], 'frequency, 4x', [0.195]),
+    'frequency, 4x +0.1 points against uniform (1 and 1 seeds): no verdict from one seed each (the seed-to-seed spread is not known)',
+  );
+  // three seeds a side, apart by more than both spreads
+  assert.equal(
+    hazardVerdict([0.25, 0.24, 0.26], 'anti', [0.19, 0.2, 0.21]),
+    'anti +5.0 points against uniform (3 and 3 seeds): every seed above every uniform seed; clears uniform under the mean - std criterion',
+  );
+  // overlapping seeds
+  assert.match(
+    hazardVerdict([0.2, 0.23, 0.18], 'freq', [0.19, 0.2, 0.21]),
+    /\+0\.3 points .*: the seeds overlap uniform; does not clear uniform/,
+  );
+  // one learned seed against three uniform ones: judged against uniform's spread
+  assert.match(
+    hazardVerdict([0.05], 'deployed', [0.19, 0.2, 0.21]),
+    /^deployed -15\.0 points against uniform \(1 and 3 seeds\): every seed below every uniform seed; does not clear/,
+  );
+});
