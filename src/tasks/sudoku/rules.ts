@@ -26,15 +26,18 @@ function peers(): Tensor {
   return peerMatrix;
 }
 
-/** tokens [B, 81] (digit - 1 where committed), committed [B, 81] -> ruled out [B, 81, 9] bool */
-export const sudokuRules: Exclusion = (tokens, committed) => {
+/** tokens, committed [B, 81] -> [B, 81, 9] float32: 1 at each committed cell's digit. */
+function committedDigits(tokens: Tensor, committed: Tensor): Tensor {
   const held = tokens
     .clamp(0, DIGITS - 1)
     .oneHot(DIGITS)
     .to('float32'); // [B, 81, 9]
-  const mine = held.mul(committed.unsqueeze(-1).to('float32')); // [B, 81, 9] committed digits
-  return peers().matmul(mine).gt(0); // [B, 81, 9] some peer holds the digit
-};
+  return held.mul(committed.unsqueeze(-1).to('float32'));
+}
+
+/** tokens [B, 81] (digit - 1 where committed), committed [B, 81] -> ruled out [B, 81, 9] bool */
+export const sudokuRules: Exclusion = (tokens, committed) =>
+  peers().matmul(committedDigits(tokens, committed)).gt(0); // [B, 81, 9] some peer holds the digit
 
 /** A [27, 81] float32: 1 where cell j lies in unit u (rows, columns, boxes). */
 function units(): Tensor {
@@ -54,11 +57,7 @@ function units(): Tensor {
  * every digit once, so no completion exists; the dual of a cell with no digit left).
  */
 sudokuRules.stuck = (left, tokens, committed) => {
-  const held = tokens
-    .clamp(0, DIGITS - 1)
-    .oneHot(DIGITS)
-    .to('bool')
-    .logicalAnd(committed.unsqueeze(-1)); // [B, 81, 9]
+  const held = committedDigits(tokens, committed).gt(0); // [B, 81, 9]
   const may = left.logicalAnd(committed.logicalNot().unsqueeze(-1)).logicalOr(held).to('float32'); // [B, 81, 9]
   return units().matmul(may).eq(0).any(-1).any(-1, true); // [B, 27, 9] -> [B, 1]
 };
