@@ -152,3 +152,37 @@ test('sudoku rules: stuck when a unit has a digit none of its cells can take, th
     [0],
   );
 });
+
+test('sudoku rules: at a hidden single (the one cell of a unit still allowed a digit it lacks) every other digit is ruled out', () => {
+  // row 1 holds 5..9 at columns 2, 3, 5, 6 and 8; a 1 at row 2 column 1, row 3 column 4 and row
+  // 4 column 7 rules 1 out at its open cells in columns 1, 4 and 7, so the 1 of row 1 can only go
+  // at column 9, a hidden single: every digit but 1 is ruled out there. Without the 1 at row 4
+  // column 7, column 7 may take the 1 too and nothing is forced.
+  const cells = new Map<number, number>([
+    [9 + 0, 1],
+    [18 + 3, 1],
+    [27 + 6, 1],
+    [1, 5],
+    [2, 6],
+    [4, 7],
+    [5, 8],
+    [7, 9],
+  ]);
+  const boards = [cells, new Map([...cells].filter(([i]) => i !== 27 + 6))];
+  const tokens = torch.tensor(
+    boards.flatMap((b) => Array.from({ length: 81 }, (_, i) => (b.get(i) ?? 1) - 1)),
+    [2, 81],
+    'int64',
+  );
+  const committed = torch.tensor(
+    boards.flatMap((b) => Array.from({ length: 81 }, (_, i) => (b.has(i) ? 1 : 0))),
+    [2, 81],
+    'bool',
+  );
+  const ruled = sudokuRules(tokens, committed).toArray(); // [2, 81, 9]
+  const at = (b: number, cell: number) =>
+    Array.from({ length: 9 }, (_, k) => ruled[(b * 81 + cell) * 9 + k]);
+  assert.deepEqual(at(0, 8), [0, 1, 1, 1, 1, 1, 1, 1, 1], 'board 0, row 1 column 9: 1 alone');
+  assert.deepEqual(at(1, 8), [0, 0, 0, 0, 1, 1, 1, 1, 1], 'board 1: 5..9 by its row only');
+  assert.deepEqual(at(1, 6), [0, 0, 0, 0, 1, 1, 1, 1, 1], 'board 1, row 1 column 7 may take 1');
+});

@@ -4,7 +4,7 @@
 // {x, y} = {1, 2}, z = 0. The classifier prefers a = 1 (0.6) and knows nothing else, so the
 // adaptive sampler commits the guess a = 1 first, then x = 2 and y = 2 together (each the one
 // value its committed neighbours leave) and ends broken. The remasking sampler sees the clash
-// before its next step, undoes a (its least sure commit) and the round after it, rules a = 1
+// before its next step, undoes a (its latest guess) and the round after it, rules a = 1
 // out, and solves the board. A board nothing breaks is stepped exactly as by the adaptive sampler.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -170,7 +170,8 @@ test('remask: a value ruled out holds in its branch only: going back to an earli
     board([1, 1, 1, 0, 1], [0, 2, 2, 0, 0], [0.6, 0.5, 0.9, 0, 2], [1, 2, 2, 0, 0], tabu, undos);
   const state = at(1);
   const out = undo(ctx, state, Float64Array.of(4), new torch.Generator(0));
-  // x (the least sure, round 2) and y (the same round) undone; x = 2 ruled out back to round 2
+  // x (the latest round's least sure guess) and y (the same round) undone; x = 2 ruled out back
+  // to round 2
   assert.deepEqual(out.committed.toArray(), [1, 0, 0, 0, 1]);
   const want = new Array(L * K).fill(0);
   want[X * K + 2] = 2; // the new one
@@ -210,4 +211,25 @@ test('remask: a board the rules see stuck (Exclusion.stuck) is undone before any
   const r = run('adaptive-remask', 1, undefined, rules);
   assert.equal(valid(r.tokens.toArray()), true);
   assert.equal(r.nfe, 5);
+});
+
+test('remask: the latest guess is taken back first (depth-first), not an earlier one less sure; commits made at the threshold are not guesses', () => {
+  const ctx = context(colouring);
+  const gen = () => new torch.Generator(0);
+  // a = 0 (round 1, a guess at 0.6), x = y = 2 (round 2, guesses at 0.9 and 0.95: a clash): the
+  // least sure commit is a, right; x, the latest round's least sure guess, is taken back with y
+  const guessed = board([1, 1, 1, 0, 1], [0, 2, 2, 0, 0], [0.6, 0.9, 0.95, 0, 2], [1, 2, 2, 0, 0]);
+  const out = undo(ctx, guessed, Float64Array.of(4), gen());
+  assert.deepEqual(out.committed.toArray(), [1, 0, 0, 0, 1], 'a stands');
+  const want = new Array(L * K).fill(0);
+  want[X * K + 2] = 2;
+  assert.deepEqual(out.search!.tabu.toArray(), want, 'x = 2 ruled out back to round 2');
+  // a = 1 (round 1, a guess at 0.6), x = y = 2 (round 2, each committed at probability 1, above
+  // the threshold 0.9999: not guesses): the guess a is taken back, and the round after it
+  const forced = board([1, 1, 1, 0, 1], [1, 2, 2, 0, 0], [0.6, 1, 1, 0, 2], [1, 2, 2, 0, 0]);
+  const back = undo(ctx, forced, Float64Array.of(4), gen());
+  assert.deepEqual(back.committed.toArray(), [0, 0, 0, 0, 1]);
+  const ruled = new Array(L * K).fill(0);
+  ruled[A * K + 1] = 1;
+  assert.deepEqual(back.search!.tabu.toArray(), ruled, 'a = 1 ruled out back to round 1');
 });

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { DEFAULT_UNDOS } from '../src/sampling/index.js';
 import {
   countSearchNodes,
   DEFAULT_ADAPTIVE_NFE,
@@ -251,7 +252,7 @@ test('sjd solve --file --out writes quizzes,solutions,status', () => {
   assert.match(
     r.stdout.trim(),
     new RegExp(
-      `^solved ${solved} of 40 puzzles into ${out} \\(adaptive-remask sampler \\(probability >= 0\\.9999, 8 undos\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)${RETRIED}$`,
+      `^solved ${solved} of 40 puzzles into ${out} \\(adaptive-remask sampler \\(probability >= 0\\.9999, ${DEFAULT_UNDOS} undos\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)${RETRIED}$`,
     ),
   );
   assert.equal(r.status, solved === 40 ? 0 : 3);
@@ -280,7 +281,7 @@ test('sjd eval sudoku --json ends with the metrics as one JSON object', () => {
   // Sudoku's rules and the adaptive sampler that undoes what breaks them by default: NFE per
   // board within the budget of 4.
   assert.equal(j.sampler, 'adaptive-remask');
-  assert.deepEqual(j.commit, { by: 'probability', threshold: 0.9999, undos: 8 });
+  assert.deepEqual(j.commit, { by: 'probability', threshold: 0.9999, undos: DEFAULT_UNDOS });
   // Every attempt within the one budget (retry.ts); the first attempt solves no more.
   assert.ok(j.nfe_mean >= 1 && j.nfe_mean <= j.nfe_max && j.nfe_max <= 4, r.stdout);
   assert.equal(j.retries, DEFAULT_RETRIES);
@@ -288,7 +289,7 @@ test('sjd eval sudoku --json ends with the metrics as one JSON object', () => {
   assert.match(
     r.stdout,
     new RegExp(
-      `^6 boards: .* boards/s \\(adaptive-remask sampler \\(probability >= 0\\.9999, 8 undos\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)${RETRIED}$`,
+      `^6 boards: .* boards/s \\(adaptive-remask sampler \\(probability >= 0\\.9999, ${DEFAULT_UNDOS} undos\\); NFE per board mean \\d+\\.\\d, max [1-4] of 4\\)${RETRIED}$`,
       'm',
     ),
   );
@@ -439,7 +440,12 @@ test('sjd demo generates puzzles and solves them with a given model', () => {
     ),
   );
   // under the rules by the sampler that undoes what breaks them, unless --no-rules
-  assert.match(dflt.stdout, /\(adaptive-remask sampler \(probability >= 0\.9999, 8 undos\); /);
+  assert.match(
+    dflt.stdout,
+    new RegExp(
+      `\\(adaptive-remask sampler \\(probability >= 0\\.9999, ${DEFAULT_UNDOS} undos\\); `,
+    ),
+  );
   const plain = sjd('demo', '--model', run, '--count', '2', '--show', '0', '--no-rules');
   assert.match(plain.stdout, /\(adaptive sampler \(probability >= 0\.9999\); /);
 });

@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { samplers } from '../src/sampling/index.js';
+import { DEFAULT_UNDOS, samplers } from '../src/sampling/index.js';
 import { parseBoard, UNIT_NAMES, unitRepeats } from '../src/tasks/sudoku/board.js';
 import { DEFAULT_ADAPTIVE_NFE } from '../src/tasks/sudoku/solve.js';
 import { EASY, EASY_SOLUTION, HARD } from './sudoku-puzzles.js';
@@ -44,7 +44,7 @@ test('sjd solve: by default the rules and the sampler that undoes what breaks th
     assert.match(
       r.stdout,
       new RegExp(
-        `^adaptive-remask sampler \\(probability >= 0\\.9999, 8 undos\\): \\d+ NFE of ${DEFAULT_ADAPTIVE_NFE}$`,
+        `^adaptive-remask sampler \\(probability >= 0\\.9999, ${DEFAULT_UNDOS} undos\\): \\d+ NFE of ${DEFAULT_ADAPTIVE_NFE}$`,
         'm',
       ),
     );

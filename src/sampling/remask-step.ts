@@ -4,8 +4,9 @@
 // ruled out (ruledOut: the task's exclusion and earlier undoings), a committed site holds a value
 // its committed peers rule out, or the task's rules see that no completion of the values left
 // exists (Exclusion.stuck; Sudoku: a unit with a digit no cell of it can take). A broken board
-// takes back its least sure commit (the sureness the commit rule read when it was made) and every
-// commit made in the same or a later round -- those were read with it in place -- and rules the
+// takes back its latest guess (latestGuess: the least sure commit made below the commit rule's
+// threshold in its latest round that made one) and every commit made in the same or a later
+// round -- those were read with it in place -- and rules the
 // value it had out at that site (tabu) while the commits of earlier rounds stand, as a depth-first
 // search rules out a failed guess in the branch it failed in: an undoing back to an earlier round
 // frees it again. The undone sites return to active (remasked), with y drawn from the forward law
@@ -18,7 +19,7 @@
 // (the same draws). The verifier is the rules alone: what is undone is read from the rules and the
 // commits' own sureness, never from a solution.
 import { type Generator, type Tensor, tensor, where } from '../torch/index.js';
-import { adaptiveMove } from './adaptive-step.js';
+import { adaptiveMove, DEFAULT_COMMIT } from './adaptive-step.js';
 import { boardTimes } from './board-time.js';
 import { ruledOut } from './exclusion.js';
 import { CONDITIONED } from './state.js';
@@ -27,11 +28,13 @@ import type { AdaptiveStepFn, SamplerState, SearchState, StepContext } from './t
 /**
  * The undoings a board may make in one attempt unless the commit rule says otherwise. Past them
  * a broken board runs on as the adaptive sampler's would, and a retry (retry.ts) takes over.
- * Chosen on the 300 boards of the guess-valid set with sudoku-h1, first attempts alone (seed 0):
- * 2, 8, 16, 32, 64 and 128 undoings solve 81.3, 84.7, 84.7, 85.0, 85.3 and 85.0% at 26, 33, 40,
- * 52, 73 and 110 NFE a board; at the defaults 2 and 8 both solve 99.7% (docs/sudoku-hard.md).
+ * Chosen with sudoku-h1 and Sudoku's rules with hidden singles (2026-11-30): on the 300 boards
+ * of the guess-valid set, first attempts alone (seed 0), 8, 32, 64 and 128 undoings solve 92.3,
+ * 97.0, 97.3 and 98.0% at 16.0, 18.1, 19.6 and 21.4 NFE a board; on 300 boards of hard50-test at
+ * the defaults, 32 undoings solve 99.0% (first attempt 89.7%, 57.8 NFE a board) and 128 solve
+ * 100.0% (97.7%, 50.8 NFE). The search being depth-first, more undoings only search further.
  */
-export const DEFAULT_UNDOS = 8;
+export const DEFAULT_UNDOS = 128;
 
 export const remaskStep: AdaptiveStepFn = (ctx, state, blanks, last, gen) => {
   const undone = last ? state : undo(ctx, state, blanks, gen);
@@ -80,7 +83,7 @@ export function undo(
     .logicalAnd(mine.any(-1, true))
     .logicalAnd(s.undos.lt(cap)); // [B, 1]
   if (!(broken.any().item() > 0)) return state;
-  const g = where(mine, s.sure, CONDITIONED + 1).argmin(-1, true); // [B, 1] the least sure commit
+  const g = latestGuess(mine, s, ctx.commit?.threshold ?? DEFAULT_COMMIT.threshold); // [B, 1]
   const from = s.order.gather(-1, g); // [B, 1] its round
   const back = mine.logicalAnd(s.order.ge(from)).logicalAnd(broken); // [B, L] commits undone
   const guess = g.squeeze(-1).oneHot(L).to('bool').logicalAnd(broken); // [B, L]
@@ -99,6 +102,24 @@ export function undo(
   };
   const next: SamplerState = { y: state.y, committed: kept, tokens, search };
   return { ...next, y: where(back.unsqueeze(-1), forwardDraw(ctx, next, blanks, gen), state.y) };
+}
+
+/**
+ * The commit a broken row takes back [B, 1] (mine [B, L]: its commits that can be undone): the
+ * least sure guess of its latest round that made one, a guess being a commit made below the
+ * commit rule's threshold (the step's most sure site when none reached it); the least sure commit
+ * when the row made no guess. Guesses are taken back latest first, as a depth-first search
+ * backtracks, so a value is ruled out in the branch where it failed and freed when the search
+ * leaves that branch: the search is complete given enough undoings. (Before 2026-11-30 the least
+ * sure commit of any round was taken back: it could rule out a right guess made before the wrong
+ * one, and the search then cycled; docs/sudoku-hard.md.)
+ */
+function latestGuess(mine: Tensor, s: SearchState, threshold: number): Tensor {
+  const guesses = mine.logicalAnd(s.sure.lt(threshold)); // [B, L]
+  const least = where(mine, s.sure, CONDITIONED + 1).argmin(-1, true); // [B, 1]
+  // rounds are whole numbers and sure < 1 on guesses: the latest round first, then the least sure
+  const key = where(guesses, s.order.to('float32').sub(s.sure.mul(0.5)), -1); // [B, L]
+  return where(guesses.any(-1, true), key.argmax(-1, true), least);
 }
 
 /**

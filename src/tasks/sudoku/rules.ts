@@ -1,10 +1,12 @@
-// The rules of Sudoku as a sampling constraint (issue #13, sampling/exclusion.ts): a digit a
-// committed peer (clue or committed cell) holds is ruled out at a cell. The exact posterior
-// gives it probability 0; with the rules (Sudoku's default; `--no-rules` leaves the paper's
-// samplers reading the classifier alone) the sampler uses that, the network's prediction being
-// left for what the rules alone do not decide. Their dual, a unit with a digit that none of its
-// cells can take (`stuck`), tells the searching sampler (sampling/remask-step.ts) that a board is
-// broken before any cell has run out of digits (issue #32).
+// The rules of Sudoku as a sampling constraint (issue #13, sampling/exclusion.ts): every unit
+// (row, column, box) holds every digit once. Given the committed cells (clues and commits) the
+// exact posterior gives probability 0 to a digit a committed peer holds (at most once), and, at a
+// hidden single -- the one open cell of a unit where a digit the unit lacks is still allowed --
+// to every other digit (at least once; since 2026-11-30, issue #32). With the rules (Sudoku's
+// default; `--no-rules` leaves the paper's samplers reading the classifier alone) the sampler uses
+// both, the network's prediction being left for what the rules alone do not decide. A unit with a
+// digit that none of its cells can take (`stuck`) tells the searching sampler
+// (sampling/remask-step.ts) that a board is broken before any cell has run out of digits.
 import type { Exclusion } from '../../sampling/index.js';
 import { keep, type Tensor, tensor } from '../../torch/index.js';
 import { CELLS, PEERS, UNITS } from './board.js';
@@ -35,9 +37,21 @@ function committedDigits(tokens: Tensor, committed: Tensor): Tensor {
   return held.mul(committed.unsqueeze(-1).to('float32'));
 }
 
-/** tokens [B, 81] (digit - 1 where committed), committed [B, 81] -> ruled out [B, 81, 9] bool */
-export const sudokuRules: Exclusion = (tokens, committed) =>
-  peers().matmul(committedDigits(tokens, committed)).gt(0); // [B, 81, 9] some peer holds the digit
+/**
+ * tokens [B, 81] (digit - 1 where committed), committed [B, 81] -> ruled out [B, 81, 9] bool: the
+ * digits a committed peer holds, and at a hidden single (the one open cell of a unit where a
+ * digit the unit lacks is still allowed) every other digit.
+ */
+export const sudokuRules: Exclusion = (tokens, committed) => {
+  const mine = committedDigits(tokens, committed); // [B, 81, 9]
+  const ruled = peers().matmul(mine).gt(0); // [B, 81, 9] some peer holds the digit
+  const open = committed.logicalNot().unsqueeze(-1); // [B, 81, 1]
+  const allowed = ruled.logicalNot().logicalAnd(open).to('float32'); // [B, 81, 9]
+  const lacking = units().matmul(mine).eq(0); // [B, 27, 9] the unit holds no such digit yet
+  const single = units().matmul(allowed).eq(1).logicalAnd(lacking).to('float32'); // [B, 27, 9]
+  const forced = units().transpose(0, 1).matmul(single).gt(0).logicalAnd(allowed.gt(0)); // [B, 81, 9]
+  return ruled.logicalOr(forced.any(-1, true).logicalAnd(forced.logicalNot()));
+};
 
 /** A [27, 81] float32: 1 where cell j lies in unit u (rows, columns, boxes). */
 function units(): Tensor {
