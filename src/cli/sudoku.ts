@@ -98,7 +98,7 @@ export const rulesOptions = (c: Command) =>
   c
     .option(
       '--rules',
-      "use Sudoku's rules: a digit a clue or committed peer holds is ruled out (the default; the paper's samplers do not)",
+      "use Sudoku's rules: a digit a clue or committed peer holds is ruled out, and every other digit at a hidden single (the default; the paper's samplers do not)",
     )
     .option('--no-rules', "sample from the model alone, as the paper's samplers do");
 

@@ -53,7 +53,7 @@ export const remaskStep: AdaptiveStepFn = (ctx, state, blanks, last, gen) => {
 };
 
 /**
- * The state with each broken row's least sure commit and every later one undone (see above);
+ * The state with each broken row's latest guess and every later commit undone (see above);
  * a value ruled out by an earlier undoing back to a later round than this one's is freed.
  */
 export function undo(
