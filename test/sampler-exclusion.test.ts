@@ -104,6 +104,25 @@ test('adaptive sampler: with the rules a know-nothing classifier fills naked sin
   );
 });
 
+/**
+ * Two boards as tokens [2, 81] int64 (digit - 1) and committed [2, 81] bool: `cells` (cell ->
+ * digit) committed, and the same without the cell `without`.
+ */
+function boardPair(cells: Map<number, number>, without: number) {
+  const boards = [cells, new Map([...cells].filter(([i]) => i !== without))];
+  const tokens = torch.tensor(
+    boards.flatMap((b) => Array.from({ length: 81 }, (_, i) => (b.get(i) ?? 1) - 1)),
+    [2, 81],
+    'int64',
+  );
+  const committed = torch.tensor(
+    boards.flatMap((b) => Array.from({ length: 81 }, (_, i) => (b.has(i) ? 1 : 0))),
+    [2, 81],
+    'bool',
+  );
+  return { tokens, committed };
+}
+
 test('sudoku rules: stuck when a unit has a digit none of its cells can take, though every cell has a digit left', () => {
   // row 1: columns 1-7 hold 3..9; columns 8 and 9 are open; a 1 committed at row 4 column 8 and
   // at row 7 column 9 rules 1 out at both, so row 1 cannot hold a 1, while each open
@@ -119,17 +138,7 @@ test('sudoku rules: stuck when a unit has a digit none of its cells can take, th
     [3 * 9 + 7, 1],
     [6 * 9 + 8, 1],
   ]);
-  const boards = [cells, new Map([...cells].filter(([i]) => i !== 6 * 9 + 8))];
-  const tokens = torch.tensor(
-    boards.flatMap((b) => Array.from({ length: 81 }, (_, i) => (b.get(i) ?? 1) - 1)),
-    [2, 81],
-    'int64',
-  );
-  const committed = torch.tensor(
-    boards.flatMap((b) => Array.from({ length: 81 }, (_, i) => (b.has(i) ? 1 : 0))),
-    [2, 81],
-    'bool',
-  );
+  const { tokens, committed } = boardPair(cells, 6 * 9 + 8);
   const left = sudokuRules(tokens, committed).logicalNot(); // [2, 81, 9]
   const dead = left.any(-1).logicalNot().logicalAnd(committed.logicalNot()).any(-1).toArray();
   assert.deepEqual(dead, [0, 0], 'no open cell has run out of digits');
@@ -168,17 +177,7 @@ test('sudoku rules: at a hidden single (the one cell of a unit still allowed a d
     [5, 8],
     [7, 9],
   ]);
-  const boards = [cells, new Map([...cells].filter(([i]) => i !== 27 + 6))];
-  const tokens = torch.tensor(
-    boards.flatMap((b) => Array.from({ length: 81 }, (_, i) => (b.get(i) ?? 1) - 1)),
-    [2, 81],
-    'int64',
-  );
-  const committed = torch.tensor(
-    boards.flatMap((b) => Array.from({ length: 81 }, (_, i) => (b.has(i) ? 1 : 0))),
-    [2, 81],
-    'bool',
-  );
+  const { tokens, committed } = boardPair(cells, 27 + 6);
   const ruled = sudokuRules(tokens, committed).toArray(); // [2, 81, 9]
   const at = (b: number, cell: number) =>
     Array.from({ length: 9 }, (_, k) => ruled[(b * 81 + cell) * 9 + k]);
