@@ -46,10 +46,10 @@ export const sudokuRules: Exclusion = (tokens, committed) => {
   const mine = committedDigits(tokens, committed); // [B, 81, 9]
   const ruled = peers().matmul(mine).gt(0); // [B, 81, 9] some peer holds the digit
   const open = committed.logicalNot().unsqueeze(-1); // [B, 81, 1]
-  const allowed = ruled.logicalNot().logicalAnd(open).to('float32'); // [B, 81, 9]
+  const allowed = ruled.logicalNot().logicalAnd(open); // [B, 81, 9] bool
   const lacking = units().matmul(mine).eq(0); // [B, 27, 9] the unit holds no such digit yet
-  const single = units().matmul(allowed).eq(1).logicalAnd(lacking).to('float32'); // [B, 27, 9]
-  const forced = units().transpose(0, 1).matmul(single).gt(0).logicalAnd(allowed.gt(0)); // [B, 81, 9]
+  const single = units().matmul(allowed.to('float32')).eq(1).logicalAnd(lacking); // [B, 27, 9]
+  const forced = units().transpose(0, 1).matmul(single.to('float32')).gt(0).logicalAnd(allowed); // [B, 81, 9]
   return ruled.logicalOr(forced.any(-1, true).logicalAnd(forced.logicalNot()));
 };
 
