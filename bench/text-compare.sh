@@ -24,7 +24,7 @@ common=(--threads "${THREADS:-1}" compare text --no-wait --out runs/text-compare
 # questions), then the third seed
 node bin/sjd.js "${common[@]}" --seeds 0,1 --models masked,hybrid,sjd-row-1 \
   --samplers ancestral --doc docs/text-comparison.md
-node bin/sjd.js "${common[@]}" --seeds 0 --models masked,hybrid,sjd-row-1,sjd-add-1,sjd-row-2 \
+node bin/sjd.js "${common[@]}" --seeds 0 --models masked,hybrid,sjd-row-1,sjd-add-1,sjd-row-2,sjd-row-1.5 \
   --samplers ancestral,sjd --doc docs/text-comparison-sweep.md
 node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-row-1 \
   --samplers ancestral --doc docs/text-comparison.md
