@@ -5,7 +5,7 @@
 # seed 0 (the sigma_B sweep; one seed, as the budget allows); the continuous models scored again
 # at top-p 0.9 (the masked model samples at MD4's 0.98); issue 31's further lever, MDLM and CADD
 # at 4x the training (9,600 steps, seed 0); then DDPM and Bit Diffusion (issue 29) beside them
-# on the three seeds. Runs kept in training/image-compare-v2 and training/image-long
+# on the three seeds, and the masked runs without top-p (the paper's MDLM row). Runs kept in training/image-compare-v2 and training/image-long
 # (bench/keep-results.sh) are copied in first, so they are not trained again. Several copies
 # may run at once (one a core): they share the runs, each leaving the runs another holds to it
 # (--no-wait), and whichever finishes a comparison's last run writes its whole report. Run it
@@ -25,3 +25,6 @@ node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-2 --top-
 node bin/sjd.js "${opts[@]}" --out runs/image-long --steps 9600 --seeds 0 --models masked,hybrid \
   --doc docs/image-comparison-long.md
 node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-2,ddpm,bitdiff --doc docs/image-comparison-v2.md
+# the paper's table has two masked rows: MD4 (top-p 0.98, the comparison's masked model above) and
+# MDLM (no top-p): the same runs, sampled at top-p 1
+node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked --masked-top-p 1 --doc docs/image-comparison-mdlm.md
