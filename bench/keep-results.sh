@@ -2,7 +2,8 @@
 # Keeps a comparison's results without its weights: for each run of RUNS that is scored (a
 # cached frontier-*.json, scores*.json or infill-*.json; a frontier's partial trace is not), its
 # config, manifest, metrics, score caches and learned hazard weights (hazard-weights.json) are
-# copied into KEEP (a tracked folder such as training/text-compare-v2). `sjd compare` skips a run
+# copied into KEEP (a tracked folder such as training/text-compare-v2); a run being trained again
+# is left as KEEP has it. `sjd compare` skips a run
 # scored at every point, so copying KEEP back into a fresh RUNS resumes the comparison on another
 # machine without training those runs again (bench/text-compare.sh and bench/image-compare.sh
 # do that first, with bench/restore-results.sh).
@@ -23,6 +24,9 @@ for run in "$runs"/*/; do
     [[ $f == *.partial.json ]] || scored+=("$f")
   done
   [ ${#scored[@]} -eq 0 ] && continue
+  # a kept run being trained again (src/train/kept-run.ts holds its kept metrics aside meanwhile):
+  # its record in KEEP stands until the retrained run is settled against it
+  [ -e "${run}kept-metrics.csv" ] && continue
   mkdir -p "$keep/$name"
   # results the run set aside (FILE.stale: trained again, it did not repeat the kept run) scored
   # other weights: the kept copies go, unless the run has scored them again

@@ -99,6 +99,20 @@ test('results a run set aside as *.stale are dropped from KEEP and never restore
   ]);
   assert.equal(readFileSync(join(keep, 'a-seed0', 'metrics.csv'), 'utf8'), 'new metrics.csv');
   assert.equal(readdirSync(join(keep, 'b-seed0')).length, 4);
+  // b-seed0 is being trained again (its kept metrics held aside, a partial log, the old caches
+  // beside it until the run is settled): KEEP's record of it is left as it was
+  put(join(runs, 'b-seed0', 'kept-metrics.csv'), 'old metrics.csv');
+  put(join(runs, 'b-seed0', 'metrics.csv'), 'step 500 of 2400');
+  put(join(runs, 'b-seed0', 'manifest.json'), 'retraining');
+  r = spawnSync('bash', [script, runs, keep], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(readFileSync(join(keep, 'b-seed0', 'metrics.csv'), 'utf8'), 'old metrics.csv');
+  assert.deepEqual(readdirSync(join(keep, 'b-seed0')).sort(), [
+    'config.json',
+    'metrics.csv',
+    'scores-top-p0.9.json',
+    'scores.json',
+  ]);
   const usage = spawnSync('bash', [restore, join(dir, 'none'), runs], { encoding: 'utf8' });
   assert.equal(usage.status, 2);
   assert.match(usage.stderr, /^usage: bench\/restore-results\.sh KEEP RUNS/);
