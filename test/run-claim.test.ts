@@ -174,6 +174,29 @@ test('the queue works the free runs first, waits for held ones, and returns resu
   assert.ok(!existsSync(claimFile(dirs[1]!)));
 });
 
+test('runs already scored are worked first, so the first report holds them; results stay in queue order', async () => {
+  const out = tempDir('sjd-queue-scored-');
+  const dirs = ['a-seed0', 'b-seed0', 'c-seed0'].map((d) => join(out, d));
+  const worked: string[] = [];
+  const reports: string[][] = [];
+  // c is scored (its work only reads caches); a and b must be trained
+  const results = await workThrough(
+    dirs.map((dir) => ({
+      dir,
+      work: async () => {
+        worked.push(dir);
+        return dir;
+      },
+      scored: () => dir === dirs[2],
+    })),
+    { onResult: (done) => void reports.push(done) },
+  );
+  assert.deepEqual(worked, [dirs[2], dirs[0], dirs[1]]);
+  assert.deepEqual(reports[0], [dirs[2]]);
+  assert.deepEqual(reports[1], [dirs[0], dirs[2]]);
+  assert.deepEqual(results, dirs);
+});
+
 test('two sjd compare processes on one --out train each run once between them and report the same', async () => {
   const out = tempDir('sjd-queue-cli-');
   const args = (doc: string) => [

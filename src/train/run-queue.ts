@@ -13,6 +13,8 @@ import { claimHolder, claimRun } from './run-claim.js';
 export interface QueuedRun<R> {
   dir: string;
   work: () => Promise<R | null>;
+  /** whether its results are all cached (working it then only reads them): such runs go first */
+  scored?: () => boolean;
 }
 
 export interface QueueOptions<R> {
@@ -26,7 +28,7 @@ export interface QueueOptions<R> {
 }
 
 /**
- * Works through `runs` in order, each under a claim on its folder; a run another live process
+ * Works through `runs` in order (those already scored first), each under a claim on its folder; a run another live process
  * holds is left for later and looked at again every `pollMs` until it is free (its results are
  * then cached, so the work reads them). Returns the runs' results in the queue's order (with
  * `wait: false`, those it reached), or null when one was interrupted.
@@ -37,7 +39,10 @@ export async function workThrough<R>(
 ): Promise<R[] | null> {
   const results = new Map<number, R>();
   const inOrder = () => [...results.keys()].sort((a, b) => a - b).map((i) => results.get(i)!);
-  let pending = runs.map((_, i) => i);
+  // the runs already scored first (they take no time), so that a report written after each run
+  // shows every finished run from the start, not only those this process has reached
+  const ready = runs.map((r) => r.scored?.() ?? false);
+  let pending = runs.map((_, i) => i).sort((a, b) => Number(ready[b]) - Number(ready[a]) || a - b);
   let waitingFor = '';
   while (pending.length > 0) {
     const held: number[] = [];

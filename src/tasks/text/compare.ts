@@ -213,7 +213,7 @@ export async function runTextComparison(
         }
         return traced;
       };
-      return { dir, work };
+      return { dir, work, scored: () => runScored(dir, name, o) };
     }),
   );
   // A partial report after every run: a comparison that spans sessions shows where it is.

@@ -177,6 +177,14 @@ export async function runHazardComparison(
     const arm = HAZARD_ARMS[name]!;
     return (arm.table === 'frozen' ? o.seeds : o.learnedSeeds).map((seed) => {
       const dir = join(o.out, `${arm.folder}-seed${seed}`);
+      const learned = arm.table === 'learned';
+      const weightsFile = join(dir, LEARNED_WEIGHTS);
+      // frontiers (and learned weights) cached: no training, no weights needed
+      const scored = () =>
+        readCachedFrontier(dir, o.sampler, frontierOptions) !== null &&
+        (!learned ||
+          (readCachedFrontier(dir, o.sampler, frontierOptions, { uniformHazard: true }) !== null &&
+            readCache(weightsFile, { step: o.steps }) !== undefined));
       const work = async (): Promise<ArmRun | null> => {
         const base = textConfig({
           process: 'hybrid',
@@ -190,16 +198,7 @@ export async function runHazardComparison(
         if (arm.objective) process = withObjective(process, arm.objective);
         const config = { ...base, process, data: task.corpus.source };
         hooks.log?.(`${arm.label}, seed ${seed}`);
-        // frontiers (and learned weights) cached: no training, no weights needed
-        const learned = arm.table === 'learned';
-        const weightsFile = join(dir, LEARNED_WEIGHTS);
-        const scored =
-          readCachedFrontier(dir, o.sampler, frontierOptions) !== null &&
-          (!learned ||
-            (readCachedFrontier(dir, o.sampler, frontierOptions, { uniformHazard: true }) !==
-              null &&
-              readCache(weightsFile, { step: o.steps }) !== undefined));
-        if (!(await trainUnlessScored(dir, config, task, scored, hooks))) return null;
+        if (!(await trainUnlessScored(dir, config, task, scored(), hooks))) return null;
         const points = await cachedFrontier(dir, name, o.sampler, task, frontierOptions, reference);
         const run: ArmRun = { arm: name, seed, deployed: sweepMax(points) };
         if (learned) {
@@ -218,7 +217,7 @@ export async function runHazardComparison(
         );
         return run;
       };
-      return { dir, work };
+      return { dir, work, scored };
     });
   });
   // after every run: the report shows where it is

@@ -86,6 +86,11 @@ export async function runInfillComparison(
   const queue = o.seeds.flatMap((seed) =>
     o.models.map((model) => {
       const dir = join(o.out, `${model}-seed${seed}`);
+      // no training, no weights needed
+      const scored = () => {
+        const { path, key } = infillCache(dir, o, samplerOf(model, o), seed);
+        return readCache(path, key) !== undefined;
+      };
       const work = async (): Promise<InfillRun | null> => {
         const config = {
           ...textConfig({
@@ -99,16 +104,14 @@ export async function runInfillComparison(
         };
         hooks.log?.(`${label(model)}, seed ${seed}`);
         const sampler = samplerOf(model, o);
-        const { path, key } = infillCache(dir, o, sampler, seed);
-        const scored = readCache(path, key) !== undefined; // no training, no weights needed
-        if (!(await trainUnlessScored(dir, config, task, scored, hooks))) return null;
+        if (!(await trainUnlessScored(dir, config, task, scored(), hooks))) return null;
         const results = cachedInfill(dir, task, o, sampler, seed);
         hooks.log?.(
           `${dir}, ${sampler}: hole characters right ${results.map((r) => `${r.shape} ${(100 * r.mean.char_accuracy).toFixed(1)}%`).join(', ')}`,
         );
         return { model, seed, sampler, results };
       };
-      return { dir, work };
+      return { dir, work, scored };
     }),
   );
   return workThrough(queue, {
