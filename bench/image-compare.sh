@@ -5,8 +5,9 @@
 # seed 0 (the sigma_B sweep; one seed, as the budget allows); the continuous models scored again
 # at top-p 0.9 (the masked model samples at MD4's 0.98); issue 31's further lever, MDLM and CADD
 # at 4x the training (9,600 steps, seed 0); then DDPM and Bit Diffusion (issue 29) beside them
-# on the three seeds, and the masked runs without top-p (the paper's MDLM row). Runs kept in training/image-compare-v2 and training/image-long
-# (bench/keep-results.sh) are copied in first, so they are not trained again. Several copies
+# on the three seeds, and the masked runs without top-p (the paper's MDLM row). Runs kept in
+# training/image-compare-v2 and training/image-long (bench/keep-results.sh) are copied in first,
+# so they are not trained again. Several copies
 # may run at once (one a core): they share the runs, each leaving the runs another holds to it
 # (--no-wait), and whichever finishes a comparison's last run writes its whole report. Run it
 # from a worktree of its own (git worktree add ../cmp2; npm ci there), so that later changes to

@@ -3,10 +3,9 @@
 # cached frontier-*.json, scores*.json or infill-*.json; a frontier's partial trace is not), its
 # config, manifest, metrics, score caches and learned hazard weights (hazard-weights.json) are
 # copied into KEEP (a tracked folder such as training/text-compare-v2); a run being trained again
-# is left as KEEP has it. `sjd compare` skips a run
-# scored at every point, so copying KEEP back into a fresh RUNS resumes the comparison on another
-# machine without training those runs again (bench/text-compare.sh and bench/image-compare.sh
-# do that first, with bench/restore-results.sh).
+# is left as KEEP has it. `sjd compare` skips a run scored at every point, so copying KEEP back
+# into a fresh RUNS resumes the comparison on another machine without training those runs again
+# (bench/text-compare.sh and bench/image-compare.sh do that first, with bench/restore-results.sh).
 #   bench/keep-results.sh RUNS KEEP
 set -euo pipefail
 if [ $# -ne 2 ] || [ ! -d "$1" ]; then

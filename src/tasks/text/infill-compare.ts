@@ -86,9 +86,10 @@ export async function runInfillComparison(
   const queue = o.seeds.flatMap((seed) =>
     o.models.map((model) => {
       const dir = join(o.out, `${model}-seed${seed}`);
+      const sampler = samplerOf(model, o);
       // no training, no weights needed
       const scored = () => {
-        const { path, key } = infillCache(dir, o, samplerOf(model, o), seed);
+        const { path, key } = infillCache(dir, o, sampler, seed);
         return readCache(path, key) !== undefined;
       };
       const work = async (): Promise<InfillRun | null> => {
@@ -103,7 +104,6 @@ export async function runInfillComparison(
           data: task.corpus.source,
         };
         hooks.log?.(`${label(model)}, seed ${seed}`);
-        const sampler = samplerOf(model, o);
         if (!(await trainUnlessScored(dir, config, task, scored(), hooks))) return null;
         const results = cachedInfill(dir, task, o, sampler, seed);
         hooks.log?.(
