@@ -231,8 +231,9 @@ export async function runHazardComparison(
 /**
  * An arm's verdict against uniform from their deployed scores, one per seed: the difference of
  * the means, whether every seed lies on one side of every uniform seed, and whether the arm's
- * mean - std clears uniform's mean + std (a side with one seed counts with std 0). With one seed on
- * both sides the seed-to-seed spread is unknown: no verdict.
+ * mean - std clears uniform's mean + std, or its mean + std falls below uniform's mean - std (a
+ * side with one seed counts with std 0). With one seed on both sides the seed-to-seed spread is
+ * unknown: no verdict.
  */
 export function hazardVerdict(xs: number[], name: string, uniform: number[]): string {
   if (xs.length === 0 || uniform.length === 0) return 'not measured yet';
@@ -243,8 +244,13 @@ export function hazardVerdict(xs: number[], name: string, uniform: number[]): st
   const side = separation(xs, uniform);
   const sep =
     side === 'overlap' ? 'the seeds overlap uniform' : `every seed ${side} every uniform seed`;
-  const clears = mean(xs) - std(xs) > mean(uniform) + std(uniform);
-  return `${head}: ${sep}; ${clears ? 'clears' : 'does not clear'} uniform under the mean - std criterion`;
+  const criterion =
+    mean(xs) - std(xs) > mean(uniform) + std(uniform)
+      ? 'clears uniform under the mean +- std criterion'
+      : mean(xs) + std(xs) < mean(uniform) - std(uniform)
+        ? 'falls below uniform under the mean +- std criterion'
+        : 'within uniform under the mean +- std criterion (neither clears nor falls below it)';
+  return `${head}: ${sep}; ${criterion}`;
 }
 
 function writeHazardReport(o: HazardCompareOptions, runs: ArmRun[], counts: number[]): void {
