@@ -30,8 +30,8 @@ export interface QueueOptions<R> {
 /**
  * Works through `runs` in order (those already scored first), each under a claim on its folder;
  * a run another live process holds is left for later and looked at again every `pollMs` until it
- * is free (its results are then cached, so the work reads them). Returns the runs' results in the queue's order (with
- * `wait: false`, those it reached), or null when one was interrupted.
+ * is free (its results are then cached, so the work reads them). Returns the runs' results in the
+ * queue's order (with `wait: false`, those it reached), or null when one was interrupted.
  */
 export async function workThrough<R>(
   runs: QueuedRun<R>[],

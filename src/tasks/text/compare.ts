@@ -197,11 +197,11 @@ export async function runTextComparison(
   const queue = o.seeds.flatMap((seed) =>
     o.models.map((name) => {
       const dir = join(o.out, `${name}-seed${seed}`);
+      const scored = () => runScored(dir, name, o);
       const work = async (): Promise<TextRunSummary[] | null> => {
         const config = { ...modelConfig(name, o, seed), data: task.corpus.source };
         hooks.log?.(`${label(name, o)}, seed ${seed}`);
-        if (!(await trainUnlessScored(dir, config, task, runScored(dir, name, o), hooks)))
-          return null;
+        if (!(await trainUnlessScored(dir, config, task, scored(), hooks))) return null;
         const traced: TextRunSummary[] = [];
         for (const sampler of samplersOf(name, o)) {
           const points = await cachedFrontier(dir, name, sampler, task, o, reference);
@@ -213,7 +213,7 @@ export async function runTextComparison(
         }
         return traced;
       };
-      return { dir, work, scored: () => runScored(dir, name, o) };
+      return { dir, work, scored };
     }),
   );
   // A partial report after every run: a comparison that spans sessions shows where it is.
