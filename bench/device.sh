@@ -3,7 +3,7 @@
 # On a machine with PyTorch (CUDA), a C++ compiler, and this repository with the `.device` and
 # `dist` folders of bench/device-pack.sh (no Node, no network needed):
 #   1. unpacks the carried Node and node_modules;
-#   2. builds the addon against the local PyTorch's libtorch (LIBTORCH = its torch/ folder;
+#   2. builds the addon against the local PyTorch's libtorch (LIBTORCH_USE_PYTORCH=1;
 #      if c10d/Gloo or the fused AdamW path does not compile there, again without them);
 #   3. benchmarks the training step of the paper-size Sudoku model and of the text DiT against
 #      the same models in that PyTorch on the same device (sjd ms, PyTorch ms, ratio);
@@ -46,9 +46,11 @@ export PATH="$PWD/.device/bin:$PATH"
 say "node $(node --version); $(nproc) cores"
 
 # 2. the addon against the local libtorch
-torchdir=$("$py" -c 'import os, torch; print(os.path.dirname(torch.__file__))' 2>/dev/null) || torchdir=
-if [ -n "$torchdir" ] && [ -f "$torchdir/include/ATen/ATen.h" ]; then export LIBTORCH=$torchdir; fi
-say "PyTorch: $("$py" -c 'import torch; print(torch.__version__, "CUDA", torch.version.cuda, torch.cuda.get_device_name(0) if torch.cuda.is_available() else "no GPU")' 2>&1 | tail -1); LIBTORCH=${LIBTORCH:-Debian libtorch-dev}"
+# the local PyTorch's libtorch where it has headers (find-libtorch.mjs's LIBTORCH_USE_PYTORCH),
+# else the system's
+export SJD_PYTHON=$py
+if LIBTORCH_USE_PYTORCH=1 node native/find-libtorch.mjs include >/dev/null 2>&1; then export LIBTORCH_USE_PYTORCH=1; fi
+say "PyTorch: $("$py" -c 'import torch; print(torch.__version__, "CUDA", torch.version.cuda, torch.cuda.get_device_name(0) if torch.cuda.is_available() else "no GPU")' 2>&1 | tail -1); $(node native/find-libtorch.mjs describe)"
 build() {
   local fl inc defs cxx libdir objs=() pids=()
   fl() { node native/find-libtorch.mjs "$1"; }
@@ -76,7 +78,7 @@ if ! build 2>"$out/build-errors.txt"; then
   rm -rf build/obj
   SJD_DISTRIBUTED=0 SJD_FUSED_ADAMW=0 build 2>>"$out/build-errors.txt" || die "addon build: $(grep -m3 error "$out/build-errors.txt")"
 fi
-echo "${LIBTORCH:-debian}" >build/libtorch.stamp
+node native/find-libtorch.mjs json >build/libtorch.json # what `sjd info` reports
 say "addon built"
 node bin/sjd.js --device "$device" info | head -1 || die "the addon does not load on $device"
 [ "${ONLY:-}" = build ] && exit 0

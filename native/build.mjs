@@ -1,36 +1,57 @@
-// `npm ci` / `npm run build:native`: builds the addon with node-gyp unless the built addon is
-// newer than every native source and was built against the same LIBTORCH (npm runs the
-// install script twice here: for the package and for its self-link that provides `npx sjd`).
+// `npm ci` / `npm install` / `npm run build:native`: builds the addon with node-gyp against the
+// libtorch that find-libtorch.mjs finds (and says which), unless the built addon is newer than
+// every native source and was built against the same libtorch and switches (npm runs the install
+// script twice here: for the package and for its self-link that provides `npx sjd`), or a
+// prebuilt addon for this platform sits in prebuilds/ (node-gyp-build's layout, which the loader
+// picks up too). build/libtorch.json records what the addon was built against, for `sjd info`.
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { describeBuild, libtorchBuild } from './find-libtorch.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const addon = join(root, 'build/Release/sjd_torch.node');
-const stamp = join(root, 'build/libtorch.stamp');
-// the stamp names what the addon was built against (and whether c10d/Gloo were left out)
-const want = `${process.env.LIBTORCH ?? 'debian'}${process.env.SJD_DISTRIBUTED === '0' ? ' without distributed' : ''}${process.env.SJD_FUSED_ADAMW === '0' ? ' without fused AdamW' : ''}`;
+const record = join(root, 'build/libtorch.json');
 const force = process.argv.includes('--force');
 
+const prebuilt = join(root, 'prebuilds', `${process.platform}-${process.arch}`);
+if (!force && existsSync(prebuilt) && readdirSync(prebuilt).some((f) => f.endsWith('.node'))) {
+  console.log(`sjd: using the prebuilt addon in ${prebuilt}`);
+  process.exit(0);
+}
+
+let build;
+try {
+  build = libtorchBuild();
+} catch (e) {
+  console.error(`sjd: ${e.message}`);
+  process.exit(1);
+}
+// what the addon is built against: the found libtorch and the switches that change the build
+const want = JSON.stringify({ how: build.how, include: build.include, libdir: build.libdir, defines: build.defines });
+
 const sources = [join(root, 'binding.gyp'), ...readdirSync(join(root, 'native')).map((f) => join(root, 'native', f))];
-const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
+let newest = 0;
+for (const f of sources) newest = Math.max(newest, statSync(f).mtimeMs);
+const built = existsSync(record) ? JSON.parse(readFileSync(record, 'utf8')) : null;
 const fresh =
   existsSync(addon) &&
   statSync(addon).mtimeMs > newest &&
-  existsSync(stamp) &&
-  readFileSync(stamp, 'utf8') === want;
+  built !== null &&
+  JSON.stringify({ how: built.how, include: built.include, libdir: built.libdir, defines: built.defines }) === want;
 
 if (fresh && !force) {
-  console.log('sjd: native addon is up to date');
+  console.log(`sjd: native addon is up to date (${describeBuild(build)})`);
 } else {
+  console.log(`sjd: building the addon against ${describeBuild(build)}`);
   // npm tells its scripts where its bundled node-gyp is; outside npm, node-gyp must be on PATH.
   const gyp = process.env.npm_config_node_gyp;
   const cmd = gyp ? `"${process.execPath}" "${gyp}" rebuild -j max` : 'node-gyp rebuild -j max';
   try {
     execSync(cmd, { cwd: root, stdio: 'inherit' });
   } catch {
-    console.error('sjd: building the libtorch addon failed (see the output above; is libtorch-dev installed?)');
+    console.error('sjd: building the libtorch addon failed (see the output above)');
     process.exit(1);
   }
-  writeFileSync(stamp, want);
+  writeFileSync(record, `${JSON.stringify(build, null, 2)}\n`);
 }

@@ -1,15 +1,16 @@
-// sjd's public entry point: the tensor layer, the process engine, the pixel-space baselines (DDPM,
-// Bit Diffusion), samplers, denoisers, training,
-// the tasks, and the utilities the command line uses (docs/design.md §2: the CLI imports only this).
+// sjd's public entry point (`import 'sjd'`): the tensor layer, the process engine, the pixel-space
+// baselines (DDPM, Bit Diffusion), samplers, denoisers, training, the tasks, and the utilities the
+// command line uses. The HTTP server is not here, so that importing the library loads no server:
+// it is the `sjd/serve` entry (src/serve/index.ts). docs/design.md §2: the CLI imports only these two.
 export * as evaluation from './evaluation/index.js';
 export { Backbone, type BackboneConfig } from './model/backbone.js';
 export { Denoiser, type DenoiserConfig } from './model/denoiser.js';
+export type { Network } from './model/network.js';
 export { atPrecision, PRECISIONS, type Precision } from './model/precision.js';
 export { TokenClassifier } from './model/token-classifier.js';
 export * as pixel from './pixel/index.js';
 export * as process from './process/index.js';
 export * as sampling from './sampling/index.js';
-export * as serve from './serve/index.js';
 export * as image from './tasks/image/index.js';
 export {
   type CompareEntry,

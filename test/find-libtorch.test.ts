@@ -1,6 +1,9 @@
-// How the build finds libtorch (as the Rust binding tch does): LIBTORCH=/path with include/ and
-// lib/, CUDA libraries linked when present, the C++ ABI read from TorchConfig.cmake; Debian's
-// paths by default; a clear error for a folder that is not libtorch.
+// How the build finds libtorch (as the Rust binding tch does), in its order: LIBTORCH=/path with
+// include/ and lib/ (CUDA libraries linked when present, the C++ ABI read from
+// TorchConfig.cmake); LIBTORCH_USE_PYTORCH=1, asking Python's torch package (Debian's
+// python3-torch here; the package-install test builds the addon this way); the system's, with the
+// library folder from the toolchain's multiarch name, then lib64 and lib; one line naming the
+// three ways when none is found; a clear error for a folder that is not libtorch.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -9,14 +12,24 @@ import { test } from 'node:test';
 import { tempDir } from './tmp.js';
 
 const script = new URL('../../native/find-libtorch.mjs', import.meta.url).pathname;
-const run = (what: string, libtorch?: string) => {
-  const env = { ...process.env };
+const run = (what: string, libtorch?: string, more: Record<string, string> = {}) => {
+  const env = { ...process.env, ...more };
   if (libtorch === undefined) delete env.LIBTORCH;
   else env.LIBTORCH = libtorch;
   return spawnSync(process.execPath, [script, what], { encoding: 'utf8', env });
 };
+const finder = async () =>
+  (await import(script)) as {
+    findLibtorch(env: Record<string, string>, prefixes?: string[]): { how: string; libdir: string };
+    multiarch(): string;
+    NOT_FOUND: string;
+  };
 
-test('Debian paths by default', () => {
+test('the system libtorch by default: Debian paths', () => {
+  assert.equal(
+    run('describe').stdout.trim(),
+    'libtorch 1.13 found by the system: headers /usr/include, libraries /usr/lib/x86_64-linux-gnu',
+  );
   assert.equal(run('include').stdout.trim(), '/usr/include /usr/include/torch/csrc/api/include');
   assert.equal(run('libdir').stdout.trim(), '/usr/lib/x86_64-linux-gnu');
   assert.equal(run('libs').stdout.trim(), '-ltorch -ltorch_cpu -lc10');
@@ -90,4 +103,48 @@ test('LIBTORCH naming a folder without libtorch is refused with a clear message'
   const r = run('include', tempDir('empty-'));
   assert.notEqual(r.status, 0);
   assert.match(r.stderr, /no include\/ATen\/ATen.h there/);
+});
+
+test("LIBTORCH_USE_PYTORCH=1: Debian's python3-torch gives its include and lib folders", () => {
+  const py = { LIBTORCH_USE_PYTORCH: '1', SJD_PYTHON: '/usr/bin/python3' };
+  const torchDir = '/usr/lib/python3/dist-packages/torch';
+  assert.equal(
+    run('include', undefined, py).stdout.trim(),
+    `${torchDir}/include ${torchDir}/include/torch/csrc/api/include`,
+  );
+  assert.equal(run('libdir', undefined, py).stdout.trim(), `${torchDir}/lib`);
+  assert.match(
+    run('describe', undefined, py).stdout,
+    /^libtorch 1\.13 found by LIBTORCH_USE_PYTORCH=1 \(torch 1\.13\S* of \/usr\/bin\/python3\)/,
+  );
+  // Debian's torch/include has no Gloo headers: torch.distributed is left out, as said
+  assert.match(
+    run('defines', undefined, py).stdout,
+    /_GLIBCXX_USE_CXX11_ABI=1 .*SJD_DISTRIBUTED=0/,
+  );
+  const none = run('include', undefined, { ...py, SJD_PYTHON: '/bin/false' });
+  assert.equal(none.status, 1);
+  assert.match(none.stderr, /^sjd: LIBTORCH_USE_PYTORCH=1: \/bin\/false cannot import torch/);
+});
+
+test("the system's libtorch: the toolchain's multiarch folder, then lib64, then lib", async () => {
+  const { findLibtorch, multiarch } = await finder();
+  const ma = multiarch();
+  assert.equal(ma, spawnSync('cc', ['-print-multiarch'], { encoding: 'utf8' }).stdout.trim());
+  for (const lib of [`lib/${ma}`, 'lib64', 'lib']) {
+    const prefix = tempDir('prefix-');
+    mkdirSync(join(prefix, 'include/ATen'), { recursive: true });
+    writeFileSync(join(prefix, 'include/ATen/ATen.h'), '');
+    mkdirSync(join(prefix, lib), { recursive: true });
+    writeFileSync(join(prefix, lib, 'libtorch.so'), '');
+    const found = findLibtorch({}, [prefix]);
+    assert.deepEqual([found.how, found.libdir], ['the system', join(prefix, lib)]);
+  }
+});
+
+test('no libtorch anywhere: one line naming the three ways', async () => {
+  const { findLibtorch, NOT_FOUND } = await finder();
+  assert.throws(() => findLibtorch({}, [tempDir('bare-')]), { message: NOT_FOUND });
+  assert.match(NOT_FOUND, /LIBTORCH=.*LIBTORCH_USE_PYTORCH=1.*libtorch-dev/);
+  assert.doesNotMatch(NOT_FOUND, /\n/);
 });

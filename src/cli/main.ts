@@ -18,10 +18,20 @@ import { registerExport } from './export.js';
 import { registerImage } from './image.js';
 import { int } from './options.js';
 import { registerRuns } from './runs.js';
+import { registerSampleTasks } from './sample-task.js';
 import { registerServe } from './serve.js';
 import { registerSudoku } from './sudoku.js';
+import { loadTaskModules, TASK_MODULE_FLAG, taskModuleArgs } from './task-modules.js';
 import { registerText } from './text.js';
 import { registerTrain } from './train.js';
+
+// a user's tasks are registered before the commands are built, so that each has its subcommands
+try {
+  await loadTaskModules(taskModuleArgs(process.argv.slice(2)));
+} catch (e) {
+  console.error(`sjd: ${(e as Error).message}`);
+  process.exit(2);
+}
 
 const program = new Command('sjd')
   .description(
@@ -40,6 +50,12 @@ const program = new Command('sjd')
       '--device <name>',
       'where tensors live: cpu, cuda or cuda:N (cuda needs the addon built against a CUDA libtorch)',
     ).env('SJD_DEVICE'),
+  )
+  .option(
+    `${TASK_MODULE_FLAG} <file>`,
+    'load a task of your own from a module that registers it (repeatable; docs/library.md)',
+    (v: string, all: string[]) => [...all, v],
+    [] as string[],
   )
   .option(
     '--tf32',
@@ -76,6 +92,7 @@ registerText(program);
 registerDataSudoku(program);
 registerDataImages(program);
 registerImage(program);
+registerSampleTasks(program);
 registerCompare(program);
 registerExport(program);
 registerRuns(program);
@@ -83,12 +100,24 @@ registerServe(program);
 
 program
   .command('info')
-  .description('show the libtorch build, threads and devices sjd uses')
+  .description(
+    'show the libtorch build (and how it was found), the BLAS in use, threads, devices and the CPU',
+  )
   .action(() => {
     const v = torch.torchVersion();
     console.log(
       `libtorch ${v.torch}; threads ${torch.getNumThreads()}; device ${torch.defaultDevice()}; CUDA ${v.cuda ? `yes (${v.cudaDevices} devices)` : 'no'}`,
     );
+    const b = torch.addonBuild();
+    console.log(
+      b
+        ? `addon built against libtorch ${b.version} found by ${b.how} (headers ${b.include[0]}, libraries ${b.libdir})`
+        : 'addon: no build record (prebuilt, or built by an older sjd)',
+    );
+    const libs = torch.loadedLibraries();
+    console.log(`libtorch loaded from ${libs.libtorch.join(', ') || 'unknown'}`);
+    console.log(`BLAS: ${libs.blas.join(', ') || "none mapped (libtorch's own kernels)"}`);
+    console.log(`CPU: ${torch.describeCpu()}`);
     console.log(v.config.trim());
   });
 

@@ -1,6 +1,6 @@
 // Shared option parsers for the `sjd` command: each rejects bad values with a one-line message.
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { image, process as P, sampling, TASK_SPECS } from '../index.js';
+import { image, process as P, sampling, taskSpec } from '../index.js';
 import { intIn } from '../util/integer.js';
 
 const { BLENDS, PRESETS, SCHEDULES } = P;
@@ -147,16 +147,16 @@ export const topPOption = [
 ] as const;
 
 /** `--nfe` with the task's default budget (the registry's, as the page's). */
-export const nfeOption = (task: 'text' | 'image') =>
-  ['--nfe <n>', 'model evaluations', nfe, TASK_SPECS[task].sampling.nfe()] as const;
+export const nfeOption = (task: string) =>
+  ['--nfe <n>', 'model evaluations', nfe, taskSpec(task).sampling.nfe()] as const;
 
 /** `--temperature` with the task's default (the registry's, as the page's). */
-export const temperatureOption = (task: 'text' | 'image') =>
+export const temperatureOption = (task: string) =>
   [
     '--temperature <t>',
     'sampling temperature',
     num(1e-6, 100),
-    TASK_SPECS[task].sampling.temperature,
+    taskSpec(task).sampling.temperature,
   ] as const;
 
 /** A sampler flag (`--sampler`, `--eval-sampler`), its choices from the sampler registry. */

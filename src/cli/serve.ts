@@ -3,7 +3,7 @@
 // stream limit; prints its URL and which tasks it serves, and drains on SIGINT or SIGTERM.
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { serve } from '../index.js';
+import * as serve from '../serve/index.js';
 import { int } from './options.js';
 
 interface ServeOpts {

@@ -20,6 +20,14 @@ export * as nn from './nn/index.js';
 export { AdamW, Optimizer, type ParamGroup, type ParamState, SGD } from './optim.js';
 export { defaultGenerator, Generator, manualSeed } from './random.js';
 export {
+  type AddonBuild,
+  addonBuild,
+  type CpuInfo,
+  cpuInfo,
+  describeCpu,
+  loadedLibraries,
+} from './runtime-info.js';
+export {
   decodeSafetensors,
   encodeSafetensors,
   loadSafetensors,

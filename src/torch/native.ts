@@ -11,6 +11,7 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { intIn } from '../util/integer.js';
+import { PACKAGE_ROOT } from '../util/package-root.js';
 import { ADDON_FUNCTIONS, type Native } from './addon-api.js';
 
 export type {
@@ -25,8 +26,6 @@ export type {
 } from './addon-api.js';
 
 const require = createRequire(import.meta.url);
-// dist/src/torch/native.js -> <package>/build/Release/sjd_torch.node
-const addonPath = new URL('../../../build/Release/sjd_torch.node', import.meta.url).pathname;
 
 /** Checks that a loaded export object has every function of the table; returns it typed. */
 export function checkExports(exports: Record<string, unknown>): Native {
@@ -70,7 +69,9 @@ function load(): Native {
   process.env.TORCH_CPP_LOG_LEVEL ??= 'FATAL';
   let exports: Record<string, unknown>;
   try {
-    exports = require(addonPath);
+    // node-gyp-build: build/Release/sjd_torch.node, or a prebuilt addon in prebuilds/<platform-arch>/
+    const loadBinding = require('node-gyp-build') as (dir: string) => Record<string, unknown>;
+    exports = loadBinding(PACKAGE_ROOT);
   } catch (e) {
     const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
     throw new Error(

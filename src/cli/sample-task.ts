@@ -1,0 +1,49 @@
+// `sjd sample TASK` for a registered task without a sampling command of its own (text and images
+// have theirs): one batch of unconditional samples through the task's spec (its sampleSteps and
+// sampling defaults, as `sjd serve` answers POST /api/TASK/sample), printed as one JSON line of
+// what the spec answers, with a summary line on stderr.
+import type { Command } from 'commander';
+import { sampling, type TaskSpec, taskSpecs } from '../index.js';
+import { group, int, nfeOption, samplerOption, seedOption, temperatureOption } from './options.js';
+
+interface Flags {
+  model?: string;
+  n: number;
+  nfe: number;
+  temperature: number;
+  sampler?: string;
+  seed: number;
+}
+
+function registerOne(cmd: Command, spec: TaskSpec): void {
+  samplerOption(
+    cmd.command(spec.name).description(`sample the ${spec.name} task's model (one JSON line)`),
+    '--sampler',
+    "sampler (default: the task's for the model's process)",
+  )
+    .option('--model <dir>', `a ${spec.name} run folder or exported model`)
+    .option('-n, --n <n>', 'number of samples', int(1, 4096), 16)
+    .option(...nfeOption(spec.name))
+    .option(...temperatureOption(spec.name))
+    .option(...seedOption)
+    .action((o: Flags) => {
+      const m = spec.load(o.model);
+      const sampler = o.sampler ?? spec.sampling.sampler(m.process);
+      const settings = { n: o.n, nfe: o.nfe, temperature: o.temperature, sampler, seed: o.seed };
+      const t0 = performance.now();
+      const { answer, nfe } = sampling.drain(spec.sampleSteps!(m, settings), false);
+      const s = (performance.now() - t0) / 1000;
+      console.log(JSON.stringify(answer));
+      console.error(
+        `${o.n} ${spec.name} samples, ${sampler} sampler, ${nfe} NFE, temperature ${o.temperature}, seed ${o.seed}: ${(o.n / s).toFixed(1)} samples/s`,
+      );
+    });
+}
+
+/** A `sample` subcommand for every registered task that samples and has none yet. */
+export function registerSampleTasks(program: Command): void {
+  const sample = group(program, 'sample', 'draw samples from a model');
+  const taken = new Set(sample.commands.map((c) => c.name()));
+  for (const spec of taskSpecs())
+    if (spec.sampleSteps && !taken.has(spec.name)) registerOne(sample, spec);
+}
