@@ -409,8 +409,14 @@ test('text templates: the API fills them as sjd sample text does, streamed too; 
     await post('/api/text/sample', { ...o, infill: undefined, prompt: 'the', length: 10 }),
   );
   for (const x of p.texts as string[]) assert.match(x, /^the[a-z ]{7}$/);
+  assert.equal(p.normalised, undefined);
+  // a field outside the alphabet is normalised as the corpus is, and the answer says how
+  const folded = await json(
+    await post('/api/text/sample', { ...o, infill: undefined, prompt: 'The', length: 10 }),
+  );
+  assert.deepEqual(folded.normalised, { prompt: 'the' });
+  for (const x of folded.texts as string[]) assert.match(x, /^the[a-z ]{7}$/);
   for (const [body, want] of [
-    [{ prompt: 'Hello' }, /^prompt: "H" at position 0 is not in the model's alphabet/],
     [
       { infill: 'a_b', suffix: 'x' },
       /^infill is a whole template: give it alone, not with prompt or suffix$/,

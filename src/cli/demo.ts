@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { image, runReverseDemo, sudoku, torch, util } from '../index.js';
 import { int, nfe, samplerOption } from './options.js';
+import { heartbeat, withProgress } from './progress.js';
 import { retryNote } from './solve-report.js';
 import {
   commitOptions,
@@ -52,7 +53,9 @@ export function registerDemo(program: Command): void {
       nfe,
     );
   rulesOptions(
-    commitOptions(samplerOption(cmd, '--sampler', `sudoku: sampler (${samplerDefaults})`)),
+    commitOptions(
+      samplerOption(cmd, '--sampler', `sudoku: sampler (${samplerDefaults})`, undefined, true),
+    ),
   )
     .option('--show <n>', 'sudoku: boards to print', int(0, 100), 2)
     .option(...retriesOption)
@@ -86,7 +89,9 @@ async function imageDemo(o: DemoOpts): Promise<void> {
   util.claimOutFile(o.out, o.force === true);
   const { model, process: proc, geometry: g, source } = image.loadImageModel(o.model);
   const t0 = performance.now();
-  const r = image.sampleImages(model, proc, g, { n, nfe: o.nfe ?? 64, seed: o.seed });
+  const r = withProgress(`sampling ${n} images`, n, 'images', (progress) =>
+    image.sampleImages(model, proc, g, { n, nfe: o.nfe ?? 64, seed: o.seed, progress }),
+  );
   util.writeFileAtomic(o.out, image.gridPng(r.images, n, g));
   console.log(
     `sampled ${n} images of ${image.describeGeometry(g)} with ${source} (${r.nfe} NFE) in ${((performance.now() - t0) / 1000).toFixed(1)} s; wrote ${o.out}`,
@@ -99,19 +104,25 @@ async function sudokuDemo(o: DemoOpts): Promise<void> {
   const { sampler, rules } = sudoku.sudokuSampling(o);
   const commit = commitRule({ ...o, sampler });
   const nfeCap = o.nfe ?? sudoku.defaultSudokuNfe(sampler);
+  const count = o.count ?? 100;
   const r = sudoku.runSudokuDemo(loaded, {
-    count: o.count ?? 100,
+    count,
     seed: o.seed,
     nfe: nfeCap,
     sampler,
     rules,
     commit,
     retries: o.retries,
+    generated: (seconds) =>
+      console.log(
+        `generated ${count} puzzles without guessing in ${seconds.toFixed(1)} s; solving with ${loaded.source}`,
+      ),
+    onStep: heartbeat(
+      `solving ${count} puzzles`,
+      (steps) => `${steps} batch passes of the network`,
+    ),
   });
-  console.log(
-    `generated ${o.count ?? 100} puzzles without guessing in ${r.generateSeconds.toFixed(1)} s; solving with ${loaded.source}`,
-  );
-  for (let n = 0; n < Math.min(o.show, o.count ?? 100); n++) {
+  for (let n = 0; n < Math.min(o.show, count); n++) {
     const ok = r.answers[n]!.every((d, i) => d === r.solutions[n]![i]);
     console.log(
       `\npuzzle ${n + 1} (${r.puzzles[n]!.filter((d) => d > 0).length} clues): ${ok ? 'solved' : 'not solved'}`,

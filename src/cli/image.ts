@@ -13,6 +13,7 @@ import {
   temperatureOption,
   topPOption,
 } from './options.js';
+import { withProgress } from './progress.js';
 
 /** --model of the image commands: a run or exported model, else the shipped one. */
 const MODEL_OPTION = [
@@ -151,8 +152,11 @@ export function registerImage(program: Command): void {
       image.checkGeometry(train.set, g, train.source);
       image.checkGeometry(test.set, g, test.source);
       const t0 = performance.now();
-      const r = image.sampleAnyImages(m, { ...o, record: true });
+      const r = withProgress(`sampling ${o.n} images`, o.n, 'images', (progress) =>
+        image.sampleAnyImages(m, { ...o, record: true, progress }),
+      );
       const seconds = (performance.now() - t0) / 1000;
+      console.error(`scoring ${o.n} samples, ${o.n} training and ${o.n} test images`);
       const s = image.scoreImages(net, r.images, o.n, train.set, test.set, o.seed);
       const speckle = image.speckleFraction(r.images, o.n, g);
       const speckleTest = image.speckleFraction(test.set.images, test.set.n, g);
@@ -199,7 +203,7 @@ export function registerImage(program: Command): void {
     'sampler (default: mdlm for masked models, else sjd; ddpm and bitdiff models: their own)',
   )
     .option(...MODEL_OPTION)
-    .requiredOption('--out <file>', 'the PNG grid to write')
+    .option('--out <file>', 'the PNG grid to write', image.SAMPLE_GRID_FILE)
     .option('-n, --n <n>', 'number of images', int(1, 100_000), 16)
     .option(...nfeOption('image'))
     .option(...temperatureOption('image'))
@@ -216,7 +220,9 @@ export function registerImage(program: Command): void {
       const m = image.loadAnyImageModel(o.model);
       const g = m.geometry;
       const t0 = performance.now();
-      const r = image.sampleAnyImages(m, { ...o, record: o.trace !== undefined });
+      const r = withProgress(`sampling ${o.n} images`, o.n, 'images', (progress) =>
+        image.sampleAnyImages(m, { ...o, record: o.trace !== undefined, progress }),
+      );
       const s = (performance.now() - t0) / 1000;
       util.writeFileAtomic(o.out, image.gridPng(r.images, o.n, g, { cols: o.cols }));
       if (o.trace)

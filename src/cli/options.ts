@@ -159,14 +159,18 @@ export const temperatureOption = (task: string) =>
     taskSpec(task).sampling.temperature,
   ] as const;
 
-/** A sampler flag (`--sampler`, `--eval-sampler`), its choices from the sampler registry. */
+/**
+ * A sampler flag (`--sampler`, `--eval-sampler`), its choices from the sampler registry: those a
+ * task may use (the searching ones only for a task with rules, `withRules`: Sudoku's).
+ */
 export function samplerOption(
   cmd: Command,
   flag: string,
   description: string,
   fallback?: string,
+  withRules = false,
 ): Command {
-  const names = [...sampling.samplers.keys()];
+  const names = sampling.samplerNames(withRules);
   return cmd.option(
     `${flag} <name>`,
     `${description} (${names.join(', ')})`,

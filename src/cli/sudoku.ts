@@ -112,6 +112,8 @@ const samplerOptions = (c: Command) =>
         ),
         '--sampler',
         `sampler (${samplerDefaults}; adaptive: each board at its own time, stops when filled; adaptive-remask: also undoes what breaks the rules; confidence: the paper's policy, 2 NFE a step; sjd: Alg. 2)`,
+        undefined,
+        true,
       ),
     )
       .option('--nfe <n>', `classifier evaluations per board (${nfeDefaults})`, nfe)

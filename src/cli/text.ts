@@ -16,6 +16,7 @@ import {
   temperatureOption,
   topPOption,
 } from './options.js';
+import { type Progress, progress, REPORT_FROM, withProgress } from './progress.js';
 
 interface SampleOpts {
   model?: string;
@@ -63,10 +64,20 @@ export function registerText(program: Command): void {
     )
     .option('--force', 'replace --out even when it is not a corpus folder sjd wrote')
     .action((o: { out: string; from: string; force?: boolean }) => {
-      const meta = text.writeCorpus(o.from, o.out, { force: o.force }) as Record<
+      let bar: Progress | null | undefined; // made at the first report, when the size is known
+      const MiB = 2 ** 20;
+      const reading = (read: number, total: number) => {
+        bar ??=
+          total / MiB >= REPORT_FROM
+            ? progress(`reading ${o.from}`, Math.ceil(total / MiB), 'MiB')
+            : null;
+        bar?.update(Math.round(read / MiB));
+      };
+      const meta = text.writeCorpus(o.from, o.out, { force: o.force, progress: reading }) as Record<
         string,
         { chars: number }
       >;
+      bar?.stop();
       console.log(
         `wrote ${o.out}: train ${meta.train!.chars}, valid ${meta.valid!.chars}, test ${meta.test!.chars} characters (from ${o.from})`,
       );
@@ -93,8 +104,12 @@ export function registerText(program: Command): void {
     .action((o: SampleOpts & TemplateOpts) => {
       const { model, process: proc } = text.loadTextModel(o.model, o);
       const template = text.textTemplate(o, model.config.length);
+      for (const [field, v] of Object.entries(template?.normalised ?? {}))
+        console.error(`--${field} normalised as the corpus is: ${JSON.stringify(v)}`);
       const t0 = performance.now();
-      const { texts } = text.sampleText(model, proc, { ...o, template });
+      const { texts } = withProgress(`sampling ${o.n} texts`, o.n, 'texts', (progress) =>
+        text.sampleText(model, proc, { ...o, template, progress }),
+      );
       const s = (performance.now() - t0) / 1000;
       for (const t of texts) console.log(t);
       const length = template?.length ?? model.config.length;
@@ -186,7 +201,9 @@ export function registerText(program: Command): void {
         const scorer = new text.TextScorer(corpus.test);
         if (!o.frontier) {
           const t0 = performance.now();
-          const { texts } = text.sampleText(model, proc, o);
+          const { texts } = withProgress(`sampling ${o.n} texts`, o.n, 'texts', (progress) =>
+            text.sampleText(model, proc, { ...o, progress }),
+          );
           const chars_per_s =
             (texts.length * model.config.length) / ((performance.now() - t0) / 1000);
           const r = { ...scorer.score(texts), nfe: o.nfe, temperature: o.temperature, chars_per_s };

@@ -45,7 +45,7 @@ const TASK_FLAGS: Record<string, (c: Command) => Command> = {
       .option('--eval-size <n>', 'held-out puzzles per evaluation', int(1, 100_000), d.evalSize)
       .option('--eval-nfe <n>', 'NFE budget of the evaluation sampler', nfe, d.evalNfe);
     return sudokuNetworkOptions(
-      samplerOption(c, '--eval-sampler', 'evaluation sampler', d.evalSampler),
+      samplerOption(c, '--eval-sampler', 'evaluation sampler', d.evalSampler, true),
     ).option(
       '--anchors <mode>',
       'learned (CDCD-normalised) or frozen random anchors',

@@ -23,6 +23,8 @@ export interface BatchedSampleOptions
   /** The conditioned positions of sequences start..start+size-1: tokens and mask [size, L]. */
   condition?: (start: number, size: number) => { tokens: Tensor; mask: Tensor };
   record?: boolean; // the trajectory of the first chunk
+  /** told the sequences done of `n` after each chunk (a command's progress bar) */
+  progress?: (done: number, n: number) => void;
 }
 
 /** An unconditional run's options (text, images: `sjd sample`, the API, the frontiers). */
@@ -37,6 +39,7 @@ export interface UnconditionalOptions {
   grid?: GridKind; // default: cosine
   batch?: number; // default 64
   record?: boolean; // the trajectory of the first batch
+  progress?: (done: number, n: number) => void; // after each batch
 }
 
 /** The batched sampler's options for an unconditional run of `proc`. */
@@ -54,6 +57,7 @@ export function unconditionalSampling(
     grid: o.grid ?? 'cosine',
     seed: o.seed,
     record: o.record,
+    progress: o.progress,
   };
 }
 
@@ -132,6 +136,7 @@ export function* batchedSteps(
         rowNfe.push(...r.rowNfe);
         r.tokens.dispose();
         r.y.dispose();
+        o.progress?.(start + B, o.n);
       } finally {
         options.condition?.tokens.dispose();
         options.condition?.mask.dispose();

@@ -40,6 +40,7 @@ export {
   getSampler,
   registerSampler,
   type Sampler,
+  samplerNames,
   samplers,
   samplersFor,
 } from './registry.js';

@@ -57,12 +57,21 @@ export function defaultSampler(proc: SJDProcess): string {
 }
 
 /**
+ * The registered samplers a task may use: every one, or, for a task without rules to undo by,
+ * all but the searching ones (`withRules`: Sudoku's).
+ */
+export function samplerNames(withRules: boolean): string[] {
+  return [...samplers].filter(([, s]) => withRules || !s.search).map(([name]) => name);
+}
+
+/**
  * The registered samplers that can run `proc` (those for the masked preset only need it); the
  * searching ones only when the task has rules to undo by (`withRules`: Sudoku's).
  */
 export function samplersFor(proc: SJDProcess, withRules = false): string[] {
   const masked = proc.config.kernel === 'mask';
-  return [...samplers]
-    .filter(([, s]) => (withRules || !s.search) && (masked ? !s.gaussianOnly : !s.maskedOnly))
-    .map(([name]) => name);
+  return samplerNames(withRules).filter((name) => {
+    const s = samplers.get(name)!;
+    return masked ? !s.gaussianOnly : !s.maskedOnly;
+  });
 }

@@ -7,17 +7,19 @@ import type { TrajectoryStep } from './types.js';
 /**
  * A run to its end (every sampling path is a generator of steps, the batch answer its return):
  * its result, with the steps it showed as `trajectory` when `record` (a step not watched is null
- * and skipped).
+ * and skipped), telling `onStep` the count after each step.
  */
 export function drain<R extends object>(
   run: Generator<TrajectoryStep | null, R>,
   record: boolean,
+  onStep?: (steps: number) => void, // told the steps taken so far after each (a progress report)
 ): R & { trajectory?: TrajectoryStep[] } {
   const trajectory: TrajectoryStep[] = [];
-  for (;;) {
+  for (let steps = 1; ; steps++) {
     const r = run.next();
     if (r.done) return record ? { ...r.value, trajectory } : r.value;
     if (r.value) trajectory.push(r.value);
+    onStep?.(steps);
   }
 }
 

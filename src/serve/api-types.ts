@@ -78,6 +78,8 @@ export interface SampleSettings extends Settings {
 /** Text samples (POST /api/text/sample, and the text stream's `done` event). */
 export interface TextSampleAnswer extends SampleSettings {
   texts: string[];
+  /** the template fields that were normalised as the corpus is, as they were used */
+  normalised?: { prompt?: string; suffix?: string; infill?: string };
   nfe_used: number;
 }
 

@@ -90,6 +90,9 @@ export function imageConfig(g: ImageGeometry, o: ConfigOptions = {}): TrainConfi
   return { ...presetConfig(task, () => imageBlendShape(g), o), image: g };
 }
 
+/** Where `sjd sample image` writes its grid unless --out says otherwise (in the current folder). */
+export const SAMPLE_GRID_FILE = 'sjd-samples.png';
+
 /** The shipped image model (an exported model folder), when it has been shipped. */
 export const SHIPPED_IMAGE = new URL('../../../../models/image', import.meta.url).pathname;
 

@@ -32,11 +32,15 @@ export function runSudokuDemo(
     rules?: boolean; // sudokuSampling's default when absent
     commit?: CommitRule;
     retries?: number;
+    /** told when the puzzles are made, before the solve starts */
+    generated?: (seconds: number) => void;
+    onStep?: (steps: number) => void; // the solve's progress (solve.ts)
   },
 ): SudokuDemoResult {
   const g0 = performance.now();
   const { puzzles, solutions } = generatedPairs(o.count, o.seed);
   const generateSeconds = (performance.now() - g0) / 1000;
+  o.generated?.(generateSeconds);
   const t0 = performance.now();
   const { sampler, rules } = sudokuSampling(o);
   const { boards, nfe, firstSolved, attempts } = solveSudoku(
@@ -50,6 +54,7 @@ export function runSudokuDemo(
       commit: o.commit,
       seed: o.seed,
       retries: o.retries,
+      onStep: o.onStep,
     },
   );
   const seconds = (performance.now() - t0) / 1000;

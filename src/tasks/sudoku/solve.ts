@@ -101,6 +101,8 @@ export interface SolveOptions {
   rules?: boolean; // rule out digits committed peers hold (rules.ts)
   retries?: number; // attempts after the first (retry.ts; DEFAULT_RETRIES when absent)
   remask?: boolean; // retries start from the answer's consistent cells first (remask.ts)
+  /** told the sampler steps (batch passes of the network) taken so far (a progress report) */
+  onStep?: (steps: number) => void;
 }
 
 /** The batched sampler's options for `puzzles`: clues conditioned (digit v is token v - 1). */
@@ -219,7 +221,11 @@ export function solveSudoku(
   puzzles: Board[],
   o: SolveOptions,
 ): SolveResult {
-  return drain(solveSteps(model, proc, puzzles, o, o.record ? 'first' : 'none'), o.record === true);
+  return drain(
+    solveSteps(model, proc, puzzles, o, o.record ? 'first' : 'none'),
+    o.record === true,
+    o.onStep,
+  );
 }
 
 /** A solve of groups of puzzles, each on its own: the merged result and each group's seconds. */

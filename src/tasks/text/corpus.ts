@@ -104,6 +104,8 @@ export interface CorpusOptions {
   chunkBytes?: number;
   /** Characters of one line a markup construct may hold open (normalise-stream.ts). */
   limit?: number;
+  /** told the source's bytes read so far and the total (a command's progress bar) */
+  progress?: (read: number, total: number) => void;
 }
 
 function checkLength(source: string, chars: number): void {

@@ -119,6 +119,7 @@ function unzipPass(
   chunkBytes: number,
   wanted: (name: string) => boolean,
   onEntry: (name: string, data: Uint8Array, final: boolean) => void,
+  onRead: (bytes: number) => void = () => {},
 ): void {
   const fail = (why: string): never => {
     throw new Error(`${path}: not a readable zip file (${why})`);
@@ -157,7 +158,15 @@ function unzipPass(
       throw e;
     }
   };
-  readChunks(path, chunkBytes, (bytes) => push(bytes, false), true);
+  readChunks(
+    path,
+    chunkBytes,
+    (bytes) => {
+      push(bytes, false);
+      onRead(bytes.length);
+    },
+    true,
+  );
   push(new Uint8Array(0), true);
 }
 
@@ -189,10 +198,21 @@ function zipDirectoryCount(path: string): number {
 export function normaliseSource(
   plan: SourcePlan,
   emit: (text: string) => void,
-  opts: { chunkBytes?: number; limit?: number } = {},
+  opts: {
+    chunkBytes?: number;
+    limit?: number;
+    /** told the source's bytes read so far and how many it will read in all */
+    progress?: (read: number, total: number) => void;
+  } = {},
 ): void {
   const chunk = opts.chunkBytes ?? CHUNK_BYTES;
   const n = new StreamNormaliser(emit, opts.limit ?? HOLD_LIMIT);
+  let read = 0;
+  let total = 0;
+  const onRead = (bytes: number) => {
+    read += bytes;
+    opts.progress?.(read, total);
+  };
   if (plan.kind === 'embedded') {
     // One document of the addresses joined by newlines, as the in-memory corpus is made.
     plan.files.forEach((f, i) => {
@@ -202,9 +222,13 @@ export function normaliseSource(
     return;
   }
   if (plan.kind === 'files') {
+    for (const f of plan.files) total += statSync(f).size;
     for (const f of plan.files) {
       const dec = new StringDecoder('utf8');
-      readChunks(f, chunk, (b) => n.push(dec.write(b)));
+      readChunks(f, chunk, (b) => {
+        n.push(dec.write(b));
+        onRead(b.length);
+      });
       n.push(dec.end());
       n.endDocument();
     }
@@ -233,7 +257,9 @@ export function normaliseSource(
   const sorted = [...names].sort();
   const inOrder = sorted.every((s, i) => s === names[i]);
   // In name order already (text8.zip): one pass. Otherwise one pass per entry.
-  for (const group of inOrder ? [sorted] : sorted.map((s) => [s])) {
+  const passes = inOrder ? [sorted] : sorted.map((s) => [s]);
+  total = passes.length * statSync(zip).size;
+  for (const group of passes) {
     const want = new Set(group);
     let dec = new StringDecoder('utf8');
     unzipPass(
@@ -249,6 +275,7 @@ export function normaliseSource(
           dec = new StringDecoder('utf8');
         }
       },
+      onRead,
     );
   }
 }

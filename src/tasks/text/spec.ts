@@ -125,7 +125,9 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
   *sampleSteps(m, s, condition) {
     const template = (condition as TextTemplate | null | undefined) ?? null;
     const r = yield* sampleTextSteps(m.model, m.process, { ...s, template });
-    return { answer: { texts: r.texts }, nfe: r.nfe };
+    // the fields normalisation changed, as they were used (the page shows them)
+    const normalised = template?.normalised;
+    return { answer: normalised ? { texts: r.texts, normalised } : { texts: r.texts }, nfe: r.nfe };
   },
   conditioning: {
     fields: { prompt: 'string', suffix: 'string', infill: 'string', length: 'int' },

@@ -7,9 +7,11 @@
 //   infill  a whole template with holes marked '_' (not in text8's alphabet, so it cannot clash);
 //   length  the text's length, at most the model's L (default: the infill's, else L).
 // A text shorter than L is sampled at L (the model's one length) and cut: the positions past it
-// are generated freely and dropped. Characters outside the alphabet are refused in one line that
-// names the character and where it is.
+// are generated freely and dropped. A field is first normalised as the corpus is (normalise.ts:
+// capitals lowercased, digits spelled, every other run of characters one space; an infill's holes
+// kept), and the template says which fields that changed, so that a command can show it.
 import { ALPHABET } from './corpus.js';
+import { foldChars } from './normalise.js';
 
 export const HOLE = '_';
 
@@ -24,6 +26,13 @@ export interface TextTemplate {
   length: number; // characters in the text (<= L)
   tokens: number[]; // [L] the known tokens (0 at holes)
   known: boolean[]; // [L] clamped positions
+  /** the fields normalisation changed, as they were used */
+  normalised?: Partial<Record<'prompt' | 'suffix' | 'infill', string>>;
+}
+
+/** A template field as the corpus is normalised; `holes` keeps an infill's holes where they are. */
+export function normaliseField(s: string, holes: boolean): string {
+  return holes ? s.split(HOLE).map(foldChars).join(HOLE) : foldChars(s);
 }
 
 /** How errors name a field: the CLI's flags (default), or the API's fields. */
@@ -52,7 +61,18 @@ export function textTemplate(
   L: number,
   name: FieldName = FLAGS,
 ): TextTemplate | null {
-  const { prompt, suffix, infill } = spec;
+  const normalised: TextTemplate['normalised'] = {};
+  const fold = (field: 'prompt' | 'suffix' | 'infill', v: string | undefined) => {
+    if (v === undefined) return undefined;
+    const n = normaliseField(v, field === 'infill');
+    if (n !== v) normalised[field] = n;
+    return n;
+  };
+  const [prompt, suffix, infill] = [
+    fold('prompt', spec.prompt),
+    fold('suffix', spec.suffix),
+    fold('infill', spec.infill),
+  ];
   if (infill !== undefined && (prompt !== undefined || suffix !== undefined))
     throw new Error(
       `${name('infill')} is a whole template: give it alone, not with ${name('prompt')} or ${name('suffix')}`,
@@ -85,5 +105,9 @@ export function textTemplate(
     const ts = tokensOf(name('suffix'), suffix, false);
     place(name('suffix'), ts, length - ts.length);
   }
-  return { length, tokens: slots.map((t) => Math.max(t, 0)), known: slots.map((t) => t >= 0) };
+  const tokens = slots.map((t) => Math.max(t, 0));
+  const known = slots.map((t) => t >= 0);
+  return Object.keys(normalised).length > 0
+    ? { length, tokens, known, normalised }
+    : { length, tokens, known };
 }
