@@ -46,7 +46,13 @@ const ANGLED: Record<string, string> = {
  */
 const KNOWN_FAILURES: [string, string, string, RegExp][] = [];
 /** Lines not run: [file, the line's args as a prefix, why]. */
-const SKIPPED: [string, string, string][] = [];
+const SKIPPED: [string, string, string][] = [
+  [
+    'docs/library.md',
+    '--task-module ./my-task.mjs',
+    "the module is docs/library.md's own, compiled and run (train, sample, serve) by test/task-module.test.ts",
+  ],
+];
 
 interface DocCommand {
   file: string;
