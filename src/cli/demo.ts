@@ -105,6 +105,7 @@ async function sudokuDemo(o: DemoOpts): Promise<void> {
   const commit = commitRule({ ...o, sampler });
   const nfeCap = o.nfe ?? sudoku.defaultSudokuNfe(sampler);
   const count = o.count ?? 100;
+  const beat = heartbeat(`solving ${count} puzzles`, (k) => `${k} batch passes of the network`);
   const r = sudoku.runSudokuDemo(loaded, {
     count,
     seed: o.seed,
@@ -117,11 +118,9 @@ async function sudokuDemo(o: DemoOpts): Promise<void> {
       console.log(
         `generated ${count} puzzles without guessing in ${seconds.toFixed(1)} s; solving with ${loaded.source}`,
       ),
-    onStep: heartbeat(
-      `solving ${count} puzzles`,
-      (steps) => `${steps} batch passes of the network`,
-    ),
+    onStep: (steps) => beat.update(steps),
   });
+  beat.stop();
   for (let n = 0; n < Math.min(o.show, count); n++) {
     const ok = r.answers[n]!.every((d, i) => d === r.solutions[n]![i]);
     console.log(

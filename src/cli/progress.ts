@@ -77,16 +77,33 @@ export function withProgress<T>(
 }
 
 /**
- * For work whose length is not known ahead (an adaptive solve stops when its boards do): a line
- * every PLAIN_EVERY_S seconds of what it has done so far, `say(count)` naming the count.
+ * For work whose length is not known ahead (an adaptive solve stops when its boards do), or that
+ * reports seldom (worker processes, a chunk at a time): a line every PLAIN_EVERY_S seconds of what
+ * it has done so far, `say(count)` naming the latest count. It prints from `update` (work that
+ * keeps this thread busy) and from a timer (work waited for in other processes); `stop` ends it.
  */
-export function heartbeat(what: string, say: (count: number) => string): (count: number) => void {
+export interface Heartbeat {
+  update(count: number): void;
+  stop(): void;
+}
+
+export function heartbeat(what: string, say: (count: number) => string): Heartbeat {
   const t0 = performance.now();
   let last = t0;
-  return (count) => {
+  let count = 0;
+  const beat = () => {
     const now = performance.now();
     if (now - last < PLAIN_EVERY_S * 1000) return;
     last = now;
     console.error(`${what}: ${say(count)}, ${((now - t0) / 1000).toFixed(0)} s`);
+  };
+  const timer = setInterval(beat, 1000);
+  timer.unref();
+  return {
+    update: (c) => {
+      count = c;
+      beat();
+    },
+    stop: () => clearInterval(timer),
   };
 }

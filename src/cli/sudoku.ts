@@ -9,6 +9,7 @@
 import type { Command } from 'commander';
 import { sampling, sudoku, torch, util } from '../index.js';
 import { group, int, nfe, num, oneOf, samplerOption } from './options.js';
+import { heartbeat } from './progress.js';
 import { solveFile } from './solve-file.js';
 import { EXIT_NOT_SOLVED, retryNote } from './solve-report.js';
 
@@ -149,8 +150,28 @@ const samplerOptions = (c: Command) =>
 export const workersOf = (o: { workers?: number }): number => o.workers ?? torch.getNumThreads();
 
 /** A solve of many puzzles: across worker processes (sudoku.solvePuzzles). */
-const solveMany = (o: SamplerOpts, loaded: sudoku.LoadedSudoku, puzzles: sudoku.Board[]) =>
-  sudoku.solvePuzzles(loaded, o.model, puzzles, solveOptions(o), workersOf(o));
+async function solveMany(o: SamplerOpts, loaded: sudoku.LoadedSudoku, puzzles: sudoku.Board[]) {
+  // boards done as chunks come back from workers; the batch passes while this process solves
+  let boards = 0;
+  const beat = heartbeat(`solving ${puzzles.length} puzzles`, (passes) =>
+    boards > 0 || passes === 0 ? `${boards} boards done` : `${passes} batch passes of the network`,
+  );
+  try {
+    return await sudoku.solvePuzzles(
+      loaded,
+      o.model,
+      puzzles,
+      { ...solveOptions(o), onStep: (k) => beat.update(k) },
+      workersOf(o),
+      (done) => {
+        boards = done;
+        beat.update(0);
+      },
+    );
+  } finally {
+    beat.stop();
+  }
+}
 
 /** The --remask flag. */
 export const remaskOption = [

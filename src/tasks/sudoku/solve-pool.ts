@@ -40,7 +40,9 @@ async function solveInWorkers(
   chunks: { start: number; puzzles: Board[] }[],
   o: SolveOptions,
   workers: number,
+  onBoards?: (done: number) => void,
 ): Promise<SolveResult> {
+  let boards = 0;
   const parts: SolveResult[] = new Array(chunks.length);
   const children: ChildProcess[] = [];
   let next = 0;
@@ -50,7 +52,12 @@ async function solveInWorkers(
       const give = (child: ChildProcess) => {
         const chunk = chunks[next++];
         if (!chunk) return;
-        const job: PoolJob = { model, options: { ...o, record: false }, ...chunk };
+        // (a callback stays here: it cannot cross to the worker)
+        const job: PoolJob = {
+          model,
+          options: { ...o, record: false, onStep: undefined },
+          ...chunk,
+        };
         child.send(job);
       };
       const count = Math.min(workers, chunks.length);
@@ -64,7 +71,10 @@ async function solveInWorkers(
         children.push(child);
         child.on('message', (reply: PoolReply) => {
           if ('error' in reply) return reject(new Error(reply.error));
-          parts[chunks.findIndex((c) => c.start === reply.start)] = reply.result;
+          const at = chunks.findIndex((c) => c.start === reply.start);
+          parts[at] = reply.result;
+          boards += chunks[at]!.puzzles.length;
+          onBoards?.(boards);
           if (++done === chunks.length) resolve();
           else give(child);
         });
@@ -99,9 +109,12 @@ export function solvePuzzles(
   puzzles: Board[],
   o: SolveOptions,
   workers: number,
+  onBoards?: (done: number) => void, // told the boards solved so far, after each chunk
 ): Promise<SolveResult> {
   checkWorkers(workers);
   const chunks = solveChunks(puzzles, o);
-  if (workers > 1 && chunks.length > 1) return solveInWorkers(model, chunks, o, workers);
-  return Promise.resolve(solveSudoku(loaded.model, loaded.process, puzzles, o));
+  if (workers > 1 && chunks.length > 1) return solveInWorkers(model, chunks, o, workers, onBoards);
+  const r = solveSudoku(loaded.model, loaded.process, puzzles, o);
+  onBoards?.(puzzles.length);
+  return Promise.resolve(r);
 }
