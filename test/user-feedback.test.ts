@@ -65,7 +65,7 @@ test('batched sampling tells its progress after each batch', () => {
 test('the corpus reader tells the bytes read, up to the whole source', () => {
   const dir = tempDir('sjd-read-progress-');
   const files = ['a.txt', 'b.txt'].map((f) => join(dir, f));
-  files.forEach((f, i) => writeFileSync(f, `the quick brown fox ${i} `.repeat(40)));
+  for (const [i, f] of files.entries()) writeFileSync(f, `the quick brown fox ${i} `.repeat(40));
   const total = files.reduce((a, f) => a + readFileSync(f).length, 0);
   const reads: number[] = [];
   normaliseSource({ source: dir, kind: 'files', files }, () => {}, {
