@@ -258,13 +258,15 @@ class UNet(nn.Module):
         self.time.fc, self.time.proj = nn.Linear(emb, 4 * emb), nn.Linear(4 * emb, emb)
         self.in_conv = nn.Conv2d(c["channels"] * (c["anchorDim"] + 1), base, 3, padding=1)
         last, skips, ch = len(mults) - 1, [base], base
+        # the levels with attention, by downsampling factor (default: the lowest level only)
+        attends = lambda level: 2**level in c.get("attention", [2**last])  # noqa: E731
         self.down = nn.ModuleList()
         for level, m in enumerate(mults):
             stage = nn.ModuleList()
             for _ in range(blocks):
                 stage.append(ResBlock(ch, base * m, emb))
                 ch = base * m
-                if level == last:
+                if attends(level):
                     stage.append(AttnBlock(ch, heads))
                 skips.append(ch)
             if level < last:
@@ -278,7 +280,7 @@ class UNet(nn.Module):
             for _ in range(blocks + 1):
                 stage.append(ResBlock(ch + skips.pop(), base * mults[level], emb))
                 ch = base * mults[level]
-                if level == last:
+                if attends(level):
                     stage.append(AttnBlock(ch, heads))
             if level > 0:
                 stage.append(Up(ch))

@@ -23,8 +23,8 @@ const cfg = {
 };
 const L = cfg.height * cfg.width * cfg.channels;
 
-const build = (seed: number) =>
-  new UNetDenoiser(cfg, new torch.Generator(seed), valueAnchors(cfg.classes).to('float32'));
+const build = (seed: number, c: typeof cfg & { attention?: number[] } = cfg) =>
+  new UNetDenoiser(c, new torch.Generator(seed), valueAnchors(c.classes).to('float32'));
 
 /** Every parameter moved off its initial value (so even the zero-initialised convs matter). */
 const perturb = (model: UNetDenoiser, gen: torch.Generator) =>
@@ -82,20 +82,39 @@ test('gradients of the cross-entropy reach every parameter', () => {
     assert.ok(p.grad && p.grad.abs().sum().item() > 0, `no gradient reaches ${name}`);
 });
 
-test('PyTorch computes the same logits from the same weights (bench/torch_ref.py UNet)', () => {
-  const model = build(7).eval();
-  const gen = new torch.Generator(8);
-  perturb(model, gen);
-  const inputs = {
-    y: gen.randn([2, L, cfg.anchorDim]),
-    t: gen.rand([2]),
-    on_anchor: gen.rand([2, L]).lt(0.3),
-  };
-  const theirs = pytorchForward(model.stateDict(), inputs, { ...cfg, model: 'unet' });
-  const ours = torch.noGrad(() => model.forward(inputs.y, inputs.t, inputs.on_anchor));
-  assert.deepEqual(theirs.shape, ours.shape);
-  const scale = ours.abs().amax().item();
-  assert.ok(scale > 0.1, `logits of scale ${scale}`);
-  const diff = theirs.sub(ours).abs().amax().item();
-  assert.ok(diff < 1e-4 * scale, `max |logits difference| ${diff} at scale ${scale}`);
+for (const attention of [undefined, [1, 2]])
+  test(`PyTorch computes the same logits from the same weights (bench/torch_ref.py UNet, attention ${attention ?? 'at the lowest level'})`, () => {
+    const c = { ...cfg, attention };
+    const model = build(7, c).eval();
+    const gen = new torch.Generator(8);
+    perturb(model, gen);
+    const inputs = {
+      y: gen.randn([2, L, cfg.anchorDim]),
+      t: gen.rand([2]),
+      on_anchor: gen.rand([2, L]).lt(0.3),
+    };
+    const theirs = pytorchForward(model.stateDict(), inputs, { ...c, model: 'unet' });
+    const ours = torch.noGrad(() => model.forward(inputs.y, inputs.t, inputs.on_anchor));
+    assert.deepEqual(theirs.shape, ours.shape);
+    const scale = ours.abs().amax().item();
+    assert.ok(scale > 0.1, `logits of scale ${scale}`);
+    const diff = theirs.sub(ours).abs().amax().item();
+    assert.ok(diff < 1e-4 * scale, `max |logits difference| ${diff} at scale ${scale}`);
+  });
+
+test('attention at the levels named by downsampling factor, and a factor no level has refused', () => {
+  const count = (m: UNetDenoiser) =>
+    m
+      .namedParameters()
+      .filter(
+        ([n]) =>
+          /\.attn\.qkv\.weight$/.test(n) || (/^mid\.1\./.test(n) && n.endsWith('qkv.weight')),
+      ).length;
+  const lowest = count(build(1)); // level 1: 1 down + 2 up blocks, and the middle
+  const both = count(build(1, { ...cfg, attention: [1, 2] })); // and level 0's 1 + 2
+  assert.equal(both - lowest, 3);
+  assert.throws(
+    () => build(1, { ...cfg, attention: [4] }),
+    /unet: attention at downsampling factor 4: the levels have 1, 2/,
+  );
 });

@@ -1,7 +1,8 @@
 // The layers of the ADM U-Net (app:cifar10-imagenet; Dhariwal & Nichol), shared by the SJD image
 // classifier (unet.ts: logits over K levels a site) and the pixel-space regressor of DDPM and Bit
 // Diffusion (unet-regressor.ts: a vector a site). A 3x3 convolution in, residual blocks with the
-// time embedding at each resolution (ResBlock), self-attention at the lowest, stride-2
+// time embedding at each resolution (ResBlock), self-attention after each residual block at the
+// resolutions `attention` names (by downsampling factor; the lowest by default) and in the middle, stride-2
 // convolutions down and nearest upsampling up with skip connections, and a zero-initialised 3x3
 // convolution out. The layers register on the module that owns them (`register`), so their
 // parameters keep the owner's names (time, in_conv, down.*, mid.*, up.*, out_norm, out_conv).
@@ -15,7 +16,13 @@ export interface UNetSize {
   base: number; // feature channels at full resolution
   mults: number[]; // per resolution level: channels = base * mult; a stride-2 step between levels
   blocks: number; // residual blocks per level (the decoder has one more, as ADM)
-  heads: number; // self-attention heads at the lowest resolution
+  heads: number; // self-attention heads
+  /**
+   * the downsampling factors (1 at full resolution, 2 after one stride-2 step, ...) of the levels
+   * with self-attention after each residual block, as ADM's attention resolutions; default: the
+   * lowest level only (the paper's CIFAR-10 U-Net: [2, 4])
+   */
+  attention?: number[];
   dropout?: number;
   precision?: Precision; // the forward pass's compute precision (precision.ts; default float32)
 }
@@ -40,16 +47,23 @@ export class UNetLayers {
       throw new Error(`unet: mults must be whole numbers >= 1, got [${c.mults}]`);
     if (!(Number.isInteger(c.blocks) && c.blocks >= 1))
       throw new Error(`unet: blocks must be a whole number >= 1, got ${c.blocks}`);
-    const lowest = c.base * c.mults.at(-1)!;
-    if (lowest % c.heads !== 0)
-      throw new Error(
-        `unet: ${lowest} channels at the lowest level do not split into ${c.heads} heads`,
-      );
+    const last = c.mults.length - 1;
+    const factors = c.attention ?? [2 ** last];
+    for (const f of factors)
+      if (!c.mults.some((_, level) => 2 ** level === f))
+        throw new Error(
+          `unet: attention at downsampling factor ${f}: the levels have ${c.mults.map((_, l) => 2 ** l).join(', ')}`,
+        );
+    const attends = (level: number) => factors.includes(2 ** level);
+    for (const [level, m] of [...c.mults.entries(), [last, c.mults.at(-1)!] as const])
+      if ((attends(level) || level === last) && (c.base * m) % c.heads !== 0)
+        throw new Error(
+          `unet: ${c.base * m} channels at ${level === last ? 'the lowest level' : `level ${level}`} do not split into ${c.heads} heads`,
+        );
     const p = c.dropout ?? 0;
     const emb = 4 * c.base;
     this.time = register('time', new TimeEmbedding(emb, gen));
     this.inConv = register('in_conv', new nn.Conv2d(c.inChannels, c.base, 3, { gen }));
-    const last = c.mults.length - 1;
     const skips: number[] = [c.base]; // channels of each skip, in the order they are pushed
     let ch = c.base;
     this.down = c.mults.map((m, level) => {
@@ -57,7 +71,7 @@ export class UNetLayers {
       for (let b = 0; b < c.blocks; b++) {
         stage.push(new ResBlock(ch, c.base * m, emb, p, gen));
         ch = c.base * m;
-        if (level === last) stage.push(new AttentionBlock(ch, c.heads, gen));
+        if (attends(level)) stage.push(new AttentionBlock(ch, c.heads, gen));
         skips.push(ch);
       }
       if (level < last) {
@@ -77,7 +91,7 @@ export class UNetLayers {
       for (let b = 0; b <= c.blocks; b++) {
         stage.push(new ResBlock(ch + skips.pop()!, c.base * m, emb, p, gen));
         ch = c.base * m;
-        if (level === last) stage.push(new AttentionBlock(ch, c.heads, gen));
+        if (attends(level)) stage.push(new AttentionBlock(ch, c.heads, gen));
       }
       if (level > 0) stage.push(new Upsample(ch, gen));
       return stage.map((mod, k) => register(`up.${level}.${k}`, mod));

@@ -171,12 +171,16 @@ const unet = z
     mults: z.array(int(1, 64)).min(1).max(8),
     blocks: int(1, 16),
     heads: int(1, 256),
+    attention: z.array(int(1, 128)).min(1).max(8).optional(), // absent = the lowest level only
     dropout: z.number().min(0).lt(1).optional(),
     precision: z.enum(PRECISIONS).optional(), // absent = float32
   })
-  .strict() // a key the U-Net does not read is a mistake, not a setting (issue #27)
+  .strict() // a key the U-Net does not read is a mistake, not a setting
   .refine((m) => (m.base * m.mults.at(-1)!) % m.heads === 0, {
     message: 'the channels of the lowest level must be a multiple of heads',
+  })
+  .refine((m) => (m.attention ?? []).every((f) => m.mults.some((_, l) => 2 ** l === f)), {
+    message: 'attention names downsampling factors of the levels (1, 2, 4, ...)',
   })
   .refine((m) => m.blocks * m.mults.length * (m.base * Math.max(...m.mults)) ** 2 * 18 <= 2e9, {
     message: 'more than 2e9 parameters',

@@ -1,0 +1,83 @@
+// The paper's CIFAR-10 image model (app:cifar10-imagenet's table) is the `paper` size: a 109M
+// parameter ADM U-Net (96 features, multipliers [3, 4, 4], 4 residual blocks a level, attention
+// at downsampling factors 2 and 4, dropout 0.1) over RGB 32 x 32 at 256 levels, trained by AdamW
+// at 1e-4 after a 1,000-step warm-up, constant, batch 512, EMA 0.9999, 200,000 steps. Here it
+// trains one step on CPU (batch 2) on data in CIFAR-10's binary format that the test writes, read
+// by `sjd data images`: its config is the table's, and its first losses are those of an
+// untrained classifier over 256 levels (ln 256). Slow (about a minute); SJD_TEST_FAST=1 skips it.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { CIFAR_RECORD } from '../src/tasks/image/index.js';
+import { tempDir } from './tmp.js';
+
+const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
+const sjd = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, SJD_THREADS: '1' },
+  });
+const skip = process.env.SJD_TEST_FAST === '1' ? 'SJD_TEST_FAST' : false;
+
+test("sjd train image --size paper: the paper table's U-Net trains on CIFAR-format data on CPU", {
+  skip,
+}, () => {
+  const dir = tempDir('sjd-paper-image-');
+  const n = 8;
+  const buf = Buffer.alloc(n * CIFAR_RECORD);
+  for (let r = 0; r < n; r++) {
+    buf[r * CIFAR_RECORD] = r % 10;
+    for (let p = 1; p < CIFAR_RECORD; p++) buf[r * CIFAR_RECORD + p] = (r * 31 + p * 7) % 256;
+  }
+  writeFileSync(join(dir, 'data_batch_1.bin'), buf);
+  const data = join(dir, 'cifar.safetensors');
+  const d = sjd('data', 'images', '--from', join(dir, 'data_batch_1.bin'), '--out', data);
+  assert.equal(d.status, 0, d.stderr);
+  const run = join(dir, 'run');
+  const t = sjd(
+    'train',
+    'image',
+    '--size',
+    'paper',
+    '--data',
+    data,
+    '--eval-data',
+    data,
+    '--steps',
+    '1',
+    '--batch',
+    '2',
+    '--out',
+    run,
+  );
+  assert.equal(t.status, 0, t.stderr);
+  const c = JSON.parse(readFileSync(join(run, 'config.json'), 'utf8'));
+  assert.deepEqual(
+    { ...c.model, anchors: undefined, anchorDim: undefined },
+    {
+      size: 'paper',
+      arch: 'unet',
+      base: 96,
+      mults: [3, 4, 4],
+      blocks: 4,
+      heads: 4,
+      attention: [2, 4],
+      dropout: 0.1,
+      anchors: undefined,
+      anchorDim: undefined,
+    },
+  );
+  assert.deepEqual(c.lr, { kind: 'constant', lr: 1e-4, warmup: 1000, total: 1 }); // --steps 1 (the size: 200,000)
+  assert.deepEqual(
+    [c.ema, c.weightDecay, c.image.channels, c.image.height, c.image.levels],
+    [0.9999, 0, 3, 32, 256],
+  );
+  assert.deepEqual([c.process.name, c.process.blend, c.process.sigmaB], ['sjd', 'blur2d', 2.5]);
+  const valid = Number(/valid_loss (\d+\.\d+)/.exec(t.stdout + t.stderr)![1]);
+  assert.ok(
+    Math.abs(valid - Math.log(256)) < 0.05,
+    `valid loss ${valid} against ln 256 = ${Math.log(256).toFixed(4)}`,
+  );
+});
