@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
 import cliProgress from 'cli-progress';
-import { sudoku } from '../index.js';
+import { sudoku, util } from '../index.js';
 import { EXIT_NOT_SOLVED, retryCounts } from './solve-report.js';
 
 /** Boards a chunk of `solve --file` (the batched sampler's batch). */
@@ -68,7 +68,7 @@ export async function solveFile(
       tally.firstSolved += r.firstSolved;
       tally.retried += sudoku.retriedBoards(r.attempts);
       tally.nfeSum += r.nfe.reduce((a, b) => a + b, 0);
-      tally.nfeMax = Math.max(tally.nfeMax, ...r.nfe);
+      tally.nfeMax = util.maxOf(r.nfe, tally.nfeMax);
       const rate = tally.boards / ((performance.now() - t0) / 1000);
       bar.update(bytes, { boards: tally.boards, solved: tally.solved, rate: rate.toFixed(1) });
       await setImmediate(); // signals and finalisers between chunks

@@ -16,6 +16,7 @@ import {
   type ProcessChoice,
   type TimeSampling,
 } from '../process/index.js';
+import { maxOf } from '../util/fold.js';
 import type { LrSchedule } from './schedule.js';
 
 /** The transformer (denoiser.ts) of sequences and boards. */
@@ -178,7 +179,7 @@ const unet = z
   .refine((m) => (m.base * m.mults.at(-1)!) % m.heads === 0, {
     message: 'the channels of the lowest level must be a multiple of heads',
   })
-  .refine((m) => m.blocks * m.mults.length * (m.base * Math.max(...m.mults)) ** 2 * 18 <= 2e9, {
+  .refine((m) => m.blocks * m.mults.length * (m.base * maxOf(m.mults)) ** 2 * 18 <= 2e9, {
     message: 'more than 2e9 parameters',
   });
 

@@ -1,7 +1,9 @@
 // File-system and network utilities: atomic writes, cached results, output-path guards, a free
-// port; and the integer check that flags and environment variables share.
+// port; the integer check that flags and environment variables share; folds over arrays of any
+// length (the largest, the smallest, appending).
 export * from './atomic.js';
 export * from './cache.js';
+export * from './fold.js';
 export * from './free-port.js';
 export * from './integer.js';
 export * from './out-path.js';

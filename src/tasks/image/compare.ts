@@ -14,6 +14,7 @@ import { describeProcess, isPixelProcess, parseProcessName } from '../../process
 import { isRunFolder, type TrainHooks, trainUnlessScored, workThrough } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { readCache, writeCache } from '../../util/cache.js';
+import { maxOf, minOf } from '../../util/fold.js';
 import type { ImageSet } from './dataset.js';
 import { type ImageScores, scoreImages } from './evaluate.js';
 import type { FeatureNet } from './feature-net.js';
@@ -157,7 +158,7 @@ async function writeImageReport(
 ): Promise<void> {
   makeDir(dirname(o.doc));
   const stem = o.doc.replace(/\.md$/, '');
-  const top = Math.max(...o.nfes);
+  const top = maxOf(o.nfes);
   const ms = (xs: number[], d = 2) =>
     xs.length > 1 ? `${mean(xs).toFixed(d)} +- ${std(xs).toFixed(d)}` : mean(xs).toFixed(d);
   const grids: string[] = [];
@@ -166,7 +167,7 @@ async function writeImageReport(
     const at = (k: number) => rs.map((r) => r.scores[k]!);
     const fds = o.nfes.map((k) => ms(at(k).map((s) => s.samples.fd)));
     const last = at(top);
-    const cover = last.map((s) => Math.min(...s.coverage));
+    const cover = last.map((s) => minOf(s.coverage));
     return `| ${label(m, task, o)} | ${fds.join(' | ')} | ${ms(
       last.map((s) => s.samples.kid),
       4,

@@ -5,6 +5,7 @@
 // split by class, or by search-node bucket (search-nodes.ts, issue #32), with the first-attempt
 // rate and the NFE per board of each group.
 import { readFileSync } from 'node:fs';
+import { maxOf } from '../../util/fold.js';
 import type { Board } from './board.js';
 import { type SudokuScores, scoreBoards } from './metrics.js';
 import {
@@ -116,7 +117,7 @@ function scoreGroups<G extends string>(
     };
     if (b.nfe) {
       scores.nfe_mean = idx.reduce((a, i) => a + b.nfe![i]!, 0) / idx.length;
-      scores.nfe_max = Math.max(...idx.map((i) => b.nfe![i]!));
+      scores.nfe_max = maxOf(idx.map((i) => b.nfe![i]!));
     }
     if (b.attempts) {
       const first = idx.filter(

@@ -24,6 +24,7 @@ import {
   type Watch,
 } from '../../sampling/index.js';
 import { tensor } from '../../torch/index.js';
+import { maxOf } from '../../util/fold.js';
 import type { Board } from './board.js';
 import { answerProblems } from './check.js';
 import {
@@ -168,7 +169,7 @@ function chunkSteps(
 ): Generator<TrajectoryStep | null, SolveResult> {
   const own = { ...o, seed: o.seed + chunk.start };
   function* attempt(p: Board[], budgets: readonly number[], seed: number, w: Watch) {
-    const nfe = Math.max(...budgets);
+    const nfe = maxOf(budgets);
     const options = { ...solveOptions(p, { ...own, nfe, seed }), budgets };
     return checkedBoards(p, yield* batchedSteps(model, proc, options, w));
   }
@@ -294,5 +295,5 @@ export function samplerLabel(sampler: string, commit?: CommitRule): string {
 /** The classifier evaluations the boards took: mean and max over boards. */
 export function nfeSummary(nfe: number[]): { nfe_mean: number; nfe_max: number } {
   if (nfe.length === 0) return { nfe_mean: 0, nfe_max: 0 };
-  return { nfe_mean: nfe.reduce((a, b) => a + b, 0) / nfe.length, nfe_max: Math.max(...nfe) };
+  return { nfe_mean: nfe.reduce((a, b) => a + b, 0) / nfe.length, nfe_max: maxOf(nfe) };
 }

@@ -19,6 +19,7 @@ import {
   workThrough,
 } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
+import { maxOf } from '../../util/fold.js';
 import {
   FRONTIER_NFES,
   type FrontierPoint,
@@ -302,7 +303,7 @@ async function writeTextReport(
   // frontier, and over its points at least as diverse as held-out text (the paper's
   // high-diversity regime).
   const exact = o.samplers[0]!;
-  const verdictNfe = Math.max(...o.nfes);
+  const verdictNfe = maxOf(o.nfes);
   const claimsAt = (minUnique: number) => {
     const at = (m: string, s: string) =>
       bestBySeed(of(m, s), verdictNfe, 'valid_words5', minUnique);

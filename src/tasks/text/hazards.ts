@@ -25,6 +25,7 @@ import {
 } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { cached, readCache } from '../../util/cache.js';
+import { maxOf, minOf } from '../../util/fold.js';
 import { cachedFrontier, readCachedFrontier } from './compare.js';
 import { tokenCounts } from './corpus.js';
 import { type FrontierPoint, heldOutReference } from './frontier.js';
@@ -133,7 +134,7 @@ export function parseArms(v: string): string[] {
 }
 
 /** The best valid-word fraction (>= 5) over a frontier's whole temperature x NFE sweep. */
-const sweepMax = (points: FrontierPoint[]) => Math.max(...points.map((p) => p.valid_words5));
+const sweepMax = (points: FrontierPoint[]) => maxOf(points.map((p) => p.valid_words5));
 
 /** Spearman's rank correlation (ties share their mean rank). */
 export function rankCorrelation(x: number[], y: number[]): number {
@@ -276,7 +277,7 @@ function writeHazardReport(o: HazardCompareOptions, runs: ArmRun[], counts: numb
     const rs = of(a);
     const w = rs[0]?.w;
     const spread = w
-      ? `${(Math.max(...w) / Math.min(...w)).toFixed(2)}x (rank corr. ${rankCorrelation(w.map(Math.log), freq).toFixed(2)})`
+      ? `${(maxOf(w) / minOf(w)).toFixed(2)}x (rank corr. ${rankCorrelation(w.map(Math.log), freq).toFixed(2)})`
       : '1x';
     const dep = rs.map((r) => r.deployed);
     const uni = rs.map((r) => r.uniform ?? Number.NaN);
