@@ -76,6 +76,12 @@ export interface CompareEntry {
   doc: string; // the default report
   /** The options (attribute names) that these flags leave unused, left out of the reproduce line. */
   unused?(flags: Record<string, unknown>): string[];
+  /**
+   * What the comparison writes outside its runs' folder: its report (--doc, or the default of
+   * the comparison the flags choose) and the files named after it (plot, data, sample grids),
+   * claimed before any training (util/out-path.ts claimOutFiles); absent: --doc alone.
+   */
+  outputs?(o: CompareOptions): { report: string; beside: string[] };
   /** Trains every model x seed (resumable) and writes the report; false when interrupted. */
   run(o: CompareOptions, hooks: TrainHooks): Promise<boolean>;
 }

@@ -5,7 +5,7 @@
 // `sjd compare sudoku` (sec:exp-sudoku), and the retries /api/models tells the page. Sudoku has
 // no unconditional sampling: it is solved from clues (solve.ts, `POST /api/sudoku/solve`).
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
-import { runComparison } from './compare.js';
+import { runComparison, sudokuReportFiles } from './compare.js';
 import { pairsOrGenerated } from './data.js';
 import { loadSudokuModel } from './load.js';
 import { SUDOKU_PROCESS, SUDOKU_SIZES, type SudokuOptions, sudokuConfig } from './presets.js';
@@ -77,6 +77,7 @@ export const sudokuSpec: TaskSpec = {
     },
     seeds: ['0', '1', '2'],
     doc: 'docs/sudoku-comparison.md',
+    outputs: (o) => sudokuReportFiles(o.doc),
     run: async (o: CompareOptions & SudokuCompareFlags, hooks) => {
       const d = SUDOKU_TRAIN_DEFAULTS;
       const test = pairsOrGenerated(o.evalData, o.limit, { n: o.limit, seed: 2 });

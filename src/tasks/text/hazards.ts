@@ -14,6 +14,7 @@
 // every seed is above or below), and for learned weights their spread (max w / min w) and the
 // rank correlation of log w with character frequency, as the paper reports them.
 import { dirname, join } from 'node:path';
+import { reproduceFooter } from '../../evaluation/report.js';
 import { mean, separation, std } from '../../evaluation/stats.js';
 import { type Precision, precisionNote } from '../../model/precision.js';
 import { withHazardWeights, withObjective } from '../../process/index.js';
@@ -309,8 +310,7 @@ correlation of log w(a) and the character frequency in the training split.
 |---|---|---|---|---|---|---|---|---|
 ${learnedRows.join('\n')}
 
-Reproduce: \`${o.command}\` (resumable: run it again to continue).
-`;
+${reproduceFooter(o.command)}`;
   makeDir(dirname(o.doc));
   writeFileAtomic(o.doc, md);
 }
