@@ -36,8 +36,14 @@ export interface UnconditionalSettings {
   seed: number;
 }
 
-/** What `sjd train TASK` gives a task: the run and process flags, and the task's own flags. */
-export type TrainOptions = ConfigOptions & { out: string } & Record<string, unknown>;
+/**
+ * What `sjd train TASK` gives a task: the run and process flags, the task's own flags, and where
+ * to say what it is doing while it prepares (generating data, say).
+ */
+export type TrainOptions = ConfigOptions & {
+  out: string;
+  log?: (line: string) => void;
+} & Record<string, unknown>;
 
 /** A run ready to train: its config (made, or the saved one on resume), its task, a line. */
 export interface PreparedRun {

@@ -57,7 +57,11 @@ export const imageSpec: TaskSpec<LoadedModel & { geometry: ImageGeometry }> = {
         levels: o.evalData === undefined ? train.set.levels : undefined,
         limit: evalSize,
       });
-      const config = saved ?? imageConfig(geometryOf(train.set), o);
+      // a new run records its --data (config.data), which --resume reuses (cli/resume.ts)
+      const config = saved ?? {
+        ...imageConfig(geometryOf(train.set), o),
+        ...(o.data !== undefined && { data: o.data }),
+      };
       if (!config.image)
         throw new Error(`${o.out}: not an image run (no image geometry in its config)`);
       checkGeometry(train.set, config.image, train.source);
