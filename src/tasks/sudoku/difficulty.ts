@@ -51,16 +51,18 @@ export const classifyPuzzles = (puzzles: readonly Board[]): DifficultyClass[] =>
 export function difficultyClasses(
   path: string,
   puzzles: readonly Board[],
+  only?: readonly number[], // the classes of these puzzles alone (a solve stopped part-way)
 ): { classes: DifficultyClass[]; source: 'columns' | 'solver' } {
+  const pick = <T>(xs: readonly T[]): T[] => (only ? only.map((i) => xs[i]!) : [...xs]);
   const stats = path.endsWith('.npy')
     ? null
     : parseStrategyColumns(readFileSync(path, 'utf8'), path, puzzles.length);
-  if (!stats) return { classes: classifyPuzzles(puzzles), source: 'solver' };
+  if (!stats) return { classes: classifyPuzzles(pick(puzzles)), source: 'solver' };
   if (stats.length !== puzzles.length)
     throw new Error(
       `${path}: ${stats.length} rows of qqwing columns for ${puzzles.length} puzzles`,
     );
-  return { classes: stats.map((s) => classOfLabel(s.label)), source: 'columns' };
+  return { classes: pick(stats).map((s) => classOfLabel(s.label)), source: 'columns' };
 }
 
 /**
