@@ -81,7 +81,7 @@ function stallers(port: number) {
     sock.on('connect', () => {
       sock.pause();
       sock.write(
-        `GET /api/${i % 2 ? 'image' : 'text'}/stream?n=4&nfe=1024&seed=${i} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`,
+        `GET /api/${i % 2 ? 'image' : 'text'}/stream?n=4&nfe=1024&seed=${i} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`,
       );
     });
     sock.on('error', () => {});

@@ -466,13 +466,13 @@ function rawRequest(text: string): Promise<{ status: number; type: string; body:
 
 test('every 4xx is {"error": "<one line>"}, fastify\'s and the HTTP parser\'s own too', async () => {
   const get = (path: string, headers = '') =>
-    `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}\r\n`;
+    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headers}\r\n`;
   const cases: [string, number, RegExp][] = [
     [get('/%E0%A4%A'), 400, /is not a valid url component/],
     [get('/nope'), 404, /^no such path: GET \/nope$/],
     [get('/api/text/stream', 'Accept: application/json\r\n'), 406, /text\/event-stream/],
     [get('/', `X-Big: ${'a'.repeat(20_000)}\r\n`), 431, /^the request headers are too large$/],
-    ['BLAH / HTTP/1.1\r\nHost: x\r\n\r\n', 400, /^a malformed HTTP request/],
+    ['BLAH / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 400, /^a malformed HTTP request/],
     [get('/api/sudoku/generate?difficulty=x'), 400, /^difficulty: /],
   ];
   for (const [text, status, reason] of cases) {
@@ -498,12 +498,12 @@ test('a request that arrives while the server stops: 503, {"error": ...}', async
   });
   const closed = once(sock, 'close');
   sock.write(
-    `POST /api/sudoku/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    `POST /api/sudoku/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
   );
   while (s.ctx.queue.stats().running === 0) await new Promise((r) => setTimeout(r, 10));
   const stopped = s.close();
   await new Promise((r) => setTimeout(r, 100));
-  sock.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+  sock.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
   await stopped;
   await closed;
   assert.match(out, /^HTTP\/1\.1 200 /);

@@ -44,7 +44,7 @@ test('a client that stops reading is dropped within the write deadline, and its 
     await once(sock, 'connect');
     sock.pause();
     sock.write(
-      'GET /api/image/stream?n=4&nfe=1024&seed=0 HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n',
+      'GET /api/image/stream?n=4&nfe=1024&seed=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n',
     );
     const t0 = performance.now();
     let q = (await health(s)).queue;

@@ -1,9 +1,11 @@
 // What every `sjd compare` command shares (issue #28): the models by name in one grammar
 // (`--models`, process/choice.ts's parseProcessName), seeds, the runs' options, the report's
-// checks (a Markdown file apart from --out, both writable before any training) and the end of a
+// checks (a Markdown file apart from --out, both writable before any training; a file at --doc,
+// or beside it, that is not a report sjd wrote is refused without --force) and the end of a
 // comparison (the report, or how to continue an interrupted one).
+import { existsSync, statSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
-import { process as P, PRECISIONS, sampling, util } from '../index.js';
+import { evaluation, process as P, PRECISIONS, sampling, util } from '../index.js';
 import { int, nfe, oneOf } from './options.js';
 
 export const list = (check: (item: string) => void, what: string) => (v: string) => {
@@ -56,6 +58,7 @@ export interface ComparisonFlags {
   models: string[];
   doc: string;
   wait: boolean; // --no-wait sets false
+  force?: boolean; // replace a --doc (and the files beside it) that sjd did not write
 }
 
 /** The options of every comparison: the runs' folder, training steps per run and the size. */
@@ -88,11 +91,24 @@ export function markdownFile(value: string): string {
   return value;
 }
 
-/** The comparison folder and the report must be writable, and apart, before hours of training. */
-export function checkOutputs(out: string, doc: string): void {
-  util.distinctOutputs({ '--out': out, '--doc': doc });
+/**
+ * The comparison folder and the report must be writable, and apart, before hours of training;
+ * the report and the files beside it are sjd's own (a report it wrote before, which a
+ * comparison run again rewrites) or new, unless `force`.
+ */
+export function checkOutputs(
+  out: string,
+  files: { report: string; beside: string[] },
+  force: boolean,
+): void {
+  util.distinctOutputs({ '--out': out, '--doc': files.report });
+  if (existsSync(out) && !statSync(out).isDirectory())
+    throw new Error(`--out ${out} is a file, not a folder of runs; choose another --out`);
   util.checkWritable(out);
-  util.checkWritable(doc);
+  util.claimOutFiles(files.report, files.beside, force, {
+    flag: '--doc',
+    kind: evaluation.COMPARISON_REPORT,
+  });
 }
 
 /** A comparison's command: its runs' options, seeds and models (their help and defaults). */
@@ -110,6 +126,10 @@ export function comparison(
         '--precision <p>',
         "the networks' compute precision: float32, or bfloat16 (matrix products under autocast; the paper's setting) (default: float32)",
         oneOf(PRECISIONS),
+      )
+      .option(
+        '--force',
+        'replace a --doc (and the plot, data and grids beside it) that is not a report sjd wrote',
       )
       .option(
         '--no-wait',

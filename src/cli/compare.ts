@@ -41,17 +41,20 @@ function registerCompareTask(cmd: Command, name: string, sizes: string[], e: Com
       e.doc,
     )
     .action(async (o: ComparisonFlags, self: Command) => {
-      checkOutputs(o.out, o.doc);
-      // --no-wait changes who works the runs, not the report: the reproduce line leaves it out,
-      // and the options the others leave unused (text's --models beside --hazards)
+      const flags = { ...o, seeds: o.seeds.map(Number), command: '' };
+      const files = e.outputs?.(flags) ?? { report: o.doc, beside: [] };
+      checkOutputs(o.out, files, o.force === true);
+      // --no-wait and --force change who works the runs and what may be replaced, not the
+      // report: the reproduce line leaves them out, and the options the others leave unused
+      // (text's --models beside --hazards)
       const unused = Object.fromEntries((e.unused?.({ ...o }) ?? []).map((k) => [k, undefined]));
       const command = reproduceLine(
         self,
-        { ...o, wait: undefined, ...unused },
+        { ...o, wait: undefined, force: undefined, ...unused },
         INSTALLATION_DEFAULTS,
       );
-      const done = await e.run({ ...o, seeds: o.seeds.map(Number), command }, logHooks);
-      reportDone(o.doc, done);
+      const done = await e.run({ ...flags, command }, logHooks);
+      reportDone(files.report, done);
     });
 }
 

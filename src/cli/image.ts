@@ -216,7 +216,7 @@ export function registerImage(program: Command): void {
     .action((o: SampleImageOpts) => {
       util.distinctOutputs({ '--out': o.out, '--trace': o.trace });
       util.claimOutFile(o.out, o.force === true);
-      if (o.trace) util.claimOutFile(o.trace, o.force === true);
+      if (o.trace) util.claimOutFile(o.trace, o.force === true, { flag: '--trace' });
       const m = image.loadAnyImageModel(o.model);
       const g = m.geometry;
       const t0 = performance.now();

@@ -121,6 +121,15 @@ program
     console.log(v.config.trim());
   });
 
+// An error no command caught (a stream's, a timer's) is one line too; exit handlers (a
+// temporary file's removal) run as on any exit.
+const fatal = (e: unknown) => {
+  console.error(`sjd: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+  process.exit(1);
+};
+process.on('uncaughtException', fatal);
+process.on('unhandledRejection', fatal);
+
 try {
   await program.parseAsync(process.argv);
 } catch (e) {

@@ -3,7 +3,7 @@
 // cuts a new run's batch; each is checked in one line before any rank starts or any data loads.
 import { lookup } from 'node:dns/promises';
 import { join } from 'node:path';
-import { train as T, torch } from '../index.js';
+import { train as T, torch, util } from '../index.js';
 
 /** The data-parallel flags of a training command. */
 export interface ParallelFlags {
@@ -63,12 +63,16 @@ export async function joinGroup(o: ParallelFlags): Promise<T.DataParallel> {
   if (given < 3) throw new Error('--rank, --world-size and --master go together');
   if (o.rank! >= o.worldSize!)
     throw new Error(`--rank ${o.rank} is not below --world-size ${o.worldSize}`);
-  const m = /^(.+):(\d+)$/.exec(o.master!);
-  if (!m || Number(m[2]) < 1 || Number(m[2]) > 65_535)
-    throw new Error(`--master must be ADDRESS:PORT, got '${o.master}'`);
-  const host = m[1]!;
+  // ADDRESS:PORT, an IPv6 address in brackets ([::1]:29500)
+  const m = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d+)$/.exec(o.master!);
+  if (!m || Number(m[3]) < 1 || Number(m[3]) > 65_535)
+    throw new Error(
+      `--master must be ADDRESS:PORT (an IPv6 address in brackets), got '${o.master}'`,
+    );
+  const host = (m[1] ?? m[2])!;
+  const port = Number(m[3]);
   const iface = o.interface ?? process.env.GLOO_SOCKET_IFNAME;
-  const loopback = host === '127.0.0.1' || host === 'localhost';
+  const loopback = util.isLoopback(host, true);
   if (!iface && !loopback)
     throw new Error(
       `--master ${o.master} is not on loopback: name this machine's network interface with --interface (or GLOO_SOCKET_IFNAME)`,
@@ -85,7 +89,7 @@ export async function joinGroup(o: ParallelFlags): Promise<T.DataParallel> {
   try {
     group = torch.distributed.initProcessGroup({
       backend: 'gloo',
-      store: { kind: 'tcp', host, port: Number(m[2]), isMaster: o.rank === 0 },
+      store: { kind: 'tcp', host, port, isMaster: o.rank === 0 },
       rank: o.rank!,
       worldSize: o.worldSize!,
       rendezvousMs: seconds * 1000,

@@ -2,7 +2,7 @@
 // its step against its budget, the process working on it, and what it has cached; --json for
 // the same as one JSON array.
 import type { Command } from 'commander';
-import { train } from '../index.js';
+import { train, util } from '../index.js';
 
 export function registerRuns(program: Command): void {
   program
@@ -32,7 +32,7 @@ export function registerRuns(program: Command): void {
         ].join(', ') || '-',
       ]);
       const table = [['run', 'step', 'working', 'cached'], ...rows];
-      const widths = [0, 1, 2].map((c) => Math.max(...table.map((row) => row[c]!.length)));
+      const widths = [0, 1, 2].map((c) => util.maxOf(table.map((row) => row[c]!.length)));
       for (const row of table)
         console.log(
           row

@@ -1,20 +1,86 @@
 // `sjd solve --file` (issue #27): a file of puzzles solved a chunk at a time, its rows written as
-// they are done, with progress and a Ctrl-C that keeps them.
+// they are done, with progress (a bar on a terminal, a plain line every few seconds otherwise)
+// and a Ctrl-C that is acknowledged at once, stops within a sampler step and keeps the rows done.
 import { statSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
 import cliProgress from 'cli-progress';
-import { sudoku } from '../index.js';
+import { sudoku, util } from '../index.js';
+import { EXIT_INTERRUPTED, interruptible } from './interrupt.js';
 import { EXIT_NOT_SOLVED, retryCounts } from './solve-report.js';
 
 /** Boards a chunk of `solve --file` (the batched sampler's batch). */
 const FILE_CHUNK = 256;
 
+/** Seconds between the plain progress lines when stderr is not a terminal. */
+const PLAIN_PROGRESS_S = 5;
+
+/** The size of the puzzle file, or a one-line reason it is not one. */
+function inputSize(file: string): number {
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(file);
+  } catch (e) {
+    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new Error(`--file ${file}: ${missing ? 'no such file' : util.fsReason(e)}`);
+  }
+  if (st.isDirectory()) throw new Error(`--file ${file} is a folder, not a puzzle file`);
+  return st.size;
+}
+
+interface Tally {
+  boards: number;
+  solved: number;
+  firstSolved: number;
+  retried: number;
+  nfeSum: number;
+  nfeMax: number;
+}
+
+/** Progress on stderr: cli-progress's bar on a terminal, else a plain line every few seconds. */
+function progress(total: number, tally: Tally, t0: number) {
+  const rate = () => tally.boards / Math.max((performance.now() - t0) / 1000, 1e-9);
+  let bytes = 0;
+  if (process.stderr.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      {
+        stream: process.stderr,
+        format:
+          'solving |{bar}| {percentage}% of the file | {boards} boards, {solved} solved | {rate} boards/s | ETA {eta_formatted}',
+        etaBuffer: 20,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(total, 0, { boards: 0, solved: 0, rate: '-' });
+    return {
+      update: (b: number) =>
+        bar.update(b, { boards: tally.boards, solved: tally.solved, rate: rate().toFixed(1) }),
+      stop: () => bar.stop(),
+    };
+  }
+  const line = () => {
+    const pct = total > 0 ? ((100 * bytes) / total).toFixed(0) : '100';
+    const s = ((performance.now() - t0) / 1000).toFixed(0);
+    console.error(
+      `sjd solve: ${tally.boards} boards done (${pct}% of the file), ${tally.solved} solved, ${rate().toFixed(1)} boards/s, ${s} s`,
+    );
+  };
+  const timer = setInterval(line, PLAIN_PROGRESS_S * 1000);
+  return {
+    update: (b: number) => {
+      bytes = b;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 /**
  * `solve --file` (issue #27): the file is read, solved and written a chunk at a time, so memory
  * stays flat in the number of rows; rows go to a temporary file beside --out, renamed onto it at
- * the end. Progress (bytes of the input, boards/s, ETA) on stderr; Ctrl-C (or SIGTERM) stops
- * after the chunk at hand and keeps the rows done: --out then holds them (a valid file), and the
- * exit status is 130. Chunk k is seeded seed + 256 k.
+ * the end (removed on any failure). Progress on stderr. Ctrl-C (or SIGTERM) is acknowledged at
+ * once and stops the solve within a sampler step: --out then holds the rows of the chunks done
+ * before it (a valid file; the boards of the chunk at hand were not finished and are left out),
+ * exit status 130; a second Ctrl-C writes them and exits at once. Chunk k is seeded
+ * seed + 256 k.
  */
 export async function solveFile(
   file: string,
@@ -23,39 +89,30 @@ export async function solveFile(
   settings: sudoku.SolveOptions,
   workers: number,
 ): Promise<void> {
-  const total = statSync(file).size;
+  const total = inputSize(file);
   const loaded = sudoku.loadSudokuModel(o.model);
   const how = sudoku.samplerLabel(o.sampler, settings.commit);
   const writer = new sudoku.SudokuCsvAppender(out);
-  let stop = false;
-  const onSignal = () => {
-    stop = true;
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const bar = new cliProgress.SingleBar(
-    {
-      stream: process.stderr,
-      format:
-        'solving |{bar}| {percentage}% of the file | {boards} boards, {solved} solved | {rate} boards/s | ETA {eta_formatted}',
-      etaBuffer: 20,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  const tally = { boards: 0, solved: 0, firstSolved: 0, retried: 0, nfeSum: 0, nfeMax: 0 };
+  const tally: Tally = { boards: 0, solved: 0, firstSolved: 0, retried: 0, nfeSum: 0, nfeMax: 0 };
+  const stop = interruptible('the solve', () => {
+    writer.commit();
+    console.error(`sjd: stopped at once after ${tally.boards} puzzles; ${out} holds their rows`);
+  });
   const t0 = performance.now();
-  bar.start(total, 0, { boards: 0, solved: 0, rate: '-' });
+  const shown = progress(total, tally, t0);
   try {
     for await (const { rows, bytes } of sudoku.streamSudokuCsv(file, FILE_CHUNK * workers)) {
-      if (stop) break;
-      const puzzles = rows.map((r) => r.puzzle);
+      if (stop.signal.aborted) break;
+      const all = rows.map((r) => r.puzzle);
       const r = await sudoku.solvePuzzles(
         loaded,
         o.model,
-        puzzles,
+        all,
         { ...settings, seed: settings.seed + tally.boards },
         workers,
+        stop.signal,
       );
+      const puzzles = all.slice(0, r.done); // all of them unless stopped
       writer.append(
         puzzles.map((p, n) => ({
           puzzle: p,
@@ -68,33 +125,31 @@ export async function solveFile(
       tally.firstSolved += r.firstSolved;
       tally.retried += sudoku.retriedBoards(r.attempts);
       tally.nfeSum += r.nfe.reduce((a, b) => a + b, 0);
-      tally.nfeMax = Math.max(tally.nfeMax, ...r.nfe);
-      const rate = tally.boards / ((performance.now() - t0) / 1000);
-      bar.update(bytes, { boards: tally.boards, solved: tally.solved, rate: rate.toFixed(1) });
+      tally.nfeMax = util.maxOf(r.nfe, tally.nfeMax);
+      shown.update(bytes);
       await setImmediate(); // signals and finalisers between chunks
     }
   } catch (e) {
-    bar.stop();
+    shown.stop();
+    stop.release();
     writer.discard();
     throw e;
-  } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
   }
-  bar.stop();
-  writer.commit();
+  shown.stop();
+  writer.commit(); // a second Ctrl-C from here on finds the rows already in place
   const { boards, solved } = tally;
   const note = retryCounts(tally.firstSolved, boards, tally.retried);
   console.log(
     `solved ${solved} of ${boards} puzzles into ${out} (${how}; NFE per board mean ${(tally.nfeSum / Math.max(boards, 1)).toFixed(1)}, max ${tally.nfeMax} of ${o.nfe})${note}`,
   );
-  if (stop) {
+  if (stop.signal.aborted) {
     console.error(`sjd: interrupted after ${boards} puzzles; ${out} holds their rows`);
-    process.exitCode = 130;
+    process.exitCode = EXIT_INTERRUPTED;
   } else if (solved < boards) {
     console.error(
       `sjd: ${boards - solved} of ${boards} boards not solved; see the status column of ${out}`,
     );
     process.exitCode = EXIT_NOT_SOLVED;
   }
+  stop.release();
 }

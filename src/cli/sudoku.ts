@@ -8,6 +8,7 @@
 // each row's status.
 import type { Command } from 'commander';
 import { sampling, sudoku, torch, util } from '../index.js';
+import { EXIT_INTERRUPTED, interruptible } from './interrupt.js';
 import { group, int, nfe, num, oneOf, samplerOption } from './options.js';
 import { heartbeat } from './progress.js';
 import { solveFile } from './solve-file.js';
@@ -149,24 +150,27 @@ const samplerOptions = (c: Command) =>
 /** --workers, else one a libtorch thread (they scale better than threads on Sudoku's passes). */
 export const workersOf = (o: { workers?: number }): number => o.workers ?? torch.getNumThreads();
 
-/** A solve of many puzzles: across worker processes (sudoku.solvePuzzles). */
-async function solveMany(o: SamplerOpts, loaded: sudoku.LoadedSudoku, puzzles: sudoku.Board[]) {
-  // boards done as chunks come back from workers; the batch passes while this process solves
-  let boards = 0;
-  const beat = heartbeat(`solving ${puzzles.length} puzzles`, (passes) =>
-    boards > 0 || passes === 0 ? `${boards} boards done` : `${passes} batch passes of the network`,
-  );
+/**
+ * A solve of many puzzles: across worker processes (sudoku.solvePuzzles), stopped by `stop`,
+ * saying every few seconds how many boards are done (the solve turns the event loop between its
+ * steps, and the workers run apart, so the heartbeat's timer fires).
+ */
+async function solveMany(
+  o: SamplerOpts,
+  loaded: sudoku.LoadedSudoku,
+  puzzles: sudoku.Board[],
+  stop?: AbortSignal,
+) {
+  const beat = heartbeat(`solving ${puzzles.length} puzzles`, (boards) => `${boards} boards done`);
   try {
     return await sudoku.solvePuzzles(
       loaded,
       o.model,
       puzzles,
-      { ...solveOptions(o), onStep: (k) => beat.update(k) },
+      solveOptions(o),
       workersOf(o),
-      (done) => {
-        boards = done;
-        beat.update(0);
-      },
+      stop,
+      (done) => beat.update(done),
     );
   } finally {
     beat.stop();
@@ -255,23 +259,52 @@ export function registerSudoku(program: Command): void {
     async (
       o: SamplerOpts & { data: string; limit?: number; json?: boolean; byNodes?: boolean },
     ) => {
-      const pairs = sudoku.loadPairs(o.data, o.limit);
+      const all = sudoku.loadPairs(o.data, o.limit);
       const loaded = sudoku.loadSudokuModel(o.model);
       const source = loaded.source;
       const settings = solveOptions(o);
       const commit = settings.commit;
-      const nodes = pairs.puzzles.map((p) => sudoku.countSearchNodes(p).nodes);
-      const buckets = nodes.map(sudoku.nodeBucket);
-      const solve = (ps: sudoku.Board[]) => solveMany(o, loaded, ps);
+      const allNodes = all.puzzles.map((p) => sudoku.countSearchNodes(p).nodes);
+      const buckets = allNodes.map(sudoku.nodeBucket);
+      // Ctrl-C stops the solve within a sampler step (its workers with it); the scores are then
+      // over the puzzles solved before it
+      const stop = interruptible('the evaluation');
+      const solve = (ps: sudoku.Board[]) => solveMany(o, loaded, ps, stop.signal);
       const t0 = performance.now();
-      const grouped = o.byNodes
-        ? await sudoku.solveGrouped(pairs.puzzles, buckets, solve)
-        : undefined;
-      const r = grouped?.result ?? (await solve(pairs.puzzles));
+      let grouped: sudoku.GroupedSolve | undefined;
+      let whole: sudoku.PartialSolve | undefined;
+      try {
+        if (o.byNodes) grouped = await sudoku.solveGrouped(all.puzzles, buckets, solve);
+        else whole = await solve(all.puzzles);
+      } finally {
+        stop.release();
+      }
       const seconds = (performance.now() - t0) / 1000;
+      const done = grouped?.done ?? Array.from({ length: whole!.done }, (_, i) => i);
+      const pick = <T>(xs: readonly T[]): T[] => done.map((i) => xs[i]!);
+      const full = grouped?.result ?? whole!;
+      if (done.length < all.puzzles.length) {
+        process.exitCode = EXIT_INTERRUPTED;
+        if (done.length === 0) {
+          console.error('sjd: interrupted before the first batch of puzzles was solved');
+          return;
+        }
+        console.error(
+          `sjd: interrupted after ${done.length} of ${all.puzzles.length} puzzles; the scores below are over those ${done.length}`,
+        );
+      }
+      const pairs = { puzzles: pick(all.puzzles), solutions: pick(all.solutions) };
+      const nodes = pick(allNodes);
+      const r = {
+        ...full,
+        boards: pick(full.boards),
+        problems: pick(full.problems),
+        nfe: pick(full.nfe),
+        attempts: pick(full.attempts),
+      };
       const s = sudoku.scoreBoards(pairs.puzzles, pairs.solutions, r.boards);
       const adaptive = sampling.getSampler(o.sampler).kind === 'adaptive';
-      const { classes, source: classSource } = sudoku.difficultyClasses(o.data, pairs.puzzles);
+      const { classes, source: classSource } = sudoku.difficultyClasses(o.data, all.puzzles, done);
       const byDifficulty = sudoku.scoreByDifficulty(
         pairs.puzzles,
         pairs.solutions,

@@ -144,6 +144,10 @@ export function registerText(program: Command): void {
       '--out <dir>',
       'where --frontier writes frontier.json and frontier.svg (default: the model folder)',
     )
+    .option(
+      '--force',
+      'with --frontier: replace a frontier.json or frontier.svg in --out that sjd did not write',
+    )
     .option('--json', 'end with one JSON line of the results')
     .action(
       async (
@@ -151,6 +155,7 @@ export function registerText(program: Command): void {
           data?: string;
           frontier?: boolean;
           out?: string;
+          force?: boolean;
           json?: boolean;
           infill?: true | string[];
           seeds: string[];
@@ -163,7 +168,14 @@ export function registerText(program: Command): void {
           throw new Error(
             '--frontier with the shipped model needs --out (its folder is not written)',
           );
-        if (o.frontier) util.checkWritable(join(dir!, 'frontier.json')); // before the sweep
+        // before the sweep: a frontier sjd wrote there is replaced, a user's file is not
+        const json = join(dir ?? '.', 'frontier.json');
+        const svg = join(dir ?? '.', 'frontier.svg');
+        if (o.frontier)
+          util.claimOutFiles(json, [svg], o.force === true, {
+            flag: '--out',
+            kind: text.FRONTIER_FILE,
+          });
         const { model, process: proc, config, source } = text.loadTextModel(o.model, o);
         // the corpus the model was trained on when it is here (a shipped model's may not be)
         const data =
@@ -222,11 +234,10 @@ export function registerText(program: Command): void {
               `NFE ${p.nfe} temperature ${p.temperature.toFixed(3)}: valid >= 5 ${(100 * p.valid_words5).toFixed(2)}%, >= 6 ${(100 * p.valid_words6).toFixed(2)}%, unique ${(100 * p.unique_words).toFixed(2)}%`,
             ),
         });
-        const json = join(dir!, 'frontier.json');
         const reference = text.heldOutReference(scorer, corpus.valid, model.config.length);
         await text.writeFrontier(
           json,
-          join(dir!, 'frontier.svg'),
+          svg,
           [{ label: o.model ?? source, points }],
           { model: o.model ?? source, data, n: o.n, seed: o.seed },
           reference,

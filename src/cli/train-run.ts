@@ -1,6 +1,7 @@
 // What every `sjd train TASK` shares (issue #28): the run and data-parallel flags, the process
 // flags as a config's options, and the body of the command (ranks launched or joined, the run
-// folder checked, the config resumed or made, trained with a progress bar and exact resume).
+// folder checked, the config resumed with its flags checked (resume.ts) or made, trained with a
+// progress bar and exact resume).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
@@ -8,9 +9,11 @@ import type { Command } from 'commander';
 import { PRECISIONS, type Precision, type PreparedRun, train as T } from '../index.js';
 import { int, num, oneOf } from './options.js';
 import { joinGroup, launched, type ParallelFlags, RENDEZVOUS_S, withShards } from './parallel.js';
+import { extensionNote, resumeFlags } from './resume.js';
 
 export interface RunFlags extends ParallelFlags {
   stopAfter?: number;
+  data?: string;
   seed: number;
   steps?: number;
   batch?: number;
@@ -33,7 +36,11 @@ export const runOptions = (c: Command) =>
     })
     .requiredOption('--out <dir>', 'run folder (new, empty, or with --resume the run to continue)')
     .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
-    .option('--steps <n>', 'training steps (default: the size)', int(1, 1_000_000_000))
+    .option(
+      '--steps <n>',
+      "training steps (default: the size); with --resume, more than the run's extends it (a cosine learning rate is stretched to end there)",
+      int(1, 1_000_000_000),
+    )
     .option('--batch <n>', 'sequences a step (default: the size)', int(1, 1_000_000))
     .option('--lr <x>', 'peak learning rate (default: the size)', num(1e-8, 10))
     .option(
@@ -89,36 +96,42 @@ export const runOptions = (c: Command) =>
 
 /**
  * The body every `sjd train TASK` shares: its ranks launched or joined, the run folder checked,
- * the config resumed (passed to `prepare`) or made by it with the task, trained with progress.
+ * the config resumed (its flags checked against it, resume.ts; passed to `prepare`) or made by
+ * it with the task, trained with progress.
  */
 export function trainAction<F extends RunFlags>(
   name: string,
   prepare: (o: F, saved: T.TrainConfig | undefined) => PreparedRun,
-): (o: F) => Promise<void> {
-  return async (o) => {
+): (o: F, cmd: Command) => Promise<void> {
+  return async (o, cmd) => {
     if (await launched(o)) return;
     const dp = await joinGroup(o);
     if (dp.rank === 0 || o.resume) T.checkRunFolder(o.out, o.resume === true);
     if (dp.rank === 0) T.checkUnclaimed(o.out); // rank 0 claims the run for every rank
     const saved = o.resume ? T.readConfig(join(o.out, T.RUN_FILES.config)) : undefined;
-    const { config, task, about } = prepare(o, saved);
+    const at = saved ? T.finishedStep(o.out) : 0;
+    const { flags, extendTo } = saved
+      ? resumeFlags(name, o, cmd, saved, at)
+      : { flags: o, extendTo: undefined };
+    const { config, task, about } = prepare(flags, saved);
+    if (saved) T.checkRunData(o.out, task.dataHash, saved.data); // before any line (trainer.ts again)
     console.error(`sjd train ${name}: ${about}`);
-    checkPrecision(config, o);
-    await runWithProgress(o.out, withShards(config, o, dp), task, o, dp);
+    if (saved && extendTo !== undefined && dp.rank === 0)
+      console.error(`sjd train ${name}: ${extensionNote(saved, extendTo, at)}`);
+    await runWithProgress(
+      o.out,
+      withShards(config, o, dp),
+      task,
+      { ...flags, steps: extendTo },
+      dp,
+    );
   };
 }
 
 /**
- * A new run's --precision is in its config already (the task's preset, presetConfig); a resumed
- * run keeps its own, and a different one is refused.
+ * Trains with a progress bar (loss, tokens/s, ETA) and prints the outcome: finished, stopped as
+ * --stop-after asked (exit 0), or interrupted by a signal (exit 130).
  */
-function checkPrecision(config: T.TrainConfig, o: RunFlags): void {
-  const saved = config.model.precision ?? 'float32';
-  if (o.resume && o.precision !== undefined && o.precision !== saved)
-    throw new Error(`--precision ${o.precision}: the run in --out trains at ${saved}`);
-}
-
-/** Trains with a progress bar (loss, tokens/s, ETA) and prints the outcome; exit 130 if interrupted. */
 export async function runWithProgress(
   out: string,
   config: T.TrainConfig,
@@ -141,7 +154,8 @@ export async function runWithProgress(
   );
   let started = false;
   const lead = dp.rank === 0;
-  const hooks: T.TrainHooks = { stopAfter: o.stopAfter };
+  // on resume, o.steps is the run's new end when it extends the run (resume.ts), else unset
+  const hooks: T.TrainHooks = { stopAfter: o.stopAfter, steps: resume ? o.steps : undefined };
   const r = await T.train(
     out,
     config,
@@ -167,8 +181,9 @@ export async function runWithProgress(
   );
   dp.group?.destroy();
   if (started) bar.stop();
+  const signalled = r.stoppedBy === 'signal';
   if (!lead) {
-    if (r.interrupted) process.exitCode = 130;
+    if (signalled) process.exitCode = 130;
     return;
   }
   const ev = r.lastEval
@@ -177,8 +192,11 @@ export async function runWithProgress(
         .join(', ')
     : 'no evaluation';
   const takeoff = task.takeoffMetric ? `; takeoff ${r.takeoff ?? 'not yet'}` : '';
-  console.log(
-    `${r.interrupted ? 'interrupted' : 'finished'} at step ${r.step}; ${ev}${takeoff}; checkpoint in ${join(out, T.RUN_FILES.checkpoint)}`,
-  );
-  if (r.interrupted) process.exitCode = 130;
+  const outcome = signalled
+    ? `interrupted at step ${r.step}`
+    : r.stoppedBy === 'stopAfter'
+      ? `stopped at step ${r.step} (--stop-after ${o.stopAfter}; --resume continues)`
+      : `finished at step ${r.step}`;
+  console.log(`${outcome}; ${ev}${takeoff}; checkpoint in ${join(out, T.RUN_FILES.checkpoint)}`);
+  if (signalled) process.exitCode = 130;
 }

@@ -106,7 +106,11 @@ function registerTrainTask(cmd: Command, spec: TaskSpec): void {
   (TASK_FLAGS[spec.name] ?? ((x) => x))(c).action(
     trainAction(spec.name, (o: ProcessFlags & RunFlags, saved) =>
       spec.train.prepare(
-        { ...(o as unknown as TrainOptions), bandwidth: o.sigmaB ?? o.sigmaW },
+        {
+          ...(o as unknown as TrainOptions),
+          bandwidth: o.sigmaB ?? o.sigmaW,
+          log: (line) => console.error(`sjd train ${spec.name}: ${line}`),
+        },
         saved,
       ),
     ),

@@ -1,5 +1,7 @@
 // Summary statistics for reports over seeds: mean, (population) standard deviation, and whether
 // two methods' seeds separate.
+import { maxOf, minOf } from '../util/fold.js';
+
 export const mean = (xs: number[]): number =>
   xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
@@ -10,4 +12,4 @@ export const std = (xs: number[]): number => {
 
 /** Whether every value of a is above every value of b, below every one, or the two overlap. */
 export const separation = (a: number[], b: number[]): 'above' | 'below' | 'overlap' =>
-  Math.min(...a) > Math.max(...b) ? 'above' : Math.max(...a) < Math.min(...b) ? 'below' : 'overlap';
+  minOf(a) > maxOf(b) ? 'above' : maxOf(a) < minOf(b) ? 'below' : 'overlap';

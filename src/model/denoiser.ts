@@ -6,6 +6,7 @@
 // block by adaLN-zero (DiT; text8); non-causal attention, dense or restricted to the relations
 // of the structure (attention-pattern.ts), optionally weight-tied looped; logits over K anchors.
 import { type Generator, keep, nn, type Tensor, tensor, tidy } from '../torch/index.js';
+import { maxOf } from '../util/fold.js';
 import { type AnchorMode, Anchors } from './anchors.js';
 import type { AttentionKind } from './attention-pattern.js';
 import { Backbone, type Conditioning } from './backbone.js';
@@ -75,7 +76,7 @@ export class Denoiser extends nn.Module {
         throw new Error(`structure ${k}: ${g.length} group indices for length ${c.length}`);
       return this.child(
         `structure.${k}`,
-        new nn.Embedding(Math.max(...g) + 1, c.width, { gen, std: EMBED_STD }),
+        new nn.Embedding(maxOf(g) + 1, c.width, { gen, std: EMBED_STD }),
       );
     });
     this.#groups = (c.structure ?? []).map((g) => keep(tensor(g, [g.length], 'int64'))); // derived, not state

@@ -16,6 +16,8 @@
 // Learned hazards (tab:e2e-text8) are specs too: 'learned-bounded' and 'learned-uniform-ce' name
 // the network's learned weights (model/learned-hazard.ts), trained through the negative ELBO
 // (elbo.ts; the choice's objective 'elbo'), which needs eta = 1 (prop:elbo-eta1).
+
+import { maxOf, minOf } from '../util/fold.js';
 import type { ProcessChoice } from './choice.js';
 
 /** Checks the counts: finite, non-negative integers, at least one positive. */
@@ -34,7 +36,7 @@ function checkCounts(counts: ArrayLike<number>): void {
 /** The counts with unseen tokens raised to the rarest seen token's count. */
 function floored(counts: ArrayLike<number>): number[] {
   const seen = Array.from(counts).filter((c) => c > 0);
-  const rarest = Math.min(...seen);
+  const rarest = minOf(seen);
   return Array.from(counts, (c) => (c > 0 ? c : rarest));
 }
 
@@ -58,7 +60,7 @@ export function gammaForSpread(counts: ArrayLike<number>, spread: number, sign: 
   if (!(Number.isFinite(spread) && spread >= 1))
     throw new Error(`hazard weights: spread must be at least 1, got ${spread}`);
   const seen = Array.from(counts).filter((c) => c > 0);
-  const ratio = Math.max(...seen) / Math.min(...seen);
+  const ratio = maxOf(seen) / minOf(seen);
   if (ratio === 1) {
     if (spread === 1) return 0;
     throw new Error('hazard weights: every token seen equally often, so no gamma spreads them');

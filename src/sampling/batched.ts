@@ -7,6 +7,7 @@
 import { type Network as Model, networkLength } from '../model/network.js';
 import type { SJDProcess } from '../process/index.js';
 import { type Tensor, tidy } from '../torch/index.js';
+import { pushAll } from '../util/fold.js';
 import { driverSteps, type SampleOptions, type TrajectoryStep } from './driver.js';
 import type { GridKind } from './grid.js';
 import { modelClassifier } from './model-classifier.js';
@@ -132,8 +133,8 @@ export function* batchedSteps(
       try {
         const seen = watch === 'all' || (watch === 'first' && start === 0);
         const r = yield* driverSteps(options, seen);
-        rows.push(...splitRows(r.tokens.toArray(), B, L));
-        rowNfe.push(...r.rowNfe);
+        pushAll(rows, splitRows(r.tokens.toArray(), B, L));
+        pushAll(rowNfe, r.rowNfe);
         r.tokens.dispose();
         r.y.dispose();
         o.progress?.(start + B, o.n);

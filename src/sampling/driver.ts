@@ -14,7 +14,7 @@ import {
   embedding,
   noGrad,
   Generator as RandomGenerator,
-  type Tensor,
+  Tensor,
   tensor,
   tidy,
   where,
@@ -132,7 +132,7 @@ export function sampleSteps(o: SampleOptions): Generator<TrajectoryStep, SampleR
 
 /** The whole run: drains the driver (recording the trajectory when `record`). */
 export function sample(o: SampleOptions): SampleResult {
-  return drain(driverSteps(o, o.record === true), o.record === true);
+  return drain(driverSteps(o, o?.record === true), o?.record === true);
 }
 
 /**
@@ -261,10 +261,34 @@ function lastSteps(
  * classifier pass. Every sampling path runs it: `sample` and `sampleSteps` here, the batched
  * runs (batched.ts) and the tasks' solves and samples above them.
  */
+/**
+ * Refuses options a run cannot start from (a caller of the library's `sample` without types),
+ * in one line naming every field missing or of the wrong kind.
+ */
+function checkSampleOptions(o: SampleOptions): void {
+  const given = (o ?? {}) as unknown as Record<string, unknown>;
+  const whole = (v: unknown, min: number) => Number.isInteger(v) && (v as number) >= min;
+  const wanted: [keyof SampleOptions, string, (v: unknown) => boolean][] = [
+    ['process', 'an SJDProcess', (v) => typeof v === 'object' && v !== null && 'config' in v],
+    ['classifier', 'a function (y, t, committed) => logits', (v) => typeof v === 'function'],
+    ['anchors', 'a [K, d] Tensor', (v) => v instanceof Tensor && v.ndim === 2],
+    ['batch', 'a whole number >= 1', (v) => whole(v, 1)],
+    ['length', 'a whole number >= 1', (v) => whole(v, 1)],
+    ['nfe', 'a whole number >= 1', (v) => whole(v, 1)],
+    ['seed', 'a whole number >= 0', (v) => whole(v, 0)],
+  ];
+  const bad = wanted.filter(([k, , ok]) => !ok(given[k]));
+  if (bad.length > 0)
+    throw new Error(
+      `sample: ${bad.map(([k, what]) => `${String(k)} (${what}) is ${given[k] === undefined ? 'missing' : 'not one'}`).join('; ')}`,
+    );
+}
+
 export function* driverSteps(
   o: SampleOptions,
   watch: boolean,
 ): Generator<TrajectoryStep | null, SampleResult> {
+  checkSampleOptions(o);
   const proc = o.process;
   const name = o.sampler ?? 'sjd';
   const sampler = getSampler(name);

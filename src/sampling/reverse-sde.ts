@@ -15,6 +15,7 @@ import {
   VARIANCE_FLOOR,
 } from '../process/index.js';
 import { cat, type Generator, type Tensor, tensor, where } from '../torch/index.js';
+import { maxOf, pushAll } from '../util/fold.js';
 import { normalAt } from './site-draws.js';
 import type { SamplerState, StepContext, Time } from './types.js';
 
@@ -147,7 +148,10 @@ function substepsOneByOne(
   let y = state.y;
   const B = y.size(0);
   const rows = (r: number[]) => tensor(r, [r.length], 'int64');
-  const substeps = Math.max(0, ...paths.map((p) => p.length - 1));
+  const substeps = maxOf(
+    paths.map((p) => p.length - 1),
+    0,
+  );
   for (let k = 0; k < substeps; k++) {
     const from = paths.map((p) => p[Math.min(k, p.length - 1)]!);
     const to = paths.map((p) => p[Math.min(k + 1, p.length - 1)]!);
@@ -173,11 +177,11 @@ function substepsOneByOne(
         tokens: state.tokens.indexSelect(0, idx),
       };
       parts.push(moveAt(ctx, sub, logits.indexSelect(0, idx), from[g[0]!]!, to[g[0]!]!, gen));
-      order.push(...g);
+      pushAll(order, g);
     }
     if (still.length > 0) {
       parts.push(y.indexSelect(0, rows(still)));
-      order.push(...still);
+      pushAll(order, still);
     }
     const back = new Array<number>(B);
     order.forEach((b, j) => {

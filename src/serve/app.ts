@@ -3,7 +3,8 @@
 // the per-client stream limit, zod validation and one-line JSON errors, the page's static files
 // from web/ (@fastify/static, which keeps every path inside that folder), the Server-Sent Events
 // plugin, and the routes (status, Sudoku, text and images). No CORS headers are sent: the page
-// and its API share one origin.
+// and its API share one origin; a request must name this server in its Host header
+// (host-header.ts), so a page of another site cannot reach it by rebinding its name.
 import { fastifySSE } from '@fastify/sse';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -18,6 +19,7 @@ import {
   notFoundHandler,
   oneErrorShape,
 } from './errors.js';
+import { hostRefusal } from './host-header.js';
 import { DEFAULT_WAIT_MS, JobQueue, type QueueOptions } from './job-queue.js';
 import { loadServedModels, SHIPPED_MODELS } from './models.js';
 import { sampleRoutes } from './routes-sample.js';
@@ -43,6 +45,7 @@ export const TIMEOUTS = {
 };
 
 export interface AppOptions {
+  host?: string; // the address listened on, which a Host header may name (default 127.0.0.1)
   models?: string; // the models folder (default: the package's models/)
   queue?: QueueOptions;
   deadlines?: Partial<Deadlines>; // (default: DEFAULT_DEADLINES)
@@ -68,11 +71,19 @@ export async function buildApp(
     return503OnClosing: false, // answered below, in the one error shape
     frameworkErrors,
     clientErrorHandler: (err, socket) => clientErrorHandler(err, socket, TIMEOUTS.requestMs),
+    // a request without a Host header is answered below, in the one error shape, not by Node;
+    // Node checks requestTimeout (the whole request, its body too) every second, not every 30 s
+    http: { requireHostHeader: false, connectionsCheckingInterval: 1000 },
   });
   app.setValidatorCompiler(zodValidator);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('preSerialization', oneErrorShape);
+  const listen = o.host ?? '127.0.0.1';
+  app.addHook('onRequest', async (req) => {
+    const refused = hostRefusal(req.headers.host, listen);
+    if (refused) throw new HttpError(req.headers.host?.trim() ? 403 : 400, refused);
+  });
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;

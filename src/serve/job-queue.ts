@@ -114,6 +114,11 @@ export class JobQueue {
     };
   }
 
+  /** Whether a job waits for a slot (a stalled stream then yields its own: sse.ts). */
+  hasWaiting(): boolean {
+    return this.#waiting.length > 0;
+  }
+
   /** Whether a job asked for now would be refused. */
   full(): boolean {
     return this.#running >= this.#o.concurrency && this.#waiting.length >= this.#o.maxWaiting;

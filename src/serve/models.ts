@@ -2,9 +2,10 @@
 // models/): each task of the registry in its own subfolder, `sudoku/`, `text/`, `image/` (a run
 // folder or an exported model each), loaded as the task's commands load it. A task whose folder holds no model is
 // unavailable, with the reason, and so is one whose model does not load: the page and
-// /api/models say so; neither stops the server. What the API shows names no absolute path: the
+// /api/models say so; neither stops the server. A models folder that is missing or is a file
+// stops it at start, in one line. What the API shows names no absolute path: the
 // weights file and the reasons give paths relative to the models folder (or a file's name).
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { networkLength } from '../model/network.js';
 import { samplersFor } from '../sampling/index.js';
@@ -56,6 +57,9 @@ const redacted = (dir: string, message: string): string =>
 
 /** Each task's model from `<dir>/<task>`, or why it is unavailable. */
 export function loadServedModels(dir: string): Served {
+  if (!existsSync(dir)) throw new Error(`models folder ${dir}: no such folder`);
+  if (!statSync(dir).isDirectory())
+    throw new Error(`models folder ${dir} is a file, not a folder of models`);
   const out: Served = {};
   for (const spec of taskSpecs()) {
     const task = spec.name;

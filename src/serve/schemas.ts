@@ -21,8 +21,10 @@ const num = (schema: z.ZodNumber, from: Source) =>
   from === 'body'
     ? schema
     : z.preprocess((v) => (typeof v === 'string' && DECIMAL.test(v) ? Number(v) : v), schema);
+// the bounds before the integer check: a number past them is refused naming the bound, not
+// zod's safe-integer limit (9007199254740991)
 const int = (r: { min: number; max: number }, from: Source) =>
-  num(z.number().int().min(r.min).max(r.max), from);
+  num(z.number().min(r.min).max(r.max).int(), from);
 
 /** A yes/no field: a JSON boolean in a body; in a query string, 'true' or 'false'. */
 const bool = (from: Source) =>

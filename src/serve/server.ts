@@ -3,8 +3,9 @@
 // connections, the jobs running and waiting finish (at most `drainMs`, after which the open
 // connections are closed, which cancels their jobs at the next step), then the process exits
 // with status 0. A second signal exits at once.
-import { type AddressInfo, BlockList } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { isLoopback } from '../util/loopback.js';
 import { type AppOptions, buildApp } from './app.js';
 import type { ServeContext } from './context.js';
 
@@ -20,20 +21,13 @@ export interface RunningServer {
   loopback: boolean; // whether only this machine can reach it
 }
 
-/** The loopback addresses: 127.0.0.0/8, ::1 and IPv4 loopback mapped into IPv6. */
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-LOOPBACK.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
-
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const { app, ctx } = await buildApp(o);
   await app.listen({ port: o.port, host: o.host });
   const a = app.server.address() as AddressInfo;
   // the address bound (0.0.0.0 or :: for every interface) and any other (localhost may give two)
   const loopback = [a, ...app.addresses()].every(
-    (b) =>
-      typeof b !== 'string' && LOOPBACK.check(b.address, b.family === 'IPv6' ? 'ipv6' : 'ipv4'),
+    (b) => typeof b !== 'string' && isLoopback(b.address),
   );
   const host = a.family === 'IPv6' ? `[${a.address}]` : a.address;
   return { app, ctx, url: `http://${host}:${a.port}/`, loopback };

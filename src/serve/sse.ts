@@ -4,9 +4,12 @@
 // began (the job's time cap among them) an event `error` ({ error }); their types are
 // api-types.ts's StreamEvent (issue #28), the page's. Until the first step the request can still
 // be answered as any other: 400 for a puzzle the job refuses, 503 with Retry-After when the
-// queue is full. A client that disconnects cancels its job at the next step; one that stops
-// reading is dropped once a write has waited `writeMs` for it (its job is marked stalled
-// meanwhile, then cancelled, and its slot freed).
+// queue is full. A client that disconnects cancels its job at the next step. A job's compute
+// never waits on its client: a step the client has no room for (it has not taken the events
+// before: its socket's buffers are full) is skipped, not queued, and the job shown stalled
+// meanwhile; a client that is behind is dropped (its job cancelled, its slot freed) at once when
+// another job waits for a slot, else once it has taken nothing for `writeMs`. The `done` event,
+// sent after the job has left its slot, waits up to `writeMs`.
 import type { FastifyReply } from 'fastify';
 import type { TrajectoryStep } from '../sampling/index.js';
 import type { StreamEvent } from './api-types.js';
@@ -20,19 +23,13 @@ import { stepEvent } from './step-event.js';
 type Event = StreamEvent<unknown> & { id?: string };
 
 /**
- * Sends one event. When the client has not taken the ones before (the write waits for the
- * socket to drain) the job is stalled; after `writeMs` of that the connection is closed and
- * StalledClientError thrown.
+ * Sends one event and waits until the client has taken it: at most `writeMs`, after which the
+ * connection is closed and StalledClientError thrown (the `done` and `error` events, after the
+ * job).
  */
-async function sendWithin(
-  reply: FastifyReply,
-  e: Event,
-  writeMs: number,
-  job?: JobState,
-): Promise<void> {
+async function sendWithin(reply: FastifyReply, e: Event, writeMs: number): Promise<void> {
   const sent = reply.sse!.send(e); // writes at once; resolves when the socket has drained
   if (!reply.raw.writableNeedDrain) return sent;
-  if (job) job.stalled = true;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -44,8 +41,30 @@ async function sendWithin(
     await Promise.race([sent, late]);
   } finally {
     clearTimeout(timer);
-    if (job) job.stalled = false;
   }
+}
+
+/**
+ * A job's step events: each is written at once when the client has taken the ones before, else
+ * skipped (the job goes on; it is shown stalled while its client is behind); a client behind
+ * while another job waits for a slot, or for `writeMs`, is dropped (its connection closed,
+ * StalledClientError thrown to end the job).
+ */
+function stepSender(ctx: ServeContext, reply: FastifyReply, writeMs: number) {
+  let behindSince: number | null = null;
+  return (event: () => Event, job: JobState): void => {
+    if (reply.raw.writableNeedDrain) {
+      behindSince ??= performance.now();
+      job.stalled = true;
+      const late = performance.now() - behindSince >= writeMs;
+      if (!late && !ctx.queue.hasWaiting()) return; // this step is skipped
+      reply.raw.destroy();
+      throw new StalledClientError(writeMs);
+    }
+    behindSince = null;
+    job.stalled = false;
+    reply.sse!.send(event()).catch(() => {}); // written now; a closed connection cancels the job
+  };
 }
 
 /** Streams the run; its result (the answer's JSON) is the `done` event. */
@@ -57,8 +76,9 @@ export async function streamSteps(
   const sse = reply.sse!;
   const { writeMs } = ctx.deadlines;
   try {
+    const send = stepSender(ctx, reply, writeMs);
     const r = await queuedSteps(ctx, reply, run, (s, k, job) =>
-      sendWithin(reply, { event: 'step', id: String(k), data: stepEvent(s, k) }, writeMs, job),
+      send(() => ({ event: 'step', id: String(k), data: stepEvent(s, k) }), job),
     );
     await sendWithin(reply, { event: 'done', data: r }, writeMs);
   } catch (e) {

@@ -80,7 +80,8 @@ function load(): Native {
   }
   const typed = checkExports(exports);
   typed.setNumThreads(threads);
-  if (process.env.SJD_DEVICE) {
+  if (process.env.SJD_DEVICE !== undefined) {
+    // an empty SJD_DEVICE is refused as any other bad value, naming the variable
     try {
       typed.setDefaultDevice(process.env.SJD_DEVICE);
     } catch (e) {

@@ -73,8 +73,12 @@ export function decodeSafetensors(
   metadata: Record<string, string>;
 } {
   if (buf.byteLength < 8) throw new Error(`${source}: file too short for a safetensors header`);
-  const n = Number(buf.readBigUInt64LE(0));
-  if (n > buf.byteLength - 8) throw new Error(`${source}: header length ${n} exceeds the file`);
+  const length = buf.readBigUInt64LE(0); // printed as the integer it is, however large
+  if (length > BigInt(buf.byteLength - 8))
+    throw new Error(
+      `${source}: header length ${length} exceeds the file (${buf.byteLength - 8} bytes after it)`,
+    );
+  const n = Number(length);
   let header: Record<string, unknown>;
   try {
     header = JSON.parse(buf.subarray(8, 8 + n).toString('utf8'));

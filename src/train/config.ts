@@ -16,6 +16,7 @@ import {
   type ProcessChoice,
   type TimeSampling,
 } from '../process/index.js';
+import { maxOf } from '../util/fold.js';
 import type { LrSchedule } from './schedule.js';
 
 /** The transformer (denoiser.ts) of sequences and boards. */
@@ -60,7 +61,7 @@ export interface TrainConfig {
   evalEvery: number;
   checkpointEvery: number;
   length?: number; // text: the sequence length
-  data?: string; // text: the corpus folder
+  data?: string; // the training data as given (text: the corpus folder; Sudoku, images: --data)
   augment?: 'none' | 'digits' | 'full'; // Sudoku: the symmetries drawn per training board
   deepSupervision?: boolean; // a looped transformer's cross-entropy at every loop, averaged
   image?: { height: number; width: number; channels: number; levels: number }; // images
@@ -69,7 +70,8 @@ export interface TrainConfig {
   init?: { from: string; sha256?: string };
 }
 
-const int = (min: number, max: number) => z.number().int().min(min).max(max);
+// the bounds first: a number past them is refused naming them (not the safe-integer limit)
+const int = (min: number, max: number) => z.number().min(min).max(max).int();
 const pos = z.number().positive().finite();
 
 const hazard = z.discriminatedUnion('kind', [
@@ -182,7 +184,7 @@ const unet = z
   .refine((m) => (m.attention ?? []).every((f) => m.mults.some((_, l) => 2 ** l === f)), {
     message: 'attention names downsampling factors of the levels (1, 2, 4, ...)',
   })
-  .refine((m) => m.blocks * m.mults.length * (m.base * Math.max(...m.mults)) ** 2 * 18 <= 2e9, {
+  .refine((m) => m.blocks * m.mults.length * (m.base * maxOf(m.mults)) ** 2 * 18 <= 2e9, {
     message: 'more than 2e9 parameters',
   });
 

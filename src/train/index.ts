@@ -19,6 +19,7 @@ export { type DataParallel, SINGLE, shardsOf } from './data-parallel.js';
 export { EMA } from './ema.js';
 export { heldOutLoss, heldOutLossOf, type LossFn } from './held-out-loss.js';
 export { launch, rankBound } from './launcher.js';
+export { checkRunData, readManifest } from './manifest.js';
 export { MetricsLog } from './metrics.js';
 export {
   exportModel,
@@ -38,6 +39,7 @@ export {
   presetConfig,
   type Size,
   type TransformerSize,
+  withSteps,
 } from './preset-config.js';
 export {
   type Claimer,

@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { availableParallelism, freemem } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { maxOf } from '../util/fold.js';
 import { freePort } from '../util/free-port.js';
 
 /** Ranks a core may carry (oversubscription beyond this only thrashes). */
@@ -124,7 +125,7 @@ export async function launch(o: LaunchOptions): Promise<number> {
     }
     const statuses = await Promise.all(exits);
     if (failures.length > 0) throw new Error(`data-parallel training failed: ${failures[0]}`);
-    return Math.max(...statuses);
+    return maxOf(statuses);
   } finally {
     process.removeListener('SIGINT', onInt);
     process.removeListener('SIGTERM', onTerm);

@@ -1,7 +1,7 @@
 // Run folders are self-describing (docs/design.md §4): manifest.json holds the sjd version, the git
 // commit, the seed, the data hash, libtorch, threads, the device and the time, written atomically.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultDevice, getNumThreads, torchVersion } from '../torch/index.js';
 import { writeJsonAtomic } from '../util/atomic.js';
@@ -23,6 +23,33 @@ function gitCommit(): string {
 export function sjdVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
   return pkg.version as string;
+}
+
+/** The manifest of a run folder (null when it has none or it is not JSON). */
+export function readManifest(dir: string): Record<string, unknown> | null {
+  const path = join(dir, RUN_FILES.manifest);
+  if (!existsSync(path)) return null;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A resumed run trains on the data it started with: the task's data hash against the one its
+ * manifest records (a run without one, from before manifests, is not checked). `data` is the
+ * run's recorded source (config.data), named in the refusal.
+ */
+export function checkRunData(dir: string, dataHash: string, data: string | undefined): void {
+  const recorded = readManifest(dir)?.dataHash;
+  if (typeof recorded !== 'string' || recorded === dataHash) return;
+  const hashes = `data hash ${dataHash.slice(0, 12)}, the run's ${recorded.slice(0, 12)}`;
+  throw new Error(
+    data === undefined
+      ? `${dir}: these training data are not the ones the run started with (${hashes}); resume it on its own data`
+      : `${dir}: its training data ${data} changed since the run started (${hashes}); a resumed run trains on the data it started with`,
+  );
 }
 
 export function writeManifest(

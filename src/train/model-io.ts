@@ -19,6 +19,7 @@ import {
   type Tensor,
   tidy,
 } from '../torch/index.js';
+import { withArticle } from '../util/article.js';
 import { replaceDirAtomic, writeJsonAtomic } from '../util/atomic.js';
 import { claimOutDir, within } from '../util/out-path.js';
 import { buildModel, buildPixelDiffusion, buildProcess, buildRegressor } from './build.js';
@@ -108,7 +109,7 @@ export function loadNetwork(dir: string, shape: ShapeOf, expectTask?: string): L
   const config = readConfig(join(dir, MODEL_FILES.config));
   const want = expectTask ?? (typeof shape === 'function' ? undefined : shape.name);
   if (want !== undefined && config.task !== want)
-    throw new Error(`${dir} holds a ${config.task} model, not ${want}`);
+    throw new Error(`${dir} holds ${withArticle(config.task)} model, not ${want}`);
   const task = typeof shape === 'function' ? shape(config) : shape;
   const file = weightsFile(dir);
   const gen = new Generator(0);

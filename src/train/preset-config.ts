@@ -1,6 +1,7 @@
 // A run's config from a task's named sizes and process defaults (the vocabulary of
 // process/choice.ts): the size gives the model, optimiser and loop; the process flags, or the
-// task's defaults where absent, give the process (W only for sjd); steps also end the schedule.
+// task's defaults where absent, give the process (W only for sjd); steps also end the schedule,
+// and a run extended on resume (withSteps) ends both at its new length.
 
 import { type Precision, withPrecision } from '../model/precision.js';
 import { type BlendShape, chooseProcess, isPixelProcess } from '../process/index.js';
@@ -39,6 +40,17 @@ export interface ConfigOptions {
   warmup?: number;
   /** the network's compute precision (model/precision.ts): float32 (default, left unwritten) or bfloat16 */
   precision?: Precision;
+}
+
+/**
+ * The config of a run that ends at `steps`: the loop's budget and the end of its schedule. A
+ * resumed run extended this way (`sjd train --resume --steps N`) keeps its steps taken; a
+ * cosine schedule is stretched to decay to its floor at the new end, so from the resumed step on
+ * the learning rate follows the longer curve (higher than where the shorter one stood), as if
+ * the run had been started with N steps; warm-up and a constant rate are unchanged.
+ */
+export function withSteps<C extends TrainConfig>(config: C, steps: number): C {
+  return { ...config, steps, lr: { ...config.lr, total: steps } };
 }
 
 export function presetConfig<S extends Size>(

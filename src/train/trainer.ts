@@ -28,11 +28,12 @@ import {
 } from './data-parallel.js';
 import { EMA } from './ema.js';
 import { settleRetrain, startRetrain } from './kept-run.js';
-import { writeManifest } from './manifest.js';
+import { checkRunData, writeManifest } from './manifest.js';
 import { MetricsLog } from './metrics.js';
 import { initWeights } from './model-io.js';
 import { objectiveOf } from './objective.js';
 import { loadOptimState, saveOptimState } from './optim-state.js';
+import { withSteps } from './preset-config.js';
 import { claimRunOrFail } from './run-claim.js';
 import { checkRunFolder, finishedStep, RUN_FILES } from './run-folder.js';
 import { learningRate } from './schedule.js';
@@ -42,14 +43,21 @@ import type { TrainTask } from './task.js';
 export interface TrainHooks {
   progress?: (step: number, total: number, info: { loss: number; tokensPerS: number }) => void;
   log?: (line: string) => void;
-  /** stop after this many steps of this invocation (tests of resume) */
+  /** stop after this many steps of this invocation (a requested stop, not an interrupt) */
   stopAfter?: number;
+  /**
+   * a resumed run's new end, beyond its config's: the run is extended (preset-config.ts
+   * withSteps: a cosine schedule is stretched to end there) and its config.json says so
+   */
+  steps?: number;
 }
 
 export interface TrainResult {
   step: number;
   losses: number[]; // per step of this invocation
-  interrupted: boolean;
+  interrupted: boolean; // stopped before the run's end (by a signal or by stopAfter)
+  /** why a run stopped before its end: a signal (SIGINT, SIGTERM), or stopAfter as asked */
+  stoppedBy: 'signal' | 'stopAfter' | null;
   takeoff: number | null;
   lastEval: Record<string, number> | null;
 }
@@ -135,7 +143,14 @@ async function trainClaimed(
   hooks: TrainHooks,
   dp: DataParallel,
 ): Promise<TrainResult> {
-  if (resume) config = readConfig(join(dir, RUN_FILES.config));
+  if (resume) {
+    config = readConfig(join(dir, RUN_FILES.config));
+    checkRunData(dir, task.dataHash, config.data);
+    if (hooks.steps !== undefined && hooks.steps > config.steps) {
+      config = withSteps(config, hooks.steps);
+      if (lead) writeJsonAtomic(join(dir, RUN_FILES.config), config);
+    }
+  }
   const mine = config.shards === undefined ? null : shardsOf(config.shards, dp);
   if (!mine && dp.worldSize > 1)
     throw new Error(`${dir}: the run has no shards (config.shards), so it trains in one process`);
@@ -297,6 +312,7 @@ async function trainClaimed(
     step: s.step,
     losses,
     interrupted: s.step < config.steps, // by a signal or by stopAfter
+    stoppedBy: s.step >= config.steps ? null : stop ? 'signal' : 'stopAfter',
     takeoff: s.takeoff,
     lastEval: s.lastEval,
   };

@@ -1,13 +1,18 @@
 // Output paths are checked before any work (a long run must not fail at its last line) and
 // never destroy a user's data: a command refuses a non-empty folder it did not write itself
-// (recognised by its own marker file) or an existing file, unless --force; replacing then goes
-// through util/atomic.ts (write beside, rename), never delete-then-write. The output paths of one
-// command must name different files (else one output would replace the other).
+// (recognised by its own marker file) or an existing file it did not write itself (recognised
+// by its own content: a comparison's report by its reproduce line, a frontier by its fields),
+// unless --force; replacing then goes through util/atomic.ts (write beside, rename), never
+// delete-then-write. The output paths of one command must name different files (else one output
+// would replace the other).
 import {
   accessSync,
+  closeSync,
   constants,
   existsSync,
+  openSync,
   readdirSync,
+  readSync,
   realpathSync,
   rmSync,
   statSync,
@@ -20,6 +25,42 @@ export interface FolderKind {
   name: string; // e.g. 'model folder'
   isOurs(dir: string): boolean;
   entries: readonly string[];
+}
+
+/**
+ * A kind of file sjd writes and may replace when it finds one: recognised by its content, so a
+ * user's file of the same name is not. Files written beside such a file (a report's plot, a
+ * frontier's SVG) belong to it: claimed with `ours` when it is sjd's.
+ */
+export interface FileKind {
+  name: string; // e.g. 'comparison report'
+  isOurs(path: string): boolean;
+}
+
+/**
+ * The text of a small file (at most `limit` bytes; null for a larger one, a folder or an
+ * unreadable path): what a FileKind reads to recognise its files.
+ */
+export function smallFileText(path: string, limit = 4 << 20): string | null {
+  try {
+    const st = statSync(path);
+    if (!st.isFile() || st.size > limit) return null;
+    const buf = Buffer.alloc(st.size);
+    const fd = openSync(path, 'r');
+    try {
+      let at = 0;
+      while (at < st.size) {
+        const n = readSync(fd, buf, at, st.size - at, at);
+        if (n === 0) break;
+        at += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    return buf.toString('utf8');
+  } catch {
+    return null;
+  }
 }
 
 /** Fails at once when nothing can be written at `path` (a missing or read-only parent). */
@@ -69,14 +110,48 @@ export function claimOutDir(dir: string, kind: FolderKind, force: boolean): void
   checkWritable(dir);
 }
 
-/** An output file may be written when it does not exist (or with `force`), beside a writable parent. */
-export function claimOutFile(path: string, force: boolean): void {
+/** How claimOutFile names and recognises an output file. */
+export interface OutFile {
+  flag?: string; // the flag that names it, for the message (default --out)
+  kind?: FileKind; // an existing file of this kind (sjd's own) may be replaced
+  ours?: boolean; // the file belongs to something sjd wrote (a plot beside its report)
+  beside?: string; // the file is written beside this output (named in the message)
+}
+
+/**
+ * An output file may be written when it does not exist, is sjd's own (`kind`, `ours`), or with
+ * `force`, beside a writable parent; a user's file is refused in one line naming its flag.
+ */
+export function claimOutFile(path: string, force: boolean, o: OutFile = {}): void {
+  const flag = o.flag ?? '--out';
   if (existsSync(path)) {
-    if (statSync(path).isDirectory()) throw new Error(`${path} is a folder, not a file`);
-    if (!force)
-      throw new Error(`${path} exists; choose another --out or pass --force to replace it`);
+    if (statSync(path).isDirectory())
+      throw new Error(`${flag} ${path} is a folder, not a file; choose another ${flag}`);
+    if (!force && !o.ours && !o.kind?.isOurs(path)) {
+      const what = o.beside ? ` (written beside ${o.beside})` : '';
+      const not = o.kind ? ` and is not a ${o.kind.name} sjd wrote` : '';
+      throw new Error(
+        `${path}${what} exists${not}; choose another ${flag} or pass --force to replace it`,
+      );
+    }
   }
   checkWritable(path);
+}
+
+/**
+ * An output file of `kind` and the files written beside it: the beside files may be replaced
+ * when the main file is sjd's own (they are its plot, data, grids), else each existing one is
+ * refused without `force`, as the main file is.
+ */
+export function claimOutFiles(
+  main: string,
+  beside: readonly string[],
+  force: boolean,
+  o: { flag: string; kind: FileKind },
+): void {
+  claimOutFile(main, force, o);
+  const ours = existsSync(main) && o.kind.isOurs(main);
+  for (const f of beside) claimOutFile(f, force, { flag: o.flag, ours, beside: main });
 }
 
 /** True when `inner` is `outer` or lies inside it. */

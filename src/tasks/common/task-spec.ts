@@ -36,8 +36,14 @@ export interface UnconditionalSettings {
   seed: number;
 }
 
-/** What `sjd train TASK` gives a task: the run and process flags, and the task's own flags. */
-export type TrainOptions = ConfigOptions & { out: string } & Record<string, unknown>;
+/**
+ * What `sjd train TASK` gives a task: the run and process flags, the task's own flags, and where
+ * to say what it is doing while it prepares (generating data, say).
+ */
+export type TrainOptions = ConfigOptions & {
+  out: string;
+  log?: (line: string) => void;
+} & Record<string, unknown>;
 
 /** A run ready to train: its config (made, or the saved one on resume), its task, a line. */
 export interface PreparedRun {
@@ -76,6 +82,12 @@ export interface CompareEntry {
   doc: string; // the default report
   /** The options (attribute names) that these flags leave unused, left out of the reproduce line. */
   unused?(flags: Record<string, unknown>): string[];
+  /**
+   * What the comparison writes outside its runs' folder: its report (--doc, or the default of
+   * the comparison the flags choose) and the files named after it (plot, data, sample grids),
+   * claimed before any training (util/out-path.ts claimOutFiles); absent: --doc alone.
+   */
+  outputs?(o: CompareOptions): { report: string; beside: string[] };
   /** Trains every model x seed (resumable) and writes the report; false when interrupted. */
   run(o: CompareOptions, hooks: TrainHooks): Promise<boolean>;
 }

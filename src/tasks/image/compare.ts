@@ -8,12 +8,14 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../../evaluation/plot.js';
+import { reproduceFooter } from '../../evaluation/report.js';
 import { mean, separation, std } from '../../evaluation/stats.js';
 import { type Precision, precisionNote } from '../../model/precision.js';
 import { describeProcess, isPixelProcess, parseProcessName } from '../../process/index.js';
 import { isRunFolder, type TrainHooks, trainUnlessScored, workThrough } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { readCache, writeCache } from '../../util/cache.js';
+import { maxOf, minOf } from '../../util/fold.js';
 import type { ImageSet } from './dataset.js';
 import { type ImageScores, scoreImages } from './evaluate.js';
 import type { FeatureNet } from './feature-net.js';
@@ -150,14 +152,20 @@ export async function runImageComparison(
   return runs;
 }
 
+/** The report and what goes beside it: its plot (.svg) and a sample grid per model (-MODEL.png). */
+export function imageReportFiles(doc: string, models: readonly string[]) {
+  const stem = doc.replace(/\.md$/, '');
+  return { report: doc, svg: `${stem}.svg`, grids: models.map((m) => `${stem}-${m}.png`) };
+}
+
 async function writeImageReport(
   task: ImageTask,
   o: ImageCompareOptions,
   runs: ImageRunSummary[],
 ): Promise<void> {
   makeDir(dirname(o.doc));
-  const stem = o.doc.replace(/\.md$/, '');
-  const top = Math.max(...o.nfes);
+  const files = imageReportFiles(o.doc, o.models);
+  const top = maxOf(o.nfes);
   const ms = (xs: number[], d = 2) =>
     xs.length > 1 ? `${mean(xs).toFixed(d)} +- ${std(xs).toFixed(d)}` : mean(xs).toFixed(d);
   const grids: string[] = [];
@@ -166,7 +174,7 @@ async function writeImageReport(
     const at = (k: number) => rs.map((r) => r.scores[k]!);
     const fds = o.nfes.map((k) => ms(at(k).map((s) => s.samples.fd)));
     const last = at(top);
-    const cover = last.map((s) => Math.min(...s.coverage));
+    const cover = last.map((s) => minOf(s.coverage));
     return `| ${label(m, task, o)} | ${fds.join(' | ')} | ${ms(
       last.map((s) => s.samples.kid),
       4,
@@ -197,22 +205,17 @@ async function writeImageReport(
       ),
   ];
   // a sample grid per model (the first seed whose weights are here, largest NFE; where no
-  // run of the model kept its weights, the grid already drawn stays)
-  for (const m of o.models) {
-    const file = `${stem}-${m}.png`;
+  // run of the model kept its weights, the grid already drawn stays); drawn after the report,
+  // so that grids on disk always sit beside the report that names them
+  const draw: { file: string; run: string; model: string }[] = [];
+  o.models.forEach((m, k) => {
+    const file = files.grids[k]!;
     const r = runs.find((x) => x.model === m && isRunFolder(x.dir));
-    if (r) {
-      const s = sampleAnyImages(loadAnyImageModel(r.dir), {
-        n: 36,
-        nfe: top,
-        seed: 0,
-        ...samplingOf(m, o),
-      });
-      writeFileAtomic(file, gridPng(s.images, 36, task.geometry, { cols: 12 }));
-    } else if (!existsSync(file)) continue;
+    if (r) draw.push({ file, run: r.dir, model: m });
+    else if (!existsSync(file)) return;
     grids.push(`**${label(m, task, o)}**\n\n![${m} samples](${basename(file)})`);
-  }
-  const svg = `${stem}.svg`;
+  });
+  const svg = files.svg;
   const g = task.geometry;
   const pixel = o.models.filter(isPixelProcess);
   const pixelNote =
@@ -242,9 +245,17 @@ ${rows.join('\n')}
 
 ${grids.join('\n\n')}
 
-Reproduce: \`${o.command}\` (resumable: run it again to continue).
-`;
+${reproduceFooter(o.command)}`;
   writeFileAtomic(o.doc, md);
+  for (const d of draw) {
+    const s = sampleAnyImages(loadAnyImageModel(d.run), {
+      n: 36,
+      nfe: top,
+      seed: 0,
+      ...samplingOf(d.model, o),
+    });
+    writeFileAtomic(d.file, gridPng(s.images, 36, task.geometry, { cols: 12 }));
+  }
   const values = runs.flatMap((r) =>
     o.nfes.map((k) => ({
       nfe: k,

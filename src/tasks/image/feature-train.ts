@@ -17,6 +17,7 @@ import {
 import { learningRate } from '../../train/index.js';
 import { optimiseStep } from '../../train/step.js';
 import { replaceDirAtomic, writeJsonAtomic } from '../../util/atomic.js';
+import { maxOf } from '../../util/fold.js';
 import { claimOutDir, type FolderKind } from '../../util/out-path.js';
 import type { ImageSet } from './dataset.js';
 import { FeatureNet, type FeatureNetConfig, networkInput } from './feature-net.js';
@@ -70,7 +71,7 @@ export function classifierAccuracy(net: FeatureNet, set: ImageSet): number {
 /** Trains the feature network on labelled images; returns it in eval mode. */
 export function trainFeatureNet(train: ImageSet, o: FeatureTrainOptions): FeatureNet {
   if (!train.labels) throw new Error('the feature network trains on labelled images');
-  const classes = Math.max(...train.labels) + 1;
+  const classes = maxOf(train.labels) + 1;
   const gen = new Generator(o.seed);
   const { channels, height, width } = train;
   const net = new FeatureNet({ channels, height, width, classes }, gen);

@@ -4,6 +4,7 @@
 // the origin |y| — so one sees pixels stick. PNG bytes through pngjs.
 import { PNG } from 'pngjs';
 import type { TrajectoryStep } from '../../sampling/index.js';
+import { maxOf } from '../../util/fold.js';
 import { expandLevels } from './levels.js';
 import { type ImageGeometry, imagesOf } from './tokens.js';
 
@@ -90,7 +91,7 @@ export function tracePng(
   const s = o.scale ?? 2;
   const [cw, chh] = [g.width * s + 2, g.height * s + 2];
   const c = canvas(frames * cw + 2, rowsN * chh + 2);
-  const yMax = Math.max(...trajectory.flatMap((st) => Array.from(st.yNorm)), 1e-12);
+  const yMax = trajectory.reduce((m, st) => maxOf(st.yNorm, m), 1e-12);
   pick.forEach((k, f) => {
     const st = trajectory[k]!;
     const levels = Uint8Array.from(st.tokens, (v) => Math.max(v, 0));
@@ -113,9 +114,8 @@ export function tracePng(
           );
           if (stuck) put(c, ox + x, oy + y, ...colour(bytes, g, i, px, py));
           else {
-            const r = Math.max(
-              ...[...Array(g.channels).keys()].map((ch) => at(norm, g, i, ch, px, py)),
-            );
+            let r = 0;
+            for (let ch = 0; ch < g.channels; ch++) r = Math.max(r, at(norm, g, i, ch, px, py));
             put(c, ox + x, oy + y, 80 + Math.round((r * 175) / 255), 0, 0);
           }
         }

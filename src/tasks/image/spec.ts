@@ -8,7 +8,7 @@ import { describeProcess } from '../../process/index.js';
 import { defaultSampler } from '../../sampling/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
-import { runImageComparison } from './compare.js';
+import { imageReportFiles, runImageComparison } from './compare.js';
 import { loadFeatureNet, SHIPPED_FEATURES } from './feature-train.js';
 import { loadImageModel, savedImageShape } from './load.js';
 import { IMAGE_PROCESS, IMAGE_SIZES, imageConfig } from './presets.js';
@@ -57,7 +57,11 @@ export const imageSpec: TaskSpec<LoadedModel & { geometry: ImageGeometry }> = {
         levels: o.evalData === undefined ? train.set.levels : undefined,
         limit: evalSize,
       });
-      const config = saved ?? imageConfig(geometryOf(train.set), o);
+      // a new run records its --data (config.data), which --resume reuses (cli/resume.ts)
+      const config = saved ?? {
+        ...imageConfig(geometryOf(train.set), o),
+        ...(o.data !== undefined && { data: o.data }),
+      };
       if (!config.image)
         throw new Error(`${o.out}: not an image run (no image geometry in its config)`);
       checkGeometry(train.set, config.image, train.source);
@@ -75,6 +79,10 @@ export const imageSpec: TaskSpec<LoadedModel & { geometry: ImageGeometry }> = {
     },
     seeds: ['0'],
     doc: 'docs/image-comparison.md',
+    outputs: (o) => {
+      const f = imageReportFiles(o.doc, o.models);
+      return { report: f.report, beside: [f.svg, ...f.grids] };
+    },
     run: async (o: CompareOptions & ImageCompareFlags, hooks) => {
       const { net, config: fc } = loadFeatureNet(o.features);
       const train = imagesOrFashion(undefined, 'train', { levels: o.levels, limit: o.limit });

@@ -8,6 +8,7 @@
 import { dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { writeSvg } from '../../evaluation/plot.js';
+import { reproduceFooter } from '../../evaluation/report.js';
 import { mean, std } from '../../evaluation/stats.js';
 import type { AttentionKind } from '../../model/attention-pattern.js';
 import type { Precision } from '../../model/precision.js';
@@ -143,6 +144,12 @@ export async function runComparison(
   return summaries;
 }
 
+/** The report and what goes beside it: its plot (the report's name, .svg). */
+export const sudokuReportFiles = (doc: string) => ({
+  report: doc,
+  beside: [doc.replace(/\.md$/, '.svg')],
+});
+
 async function writeReport(o: CompareOptions, runs: RunSummary[]): Promise<void> {
   const pct = (xs: number[]) =>
     `${mean(xs.map((x) => 100 * x)).toFixed(2)} +- ${std(xs.map((x) => 100 * x)).toFixed(2)}`;
@@ -153,7 +160,7 @@ async function writeReport(o: CompareOptions, runs: RunSummary[]): Promise<void>
     const collapsed = rs.filter((r) => r.collapsed).length;
     return `| ${label(k)} | ${pct(rs.map((r) => r.solveRate))} | ${per} | ${mean(rs.map((r) => r.nfeMean)).toFixed(1)} | ${pct(rs.map((r) => r.confidenceRate))} | ${takeoffs.length ? Math.round(mean(takeoffs)) : 'none'} (${takeoffs.length}/${rs.length} took off) | ${collapsed}/${rs.length} |`;
   });
-  const svg = o.doc.replace(/\.md$/, '.svg');
+  const [svg] = sudokuReportFiles(o.doc).beside as [string];
   const c = sudokuConfig({
     size: o.size,
     attention: o.attention,
@@ -175,8 +182,7 @@ ${rows.join('\n')}
 
 ![held-out board accuracy against step](${svg.split('/').pop()})
 
-Reproduce: \`${o.command}\` (resumable: run it again to continue).
-`;
+${reproduceFooter(o.command)}`;
   makeDir(dirname(o.doc));
   writeFileAtomic(o.doc, md);
   const values = runs.flatMap((r) =>

@@ -1,8 +1,10 @@
 // Sudoku CSV files, the MGDM / qqwing layout: a header line starting `quizzes` (any further
 // columns ignored), then one row per puzzle: the 81-character puzzle ('0' or '.' blank), then
 // optionally the 81-character solution. LF or CRLF line endings. Bad input throws one line
-// naming the file and the 1-based line: "in.csv line 7: puzzle has 80 characters, expected 81".
-// Written files may carry a third column, `status` (a solver's verdict on each row).
+// naming the file and the 1-based line: "in.csv line 7: puzzle has 80 characters, expected 81";
+// a streamed file's line is bounded (MAX_CSV_LINE), so a file of one huge line is refused in
+// one line too. Written files may carry a third column, `status` (a solver's verdict on each
+// row), through a temporary file that is removed on every failure, an uncaught one included.
 import {
   closeSync,
   createReadStream,
@@ -13,7 +15,6 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { makeDir, tempBeside, writeFileAtomic } from '../../util/atomic.js';
 import { type Board, formatBoard, parseBoard } from './board.js';
 import { pairProblem, type SudokuSet } from './check.js';
@@ -21,7 +22,14 @@ import { pairProblem, type SudokuSet } from './check.js';
 export interface CsvReadOptions {
   limit?: number; // read at most this many puzzles
   requireSolutions?: boolean; // a row without a solution is an error (default false)
+  maxLine?: number; // streamed files: the longest line read, in bytes (default MAX_CSV_LINE)
 }
+
+/**
+ * The longest line a streamed Sudoku CSV may have, in bytes: a row is 81 + 1 + 81 characters
+ * and a few columns more (qqwing's layout), far below this; a longer line is not a Sudoku row.
+ */
+export const MAX_CSV_LINE = 64 * 1024;
 
 export interface SudokuRow {
   puzzle: Board;
@@ -80,40 +88,76 @@ export function parseSudokuCsv(text: string, source: string, opts: CsvReadOption
 }
 
 /**
+ * The lines of a file as it streams (without their LF or CRLF), each with the bytes read so far;
+ * a line longer than `max` bytes throws naming its 1-based number, before it is held whole.
+ */
+async function* fileLines(
+  path: string,
+  max: number,
+): AsyncGenerator<{ line: string; bytes: number }> {
+  const input = createReadStream(path, { highWaterMark: 64 * 1024 });
+  let pending: Buffer[] = [];
+  let held = 0; // bytes of the line so far
+  let n = 0;
+  let bytes = 0;
+  const tooLong = () =>
+    new Error(
+      `${path} line ${n + 1}: longer than ${max.toLocaleString('en-US')} bytes (a Sudoku row is under 200); not a Sudoku CSV`,
+    );
+  const text = (parts: Buffer[]) => Buffer.concat(parts).toString('utf8').replace(/\r$/, '');
+  try {
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      let at = 0;
+      for (let nl = chunk.indexOf(10, at); nl >= 0; nl = chunk.indexOf(10, at)) {
+        if (held + nl - at > max) throw tooLong();
+        pending.push(chunk.subarray(at, nl));
+        yield { line: text(pending), bytes };
+        n++;
+        pending = [];
+        held = 0;
+        at = nl + 1;
+      }
+      held += chunk.length - at;
+      if (held > max) throw tooLong();
+      if (at < chunk.length) pending.push(chunk.subarray(at));
+    }
+    if (held > 0) yield { line: text(pending), bytes };
+  } finally {
+    input.destroy();
+  }
+}
+
+/**
  * A Sudoku CSV file read as it streams (issue #27: memory flat in the number of rows): chunks of
  * up to `size` rows, each with the bytes of the file read so far (for progress). Same checks and
- * errors as readSudokuCsv.
+ * errors as readSudokuCsv, and lines of at most `opts.maxLine` bytes.
  */
 export async function* streamSudokuCsv(
   path: string,
   size: number,
   opts: CsvReadOptions = {},
 ): AsyncGenerator<{ rows: SudokuRow[]; bytes: number }> {
-  const input = createReadStream(path, { encoding: 'utf8' });
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let n = 0;
   let rows: SudokuRow[] = [];
-  try {
-    for await (const raw of lines) {
-      n++;
-      if (n === 1) {
-        checkHeader(raw.replace(/^\uFEFF/, ''), path);
-        continue;
-      }
-      const row = rowAt(raw, n, path, opts);
-      if (!row) continue;
-      rows.push(row);
-      if (rows.length === size) {
-        yield { rows, bytes: input.bytesRead };
-        rows = [];
-      }
+  let bytes = 0;
+  for await (const at of fileLines(path, opts.maxLine ?? MAX_CSV_LINE)) {
+    bytes = at.bytes;
+    n++;
+    if (n === 1) {
+      checkHeader(at.line.replace(/^\uFEFF/, ''), path);
+      continue;
     }
-    if (n === 0) checkHeader('', path);
-    if (rows.length > 0) yield { rows, bytes: input.bytesRead };
-  } finally {
-    lines.close();
-    input.destroy();
+    const row = rowAt(at.line, n, path, opts);
+    if (!row) continue;
+    rows.push(row);
+    if (rows.length === size) {
+      yield { rows, bytes };
+      rows = [];
+    }
   }
+  if (n === 0) checkHeader('', path);
+  if (rows.length > 0) yield { rows, bytes };
 }
 
 /** Reads a Sudoku CSV file (see parseSudokuCsv). */
@@ -144,17 +188,20 @@ function formatRow(r: SudokuRow, withStatus: boolean): string {
 /**
  * A `quizzes,solutions,status` file written as rows come (issue #27): rows go to a temporary
  * file beside the target, which `commit` renames onto it (the rows written so far: a valid
- * file) and `discard` removes. The target is never half-written.
+ * file) and `discard` removes, as does the process's exit when neither was called (an uncaught
+ * exception, process.exit). The target is never half-written.
  */
 export class SudokuCsvAppender {
   readonly #temp: string;
   #fd: number | null;
+  readonly #onExit = () => this.discard();
   rows = 0;
 
   constructor(readonly path: string) {
     makeDir(dirname(resolve(path)));
     this.#temp = tempBeside(resolve(path));
     this.#fd = openSync(this.#temp, 'w');
+    process.on('exit', this.#onExit);
     writeSync(this.#fd, `${csvHeader(true)}\n`);
   }
 
@@ -165,7 +212,9 @@ export class SudokuCsvAppender {
     this.rows += rows.length;
   }
 
+  /** Renames the rows written onto the target (once; later calls do nothing). */
   commit(): void {
+    if (this.#fd === null) return;
     this.#close();
     renameSync(this.#temp, this.path);
   }
@@ -176,6 +225,7 @@ export class SudokuCsvAppender {
   }
 
   #close(): void {
+    process.removeListener('exit', this.#onExit);
     if (this.#fd !== null) closeSync(this.#fd);
     this.#fd = null;
   }

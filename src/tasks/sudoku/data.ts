@@ -21,21 +21,46 @@ export function loadPairs(path: string, limit?: number): SudokuPairs {
   return { puzzles: set.puzzles, solutions: set.solutions as SudokuPairs['solutions'] };
 }
 
-/** n generated puzzles (seeded). */
-export function generatedPairs(n: number, seed: number): SudokuPairs {
-  const g = generatePuzzles(n, { seed });
+/** n generated puzzles (seeded); `onPuzzle` after each. */
+export function generatedPairs(
+  n: number,
+  seed: number,
+  onPuzzle?: (done: number, n: number) => void,
+): SudokuPairs {
+  const g = generatePuzzles(n, { seed, onPuzzle });
   return { puzzles: g.map((p) => p.puzzle), solutions: g.map((p) => p.solution) };
 }
 
-/** The file if given, else generated puzzles. */
+/** Seconds between the progress lines of a long generation. */
+const PROGRESS_S = 5;
+
+/**
+ * The file if given, else generated puzzles; a generation says so on `log` as it starts and
+ * every few seconds after (20,000 puzzles take a minute or more on a busy machine).
+ */
 export function pairsOrGenerated(
   path: string | undefined,
   limit: number | undefined,
-  generate: { n: number; seed: number },
+  generate: { n: number; seed: number; what?: string },
+  log?: (line: string) => void,
 ): { pairs: SudokuPairs; source: string } {
   if (path) return { pairs: loadPairs(path, limit), source: path };
+  const { n, seed } = generate;
+  const what = generate.what ?? 'puzzles';
+  log?.(`generating ${n.toLocaleString('en-US')} ${what} here (seed ${seed}; none given)`);
+  const t0 = performance.now();
+  let shown = t0;
+  const onPuzzle = (done: number) => {
+    const now = performance.now();
+    if (now - shown < PROGRESS_S * 1000 || done === n) return;
+    shown = now;
+    const s = (now - t0) / 1000;
+    log?.(
+      `generated ${done.toLocaleString('en-US')} of ${n.toLocaleString('en-US')} ${what} in ${s.toFixed(0)} s (about ${((s * (n - done)) / done).toFixed(0)} s left)`,
+    );
+  };
   return {
-    pairs: generatedPairs(generate.n, generate.seed),
-    source: `generated (${generate.n} puzzles, seed ${generate.seed})`,
+    pairs: generatedPairs(n, seed, log ? onPuzzle : undefined),
+    source: `generated (${n} puzzles, seed ${seed})`,
   };
 }

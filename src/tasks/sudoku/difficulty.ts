@@ -5,6 +5,7 @@
 // split by class, or by search-node bucket (search-nodes.ts, issue #32), with the first-attempt
 // rate and the NFE per board of each group.
 import { readFileSync } from 'node:fs';
+import { maxOf } from '../../util/fold.js';
 import type { Board } from './board.js';
 import { type SudokuScores, scoreBoards } from './metrics.js';
 import {
@@ -50,16 +51,18 @@ export const classifyPuzzles = (puzzles: readonly Board[]): DifficultyClass[] =>
 export function difficultyClasses(
   path: string,
   puzzles: readonly Board[],
+  only?: readonly number[], // the classes of these puzzles alone (a solve stopped part-way)
 ): { classes: DifficultyClass[]; source: 'columns' | 'solver' } {
+  const pick = <T>(xs: readonly T[]): T[] => (only ? only.map((i) => xs[i]!) : [...xs]);
   const stats = path.endsWith('.npy')
     ? null
     : parseStrategyColumns(readFileSync(path, 'utf8'), path, puzzles.length);
-  if (!stats) return { classes: classifyPuzzles(puzzles), source: 'solver' };
+  if (!stats) return { classes: classifyPuzzles(pick(puzzles)), source: 'solver' };
   if (stats.length !== puzzles.length)
     throw new Error(
       `${path}: ${stats.length} rows of qqwing columns for ${puzzles.length} puzzles`,
     );
-  return { classes: stats.map((s) => classOfLabel(s.label)), source: 'columns' };
+  return { classes: pick(stats).map((s) => classOfLabel(s.label)), source: 'columns' };
 }
 
 /**
@@ -116,7 +119,7 @@ function scoreGroups<G extends string>(
     };
     if (b.nfe) {
       scores.nfe_mean = idx.reduce((a, i) => a + b.nfe![i]!, 0) / idx.length;
-      scores.nfe_max = Math.max(...idx.map((i) => b.nfe![i]!));
+      scores.nfe_max = maxOf(idx.map((i) => b.nfe![i]!));
     }
     if (b.attempts) {
       const first = idx.filter(

@@ -19,6 +19,7 @@ export interface GenerateOptions {
   allowed?: readonly Strategy[]; // strategies the solver may use (all by default)
   minGivens?: number; // stop blanking at this many clues (default 17: no limit in practice)
   guessing?: boolean; // blank while the solution is unique, not while logic solves (default false)
+  onPuzzle?: (done: number, n: number) => void; // after each puzzle (a long generation's progress)
 }
 
 export interface GeneratedPuzzle {
@@ -82,5 +83,9 @@ export function generatePuzzles(n: number, opts: GenerateOptions): GeneratedPuzz
   const rng = xoroshiro128plus(opts.seed);
   const allowed = opts.allowed ?? STRATEGIES;
   const guessing = opts.guessing ?? false;
-  return Array.from({ length: n }, () => generateOne(rng, allowed, opts.minGivens ?? 17, guessing));
+  return Array.from({ length: n }, (_, k) => {
+    const p = generateOne(rng, allowed, opts.minGivens ?? 17, guessing);
+    opts.onPuzzle?.(k + 1, n);
+    return p;
+  });
 }

@@ -5,13 +5,17 @@
 // worker processes, each running libtorch on one thread, the next chunk to whichever is free.
 // A chunk's boards depend on the chunk alone, so the answer is the one solveSudoku gives in one
 // process, whatever the number of workers. The workers load the model from where the caller
-// did (the shipped one when `model` is undefined).
+// did (the shipped one when `model` is undefined). A solve may be stopped (an AbortSignal: the
+// commands' Ctrl-C): it ends within a sampler step, its workers killed and awaited, and answers
+// the puzzles done before the stop (a prefix, whole chunks). Workers die with their parent: a
+// worker turns the event loop between sampler steps, so it sees its IPC channel close and exits.
 import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import type { Board } from './board.js';
 import { joinSolves, type SolveResult } from './retry.js';
-import { type SolveOptions, solveChunks, solveSudoku } from './solve.js';
+import { type SolveOptions, solveChunkInTurns, solveChunks } from './solve.js';
 
 /** A chunk for a worker: the model folder (undefined: the shipped one), options and puzzles. */
 export interface PoolJob {
@@ -24,6 +28,9 @@ export interface PoolJob {
 /** A worker's answer: the chunk's solve, or the one-line reason it failed. */
 export type PoolReply = { start: number; result: SolveResult } | { error: string };
 
+/** A solve that may have stopped part-way: the result over its first `done` puzzles. */
+export type PartialSolve = SolveResult & { done: number };
+
 const WORKER = new URL('./solve-worker.js', import.meta.url);
 
 function checkWorkers(workers: number): void {
@@ -31,24 +38,39 @@ function checkWorkers(workers: number): void {
     throw new Error(`workers must be a whole number >= 1, got ${workers}`);
 }
 
+/** The solves of the chunks done before the first one missing, joined, with their puzzle count. */
+function prefixOf(parts: (SolveResult | undefined)[]): PartialSolve {
+  const k = parts.findIndex((p) => p === undefined);
+  const done = (k < 0 ? parts : parts.slice(0, k)) as SolveResult[];
+  const joined = joinSolves(done);
+  return { ...joined, done: joined.boards.length };
+}
+
 /**
  * Solves the chunks (solveChunks) with the model at `model` in `workers` processes of one
- * libtorch thread each: the same result as solveSudoku in one process (without a trajectory).
+ * libtorch thread each: the same result as solveSudoku in one process (without a trajectory);
+ * stopped by `stop`, the chunks done before the first unfinished one.
  */
 async function solveInWorkers(
   model: string | undefined,
   chunks: { start: number; puzzles: Board[] }[],
   o: SolveOptions,
   workers: number,
+  stop?: AbortSignal,
   onBoards?: (done: number) => void,
-): Promise<SolveResult> {
+): Promise<PartialSolve> {
   let boards = 0;
-  const parts: SolveResult[] = new Array(chunks.length);
+  const parts: (SolveResult | undefined)[] = new Array(chunks.length);
   const children: ChildProcess[] = [];
+  const exits: Promise<unknown>[] = [];
   let next = 0;
+  let onAbort = () => {};
   try {
     await new Promise<void>((resolve, reject) => {
       let done = 0;
+      onAbort = () => resolve();
+      if (stop?.aborted) return resolve();
+      stop?.addEventListener('abort', onAbort, { once: true });
       const give = (child: ChildProcess) => {
         const chunk = chunks[next++];
         if (!chunk) return;
@@ -69,6 +91,7 @@ async function solveInWorkers(
           stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
         });
         children.push(child);
+        exits.push(once(child, 'exit').catch(() => {}));
         child.on('message', (reply: PoolReply) => {
           if ('error' in reply) return reject(new Error(reply.error));
           const at = chunks.findIndex((c) => c.start === reply.start);
@@ -79,7 +102,7 @@ async function solveInWorkers(
           else give(child);
         });
         child.on('exit', (code, signal) => {
-          if (done < chunks.length)
+          if (done < chunks.length && !stop?.aborted)
             reject(new Error(`a solve worker stopped (${signal ?? `exit code ${code}`})`));
         });
         child.on('error', reject);
@@ -87,9 +110,13 @@ async function solveInWorkers(
       }
     });
   } finally {
-    for (const child of children) child.kill();
+    stop?.removeEventListener('abort', onAbort);
+    // a stopped or failed solve kills its workers at once; either way none outlives the solve
+    const signal = parts.findIndex((p) => p === undefined) < 0 ? 'SIGTERM' : 'SIGKILL';
+    for (const child of children) if (child.exitCode === null) child.kill(signal);
+    await Promise.all(exits);
   }
-  return joinSolves(parts);
+  return prefixOf(parts);
 }
 
 /** A loaded Sudoku model (load.ts loadSudokuModel). */
@@ -101,20 +128,31 @@ export interface LoadedSudoku {
 /**
  * solveSudoku for a command: in `workers` processes when the puzzles fill more than one chunk
  * and more than one worker is asked for, else in this process with the model already loaded
- * (from `model`: undefined for the shipped one). The same boards either way.
+ * (from `model`: undefined for the shipped one), a turn of the event loop between sampler steps.
+ * The same boards either way; stopped by `stop` (within a sampler step), the puzzles done before
+ * it (whole chunks, a prefix).
  */
-export function solvePuzzles(
+export async function solvePuzzles(
   loaded: LoadedSudoku,
   model: string | undefined,
   puzzles: Board[],
   o: SolveOptions,
   workers: number,
+  stop?: AbortSignal,
   onBoards?: (done: number) => void, // told the boards solved so far, after each chunk
-): Promise<SolveResult> {
+): Promise<PartialSolve> {
   checkWorkers(workers);
   const chunks = solveChunks(puzzles, o);
-  if (workers > 1 && chunks.length > 1) return solveInWorkers(model, chunks, o, workers, onBoards);
-  const r = solveSudoku(loaded.model, loaded.process, puzzles, o);
-  onBoards?.(puzzles.length);
-  return Promise.resolve(r);
+  if (workers > 1 && chunks.length > 1)
+    return solveInWorkers(model, chunks, o, workers, stop, onBoards);
+  const parts: SolveResult[] = [];
+  let boards = 0;
+  for (const chunk of chunks) {
+    const r = await solveChunkInTurns(loaded.model, loaded.process, chunk, o, stop);
+    if (!r) break;
+    parts.push(r);
+    boards += chunk.puzzles.length;
+    onBoards?.(boards);
+  }
+  return prefixOf(parts);
 }

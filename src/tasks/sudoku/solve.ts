@@ -6,6 +6,7 @@
 // tokens 0..8. Every returned board is checked against the rules (check.ts): a sampler's answer
 // is not taken on trust. The classifier evaluations each board took are reported (the adaptive
 // sampler stops a board when it is filled).
+import { setImmediate as turn } from 'node:timers/promises';
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import {
@@ -24,6 +25,7 @@ import {
   type Watch,
 } from '../../sampling/index.js';
 import { tensor } from '../../torch/index.js';
+import { maxOf } from '../../util/fold.js';
 import type { Board } from './board.js';
 import { answerProblems } from './check.js';
 import {
@@ -170,7 +172,7 @@ function chunkSteps(
 ): Generator<TrajectoryStep | null, SolveResult> {
   const own = { ...o, seed: o.seed + chunk.start };
   function* attempt(p: Board[], budgets: readonly number[], seed: number, w: Watch) {
-    const nfe = Math.max(...budgets);
+    const nfe = maxOf(budgets);
     const options = { ...solveOptions(p, { ...own, nfe, seed }), budgets };
     return checkedBoards(p, yield* batchedSteps(model, proc, options, w));
   }
@@ -214,6 +216,32 @@ export function solveChunk(
   return drain(chunkSteps(model, proc, chunk, o, 'none'), false);
 }
 
+/**
+ * One chunk solved as solveChunk solves it, with a turn of the event loop between sampler steps,
+ * so that a signal, a closed IPC channel or a timer is handled within a step (a fraction of a
+ * second) rather than after the chunk (minutes); null when `stop` is aborted between steps (the
+ * chunk's boards are not finished, and nothing of it is kept).
+ */
+export async function solveChunkInTurns(
+  model: Network,
+  proc: SJDProcess,
+  chunk: { start: number; puzzles: Board[] },
+  o: SolveOptions,
+  stop?: AbortSignal,
+): Promise<SolveResult | null> {
+  const steps = chunkSteps(model, proc, chunk, o, 'none');
+  try {
+    for (;;) {
+      if (stop?.aborted) return null;
+      const r = steps.next();
+      if (r.done) return r.value;
+      await turn();
+    }
+  } finally {
+    steps.return(undefined as never); // a stopped solve releases its tensors
+  }
+}
+
 /** Solves `puzzles` (solveSteps drained; the first batch's trajectory when `record`). */
 export function solveSudoku(
   model: Network,
@@ -232,17 +260,19 @@ export function solveSudoku(
 export interface GroupedSolve {
   result: SolveResult; // aligned with the puzzles, as one solve's (no trajectory)
   seconds: Record<string, number>; // wall time of each group's solve
+  done: number[]; // the puzzles solved (all of them unless a solve stopped part-way), in order
 }
 
 /**
  * Solves the puzzles of each group (`groups[n]`: puzzle n's) on its own by `solve`, in the order
  * groups first appear, timing each: boards/s per group are then measured, not apportioned (`sjd
- * eval sudoku --by-nodes`). A group's boards equal `solve`'s on that group alone.
+ * eval sudoku --by-nodes`). A group's boards equal `solve`'s on that group alone. A solve that
+ * stopped part-way (`done` below its puzzles: a prefix) ends the grouped solve there.
  */
 export async function solveGrouped(
   puzzles: Board[],
   groups: readonly string[],
-  solve: (puzzles: Board[]) => SolveResult | Promise<SolveResult>,
+  solve: (puzzles: Board[]) => SolveResult | Promise<SolveResult & { done?: number }>,
 ): Promise<GroupedSolve> {
   if (groups.length !== puzzles.length)
     throw new Error(`solveGrouped: ${groups.length} groups for ${puzzles.length} puzzles`);
@@ -256,21 +286,25 @@ export async function solveGrouped(
     firstSolved: 0,
   };
   const seconds: Record<string, number> = {};
+  const done: number[] = [];
   for (const g of new Set(groups)) {
     const idx = groups.flatMap((k, i) => (k === g ? [i] : []));
     const t0 = performance.now();
-    const r = await solve(idx.map((i) => puzzles[i]!));
+    const r: SolveResult & { done?: number } = await solve(idx.map((i) => puzzles[i]!));
     seconds[g] = (performance.now() - t0) / 1000;
-    idx.forEach((i, k) => {
+    const solved = idx.slice(0, r.done ?? idx.length);
+    solved.forEach((i, k) => {
       result.boards[i] = r.boards[k]!;
       result.problems[i] = r.problems[k]!;
       result.nfe[i] = r.nfe[k]!;
       result.attempts[i] = r.attempts[k]!;
+      done.push(i);
     });
     result.solved += r.solved;
     result.firstSolved += r.firstSolved;
+    if (solved.length < idx.length) break;
   }
-  return { result, seconds };
+  return { result, seconds, done: done.sort((a, b) => a - b) };
 }
 
 /**
@@ -300,5 +334,5 @@ export function samplerLabel(sampler: string, commit?: CommitRule): string {
 /** The classifier evaluations the boards took: mean and max over boards. */
 export function nfeSummary(nfe: number[]): { nfe_mean: number; nfe_max: number } {
   if (nfe.length === 0) return { nfe_mean: 0, nfe_max: 0 };
-  return { nfe_mean: nfe.reduce((a, b) => a + b, 0) / nfe.length, nfe_max: Math.max(...nfe) };
+  return { nfe_mean: nfe.reduce((a, b) => a + b, 0) / nfe.length, nfe_max: maxOf(nfe) };
 }

@@ -5,7 +5,7 @@
 // `sjd compare sudoku` (sec:exp-sudoku), and the retries /api/models tells the page. Sudoku has
 // no unconditional sampling: it is solved from clues (solve.ts, `POST /api/sudoku/solve`).
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
-import { runComparison } from './compare.js';
+import { runComparison, sudokuReportFiles } from './compare.js';
 import { pairsOrGenerated } from './data.js';
 import { loadSudokuModel } from './load.js';
 import { SUDOKU_PROCESS, SUDOKU_SIZES, type SudokuOptions, sudokuConfig } from './presets.js';
@@ -33,9 +33,15 @@ export interface SudokuCompareFlags extends SudokuOptions {
   evalData?: string;
 }
 
-/** The training puzzles (given or generated) and a task evaluating on `held`. */
-function sudokuTask(data: string | undefined, held: SudokuPairs, o: SudokuTaskOptions) {
-  const { pairs, source } = pairsOrGenerated(data, undefined, { n: 20_000, seed: 1 });
+/** The training puzzles (given or generated, saying so on `log`) and a task evaluating on `held`. */
+function sudokuTask(
+  data: string | undefined,
+  held: SudokuPairs,
+  o: SudokuTaskOptions,
+  log?: (line: string) => void,
+) {
+  const generate = { n: 20_000, seed: 1, what: 'training puzzles' };
+  const { pairs, source } = pairsOrGenerated(data, undefined, generate, log);
   return { task: new SudokuTask(pairs, held, o), source };
 }
 
@@ -56,14 +62,21 @@ export const sudokuSpec: TaskSpec = {
     prepare: (o: TrainOptions & SudokuTrainFlags, saved) => {
       const d = SUDOKU_TRAIN_DEFAULTS;
       const evalSize = o.evalSize ?? d.evalSize;
-      const config = saved ?? sudokuConfig(o);
-      const held = pairsOrGenerated(o.evalData, evalSize, { n: evalSize, seed: 2 });
-      const { task, source } = sudokuTask(o.data, held.pairs, {
-        evalSize,
-        evalNfe: o.evalNfe ?? d.evalNfe,
-        evalSampler: o.evalSampler ?? d.evalSampler,
-        augment: config.augment ?? 'digits',
-      });
+      // a new run records its --data (config.data), which --resume reuses (cli/resume.ts)
+      const config = saved ?? { ...sudokuConfig(o), ...(o.data !== undefined && { data: o.data }) };
+      const heldOut = { n: evalSize, seed: 2, what: 'held-out puzzles' };
+      const held = pairsOrGenerated(o.evalData, evalSize, heldOut, o.log);
+      const { task, source } = sudokuTask(
+        o.data,
+        held.pairs,
+        {
+          evalSize,
+          evalNfe: o.evalNfe ?? d.evalNfe,
+          evalSampler: o.evalSampler ?? d.evalSampler,
+          augment: config.augment ?? 'digits',
+        },
+        o.log,
+      );
       const about = `${task.train.puzzles.length} training puzzles from ${source}; evaluating on ${held.pairs.puzzles.length} from ${held.source}`;
       return { config, task, about };
     },
@@ -77,15 +90,22 @@ export const sudokuSpec: TaskSpec = {
     },
     seeds: ['0', '1', '2'],
     doc: 'docs/sudoku-comparison.md',
+    outputs: (o) => sudokuReportFiles(o.doc),
     run: async (o: CompareOptions & SudokuCompareFlags, hooks) => {
       const d = SUDOKU_TRAIN_DEFAULTS;
-      const test = pairsOrGenerated(o.evalData, o.limit, { n: o.limit, seed: 2 });
-      const { task } = sudokuTask(o.data, test.pairs, {
-        evalSize: d.evalSize,
-        evalNfe: d.evalNfe,
-        evalSampler: d.evalSampler,
-        augment: sudokuConfig({ size: o.size, augment: o.augment }).augment ?? 'digits',
-      });
+      const heldOut = { n: o.limit, seed: 2, what: 'held-out puzzles' };
+      const test = pairsOrGenerated(o.evalData, o.limit, heldOut, hooks.log);
+      const { task } = sudokuTask(
+        o.data,
+        test.pairs,
+        {
+          evalSize: d.evalSize,
+          evalNfe: d.evalNfe,
+          evalSampler: d.evalSampler,
+          augment: sudokuConfig({ size: o.size, augment: o.augment }).augment ?? 'digits',
+        },
+        hooks.log,
+      );
       hooks.log?.(`evaluating on ${test.pairs.puzzles.length} puzzles from ${test.source}`);
       const runs = await runComparison(task, { ...o, test: test.pairs }, hooks);
       return runs !== null;

@@ -7,6 +7,7 @@
 // training budget, and the frontiers with held-out text as the reference point.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { reproduceFooter } from '../../evaluation/report.js';
 import { mean, separation, std } from '../../evaluation/stats.js';
 import { type Precision, precisionNote } from '../../model/precision.js';
 import { describeProcess, describeSchedule, parseProcessName } from '../../process/index.js';
@@ -19,6 +20,7 @@ import {
   workThrough,
 } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
+import { maxOf } from '../../util/fold.js';
 import {
   FRONTIER_NFES,
   type FrontierPoint,
@@ -279,6 +281,12 @@ function verdicts(
   ];
 }
 
+/** The report and what goes beside it: the frontiers' plot (.svg) and their points (.json). */
+export function textReportFiles(doc: string) {
+  const stem = doc.replace(/\.md$/, '');
+  return { report: doc, svg: `${stem}.svg`, json: `${stem}.json` };
+}
+
 async function writeTextReport(
   o: TextCompareOptions,
   runs: TextRunSummary[],
@@ -302,7 +310,7 @@ async function writeTextReport(
   // frontier, and over its points at least as diverse as held-out text (the paper's
   // high-diversity regime).
   const exact = o.samplers[0]!;
-  const verdictNfe = Math.max(...o.nfes);
+  const verdictNfe = maxOf(o.nfes);
   const claimsAt = (minUnique: number) => {
     const at = (m: string, s: string) =>
       bestBySeed(of(m, s), verdictNfe, 'valid_words5', minUnique);
@@ -310,7 +318,7 @@ async function writeTextReport(
   };
   const claims = claimsAt(0);
   const diverseClaims = claimsAt(reference.unique_words);
-  const svg = o.doc.replace(/\.md$/, '.svg');
+  const { svg, json } = textReportFiles(o.doc);
   const configs = runs.map((r) => readConfig(join(r.dir, RUN_FILES.config)));
   const schedules = [
     ...new Set(configs.filter((c) => c.process.vp).map((c) => describeSchedule(c.process.vp))),
@@ -361,13 +369,11 @@ ${table('valid_words5', reference.unique_words)}
 
 ![frontiers: valid-word fraction (>= 5) against unique-word fraction](${svg.split('/').pop()})
 
-Reproduce: \`${o.command}\` (resumable: run it again to continue).
-`;
+${reproduceFooter(o.command)}`;
   makeDir(dirname(o.doc));
   writeFileAtomic(o.doc, md);
-  const jsonPath = o.doc.replace(/\.md$/, '.json');
   await writeFrontier(
-    jsonPath,
+    json,
     svg,
     runs.map((r) => ({ label: `${r.model} ${r.sampler} seed ${r.seed}`, points: r.points })),
     { size: o.size, steps: o.steps, seeds: o.seeds, n: o.n, nfes: o.nfes, samplers: o.samplers },

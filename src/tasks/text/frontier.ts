@@ -1,13 +1,16 @@
 // Quality-diversity frontiers on text (app:text8, fig:text8-frontier): for each NFE budget,
 // a sweep of 11 temperatures evenly spaced in [0.05, 1]; each point scores n samples
 // (valid-word fractions at >= 5 and >= 6, unique-word fraction). Written as JSON and as a
-// plot of valid-word fraction (>= 5) against unique-word fraction, one curve per NFE.
+// plot of valid-word fraction (>= 5) against unique-word fraction, one curve per NFE. A JSON
+// file of labelled curves is sjd's own frontier (FRONTIER_FILE), which `sjd eval text
+// --frontier` may replace; any other file there is the user's.
 
 import { dirname } from 'node:path';
 import { writeSvg } from '../../evaluation/plot.js';
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
+import { type FileKind, smallFileText } from '../../util/out-path.js';
 import { heldOutWindows, type TextScorer, type TextScores } from './metrics.js';
 import { sampleText } from './sample.js';
 
@@ -95,6 +98,25 @@ export const REFERENCE_WINDOWS = 1024;
 export function heldOutReference(scorer: TextScorer, heldOut: string, length: number): TextScores {
   return scorer.score(heldOutWindows(heldOut, length, REFERENCE_WINDOWS));
 }
+
+/** A frontier sjd wrote (writeFrontier): JSON whose `curves` are labelled lists of points. */
+export const FRONTIER_FILE: FileKind = {
+  name: 'frontier',
+  isOurs(path) {
+    try {
+      const j = JSON.parse(smallFileText(path, 64 << 20) ?? '');
+      return (
+        Array.isArray(j?.curves) &&
+        j.curves.every(
+          (c: { label?: unknown; points?: unknown }) =>
+            typeof c?.label === 'string' && Array.isArray(c.points),
+        )
+      );
+    } catch {
+      return false;
+    }
+  },
+};
 
 /**
  * points.json and a plot (SVG) of one or more labelled frontiers; the held-out reference,

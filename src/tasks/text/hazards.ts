@@ -14,6 +14,7 @@
 // every seed is above or below), and for learned weights their spread (max w / min w) and the
 // rank correlation of log w with character frequency, as the paper reports them.
 import { dirname, join } from 'node:path';
+import { reproduceFooter } from '../../evaluation/report.js';
 import { mean, separation, std } from '../../evaluation/stats.js';
 import { type Precision, precisionNote } from '../../model/precision.js';
 import { withHazardWeights, withObjective } from '../../process/index.js';
@@ -25,6 +26,7 @@ import {
 } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { cached, readCache } from '../../util/cache.js';
+import { maxOf, minOf } from '../../util/fold.js';
 import { cachedFrontier, readCachedFrontier } from './compare.js';
 import { tokenCounts } from './corpus.js';
 import { type FrontierPoint, heldOutReference } from './frontier.js';
@@ -133,7 +135,7 @@ export function parseArms(v: string): string[] {
 }
 
 /** The best valid-word fraction (>= 5) over a frontier's whole temperature x NFE sweep. */
-const sweepMax = (points: FrontierPoint[]) => Math.max(...points.map((p) => p.valid_words5));
+const sweepMax = (points: FrontierPoint[]) => maxOf(points.map((p) => p.valid_words5));
 
 /** Spearman's rank correlation (ties share their mean rank). */
 export function rankCorrelation(x: number[], y: number[]): number {
@@ -276,7 +278,7 @@ function writeHazardReport(o: HazardCompareOptions, runs: ArmRun[], counts: numb
     const rs = of(a);
     const w = rs[0]?.w;
     const spread = w
-      ? `${(Math.max(...w) / Math.min(...w)).toFixed(2)}x (rank corr. ${rankCorrelation(w.map(Math.log), freq).toFixed(2)})`
+      ? `${(maxOf(w) / minOf(w)).toFixed(2)}x (rank corr. ${rankCorrelation(w.map(Math.log), freq).toFixed(2)})`
       : '1x';
     const dep = rs.map((r) => r.deployed);
     const uni = rs.map((r) => r.uniform ?? Number.NaN);
@@ -308,8 +310,7 @@ correlation of log w(a) and the character frequency in the training split.
 |---|---|---|---|---|---|---|---|---|
 ${learnedRows.join('\n')}
 
-Reproduce: \`${o.command}\` (resumable: run it again to continue).
-`;
+${reproduceFooter(o.command)}`;
   makeDir(dirname(o.doc));
   writeFileAtomic(o.doc, md);
 }

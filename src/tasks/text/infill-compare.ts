@@ -8,6 +8,7 @@
 // (infill-<sampler>.json); the report states a verdict per shape: each SJD model against CADD
 // and against MDLM on the hole characters, with both spreads and whether the seeds separate.
 import { dirname, join } from 'node:path';
+import { reproduceFooter } from '../../evaluation/report.js';
 import { mean, separation, std } from '../../evaluation/stats.js';
 import type { Precision } from '../../model/precision.js';
 import { describeProcess, parseProcessName } from '../../process/index.js';
@@ -169,8 +170,7 @@ on the hole characters: does W help when the neighbours are known?
 
 ${sections.join('\n\n')}
 
-Reproduce: \`${o.command}\` (resumable: run it again to continue).
-`;
+${reproduceFooter(o.command)}`;
   makeDir(dirname(o.doc));
   writeFileAtomic(o.doc, md);
 }

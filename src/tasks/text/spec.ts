@@ -9,7 +9,7 @@ import { describeProcess, withHazardWeights, withObjective } from '../../process
 import { defaultSampler } from '../../sampling/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
-import { runTextComparison } from './compare.js';
+import { runTextComparison, textReportFiles } from './compare.js';
 import { ALPHABET, EMBEDDED, loadCorpus, tokenCounts } from './corpus.js';
 import { FRONTIER_NFES } from './frontier.js';
 import { runHazardComparison } from './hazards.js';
@@ -46,6 +46,16 @@ export interface TextCompareFlags {
 const TEXT_COMPARISON_DOC = 'docs/text-comparison.md';
 const TEXT_HAZARDS_DOC = 'docs/text-hazards.md';
 const TEXT_INFILLING_DOC = 'docs/text-infilling.md';
+
+/** The report of the comparison the flags choose: --doc, else its own default. */
+const textDoc = (o: { doc: string; infill?: unknown; hazards?: unknown }): string =>
+  o.doc !== TEXT_COMPARISON_DOC
+    ? o.doc
+    : o.infill
+      ? TEXT_INFILLING_DOC
+      : o.hazards
+        ? TEXT_HAZARDS_DOC
+        : TEXT_COMPARISON_DOC;
 
 /** The task a run trains on: the corpus in windows of the size's length. */
 const textTask = (data: string | undefined, length: number, d = TEXT_TRAIN_DEFAULTS) =>
@@ -93,6 +103,11 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
     doc: TEXT_COMPARISON_DOC,
     // the hazard tables train their own arms: --models is not read
     unused: (flags) => (flags.hazards ? ['models'] : []),
+    // the frontiers' report has its plot and their JSON beside it; the others, the report alone
+    outputs: (o: CompareOptions & TextCompareFlags) => {
+      const f = textReportFiles(textDoc(o));
+      return { report: f.report, beside: o.infill || o.hazards ? [] : [f.svg, f.json] };
+    },
     run: async (flags: CompareOptions & TextCompareFlags, hooks) => {
       const o = { ...flags, nfes: flags.nfes.map(Number) };
       if (o.infill && o.hazards)
@@ -101,7 +116,7 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
         throw new Error("--nfes sets the frontiers' budgets; --infill fills at --infill-nfe");
       const task = textTask(o.data, TEXT_SIZES[o.size]!.length);
       if (o.infill) {
-        const doc = o.doc === TEXT_COMPARISON_DOC ? TEXT_INFILLING_DOC : o.doc;
+        const doc = textDoc(o);
         const shapes = (o.infill === true ? [...HOLE_SHAPES] : o.infill) as HoleShape[];
         const r = {
           ...o,
@@ -114,7 +129,7 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
         return (await runInfillComparison(task, r, hooks)) !== null;
       }
       if (o.hazards) {
-        const doc = o.doc === TEXT_COMPARISON_DOC ? TEXT_HAZARDS_DOC : o.doc;
+        const doc = textDoc(o);
         const learnedSeeds = (o.learnedSeeds ?? ['0']).map(Number);
         const r = { ...o, arms: o.hazards, sampler: o.samplers[0]!, doc, learnedSeeds };
         return (await runHazardComparison(task, r, hooks)) !== null;

@@ -94,7 +94,7 @@ export function textTemplate(
     ts.forEach((t, i) => {
       if (slots[at + i] !== -1 && t !== -1)
         throw new Error(
-          `--prompt and --suffix overlap at position ${at + i} (a text of ${length})`,
+          `${name('prompt')} and ${name('suffix')} overlap at position ${at + i} (a text of ${length})`,
         );
       if (t !== -1) slots[at + i] = t;
     });

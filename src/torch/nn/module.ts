@@ -1,5 +1,7 @@
 // The module base: a named registry of parameters, buffers and child modules (dotted names,
 // as in PyTorch state dicts, for checkpoints), and train/eval mode.
+
+import { pushAll } from '../../util/fold.js';
 import { noGrad } from '../functional.js';
 import { keep } from '../scope.js';
 import type { Tensor } from '../tensor.js';
@@ -28,12 +30,12 @@ export abstract class Module {
 
   namedParameters(prefix = ''): [string, Tensor][] {
     const out: [string, Tensor][] = [...this.#params].map(([k, v]) => [prefix + k, v]);
-    for (const [k, m] of this.#children) out.push(...m.namedParameters(`${prefix}${k}.`));
+    for (const [k, m] of this.#children) pushAll(out, m.namedParameters(`${prefix}${k}.`));
     return out;
   }
   namedBuffers(prefix = ''): [string, Tensor][] {
     const out: [string, Tensor][] = [...this.#buffers].map(([k, v]) => [prefix + k, v]);
-    for (const [k, m] of this.#children) out.push(...m.namedBuffers(`${prefix}${k}.`));
+    for (const [k, m] of this.#children) pushAll(out, m.namedBuffers(`${prefix}${k}.`));
     return out;
   }
   parameters(): Tensor[] {
