@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { sudoku, util } from '../index.js';
 import { group, int, parsed } from './options.js';
+import { withProgress } from './progress.js';
 
 interface DataSudokuOpts {
   out: string;
@@ -55,11 +56,14 @@ export function registerDataSudoku(program: Command): void {
         ? range
           ? sudoku.rowsInRange(sudoku.convertPuzzleFile(o.from), range).slice(0, o.count)
           : sudoku.convertPuzzleFile(o.from, o.count)
-        : sudoku.generateStrategySet(o.count!, {
-            seed: o.seed ?? 0,
-            guessing: o.allowGuessing,
-            range,
-          });
+        : withProgress(`generating ${o.count} puzzles`, o.count!, 'puzzles', (update) =>
+            sudoku.generateStrategySet(o.count!, {
+              seed: o.seed ?? 0,
+              guessing: o.allowGuessing,
+              range,
+              onPuzzle: update,
+            }),
+          );
       const seconds = (performance.now() - t0) / 1000;
       sudoku.writeStrategyCsv(o.out, rows);
       const tally = sudoku.DIFFICULTY_CLASSES.map(

@@ -24,6 +24,7 @@ export interface ByNodesOptions extends Partial<NodeRange> {
   seed: number;
   /** draws for one puzzle before the range is called out of reach (default DRAWS_PER_PUZZLE) */
   draws?: number;
+  onPuzzle?: (done: number, n: number) => void; // after each puzzle (a long generation's progress)
 }
 
 export interface PuzzleByNodes {
@@ -90,5 +91,9 @@ export function nodeRange(o: Partial<NodeRange>): NodeRange {
 export function generateByNodes(n: number, o: ByNodesOptions): PuzzleByNodes[] {
   const r = nodeRange(o);
   const rng = xoroshiro128plus(o.seed);
-  return Array.from({ length: n }, () => oneByNodes(rng, r, o.draws ?? DRAWS_PER_PUZZLE));
+  return Array.from({ length: n }, (_, k) => {
+    const p = oneByNodes(rng, r, o.draws ?? DRAWS_PER_PUZZLE);
+    o.onPuzzle?.(k + 1, n);
+    return p;
+  });
 }

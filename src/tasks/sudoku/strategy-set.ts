@@ -16,6 +16,7 @@ export interface StrategySetOptions {
   guessing?: boolean; // also puzzles that need guessing (default false: all logically solvable)
   /** minimal puzzles whose search-node count and clues lie in this range (by-nodes.ts) */
   range?: Partial<NodeRange>;
+  onPuzzle?: (done: number, n: number) => void; // after each puzzle (a long generation's progress)
 }
 
 /**
@@ -24,11 +25,17 @@ export interface StrategySetOptions {
  */
 export function generateStrategySet(n: number, opts: StrategySetOptions): StrategyRow[] {
   if (opts.range)
-    return generateByNodes(n, { seed: opts.seed, ...opts.range }).map((g) => ({
-      ...strategyStats(g.puzzle),
-      ...g,
-    }));
-  return generatePuzzles(n, { seed: opts.seed, guessing: opts.guessing }).map((g) => ({
+    return generateByNodes(n, { seed: opts.seed, ...opts.range, onPuzzle: opts.onPuzzle }).map(
+      (g) => ({
+        ...strategyStats(g.puzzle),
+        ...g,
+      }),
+    );
+  return generatePuzzles(n, {
+    seed: opts.seed,
+    guessing: opts.guessing,
+    onPuzzle: opts.onPuzzle,
+  }).map((g) => ({
     puzzle: g.puzzle,
     solution: g.solution,
     givens: g.givens,
