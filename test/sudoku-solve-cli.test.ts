@@ -166,7 +166,10 @@ test('sjd solve --out a folder fails at once and leaves nothing behind', () => {
   const before = readdirSync(dir).sort();
   const r = sjd('solve', '--file', input, '--out', folder, '--model', join(dir, 'no-model'));
   assert.equal(r.status, 1);
-  assert.equal(r.stderr.trim(), `sjd: ${folder} is a folder, not a file`);
+  assert.equal(
+    r.stderr.trim(),
+    `sjd: --out ${folder} is a folder, not a file; choose another --out`,
+  );
   assert.deepEqual(readdirSync(folder), []);
   assert.deepEqual(readdirSync(dir).sort(), before);
 });

@@ -267,15 +267,16 @@ function lastSteps(
  */
 function checkSampleOptions(o: SampleOptions): void {
   const given = (o ?? {}) as unknown as Record<string, unknown>;
-  const whole = (v: unknown, min: number) => Number.isInteger(v) && (v as number) >= min;
+  const number = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+  // the kinds alone: a number's range is the driver's to check, with its own message
   const wanted: [keyof SampleOptions, string, (v: unknown) => boolean][] = [
     ['process', 'an SJDProcess', (v) => typeof v === 'object' && v !== null && 'config' in v],
     ['classifier', 'a function (y, t, committed) => logits', (v) => typeof v === 'function'],
     ['anchors', 'a [K, d] Tensor', (v) => v instanceof Tensor && v.ndim === 2],
-    ['batch', 'a whole number >= 1', (v) => whole(v, 1)],
-    ['length', 'a whole number >= 1', (v) => whole(v, 1)],
-    ['nfe', 'a whole number >= 1', (v) => whole(v, 1)],
-    ['seed', 'a whole number >= 0', (v) => whole(v, 0)],
+    ['batch', 'a number of rows', number],
+    ['length', 'a number of sites', number],
+    ['nfe', 'a number of classifier evaluations', number],
+    ['seed', 'a number', number],
   ];
   const bad = wanted.filter(([k, , ok]) => !ok(given[k]));
   if (bad.length > 0)

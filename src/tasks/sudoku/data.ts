@@ -34,9 +34,13 @@ export function generatedPairs(
 /** Seconds between the progress lines of a long generation. */
 const PROGRESS_S = 5;
 
+/** Puzzles from which a generation says it is starting (fewer take a second or two). */
+const ANNOUNCED = 1000;
+
 /**
- * The file if given, else generated puzzles; a generation says so on `log` as it starts and
- * every few seconds after (20,000 puzzles take a minute or more on a busy machine).
+ * The file if given, else generated puzzles; a generation of many says so on `log` as it starts,
+ * and any says how far it is every few seconds (20,000 puzzles take a minute or more on a busy
+ * machine).
  */
 export function pairsOrGenerated(
   path: string | undefined,
@@ -47,7 +51,8 @@ export function pairsOrGenerated(
   if (path) return { pairs: loadPairs(path, limit), source: path };
   const { n, seed } = generate;
   const what = generate.what ?? 'puzzles';
-  log?.(`generating ${n.toLocaleString('en-US')} ${what} here (seed ${seed}; none given)`);
+  if (n >= ANNOUNCED)
+    log?.(`generating ${n.toLocaleString('en-US')} ${what} here (seed ${seed}; none given)`);
   const t0 = performance.now();
   let shown = t0;
   const onPuzzle = (done: number) => {

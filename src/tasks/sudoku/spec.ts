@@ -11,7 +11,7 @@ import { loadSudokuModel } from './load.js';
 import { SUDOKU_PROCESS, SUDOKU_SIZES, type SudokuOptions, sudokuConfig } from './presets.js';
 import { DEFAULT_RETRIES } from './retry.js';
 import { DEFAULT_SUDOKU_RULES, defaultSudokuNfe, defaultSudokuSampler } from './solve.js';
-import { type SudokuPairs, SudokuTask, type SudokuTaskOptions, sudokuShape } from './task.js';
+import { SudokuTask, sudokuShape } from './task.js';
 
 /** `sjd train sudoku`'s own flags and their defaults. */
 export interface SudokuTrainFlags extends SudokuOptions {
@@ -33,17 +33,9 @@ export interface SudokuCompareFlags extends SudokuOptions {
   evalData?: string;
 }
 
-/** The training puzzles (given or generated, saying so on `log`) and a task evaluating on `held`. */
-function sudokuTask(
-  data: string | undefined,
-  held: SudokuPairs,
-  o: SudokuTaskOptions,
-  log?: (line: string) => void,
-) {
-  const generate = { n: 20_000, seed: 1, what: 'training puzzles' };
-  const { pairs, source } = pairsOrGenerated(data, undefined, generate, log);
-  return { task: new SudokuTask(pairs, held, o), source };
-}
+/** The training puzzles: the file given, else 20,000 generated here (saying so on `log`). */
+const trainingPuzzles = (data: string | undefined, log?: (line: string) => void) =>
+  pairsOrGenerated(data, undefined, { n: 20_000, seed: 1, what: 'training puzzles' }, log);
 
 export const sudokuSpec: TaskSpec = {
   name: 'sudoku',
@@ -64,20 +56,17 @@ export const sudokuSpec: TaskSpec = {
       const evalSize = o.evalSize ?? d.evalSize;
       // a new run records its --data (config.data), which --resume reuses (cli/resume.ts)
       const config = saved ?? { ...sudokuConfig(o), ...(o.data !== undefined && { data: o.data }) };
+      // the training data first: a --data that cannot be read is refused before any work
+      const train = trainingPuzzles(o.data, o.log);
       const heldOut = { n: evalSize, seed: 2, what: 'held-out puzzles' };
       const held = pairsOrGenerated(o.evalData, evalSize, heldOut, o.log);
-      const { task, source } = sudokuTask(
-        o.data,
-        held.pairs,
-        {
-          evalSize,
-          evalNfe: o.evalNfe ?? d.evalNfe,
-          evalSampler: o.evalSampler ?? d.evalSampler,
-          augment: config.augment ?? 'digits',
-        },
-        o.log,
-      );
-      const about = `${task.train.puzzles.length} training puzzles from ${source}; evaluating on ${held.pairs.puzzles.length} from ${held.source}`;
+      const task = new SudokuTask(train.pairs, held.pairs, {
+        evalSize,
+        evalNfe: o.evalNfe ?? d.evalNfe,
+        evalSampler: o.evalSampler ?? d.evalSampler,
+        augment: config.augment ?? 'digits',
+      });
+      const about = `${task.train.puzzles.length} training puzzles from ${train.source}; evaluating on ${held.pairs.puzzles.length} from ${held.source}`;
       return { config, task, about };
     },
   },
@@ -93,19 +82,15 @@ export const sudokuSpec: TaskSpec = {
     outputs: (o) => sudokuReportFiles(o.doc),
     run: async (o: CompareOptions & SudokuCompareFlags, hooks) => {
       const d = SUDOKU_TRAIN_DEFAULTS;
+      const train = trainingPuzzles(o.data, hooks.log);
       const heldOut = { n: o.limit, seed: 2, what: 'held-out puzzles' };
       const test = pairsOrGenerated(o.evalData, o.limit, heldOut, hooks.log);
-      const { task } = sudokuTask(
-        o.data,
-        test.pairs,
-        {
-          evalSize: d.evalSize,
-          evalNfe: d.evalNfe,
-          evalSampler: d.evalSampler,
-          augment: sudokuConfig({ size: o.size, augment: o.augment }).augment ?? 'digits',
-        },
-        hooks.log,
-      );
+      const task = new SudokuTask(train.pairs, test.pairs, {
+        evalSize: d.evalSize,
+        evalNfe: d.evalNfe,
+        evalSampler: d.evalSampler,
+        augment: sudokuConfig({ size: o.size, augment: o.augment }).augment ?? 'digits',
+      });
       hooks.log?.(`evaluating on ${test.pairs.puzzles.length} puzzles from ${test.source}`);
       const runs = await runComparison(task, { ...o, test: test.pairs }, hooks);
       return runs !== null;
