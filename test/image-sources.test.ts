@@ -177,7 +177,7 @@ test("CIFAR-10's binary format: records read where the format puts each byte", (
   const out = join(dir, 'train.safetensors');
   const r = sjd('data', 'images', '--from', dir, '--out', out);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /24 labelled images 3x32x32, 256 levels \(CIFAR-10 train/);
+  assert.match(r.stdout, /24 labelled images 3x32x32, 256 levels \(cifar-10 train/);
   const set = loadImageSet(out);
   assert.deepEqual([...set.labels!].slice(0, 12), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1]);
   // image 5, green plane (c = 1), row 3, column 4: the record's byte 1 + 1024 + 3 * 32 + 4

@@ -57,10 +57,10 @@ async function readSource(o: DataImagesOpts): Promise<{ set: image.ImageSet; abo
       levels: o.levels,
       limit: o.limit,
     });
-    return { set, about: `CIFAR-10 ${o.split}, ${o.from}` };
+    return { set, about: `cifar-10 ${o.split} (${o.from})` };
   }
   const set = image.loadFashionMnist(o.split, o.from, { levels: o.levels, limit: o.limit });
-  return { set, about: `Fashion-MNIST ${o.split}, ${o.from}` };
+  return { set, about: `fashion-mnist ${o.split} (${o.from})` };
 }
 
 export function registerDataImages(program: Command): void {

@@ -16,6 +16,7 @@ import { isRunFolder, type TrainHooks, trainUnlessScored, workThrough } from '..
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { readCache, writeCache } from '../../util/cache.js';
 import { maxOf, minOf } from '../../util/fold.js';
+import { throttle } from '../../util/throttle.js';
 import type { ImageSet } from './dataset.js';
 import { type ImageScores, scoreImages } from './evaluate.js';
 import type { FeatureNet } from './feature-net.js';
@@ -106,17 +107,25 @@ function cachedScores(dir: string, name: string, o: ImageCompareOptions) {
  * Scores of one run at every NFE, from its cache when it has them for this N, step and sampling
  * (a cache with some NFEs only, from a stopped scoring, is completed).
  */
-function runScores(dir: string, name: string, o: ImageCompareOptions): Record<number, ImageScores> {
+function runScores(
+  dir: string,
+  name: string,
+  o: ImageCompareOptions,
+  log?: (line: string) => void,
+): Record<number, ImageScores> {
   const cache = scoresFile(dir, name, o);
   const { key, scores, missing } = cachedScores(dir, name, o);
   if (missing.length > 0) {
     const m = loadAnyImageModel(dir);
     for (const nfe of missing) {
+      log?.(`${dir}: sampling ${o.n} images at NFE ${nfe} to score`);
+      const said = throttle((d: number) => log?.(`${dir}: ${d} of ${o.n} images at NFE ${nfe}`));
       const r = sampleAnyImages(m, {
         n: o.n,
         nfe,
         seed: 0,
         ...samplingOf(name, o),
+        progress: (d) => said(d),
       });
       scores[nfe] = scoreImages(o.features.net, r.images, o.n, o.train, o.test);
       writeCache(cache, key, scores); // each NFE kept as it is scored: a stop loses one at most
@@ -138,7 +147,7 @@ export async function runImageComparison(
         const scored = cachedScores(dir, name, o).missing.length === 0; // at every NFE
         const config = modelConfig(name, task, o, seed);
         if (!(await trainUnlessScored(dir, config, task, scored, hooks))) return null;
-        const scores = runScores(dir, name, o);
+        const scores = runScores(dir, name, o, hooks.log);
         hooks.log?.(
           `${dir}: FD at NFE ${o.nfes.join('/')}: ${o.nfes.map((k) => scores[k]!.samples.fd.toFixed(2)).join('/')}`,
         );

@@ -23,6 +23,7 @@ import {
 } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { cached } from '../../util/cache.js';
+import { throttle } from '../../util/throttle.js';
 import { scoreBoards } from './metrics.js';
 import { SUDOKU_SIZES, sudokuConfig } from './presets.js';
 import { solveSudoku } from './solve.js';
@@ -81,12 +82,23 @@ function finalEvaluation(
   task: SudokuTask,
   o: CompareOptions,
   step: number,
+  log?: (line: string) => void,
 ): FinalEvaluation {
   const key = { puzzles: hashPairs(o.test), adaptiveNfe: o.adaptiveNfe, nfe: o.nfe, step };
   return cached(join(dir, 'final-eval.json'), key, () => {
     const { model, process: proc } = loadTransformer(dir, task);
-    const solve = (sampler: string, nfe: number) =>
-      solveSudoku(model, proc, o.test.puzzles, { sampler, nfe, seed: 0, retries: 0 }); // the networks alone
+    const solve = (sampler: string, nfe: number) => {
+      log?.(`${dir}: solving ${o.test.puzzles.length} held-out puzzles by the ${sampler} sampler`);
+      const said = throttle((k: number) => log?.(`${dir}: ${sampler}, ${k} batch passes`));
+      // the networks alone
+      return solveSudoku(model, proc, o.test.puzzles, {
+        sampler,
+        nfe,
+        seed: 0,
+        retries: 0,
+        onStep: said,
+      });
+    };
     const adaptive = solve('adaptive', o.adaptiveNfe);
     const s = scoreBoards(o.test.puzzles, o.test.solutions, adaptive.boards);
     const c = scoreBoards(o.test.puzzles, o.test.solutions, solve('confidence', o.nfe).boards);
@@ -123,7 +135,7 @@ export async function runComparison(
         });
         if (!(await trainToEnd(dir, config, task, hooks))) return null;
         const state = runState(dir);
-        const f = finalEvaluation(dir, task, o, state.step);
+        const f = finalEvaluation(dir, task, o, state.step, hooks.log);
         hooks.log?.(
           `${dir}: solve rate ${(100 * f.solveRate).toFixed(2)}% adaptive, ${(100 * f.confidenceRate).toFixed(2)}% confidence; takeoff ${state.takeoff ?? 'none'}`,
         );

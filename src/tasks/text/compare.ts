@@ -154,6 +154,7 @@ export async function cachedFrontier(
   o: TraceOptions,
   reference: TextScores,
   read: { uniformHazard?: boolean } = {},
+  log?: (line: string) => void, // a line for each point traced
 ): Promise<FrontierPoint[]> {
   const stem = frontierStem(sampler, read);
   const at = traceAt(sampler, o);
@@ -173,6 +174,9 @@ export async function cachedFrontier(
     onPoint: (p) => {
       kept.push(p);
       writeFileAtomic(progress, JSON.stringify({ ...at, points: kept }));
+      log?.(
+        `${dir}: ${sampler} at NFE ${p.nfe}, temperature ${p.temperature.toFixed(3)}: valid words >= 5 ${(100 * p.valid_words5).toFixed(1)}%`,
+      );
     },
   });
   const label = `${name}, ${sampler}${read.uniformHazard ? ', w = 1' : ''}`;
@@ -206,7 +210,16 @@ export async function runTextComparison(
         if (!(await trainUnlessScored(dir, config, task, scored(), hooks))) return null;
         const traced: TextRunSummary[] = [];
         for (const sampler of samplersOf(name, o)) {
-          const points = await cachedFrontier(dir, name, sampler, task, o, reference);
+          const points = await cachedFrontier(
+            dir,
+            name,
+            sampler,
+            task,
+            o,
+            reference,
+            {},
+            hooks.log,
+          );
           const max = frontierMaxima(points);
           hooks.log?.(
             `${dir}, ${sampler}: max valid words >= 5 at NFE ${o.nfes.join('/')}: ${o.nfes.map((k) => (100 * max[k]!.valid_words5).toFixed(1)).join('/')}%`,
