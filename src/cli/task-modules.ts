@@ -66,7 +66,7 @@ export async function loadTaskModules(files: string[]): Promise<string[]> {
         `${TASK_MODULE_FLAG} ${file}: registered no task (call registerTask from the 'sjd' this command runs from, ${sjd.util.PACKAGE_ROOT}, or export default a TaskSpec or a function (sjd) => TaskSpec)`,
       );
     }
-    added.push(...names);
+    for (const name of names) added.push(name);
   }
   return added;
 }
