@@ -1,4 +1,4 @@
-// The messages of the third hardening round: `train sudoku` without --data says it is generating
+// The messages of long or mistaken runs: `train sudoku` without --data says it is generating
 // its puzzles and how far it is; bounds are reported as the real limits (1,024 NFE, 4 samples),
 // never zod's safe-integer limit; "an image model"; a huge safetensors header length is an
 // integer; torch.tensor refuses ragged arrays and strings; sampling.sample({}) names what is

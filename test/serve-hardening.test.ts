@@ -1,4 +1,4 @@
-// `sjd serve` against the third round of adversarial cases: event-stream clients that never read
+// `sjd serve` against adversarial clients and requests: event-stream clients that never read
 // do not hold the job slots (a job's compute never waits on its client: steps it cannot take are
 // skipped, and a client behind is dropped when another job waits for its slot), so a solve
 // posted 10 s after four of them is answered with --jobs 2 --queue 2; a
