@@ -113,7 +113,10 @@ export async function readImageFolder(
   const images = new Uint8Array(n * per); // [n, C, H, W]
   for (let s = 0; s < n; s += AT_ONCE) {
     const batch = files.slice(s, s + AT_ONCE);
-    const decoded = await Promise.all(batch.map((f) => decode(f, { size: o.size, channels })));
+    // the first image is decoded once, above
+    const decoded = await Promise.all(
+      batch.map((f, j) => (s + j === 0 ? first : decode(f, { size: o.size, channels }))),
+    );
     decoded.forEach((d, j) => {
       if (d.height !== height || d.width !== width)
         throw new Error(

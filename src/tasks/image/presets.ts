@@ -3,7 +3,7 @@
 // attention at downsampling factors [2, 4], dropout 0.1; AdamW 1e-4 after a 1,000-step warm-up,
 // constant, no weight decay, batch 512, EMA 0.9999, 200,000 steps), cpu (this machine: 32
 // features, [1, 2, 2], 1 block a level, attention at the lowest level) and tiny (tests) — with
-// learned anchors E(v) in R^8, normalised to norm sqrt(8) (models trained before issue #31 keep
+// learned anchors E(v) in R^8, normalised to norm sqrt(8) (models trained before anchors were learned keep
 // the fixed value embedding F = 4 their configs name); and the process by the shared vocabulary
 // (process/choice.ts): sjd with the pixel-grid blur (sigma_B = 2.5, the paper's best) by
 // default, hybrid (CADD, W = I), masked (MDLM/MD4). docs/images.md lists what still differs

@@ -201,28 +201,12 @@ export async function runHazardComparison(
         const config = { ...base, process, data: task.corpus.source };
         hooks.log?.(`${arm.label}, seed ${seed}`);
         if (!(await trainUnlessScored(dir, config, task, scored(), hooks))) return null;
-        const points = await cachedFrontier(
-          dir,
-          name,
-          o.sampler,
-          task,
-          frontierOptions,
-          reference,
-          {},
-          hooks.log,
-        );
+        const trace = (read: { uniformHazard?: boolean }) =>
+          cachedFrontier(dir, name, o.sampler, task, frontierOptions, reference, read, hooks.log);
+        const points = await trace({});
         const run: ArmRun = { arm: name, seed, deployed: sweepMax(points) };
         if (learned) {
-          const w1 = await cachedFrontier(
-            dir,
-            name,
-            o.sampler,
-            task,
-            frontierOptions,
-            reference,
-            { uniformHazard: true },
-            hooks.log,
-          );
+          const w1 = await trace({ uniformHazard: true });
           run.uniform = sweepMax(w1);
           const w = cached(weightsFile, { step: o.steps }, () => {
             const m = loadTransformer(dir, textShape, 'text');
