@@ -101,10 +101,8 @@ export async function exerciseTaskModule(argv: string[], dir: string, module: st
   const child = spawn(
     argv[0]!,
     [...argv.slice(1), '--task-module', module, 'serve', '--port', '0', '--models', 'runs'],
-    {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    // its own process group, so that a launcher in argv (npx) cannot leave the server behind
+    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   try {
     let out = '';
@@ -127,8 +125,12 @@ export async function exerciseTaskModule(argv: string[], dir: string, module: st
     const body = await res.json();
     assert.equal(body.rows.length, 4);
   } finally {
-    const exit = once(child, 'exit');
-    child.kill('SIGTERM');
-    await exit;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exit = once(child, 'exit');
+      process.kill(-child.pid!, 'SIGTERM');
+      await exit;
+    }
+    child.stdout.destroy();
+    child.stderr.destroy();
   }
 }

@@ -127,5 +127,7 @@ test("docs/library.md's task module trains, samples and serves through the insta
 }, async () => {
   const example = taskModuleExample();
   const module = compileExamples(project, [example]).get(example)!;
-  await exerciseTaskModule(['npx', '--no-install', 'sjd'], project, module);
+  // the command npm linked for the package (what npx runs), started directly so that no launcher
+  // process stands between the test and the server it stops
+  await exerciseTaskModule([join(project, 'node_modules', '.bin', 'sjd')], project, module);
 });
