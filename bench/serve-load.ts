@@ -18,7 +18,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import type Autocannon from 'autocannon';
-import { formatBoard } from '../src/tasks/sudoku/board.js';
+import { formatBoard } from '../src/tasks/sudoku/puzzle/board.js';
 import { generatedPairs } from '../src/tasks/sudoku/data.js';
 import { type BenchResult, register } from './registry.js';
 

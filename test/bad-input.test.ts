@@ -16,8 +16,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
-import { formatSudokuCsv } from '../src/tasks/sudoku/csv.js';
-import { generatePuzzles } from '../src/tasks/sudoku/generator.js';
+import { formatSudokuCsv } from '../src/tasks/sudoku/puzzle/csv.js';
+import { generatePuzzles } from '../src/tasks/sudoku/puzzle/generator.js';
 import * as torch from '../src/torch/index.js';
 import { tempDir } from './tmp.js';
 

@@ -1,4 +1,4 @@
-// bench/keep-results.sh (issue #31: comparisons that span machines): a run of a comparison is kept
+// scripts/keep-results.sh (issue #31: comparisons that span machines): a run of a comparison is kept
 // (its config, manifest, metrics, score caches and learned hazard weights, never its checkpoint)
 // only when something of it is scored; a frontier's partial trace neither counts nor travels,
 // since its points belong to weights that are not kept.
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { tempDir } from './tmp.js';
 
 // the script in the repository (tests run from dist/test)
-const script = fileURLToPath(new URL('../../bench/keep-results.sh', import.meta.url));
+const script = fileURLToPath(new URL('../../scripts/keep-results.sh', import.meta.url));
 
 test('keep-results keeps the scored runs without their weights, and no partial trace', () => {
   const dir = tempDir('sjd-keep-');
@@ -54,10 +54,10 @@ test('keep-results keeps the scored runs without their weights, and no partial t
   assert.match(usage.stderr, /^usage: bench\/keep-results\.sh RUNS KEEP/);
 });
 
-// the other way (bench/restore-results.sh), and what a run trained again set aside: a cache the
+// the other way (scripts/restore-results.sh), and what a run trained again set aside: a cache the
 // comparison renamed FILE.stale (the run did not repeat the kept one) scored other weights, so
 // it leaves KEEP at the next keep and is not copied back into RUNS beside the new weights
-const restore = fileURLToPath(new URL('../../bench/restore-results.sh', import.meta.url));
+const restore = fileURLToPath(new URL('../../scripts/restore-results.sh', import.meta.url));
 
 test('results a run set aside as *.stale are dropped from KEEP and never restored beside the new weights', () => {
   const dir = tempDir('sjd-keep-stale-');

@@ -198,7 +198,7 @@ test('sjd compare text --hazards: the tables with the paper beside, the w = 1 re
   const again = sjd(...args, ...more);
   assert.equal(again.status, 0, again.stderr);
   assert.doesNotMatch(again.stderr + again.stdout, /training /); // the runs and frontiers are cached
-  // the runs kept without their checkpoints (bench/keep-results.sh) resume elsewhere: nothing is
+  // the runs kept without their checkpoints (scripts/keep-results.sh) resume elsewhere: nothing is
   // trained again and the tables are the same, the learned weights' spread included
   const kept = tempDir('sjd-hazards-kept-');
   for (const run of ['hybrid-seed0', 'hybrid-learned-bounded-seed0']) {

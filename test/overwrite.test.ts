@@ -19,9 +19,9 @@ import {
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { COMPARISON_REPORT } from '../src/evaluation/report.js';
-import { formatSudokuCsv } from '../src/tasks/sudoku/csv.js';
-import { generatePuzzles } from '../src/tasks/sudoku/generator.js';
-import { FRONTIER_FILE } from '../src/tasks/text/frontier.js';
+import { formatSudokuCsv } from '../src/tasks/sudoku/puzzle/csv.js';
+import { generatePuzzles } from '../src/tasks/sudoku/puzzle/generator.js';
+import { FRONTIER_FILE } from '../src/tasks/text/compare/frontier.js';
 import { claimOutFiles } from '../src/util/out-path.js';
 import { tempDir } from './tmp.js';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as P from '../src/process/index.js';
 import { classify, type SamplerState, sample } from '../src/sampling/index.js';
-import { PEERS, parseBoard } from '../src/tasks/sudoku/board.js';
+import { PEERS, parseBoard } from '../src/tasks/sudoku/puzzle/board.js';
 import { sudokuRules } from '../src/tasks/sudoku/rules.js';
 import * as torch from '../src/torch/index.js';
 

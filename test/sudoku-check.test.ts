@@ -7,16 +7,16 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { countSolutions, countSolutionsBounded } from '../src/tasks/sudoku/backtrack.js';
-import { parseBoard, unitIsPermutation, unitRepeats } from '../src/tasks/sudoku/board.js';
+import { countSolutions, countSolutionsBounded } from '../src/tasks/sudoku/puzzle/backtrack.js';
+import { parseBoard, unitIsPermutation, unitRepeats } from '../src/tasks/sudoku/puzzle/board.js';
 import {
   answerProblems,
   answerVerdict,
   failureReason,
   pairProblem,
   solutionCount,
-} from '../src/tasks/sudoku/check.js';
-import { formatSudokuCsv, parseSudokuCsv, writeSudokuCsv } from '../src/tasks/sudoku/csv.js';
+} from '../src/tasks/sudoku/puzzle/check.js';
+import { formatSudokuCsv, parseSudokuCsv, writeSudokuCsv } from '../src/tasks/sudoku/puzzle/csv.js';
 import { scoreBoards } from '../src/tasks/sudoku/metrics.js';
 
 const PUZZLE = parseBoard(

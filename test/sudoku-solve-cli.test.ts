@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { DEFAULT_UNDOS, samplers } from '../src/sampling/index.js';
-import { parseBoard, UNIT_NAMES, unitRepeats } from '../src/tasks/sudoku/board.js';
+import { parseBoard, UNIT_NAMES, unitRepeats } from '../src/tasks/sudoku/puzzle/board.js';
 import { DEFAULT_ADAPTIVE_NFE } from '../src/tasks/sudoku/solve.js';
 import { EASY, EASY_SOLUTION, HARD } from './sudoku-puzzles.js';
 

@@ -98,7 +98,7 @@ test('bytes round trip for every dtype, float16 included', () => {
 test('printing and inspection are readable', () => {
   const s = torch.tensor([1, 2, 3, 4], [2, 2]).toString();
   assert.match(s, /1\s+2\n\s*3\s+4/);
-  const dev = torch.defaultDevice().startsWith('cuda') ? 'CUDA' : 'CPU'; // bench/device.sh: CUDA
+  const dev = torch.defaultDevice().startsWith('cuda') ? 'CUDA' : 'CPU'; // scripts/device.sh: CUDA
   assert.match(s, new RegExp(`${dev}FloatType\\{2,2\\}`));
 });
 
@@ -212,7 +212,7 @@ test('thread count is a setting', () => {
 });
 
 test('the default device (issue 17): new tensors, typed arrays, bytes and draws land there; a device the build lacks is refused', () => {
-  const dev = process.env.SJD_DEVICE ?? 'cpu'; // bench/device.sh runs this suite on CUDA
+  const dev = process.env.SJD_DEVICE ?? 'cpu'; // scripts/device.sh runs this suite on CUDA
   assert.equal(torch.defaultDevice(), dev);
   torch.setDefaultDevice(dev);
   const g = new torch.Generator(1);

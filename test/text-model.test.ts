@@ -10,7 +10,7 @@ import { DiTBlock, modulate } from '../src/model/dit-block.js';
 import type { Network } from '../src/model/network.js';
 import { corrupt } from '../src/process/index.js';
 import { decode } from '../src/tasks/text/corpus.js';
-import { frontierMaxima } from '../src/tasks/text/frontier.js';
+import { frontierMaxima } from '../src/tasks/text/compare/frontier.js';
 import { textConfig } from '../src/tasks/text/presets.js';
 import { sampleText } from '../src/tasks/text/sample.js';
 import { TextTask, textShape } from '../src/tasks/text/task.js';

@@ -1,6 +1,6 @@
 // `sjd compare image`'s own flags: masked (MDLM), hybrid (CADD) and sjd over sigma_B on one
 // U-Net, every model x seed trained (resumable) and scored (FD/KID) at each NFE
-// (tasks/image/compare.ts, run by the image spec's compare entry).
+// (tasks/image/compare/comparison.ts, run by the image spec's compare entry).
 import type { Command } from 'commander';
 import { image } from '../index.js';
 import { gaussianSampler, nfesOption } from './compare-options.js';

@@ -1,7 +1,7 @@
 // `sjd compare sudoku`'s own flags: hybrid (CADD, W = I) against sjd (the constraint-graph W) on
 // the same network, budget and seeds, resumable; the final solve rates under the adaptive
 // sampler and the paper's confidence policy, takeoff and collapsed seeds
-// (tasks/sudoku/compare.ts, run by the Sudoku spec's compare entry). --processes is read as the
+// (tasks/sudoku/compare/comparison.ts, run by the Sudoku spec's compare entry). --processes is read as the
 // earlier name of --models.
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { modelList } from './compare-options.js';

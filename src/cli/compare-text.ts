@@ -1,8 +1,8 @@
 // `sjd compare text`'s own flags: masked (MDLM), hybrid (CADD) and sjd over the sigma_W sweep,
 // every model x seed trained (resumable), its frontiers traced under each sampler
-// (tasks/text/compare.ts, run by the text spec's compare entry); or, with --hazards, the hazard
-// tables of app:e2e-hazard (tasks/text/hazards.ts); with --infill, the models on the infilling
-// benchmark (tasks/text/infill-compare.ts).
+// (tasks/text/compare/comparison.ts, run by the text spec's compare entry); or, with --hazards, the hazard
+// tables of app:e2e-hazard (tasks/text/compare/hazards.ts); with --infill, the models on the infilling
+// benchmark (tasks/text/compare/infill.ts).
 import type { Command } from 'commander';
 import { text } from '../index.js';
 import { gaussianSampler, list, nfesOption, seedList } from './compare-options.js';

@@ -7,7 +7,7 @@
 // The intra-op thread count defaults to the cores this process may use (SJD_THREADS overrides,
 // an integer from 1 to those cores, else loading fails naming it; setNumThreads changes it
 // later); the default device is the CPU (SJD_DEVICE overrides, as the CUDA test run of
-// bench/device.sh does, else loading fails naming it; setDefaultDevice changes it later).
+// scripts/device.sh does, else loading fails naming it; setDefaultDevice changes it later).
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { intIn } from '../util/integer.js';

@@ -1,4 +1,4 @@
-// A run kept as results without its weights (bench/keep-results.sh: config, manifest, metrics
+// A run kept as results without its weights (scripts/keep-results.sh: config, manifest, metrics
 // and the comparison's caches), trained again when a comparison needs more of it than its caches
 // hold (a frontier point, an NFE not yet scored) and the weights are gone (another machine).
 // Training is reproducible on one machine (docs/design.md §4: one generator, exact resume), so

@@ -29,7 +29,7 @@ export const MODEL_FILES = {
 /** The kept run's metrics, held while it is trained again (kept-run.ts). */
 export const KEPT_METRICS = 'kept-metrics.csv';
 
-/** A result cached beside a run (bench/keep-results.sh keeps the same files). */
+/** A result cached beside a run (scripts/keep-results.sh keeps the same files). */
 export const isKeptResult = (f: string): boolean =>
   /^(frontier-.*|scores.*|infill-.*|hazard-weights)\.json$/.test(f) && !f.endsWith('.partial.json');
 

@@ -8,7 +8,7 @@ import { describeProcess } from '../../process/index.js';
 import { defaultSampler } from '../../sampling/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
-import { imageReportFiles, runImageComparison } from './compare.js';
+import { imageReportFiles, runImageComparison } from './compare/comparison.js';
 import { loadFeatureNet, SHIPPED_FEATURES } from './feature-train.js';
 import { loadImageModel, savedImageShape } from './load.js';
 import { IMAGE_PROCESS, IMAGE_SIZES, imageConfig } from './presets.js';

@@ -2,9 +2,9 @@
 // or, with no file, puzzles generated here without guessing (seeded). The library knows no
 // data folder of its own.
 import { existsSync, statSync } from 'node:fs';
-import { readSudokuCsv } from './csv.js';
-import { generatePuzzles } from './generator.js';
-import { readSudokuNpy } from './npy.js';
+import { readSudokuCsv } from './puzzle/csv.js';
+import { generatePuzzles } from './puzzle/generator.js';
+import { readSudokuNpy } from './puzzle/npy.js';
 import type { SudokuPairs } from './task.js';
 
 /** Puzzles (and solutions, where the file has them) from a file, .csv or .npy. */

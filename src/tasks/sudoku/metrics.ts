@@ -1,7 +1,7 @@
 // Sudoku metrics (app:sudoku, docs/design.md §5): a board counts as solved when it equals the
 // solution, keeps every clue, and every row, column and box is a permutation of 1..9; cell
 // accuracy is over the blanks; row/column/box validity are the fractions of valid units.
-import { type Board, keepsClues, UNITS, unitIsPermutation } from './board.js';
+import { type Board, keepsClues, UNITS, unitIsPermutation } from './puzzle/board.js';
 
 export interface SudokuScores {
   boards: number;

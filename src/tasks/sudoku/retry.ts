@@ -9,14 +9,14 @@
 // (seed, a), and samples them together with seed retrySeed(seed, a), each under the budget it has
 // left (one batch, whatever the budgets: the driver ends each row at its own cap): the same seed
 // gives the same boards. With `remask` (issue #32) a retry first starts from
-// the cells the last answer got consistent (remask.ts), then from fewer, then from the puzzle,
+// the cells the last answer got consistent (kept-cells.ts), then from fewer, then from the puzzle,
 // and so on in turn. One path (issue #28): the solve is a generator of the attempts' steps (a
 // batch solve watches none and drains it; a stream watches every one, a retry's seen on the
 // puzzle itself).
 import { shown, stepGenerator, type TrajectoryStep, type Watch } from '../../sampling/index.js';
-import type { Board } from './board.js';
-import { answerProblems } from './check.js';
-import { nextStart, type RetryStart, remaskedPuzzle } from './remask.js';
+import type { Board } from './puzzle/board.js';
+import { answerProblems } from './puzzle/check.js';
+import { nextStart, type RetryStart, remaskedPuzzle } from './kept-cells.js';
 import {
   applySymmetry,
   type BoardSymmetry,
@@ -63,7 +63,7 @@ export interface RetryOptions {
   seed: number;
   retries: number; // attempts after the first, at most
   minNfe: number; // the least budget an attempt can run on (the sampler's NFE per step)
-  /** retry from the answer's consistent cells first (remask.ts): remask, widen, restart, ... */
+  /** retry from the answer's consistent cells first (kept-cells.ts): remask, widen, restart, ... */
   remask?: boolean;
 }
 
@@ -179,7 +179,7 @@ export function* solveWithRetries(
   const whole = puzzles.map(() => o.nfe); // every board's budget, for the first attempt
   const r = started(puzzles, yield* attempt(puzzles, whole, o.seed, watch));
   const again: Watch = watch === 'all' ? 'all' : 'none';
-  // how each board's next retry starts (remask.ts); every retry restarts without o.remask
+  // how each board's next retry starts (kept-cells.ts); every retry restarts without o.remask
   const starts: RetryStart[] = puzzles.map(() => (o.remask ? 'remask' : 'restart'));
   const startOf = (i: number): Board =>
     starts[i] === 'restart'

@@ -9,7 +9,7 @@
 // (sampling/remask-step.ts) that a board is broken before any cell has run out of digits.
 import type { Exclusion } from '../../sampling/index.js';
 import { keep, type Tensor, tensor } from '../../torch/index.js';
-import { CELLS, PEERS, UNITS } from './board.js';
+import { CELLS, PEERS, UNITS } from './puzzle/board.js';
 
 const DIGITS = 9;
 

@@ -13,7 +13,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
-import type { Board } from './board.js';
+import type { Board } from './puzzle/board.js';
 import { joinSolves, type SolveResult } from './retry.js';
 import { type SolveOptions, solveChunkInTurns, solveChunks } from './solve.js';
 

@@ -26,8 +26,8 @@ import {
 } from '../../sampling/index.js';
 import { tensor } from '../../torch/index.js';
 import { maxOf } from '../../util/fold.js';
-import type { Board } from './board.js';
-import { answerProblems } from './check.js';
+import type { Board } from './puzzle/board.js';
+import { answerProblems } from './puzzle/check.js';
 import {
   type AttemptResult,
   DEFAULT_RETRIES,
@@ -102,7 +102,7 @@ export interface SolveOptions {
   record?: boolean; // trajectory of the first batch
   rules?: boolean; // rule out digits committed peers hold (rules.ts)
   retries?: number; // attempts after the first (retry.ts; DEFAULT_RETRIES when absent)
-  remask?: boolean; // retries start from the answer's consistent cells first (remask.ts)
+  remask?: boolean; // retries start from the answer's consistent cells first (kept-cells.ts)
   /** told the sampler steps (batch passes of the network) taken so far (a progress report) */
   onStep?: (steps: number) => void;
 }

@@ -5,7 +5,7 @@
 // `sjd compare sudoku` (sec:exp-sudoku), and the retries /api/models tells the page. Sudoku has
 // no unconditional sampling: it is solved from clues (solve.ts, `POST /api/sudoku/solve`).
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
-import { runComparison, sudokuReportFiles } from './compare.js';
+import { runComparison, sudokuReportFiles } from './compare/comparison.js';
 import { pairsOrGenerated } from './data.js';
 import { loadSudokuModel } from './load.js';
 import { SUDOKU_PROCESS, SUDOKU_SIZES, type SudokuOptions, sudokuConfig } from './presets.js';

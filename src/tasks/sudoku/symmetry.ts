@@ -7,7 +7,7 @@
 // over boards or cells. The same draws, as plain arrays, move a single puzzle to a symmetric
 // copy and an answer back (a solve's retry, retry.ts).
 import { type Generator, type Tensor, tidy, where } from '../../torch/index.js';
-import { type Board, CELLS } from './board.js';
+import { type Board, CELLS } from './puzzle/board.js';
 
 /** How training boards are augmented: not at all, digit relabelling, or all of the above. */
 export type Augment = 'none' | 'digits' | 'full';

@@ -9,7 +9,7 @@ import type { Denoiser } from '../../model/denoiser.js';
 import type { SJDProcess } from '../../process/index.js';
 import { type Generator, keep, type Tensor, tensor } from '../../torch/index.js';
 import type { TaskShape, TrainTask } from '../../train/index.js';
-import { type Board, boxOf, colOf, rowOf } from './board.js';
+import { type Board, boxOf, colOf, rowOf } from './puzzle/board.js';
 import { scoreBoards } from './metrics.js';
 import { solveSudoku } from './solve.js';
 import { AUGMENTS, type Augment, augmentBoards } from './symmetry.js';

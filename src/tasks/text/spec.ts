@@ -9,12 +9,12 @@ import { describeProcess, withHazardWeights, withObjective } from '../../process
 import { defaultSampler } from '../../sampling/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
-import { runTextComparison, textReportFiles } from './compare.js';
+import { runTextComparison, textReportFiles } from './compare/comparison.js';
 import { ALPHABET, EMBEDDED, loadCorpus, tokenCounts } from './corpus.js';
-import { FRONTIER_NFES } from './frontier.js';
-import { runHazardComparison } from './hazards.js';
+import { FRONTIER_NFES } from './compare/frontier.js';
+import { runHazardComparison } from './compare/hazards.js';
 import { HOLE_SHAPES, type HoleShape } from './infill.js';
-import { runInfillComparison } from './infill-compare.js';
+import { runInfillComparison } from './compare/infill.js';
 import { loadTextModel } from './load.js';
 import { SIGMA_SWEEP, TEXT_PROCESS, TEXT_SIZES, textConfig } from './presets.js';
 import { sampleTextSteps } from './sample.js';
@@ -37,7 +37,7 @@ export interface TextCompareFlags {
   n: number; // samples per frontier point
   nfes: string[]; // the frontiers' NFE budgets
   data?: string;
-  hazards?: string[]; // the hazard tables' arms instead of the models (hazards.ts)
+  hazards?: string[]; // the hazard tables' arms instead of the models (compare/hazards.ts)
   infill?: true | string[]; // the infilling benchmark's shapes instead of the frontiers
   infillNfe?: number;
   learnedSeeds?: string[];

@@ -8,21 +8,21 @@
 // (infill-<sampler>.json); the report states a verdict per shape: each SJD model against CADD
 // and against MDLM on the hole characters, with both spreads and whether the seeds separate.
 import { dirname, join } from 'node:path';
-import { reproduceFooter } from '../../evaluation/report.js';
-import { mean, separation, std } from '../../evaluation/stats.js';
-import type { Precision } from '../../model/precision.js';
-import { describeProcess, parseProcessName } from '../../process/index.js';
+import { reproduceFooter } from '../../../evaluation/report.js';
+import { mean, separation, std } from '../../../evaluation/stats.js';
+import type { Precision } from '../../../model/precision.js';
+import { describeProcess, parseProcessName } from '../../../process/index.js';
 import {
   loadTransformer,
   type TrainHooks,
   trainUnlessScored,
   workThrough,
-} from '../../train/index.js';
-import { makeDir, writeFileAtomic } from '../../util/atomic.js';
-import { cached, readCache } from '../../util/cache.js';
-import { type HoleShape, type InfillResult, infillBenchmark } from './infill.js';
-import { textConfig } from './presets.js';
-import { type TextTask, textShape } from './task.js';
+} from '../../../train/index.js';
+import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
+import { cached, readCache } from '../../../util/cache.js';
+import { type HoleShape, type InfillResult, infillBenchmark } from '../infill.js';
+import { textConfig } from '../presets.js';
+import { type TextTask, textShape } from '../task.js';
 
 export interface InfillCompareOptions {
   wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)

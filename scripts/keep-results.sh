@@ -5,11 +5,11 @@
 # copied into KEEP (a tracked folder such as training/text-compare-v2); a run being trained again
 # is left as KEEP has it. `sjd compare` skips a run scored at every point, so copying KEEP back
 # into a fresh RUNS resumes the comparison on another machine without training those runs again
-# (bench/text-compare.sh and bench/image-compare.sh do that first, with bench/restore-results.sh).
-#   bench/keep-results.sh RUNS KEEP
+# (scripts/text-compare.sh and scripts/image-compare.sh do that first, with scripts/restore-results.sh).
+#   scripts/keep-results.sh RUNS KEEP
 set -euo pipefail
 if [ $# -ne 2 ] || [ ! -d "$1" ]; then
-  echo "usage: bench/keep-results.sh RUNS KEEP (RUNS: a comparison's --out folder)" >&2
+  echo "usage: scripts/keep-results.sh RUNS KEEP (RUNS: a comparison's --out folder)" >&2
   exit 2
 fi
 runs=$1

@@ -2,12 +2,12 @@
 # Runs of resumable `sjd compare` comparisons worked on one NVIDIA GPU, to be finished or kept
 # here (issue 31: the comparisons' CPU queues take tens of CPU-hours; a lent H200 trained and
 # swept a `cpu`-size text model of the text comparison in about two minutes). Run by
-# bench/device.sh (TASK=compare) once the addon is built, with its Node on PATH:
-#   1. unpacks what bench/device-pack.sh packed: the text corpus into runs/text8, Fashion-MNIST
+# scripts/device.sh (TASK=compare) once the addon is built, with its Node on PATH:
+#   1. unpacks what scripts/device-pack.sh packed: the text corpus into runs/text8, Fashion-MNIST
 #      at 16 grey levels (IMAGES=1) where the image task reads it;
 #   2. for each comparison, copies its kept results (a tracked folder such as
 #      training/text-compare-v2) into its runs folder, so `sjd compare` skips the runs already
-#      scored, as bench/text-compare.sh does;
+#      scored, as scripts/text-compare.sh does;
 #   3. runs WORKERS copies of `sjd --device DEVICE compare ARGS --out RUNS --no-wait` for each
 #      comparison, all side by side (each worker takes a run no other holds), stopped with SIGINT
 #      when the budget's share is spent (training checkpoints at the step it is on; a frontier
@@ -20,7 +20,7 @@
 #      `cat partial.tar.part* | tar -x` (its paths are RUNS/RUN), then run them as before.
 # The device draws from the run's CPU generator as here (docs/gpu.md), in float32 without TF32,
 # so a run is the same algorithm as on the CPU, not the same bits.
-# Usage: bash bench/device-compare.sh OUT SECONDS
+# Usage: bash scripts/device-compare.sh OUT SECONDS
 # Environment: DEVICE (cuda; cpu rehearses it); CMP_1, CMP_2, ... each one comparison as
 # "RUNS|KEPT|ARGS": its --out folder, its kept results (may be empty) and the compare subcommand
 # with its flags but --out (e.g. "runs/text-compare-v2|training/text-compare-v2|text --steps 3000
@@ -28,8 +28,8 @@
 # WORKERS (each comparison's, default 2), THREADS (each worker's, default 2).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${1:?usage: bash bench/device-compare.sh OUT SECONDS}
-budget=${2:?usage: bash bench/device-compare.sh OUT SECONDS}
+out=${1:?usage: bash scripts/device-compare.sh OUT SECONDS}
+budget=${2:?usage: bash scripts/device-compare.sh OUT SECONDS}
 device=${DEVICE:-cuda}
 workers=${WORKERS:-2}
 t0=$(date +%s)
@@ -65,7 +65,7 @@ stop=$((budget - 30 - ($(date +%s) - t0)))
 for c in "${cmps[@]}"; do
   IFS='|' read -r runs kept _ <<<"$c"
   mkdir -p "$runs"
-  [ -n "$kept" ] && [ -d "$kept" ] && bash bench/restore-results.sh "$kept" "$runs"
+  [ -n "$kept" ] && [ -d "$kept" ] && bash scripts/restore-results.sh "$kept" "$runs"
 done
 stamp=$(mktemp) # what the workers write is newer
 end=$(($(date +%s) + stop)) # every worker stops then, however late it started
@@ -95,7 +95,7 @@ for c in "${cmps[@]}"; do
   n=$((n + 1))
   IFS='|' read -r runs _ _ <<<"$c"
   res=$(mktemp -d) # what keep-results.sh keeps: the runs scored at every point
-  bash bench/keep-results.sh "$runs" "$res" >/dev/null
+  bash scripts/keep-results.sh "$runs" "$res" >/dev/null
   finished=()
   for run in "$runs"/*/; do
     name=$(basename "$run")

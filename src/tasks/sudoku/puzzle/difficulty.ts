@@ -1,13 +1,13 @@
 // Sudoku difficulty classes (app:sudoku, docs/design.md §5): the strategies a puzzle needs, from the
-// qqwing columns of its file when it has them, else from the logical solver (solver.ts):
+// qqwing columns of its file when it has them, else from the logical solver (logic-solver.ts):
 // `singles` (naked and hidden singles finish it), `beyond-singles` (a pair or intersection
 // strategy is needed), `guessing` (logic alone cannot finish it). The scores of metrics.ts,
 // split by class, or by search-node bucket (search-nodes.ts, issue #32), with the first-attempt
 // rate and the NFE per board of each group.
 import { readFileSync } from 'node:fs';
-import { maxOf } from '../../util/fold.js';
+import { maxOf } from '../../../util/fold.js';
 import type { Board } from './board.js';
-import { type SudokuScores, scoreBoards } from './metrics.js';
+import { type SudokuScores, scoreBoards } from '../metrics.js';
 import {
   labelOfCounts,
   parseStrategyColumns,
@@ -15,7 +15,7 @@ import {
   type StrategyStats,
 } from './qqwing-csv.js';
 import { NODE_BUCKETS, nodeBucket } from './search-nodes.js';
-import { solveLogically } from './solver.js';
+import { solveLogically } from './logic-solver.js';
 
 export const DIFFICULTY_CLASSES = ['singles', 'beyond-singles', 'guessing'] as const;
 export type DifficultyClass = (typeof DIFFICULTY_CLASSES)[number];

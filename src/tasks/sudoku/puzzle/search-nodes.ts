@@ -9,7 +9,7 @@
 // are the issue's: 0, 1-4, 5-19, 20-49, 50+.
 import { POPCOUNT } from './backtrack.js';
 import { type Board, CELLS, hasContradiction } from './board.js';
-import { type CandidateState, candidateState, placeDigit, propagateSingles } from './solver.js';
+import { type CandidateState, candidateState, placeDigit, propagateSingles } from './logic-solver.js';
 
 export interface SearchCount {
   nodes: number; // branches explored (at most the cap)
@@ -22,7 +22,7 @@ export const DEFAULT_NODE_CAP = 100_000;
 
 /**
  * The complete search's node count for `puzzle` (see the header), stopping at a second solution
- * or after `cap` nodes. Singles are the logical solver's (solver.ts).
+ * or after `cap` nodes. Singles are the logical solver's (logic-solver.ts).
  */
 export function countSearchNodes(puzzle: Board, cap = DEFAULT_NODE_CAP): SearchCount {
   if (hasContradiction(puzzle)) return { nodes: 0, solutions: 0, complete: true };

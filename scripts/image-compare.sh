@@ -6,7 +6,7 @@
 # at top-p 0.9 (the masked model samples at MD4's 0.98); issue 31's further lever, MDLM and CADD
 # at 4x the training (9,600 steps, seed 0); then DDPM and Bit Diffusion (issue 29) beside them
 # on the three seeds, and the masked runs without top-p (the paper's MDLM row). Runs kept in
-# training/image-compare-v2 and training/image-long (bench/keep-results.sh) are copied in first,
+# training/image-compare-v2 and training/image-long (scripts/keep-results.sh) are copied in first,
 # so they are not trained again. Several copies
 # may run at once (one a core): they share the runs, each leaving the runs another holds to it
 # (--no-wait), and whichever finishes a comparison's last run writes its whole report. Run it
@@ -15,8 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p runs/image-compare-v2 runs/image-long
-if [ -d training/image-compare-v2 ]; then bash bench/restore-results.sh training/image-compare-v2 runs/image-compare-v2; fi
-if [ -d training/image-long ]; then bash bench/restore-results.sh training/image-long runs/image-long; fi
+if [ -d training/image-compare-v2 ]; then bash scripts/restore-results.sh training/image-compare-v2 runs/image-compare-v2; fi
+if [ -d training/image-long ]; then bash scripts/restore-results.sh training/image-long runs/image-long; fi
 opts=(--threads "${THREADS:-1}" compare image --no-wait --size cpu -n 500 --nfes 32,64,128,256)
 common=("${opts[@]}" --out runs/image-compare-v2 --steps 2400)
 node bin/sjd.js "${common[@]}" --seeds 0 --models masked,hybrid,sjd-2 --doc docs/image-comparison-seed0.md

@@ -8,7 +8,7 @@
 # then the frozen arms on seeds 1 and 2; the learned ones on seed 0 only), their frontiers at
 # NFE 64 alone (a third of the sampling of three budgets; the uniform arm's is the comparison's
 # CADD frontier, read at NFE 64), since 15 models at the comparison's cost would take about 30
-# CPU-hours. Runs kept in training/text-compare-v2 (bench/keep-results.sh) are copied in first,
+# CPU-hours. Runs kept in training/text-compare-v2 (scripts/keep-results.sh) are copied in first,
 # so they are not trained again. Needs the corpus in runs/text8:
 #   npx sjd data text8 --from ../shared/data/wikipedia --out runs/text8
 # Several copies may run at once (one a core): they share the runs, each leaving the runs
@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p runs/text-compare-v2
-bash bench/restore-results.sh training/text-compare-v2 runs/text-compare-v2
+bash scripts/restore-results.sh training/text-compare-v2 runs/text-compare-v2
 common=(--threads "${THREADS:-1}" compare text --no-wait --out runs/text-compare-v2 --steps 3000 --size cpu -n 64 --data runs/text8)
 # two seeds first, then the sweep (its two new models settle the sigma_W and normalisation
 # questions), then the third seed
@@ -38,7 +38,7 @@ node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-row-1 \
 for pair in "text-bf16 3000 docs/text-comparison-bf16.md" "text-long-bf16 12000 docs/text-comparison-long.md"; do
   read -r folder steps doc <<< "$pair"
   mkdir -p "runs/$folder"
-  if [ -d "training/$folder" ]; then bash bench/restore-results.sh "training/$folder" "runs/$folder"; fi
+  if [ -d "training/$folder" ]; then bash scripts/restore-results.sh "training/$folder" "runs/$folder"; fi
   node bin/sjd.js --threads "${THREADS:-1}" compare text --no-wait --out "runs/$folder" --steps "$steps" \
     --size cpu -n 64 --data runs/text8 --seeds 0 --models masked,hybrid --samplers ancestral \
     --precision bfloat16 --doc "$doc"

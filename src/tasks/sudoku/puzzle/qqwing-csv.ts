@@ -6,11 +6,11 @@
 // with its clues; errors are one line naming the file and the 1-based line.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { makeDir, writeFileAtomic } from '../../util/atomic.js';
+import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
 import { type Board, formatBoard } from './board.js';
 import { parseSudokuCsv, unquote } from './csv.js';
 import { countSearchNodes } from './search-nodes.js';
-import { STRATEGIES, type Strategy } from './solver.js';
+import { STRATEGIES, type Strategy } from './logic-solver.js';
 
 /** qqwing's difficulty labels, easiest first. */
 export const QQWING_LABELS = ['Simple', 'Easy', 'Intermediate', 'Expert'] as const;
@@ -50,7 +50,7 @@ export interface StrategyRow extends StrategyStats {
 /**
  * The label the counts imply for a puzzle that logic finishes: Intermediate when a pair or
  * intersection strategy was needed, else Easy when a hidden single was, else Simple. (Both
- * qqwing and solver.ts apply the easiest strategy first, so a harder one counts only if needed.)
+ * qqwing and logic-solver.ts apply the easiest strategy first, so a harder one counts only if needed.)
  */
 export function labelOfCounts(counts: Record<Strategy, number>): QqwingLabel {
   if (STRATEGIES.slice(2).some((s) => counts[s] > 0)) return 'Intermediate';

@@ -7,24 +7,24 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { writeSvg } from '../../evaluation/plot.js';
-import { reproduceFooter } from '../../evaluation/report.js';
-import { mean, separation, std } from '../../evaluation/stats.js';
-import { type Precision, precisionNote } from '../../model/precision.js';
-import { describeProcess, isPixelProcess, parseProcessName } from '../../process/index.js';
-import { isRunFolder, type TrainHooks, trainUnlessScored, workThrough } from '../../train/index.js';
-import { makeDir, writeFileAtomic } from '../../util/atomic.js';
-import { readCache, writeCache } from '../../util/cache.js';
-import { maxOf, minOf } from '../../util/fold.js';
-import { throttle } from '../../util/throttle.js';
-import type { ImageSet } from './dataset.js';
-import { type ImageScores, scoreImages } from './evaluate.js';
-import type { FeatureNet } from './feature-net.js';
-import { loadAnyImageModel } from './load.js';
-import { gridPng } from './png.js';
-import { imageConfig } from './presets.js';
-import { sampleAnyImages } from './sample.js';
-import type { ImageTask } from './task.js';
+import { writeSvg } from '../../../evaluation/plot.js';
+import { reproduceFooter } from '../../../evaluation/report.js';
+import { mean, separation, std } from '../../../evaluation/stats.js';
+import { type Precision, precisionNote } from '../../../model/precision.js';
+import { describeProcess, isPixelProcess, parseProcessName } from '../../../process/index.js';
+import { isRunFolder, type TrainHooks, trainUnlessScored, workThrough } from '../../../train/index.js';
+import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
+import { readCache, writeCache } from '../../../util/cache.js';
+import { maxOf, minOf } from '../../../util/fold.js';
+import { throttle } from '../../../util/throttle.js';
+import type { ImageSet } from '../dataset.js';
+import { type ImageScores, scoreImages } from '../evaluate.js';
+import type { FeatureNet } from '../feature-net.js';
+import { loadAnyImageModel } from '../load.js';
+import { gridPng } from '../png.js';
+import { imageConfig } from '../presets.js';
+import { sampleAnyImages } from '../sample.js';
+import type { ImageTask } from '../task.js';
 
 export interface ImageCompareOptions {
   wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 17: everything sjd does on an NVIDIA GPU, in one go, printing its figures as it goes.
 # On a machine with PyTorch (CUDA), a C++ compiler, and this repository with the `.device` and
-# `dist` folders of bench/device-pack.sh (no Node, no network needed):
+# `dist` folders of scripts/device-pack.sh (no Node, no network needed):
 #   1. unpacks the carried Node and node_modules;
 #   2. builds the addon against the local PyTorch's libtorch (LIBTORCH_USE_PYTORCH=1;
 #      if c10d/Gloo or the fused AdamW path does not compile there, again without them);
@@ -12,15 +12,15 @@
 #   5. trains the Sudoku model of the paper's size (peer attention, full augmentation, 2 loops)
 #      for the time left, exports it, evaluates it on the first 2,000 test puzzles;
 # and writes logs, figures and the model to OUT.
-# Usage: bash bench/device.sh OUT [SECONDS]   (SECONDS: total budget, default 480)
+# Usage: bash scripts/device.sh OUT [SECONDS]   (SECONDS: total budget, default 480)
 # Environment: SJD_PYTHON (default python3), DEVICE (default cuda; cpu rehearses it anywhere),
 # ONLY=build (unpack Node and build the addon, nothing else) or ONLY=tests (build and run the
-# suites, nothing else); TASK=text runs bench/device-text.sh (issue 31's text models at the
-# paper's size) after the build instead of steps 3 to 5; TASK=compare runs bench/device-compare.sh
+# suites, nothing else); TASK=text runs scripts/device-text.sh (issue 31's text models at the
+# paper's size) after the build instead of steps 3 to 5; TASK=compare runs scripts/device-compare.sh
 # (a comparison's runs on the GPU, returned to finish here).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${1:?usage: bash bench/device.sh OUT [SECONDS]}
+out=${1:?usage: bash scripts/device.sh OUT [SECONDS]}
 budget=${2:-480}
 device=${DEVICE:-cuda}
 py=${SJD_PYTHON:-python3}
@@ -33,7 +33,7 @@ die() {
   say "FAILED: $*"
   exit 1
 }
-[ -d .device ] || die "no .device folder: run bench/device-pack.sh first and carry .device and dist"
+[ -d .device ] || die "no .device folder: run scripts/device-pack.sh first and carry .device and dist"
 [ -d dist/src ] || die "no dist folder: carry dist (npx tsc -p tsconfig.json)"
 
 # 1. Node and modules
@@ -84,13 +84,13 @@ node bin/sjd.js --device "$device" info | head -1 || die "the addon does not loa
 [ "${ONLY:-}" = build ] && exit 0
 # issue 31: the text comparison's models at the paper's size instead of the Sudoku run
 if [ "${TASK:-sudoku}" = text ]; then
-  DEVICE=$device bash bench/device-text.sh "$out" "$(left)"
+  DEVICE=$device bash scripts/device-text.sh "$out" "$(left)"
   exit $?
 fi
 
-# resumable comparisons' runs worked on the device (bench/device-compare.sh: CMP_1, CMP_2, ...)
+# resumable comparisons' runs worked on the device (scripts/device-compare.sh: CMP_1, CMP_2, ...)
 if [ "${TASK:-sudoku}" = compare ]; then
-  DEVICE=$device bash bench/device-compare.sh "$out" "$(left)"
+  DEVICE=$device bash scripts/device-compare.sh "$out" "$(left)"
   exit $?
 fi
 

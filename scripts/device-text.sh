@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 31: the text comparison's models at the paper's size (the 8M DiT, app:text8) on one
-# NVIDIA GPU, in one go. Run by bench/device.sh (TASK=text) once the addon is built, with its
-# Node on PATH, and the corpus packed by bench/device-pack.sh (.device/text8.tar.xz):
+# NVIDIA GPU, in one go. Run by scripts/device.sh (TASK=text) once the addon is built, with its
+# Node on PATH, and the corpus packed by scripts/device-pack.sh (.device/text8.tar.xz):
 #   1. trains every model of MODELS side by side on the GPU (TF32 matmuls, constant AdamW 1e-3
 #      as the paper, batch BATCH) until the training share of the budget is spent, then stops
 #      them with SIGINT (each checkpoints: a resumable run folder);
@@ -11,7 +11,7 @@
 #   3. exports the masked model, the hybrid one and the SJD model with the best valid-word
 #      fraction at NFE 128 under the first sampler, each as its own tar (the device returns at
 #      most 8 files of 16 MiB), and the logs, metrics and frontiers as one tar.
-# Usage: bash bench/device-text.sh OUT SECONDS
+# Usage: bash scripts/device-text.sh OUT SECONDS
 # Environment: DEVICE (cuda; cpu rehearses it), SIZE (paper), MODELS, BATCH, SEEDS (a list; one
 # run of each model at each, named MODEL-sSEED when there are several), STEPS (a cap on every run,
 # default 40000), MASKED_STEPS (the masked model's cap, default STEPS), N, SAMPLERS, EVAL_S
@@ -19,8 +19,8 @@
 # choice; "none" for none).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${1:?usage: bash bench/device-text.sh OUT SECONDS}
-budget=${2:?usage: bash bench/device-text.sh OUT SECONDS}
+out=${1:?usage: bash scripts/device-text.sh OUT SECONDS}
+budget=${2:?usage: bash scripts/device-text.sh OUT SECONDS}
 device=${DEVICE:-cuda}
 size=${SIZE:-paper}
 models=${MODELS:-masked hybrid sjd-add-1 sjd-row-1 sjd-add-2}
@@ -36,7 +36,7 @@ t0=$(date +%s)
 left() { echo $((budget - ($(date +%s) - t0))); }
 say() { echo "[device-text.sh $(($(date +%s) - t0)) s] $*"; }
 [ -f .device/text8.tar.xz ] || {
-  say "FAILED: no .device/text8.tar.xz (bench/device-pack.sh SUDOKU_DIR TEXT8_DIR)"
+  say "FAILED: no .device/text8.tar.xz (scripts/device-pack.sh SUDOKU_DIR TEXT8_DIR)"
   exit 1
 }
 tf32=()

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Copies a comparison's kept results (bench/keep-results.sh's KEEP) into its --out folder RUNS,
+# Copies a comparison's kept results (scripts/keep-results.sh's KEEP) into its --out folder RUNS,
 # so that `sjd compare` resumes where they end: each kept file is copied unless RUNS already has
 # it, or has it set aside as FILE.stale (src/train/kept-run.ts: a run trained again that did not
 # repeat the kept one; the kept caches scored other weights and must not come back beside the
 # new ones).
-#   bench/restore-results.sh KEEP RUNS
+#   scripts/restore-results.sh KEEP RUNS
 set -euo pipefail
 if [ $# -ne 2 ] || [ ! -d "$1" ]; then
-  echo "usage: bench/restore-results.sh KEEP RUNS (KEEP: a folder of kept results)" >&2
+  echo "usage: scripts/restore-results.sh KEEP RUNS (KEEP: a folder of kept results)" >&2
   exit 2
 fi
 keep=$1

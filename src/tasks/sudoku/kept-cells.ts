@@ -7,7 +7,7 @@
 // from the puzzle and the answer only, never from a solution. Kept cells never clash with each
 // other or with the clues (every unit they lie in is free of repeats), but one of them may still
 // be wrong; the retry then breaks again and the next one widens, then restarts (retry.ts).
-import { type Board, CELLS, PEERS, UNITS, unitRepeats } from './board.js';
+import { type Board, CELLS, PEERS, UNITS, unitRepeats } from './puzzle/board.js';
 
 /**
  * The puzzle of a remasking retry: `puzzle` plus the cells of `answer` that lie in no unit

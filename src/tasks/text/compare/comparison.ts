@@ -7,10 +7,10 @@
 // training budget, and the frontiers with held-out text as the reference point.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { reproduceFooter } from '../../evaluation/report.js';
-import { mean, separation, std } from '../../evaluation/stats.js';
-import { type Precision, precisionNote } from '../../model/precision.js';
-import { describeProcess, describeSchedule, parseProcessName } from '../../process/index.js';
+import { reproduceFooter } from '../../../evaluation/report.js';
+import { mean, separation, std } from '../../../evaluation/stats.js';
+import { type Precision, precisionNote } from '../../../model/precision.js';
+import { describeProcess, describeSchedule, parseProcessName } from '../../../process/index.js';
 import {
   loadTransformer,
   RUN_FILES,
@@ -18,9 +18,9 @@ import {
   type TrainHooks,
   trainUnlessScored,
   workThrough,
-} from '../../train/index.js';
-import { makeDir, writeFileAtomic } from '../../util/atomic.js';
-import { maxOf } from '../../util/fold.js';
+} from '../../../train/index.js';
+import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
+import { maxOf } from '../../../util/fold.js';
 import {
   FRONTIER_NFES,
   type FrontierPoint,
@@ -31,9 +31,9 @@ import {
   REFERENCE_WINDOWS,
   writeFrontier,
 } from './frontier.js';
-import type { TextScores } from './metrics.js';
-import { TEXT_SIZES, textConfig } from './presets.js';
-import { type TextTask, textShape } from './task.js';
+import type { TextScores } from '../metrics.js';
+import { TEXT_SIZES, textConfig } from '../presets.js';
+import { type TextTask, textShape } from '../task.js';
 
 export interface TextCompareOptions {
   wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)

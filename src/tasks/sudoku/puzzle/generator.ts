@@ -12,7 +12,7 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
 import { countSolutions, solveByBacktracking } from './backtrack.js';
 import { type Board, CELLS } from './board.js';
-import { type Grade, gradeOf, STRATEGIES, type Strategy, solveLogically } from './solver.js';
+import { type Grade, gradeOf, STRATEGIES, type Strategy, solveLogically } from './logic-solver.js';
 
 export interface GenerateOptions {
   seed: number;

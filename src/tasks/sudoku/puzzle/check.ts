@@ -13,7 +13,7 @@ import {
   UNIT_NAMES,
   unitRepeats,
 } from './board.js';
-import { solveLogically } from './solver.js';
+import { solveLogically } from './logic-solver.js';
 
 /** Puzzles and their solutions (null where the file gives none), in file order. */
 export interface SudokuSet {

@@ -15,7 +15,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { makeDir, tempBeside, writeFileAtomic } from '../../util/atomic.js';
+import { makeDir, tempBeside, writeFileAtomic } from '../../../util/atomic.js';
 import { type Board, formatBoard, parseBoard } from './board.js';
 import { pairProblem, type SudokuSet } from './check.js';
 

@@ -7,12 +7,12 @@
 // held-out board accuracy against step.
 import { dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { writeSvg } from '../../evaluation/plot.js';
-import { reproduceFooter } from '../../evaluation/report.js';
-import { mean, std } from '../../evaluation/stats.js';
-import type { AttentionKind } from '../../model/attention-pattern.js';
-import type { Precision } from '../../model/precision.js';
-import { describeProcess, parseProcessName } from '../../process/index.js';
+import { writeSvg } from '../../../evaluation/plot.js';
+import { reproduceFooter } from '../../../evaluation/report.js';
+import { mean, std } from '../../../evaluation/stats.js';
+import type { AttentionKind } from '../../../model/attention-pattern.js';
+import type { Precision } from '../../../model/precision.js';
+import { describeProcess, parseProcessName } from '../../../process/index.js';
 import {
   loadTransformer,
   MetricsLog,
@@ -20,15 +20,15 @@ import {
   type TrainHooks,
   trainToEnd,
   workThrough,
-} from '../../train/index.js';
-import { makeDir, writeFileAtomic } from '../../util/atomic.js';
-import { cached } from '../../util/cache.js';
-import { throttle } from '../../util/throttle.js';
-import { scoreBoards } from './metrics.js';
-import { SUDOKU_SIZES, sudokuConfig } from './presets.js';
-import { solveSudoku } from './solve.js';
-import type { Augment } from './symmetry.js';
-import { hashPairs, type SudokuPairs, type SudokuTask } from './task.js';
+} from '../../../train/index.js';
+import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
+import { cached } from '../../../util/cache.js';
+import { throttle } from '../../../util/throttle.js';
+import { scoreBoards } from '../metrics.js';
+import { SUDOKU_SIZES, sudokuConfig } from '../presets.js';
+import { solveSudoku } from '../solve.js';
+import type { Augment } from '../symmetry.js';
+import { hashPairs, type SudokuPairs, type SudokuTask } from '../task.js';
 
 /** A seed has collapsed when its final adaptive solve rate is below this (near chance). */
 export const COLLAPSE_BELOW = 0.01;

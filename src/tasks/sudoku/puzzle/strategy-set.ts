@@ -5,7 +5,7 @@
 import { solveByBacktracking } from './backtrack.js';
 import { generateByNodes, inNodeRange, type NodeRange, nodeRange } from './by-nodes.js';
 import { solutionCount } from './check.js';
-import { readPuzzleFile } from './data.js';
+import { readPuzzleFile } from '../data.js';
 import { strategyStats } from './difficulty.js';
 import { generatePuzzles } from './generator.js';
 import { labelOfCounts, type StrategyRow } from './qqwing-csv.js';

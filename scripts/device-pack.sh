@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Issue 17: packs into .device/ what bench/device.sh needs on a GPU machine that has PyTorch,
+# Issue 17: packs into .device/ what scripts/device.sh needs on a GPU machine that has PyTorch,
 # a C++ compiler and no Node and no network: this machine's Node (it links only glibc and
 # libstdc++), the Node-API headers, the production node_modules, and the Sudoku CSVs. Run it here, then hand the repository with
 # `.device` and `dist` to the GPU machine (see docs/gpu.md).
-# Usage: bash bench/device-pack.sh [SUDOKU_DATA_DIR] [TEXT8_DIR]   (default ../shared/data/sudoku;
+# Usage: bash scripts/device-pack.sh [SUDOKU_DATA_DIR] [TEXT8_DIR]   (default ../shared/data/sudoku;
 # TEXT8_DIR, a corpus folder of `sjd data text8`, is packed as .device/text8.tar.xz for TASK=text
 # and TASK=compare; SUDOKU_DATA_DIR "none" packs no Sudoku CSVs (TASK=compare needs none); IMAGES=1
 # packs Fashion-MNIST at 16 grey levels for TASK=compare's image runs)
