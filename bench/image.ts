@@ -12,7 +12,7 @@ import {
   sampleImages,
   syntheticImages,
 } from '../src/tasks/image/index.js';
-import { AdamW, Generator } from '../src/torch/index.js';
+import { AdamW, TorchGenerator } from '../src/torch/index.js';
 import { buildModel, buildProcess } from '../src/train/build.js';
 import { crossEntropyStep } from '../src/train/step.js';
 import { alternate, interleaved, networkShare } from './reference.js';
@@ -28,7 +28,7 @@ const UNET = (() => {
 /** One training step of the U-Net (at `precision`) on fixed inputs, as a closure. */
 function unetStep(precision?: 'bfloat16'): () => void {
   const { m, g, B, L } = UNET;
-  const gen = new Generator(0);
+  const gen = new TorchGenerator(0);
   const model = new UNetDenoiser(
     { ...m, ...g, precision },
     gen,
@@ -65,7 +65,7 @@ register(
     const set = syntheticImages({ n: 64, channels: 1, height: 28, width: 28, levels: 16 });
     const task = new ImageTask(set, set, { evalSize: 8 });
     const config = imageConfig(task.geometry, { size: 'cpu' });
-    const model = buildModel(task, config.model, new Generator(0));
+    const model = buildModel(task, config.model, new TorchGenerator(0));
     const proc = buildProcess(task, config.process);
     model.eval();
     const n = 32;

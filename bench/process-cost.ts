@@ -5,14 +5,14 @@
 import { Backbone } from '../src/model/backbone.js';
 import * as P from '../src/process/index.js';
 import { type SamplerState, sjdStep } from '../src/sampling/index.js';
-import { Generator, keep, nn, noGrad, type Tensor, tidy } from '../src/torch/index.js';
+import { TorchGenerator, keep, nn, noGrad, type Tensor, tidy } from '../src/torch/index.js';
 import { median, timeMs } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 
 const [B, L, K, d] = [128, 81, 9, 64];
 
 function setup() {
-  const gen = new Generator(0);
+  const gen = new TorchGenerator(0);
   const inProj = new nn.Linear(d, 384, { gen });
   const net = new Backbone(
     { length: L, dim: 384, depth: 3, heads: 12, mlpHidden: 1536, classes: K },

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { achievedRank, rankDegradation } from '../src/process/index.js';
 import { ALPHABET } from '../src/tasks/text/corpus.js';
 import { textShape } from '../src/tasks/text/task.js';
-import { Generator, tidy } from '../src/torch/index.js';
+import { TorchGenerator, tidy } from '../src/torch/index.js';
 import { loadTransformer } from '../src/train/index.js';
 
 const { values } = parseArgs({
@@ -45,7 +45,7 @@ for (const dir of values.model ?? []) {
   console.log('| t | target r(t) | achieved rank | own anchor nearest |');
   console.log('|---|---|---|---|');
   for (const t of times) {
-    const r = tidy(() => achievedRank(proc.vp, E, t, new Generator(1), 8192, weights));
+    const r = tidy(() => achievedRank(proc.vp, E, t, new TorchGenerator(1), 8192, weights));
     console.log(
       `| ${t} | ${target.rank(t).toFixed(3)} | ${r.rank.toFixed(3)} | ${r.ownNearest.toFixed(3)} |`,
     );

@@ -23,7 +23,7 @@ import {
 } from '../src/tasks/sudoku/solve.js';
 import { solvePuzzles } from '../src/tasks/sudoku/solve-pool.js';
 import { SudokuTask } from '../src/tasks/sudoku/task.js';
-import { AdamW, crossEntropy, full, Generator } from '../src/torch/index.js';
+import { AdamW, crossEntropy, full, TorchGenerator } from '../src/torch/index.js';
 import { buildModel, buildProcess } from '../src/train/build.js';
 import { sjdLoss } from '../src/train/sjd-loss.js';
 import { optimiseStep } from '../src/train/step.js';
@@ -39,7 +39,7 @@ function setup() {
     augment: true,
   });
   const config = sudokuConfig({ size: 'cpu', process: 'sjd', blend: 'sudoku' });
-  const gen = new Generator(0);
+  const gen = new TorchGenerator(0);
   const model = buildModel(task, config.model, gen);
   const proc = buildProcess(task, config.process);
   return { pairs, task, config, gen, model, proc };

@@ -9,7 +9,7 @@ import { sampleTimes } from '../src/process/index.js';
 import { textConfig } from '../src/tasks/text/presets.js';
 import { sampleText } from '../src/tasks/text/sample.js';
 import { TextTask } from '../src/tasks/text/task.js';
-import { AdamW, Generator } from '../src/torch/index.js';
+import { AdamW, TorchGenerator } from '../src/torch/index.js';
 import { buildModel, buildProcess } from '../src/train/build.js';
 import { sjdLoss } from '../src/train/sjd-loss.js';
 import { crossEntropyStep, optimiseStep } from '../src/train/step.js';
@@ -24,7 +24,7 @@ function setup(precision?: 'bfloat16') {
     { length: 256, evalWindows: 8, evalSamples: 4, evalNfe: 8, evalTemperature: 1 },
   );
   const config = textConfig({ size: 'cpu', process: 'sjd', bandwidth: 1.5 });
-  const gen = new Generator(0);
+  const gen = new TorchGenerator(0);
   const model = buildModel(task, { ...config.model, precision }, gen);
   const proc = buildProcess(task, config.process);
   return { task, config, gen, model, proc, B: config.batch, L: config.length };

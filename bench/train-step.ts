@@ -3,7 +3,7 @@
 // (a) 4 layers, width 128, batch 64 x 81; (b) the paper's Sudoku size: 3 layers, width 384,
 // 12 heads, MLP 1536, batch 128 x 81.
 import { TokenClassifier } from '../src/model/token-classifier.js';
-import { AdamW, Generator } from '../src/torch/index.js';
+import { AdamW, TorchGenerator } from '../src/torch/index.js';
 import { crossEntropyStep } from '../src/train/step.js';
 import { alternate } from './reference.js';
 import { type BenchResult, register } from './registry.js';
@@ -41,7 +41,7 @@ export const SUDOKU: StepConfig = {
 };
 
 async function stepBench(c: StepConfig, rounds: number, block: number): Promise<BenchResult> {
-  const gen = new Generator(0);
+  const gen = new TorchGenerator(0);
   const model = new TokenClassifier(c.vocab, c, gen);
   const opt = new AdamW(model.parameters(), { lr: 1e-3 });
   const x = gen.randint(0, c.vocab, [c.batch, c.length]);

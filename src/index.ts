@@ -2,7 +2,6 @@
 // baselines (DDPM, Bit Diffusion), samplers, denoisers, training, the tasks, and the utilities the
 // command line uses. The HTTP server is not here, so that importing the library loads no server:
 // it is the `sjd/serve` entry (src/serve/index.ts). docs/design.md §2: the CLI imports only these two.
-export * as evaluation from './evaluation/index.js';
 export { Backbone, type BackboneConfig } from './model/backbone.js';
 export { Denoiser, type DenoiserConfig } from './model/denoiser.js';
 export type { Network } from './model/network.js';

@@ -394,9 +394,9 @@ test('per-row paths: a row moves by the law of its substeps taken one by one (20
     topP: 1,
   };
   const N = 20_000;
-  const y1 = new torch.Generator(3).randn([1, 3, 2], 'float64');
+  const y1 = new torch.TorchGenerator(3).randn([1, 3, 2], 'float64');
   const c1 = torch.tensor([0, 1, 0], [1, 3], 'bool');
-  const logits1 = new torch.Generator(4).randn([1, 3, 3]);
+  const logits1 = new torch.TorchGenerator(4).randn([1, 3, 3]);
   const rep = (x: torch.Tensor, n: number) => x.expand([n, ...x.shape.slice(1)]).contiguous();
   const state = (n: number) => ({
     y: rep(y1, n),
@@ -436,12 +436,12 @@ test('per-row paths: a row moves by the law of its substeps taken one by one (20
     assert.ok(Math.abs(va[i]! - vb[i]!) < 4 * seVar, `variance ${i}: ${va[i]} vs ${vb[i]}`);
   }
   // Row 0 moves; row 1 has no active site; row 2 has s = t; row 3 an empty path.
-  const ys = new torch.Generator(5).randn([4, 3, 2], 'float64');
+  const ys = new torch.TorchGenerator(5).randn([4, 3, 2], 'float64');
   const committed = torch.tensor([0, 1, 0, 1, 1, 1, 0, 0, 1, 0, 0, 0], [4, 3], 'bool');
   const out = reverseSdeMoveAlong(
     ctx,
     { y: ys, committed, tokens: torch.zeros([4, 3], 'int64') },
-    new torch.Generator(4).randn([4, 3, 3]),
+    new torch.TorchGenerator(4).randn([4, 3, 3]),
     [path, path, [0.4, 0.4], [0.4]],
     stepGenerator(1, 0),
   );
@@ -451,7 +451,7 @@ test('per-row paths: a row moves by the law of its substeps taken one by one (20
   // At eta < 1 substeps go one by one: rows sharing (t, s) move exactly as the one-time step.
   const quad = { ...ctx, process: P.makeProcess('sjd', { length: 3, eta: 0.5 }) };
   const two = torch.tensor([0, 1], [2], 'int64');
-  const logits = new torch.Generator(4).randn([4, 3, 3]);
+  const logits = new torch.TorchGenerator(4).randn([4, 3, 3]);
   const st = { y: ys, committed, tokens: torch.zeros([4, 3], 'int64') };
   const one = reverseSdeMove(
     quad,
@@ -517,10 +517,10 @@ test('the model denoiser takes one time per row: the same logits as each row at 
       heads: 2,
       mlpHidden: 16,
     },
-    new torch.Generator(0),
+    new torch.TorchGenerator(0),
   );
   const den = modelClassifier(model);
-  const y = new torch.Generator(1).randn([3, L, 2]);
+  const y = new torch.TorchGenerator(1).randn([3, L, 2]);
   const committed = torch.tensor([1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0], [3, L], 'bool');
   const t = new Float64Array([0.9, 0.3, 0.05]);
   const rows = den(y, t, committed); // [3, L, 3]

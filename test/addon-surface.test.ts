@@ -49,7 +49,7 @@ test('a misspelled op or a wrong handle is a compile error', () => {
     // @ts-expect-error: no such op
     native.expp(torch.ones([1]).handle);
     // @ts-expect-error: a generator handle is not an optimizer handle
-    native.optimStep(new torch.Generator(0).handle);
+    native.optimStep(new torch.TorchGenerator(0).handle);
     // @ts-expect-error: a reduction's dims are numbers
     native.sum(torch.ones([1]).handle, ['0']);
   };

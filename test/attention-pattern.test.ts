@@ -52,7 +52,7 @@ const bitEqual = (a: Tensor, b: Tensor) =>
   a.shape.join() === b.shape.join() && a.eq(b).all().item() === 1;
 
 test("'peers': every query attends exactly itself and its 20 peers, in every head", () => {
-  const gen = new torch.Generator(1);
+  const gen = new torch.TorchGenerator(1);
   const att = new nn.MultiHeadSelfAttention(
     32,
     4,
@@ -74,7 +74,7 @@ test("'peers': every query attends exactly itself and its 20 peers, in every hea
 });
 
 test("'typed': each head attends exactly its relation's cells (row, column, box, all peers)", () => {
-  const gen = new torch.Generator(2);
+  const gen = new torch.TorchGenerator(2);
   const H = 8; // two heads per relation, in contiguous blocks
   const att = new nn.MultiHeadSelfAttention(
     32,
@@ -117,7 +117,7 @@ test('patterns refuse what they cannot build, in one line naming the field', () 
 });
 
 test("'dense' attention is the old computation bit for bit (with and without a mask)", () => {
-  const gen = new torch.Generator(3);
+  const gen = new torch.TorchGenerator(3);
   const att = new nn.MultiHeadSelfAttention(32, 4, 0, gen);
   const x = gen.randn([3, 10, 32]);
   const keys = gen
@@ -153,9 +153,9 @@ const tiny = (o: Partial<DenoiserConfig> = {}): DenoiserConfig => ({
 });
 
 test('the pattern is derived: same parameters and state-dict entries; dense = absent, bit for bit', () => {
-  const build = (o: Partial<DenoiserConfig>) => new Denoiser(tiny(o), new torch.Generator(4));
+  const build = (o: Partial<DenoiserConfig>) => new Denoiser(tiny(o), new torch.TorchGenerator(4));
   const base = build({});
-  const gen = new torch.Generator(5);
+  const gen = new torch.TorchGenerator(5);
   const y = gen.randn([2, L, 16]);
   const t = gen.rand([2]);
   const out = torch.noGrad(() => base.forward(y, t));
@@ -170,7 +170,7 @@ test('the pattern is derived: same parameters and state-dict entries; dense = ab
   // the DiT kind takes the pattern too
   const dit = new Denoiser(
     tiny({ conditioning: 'adaln', attention: 'typed' }),
-    new torch.Generator(6),
+    new torch.TorchGenerator(6),
   );
   assert.ok(
     torch
@@ -182,7 +182,7 @@ test('the pattern is derived: same parameters and state-dict entries; dense = ab
 });
 
 test('loops: the same blocks applied again, with the parameters of one pass', () => {
-  const gen = () => new torch.Generator(7);
+  const gen = () => new torch.TorchGenerator(7);
   const once = new Denoiser(tiny({ loops: 1 }), gen());
   const twice = new Denoiser(tiny({ loops: 3, attention: 'peers' }), gen());
   assert.equal(twice.numParameters(), once.numParameters());
@@ -284,7 +284,7 @@ test("tiny 'peers' and 'typed' denoisers train without NaN and fit a batch", asy
     assert.ok(r.losses.every(Number.isFinite), `${attention}: ${r.losses}`);
   }
   // gradients reach through the pattern: a batch whose y carries its answer is fitted
-  const gen = new torch.Generator(8);
+  const gen = new torch.TorchGenerator(8);
   const model = new Denoiser(tiny({ attention: 'peers' }), gen);
   const targets = gen.randint(0, 9, [8, L]);
   const y = torch.embedding(gen.randn([9, 16]), targets).add(gen.randn([8, L, 16])); // [8, L, 16]

@@ -15,7 +15,7 @@ import { buildModel } from '../src/train/build.js';
 import { sjd } from './serve-fixture.js';
 import { tempDir } from './tmp.js';
 
-const { autocast, Generator, linear, noGrad, tensor } = torch;
+const { autocast, TorchGenerator, linear, noGrad, tensor } = torch;
 
 const ramp = (n: number, scale: number) =>
   Array.from({ length: n }, (_, i) => Math.sin(i + 1) * scale);
@@ -101,8 +101,8 @@ test('a bfloat16 DiT gives float32 logits within bfloat16 rounding of the float3
     conditioning: 'adaln' as const,
     rotary: true,
   };
-  const f32 = buildModel(shape, size, new Generator(3));
-  const bf16 = buildModel(shape, { ...size, precision: 'bfloat16' }, new Generator(3));
+  const f32 = buildModel(shape, size, new TorchGenerator(3));
+  const bf16 = buildModel(shape, { ...size, precision: 'bfloat16' }, new TorchGenerator(3));
   const y = tensor(ramp(2 * 16 * 8, 1), [2, 16, 8]);
   assertNearFloat32(f32, bf16, y, tensor([0.3, 0.7], [2]));
   // atPrecision hands lists back in float32 too
@@ -120,8 +120,8 @@ test('a bfloat16 U-Net (group norms with float32 weights after bfloat16 convolut
     anchors: 'learned' as const,
   };
   const g = { height: 4, width: 4, channels: 1, classes: 3 };
-  const f32 = new UNetDenoiser({ ...c, ...g }, new Generator(5));
-  const bf16 = new UNetDenoiser({ ...c, ...g, precision: 'bfloat16' }, new Generator(5));
+  const f32 = new UNetDenoiser({ ...c, ...g }, new TorchGenerator(5));
+  const bf16 = new UNetDenoiser({ ...c, ...g, precision: 'bfloat16' }, new TorchGenerator(5));
   // the output convolution starts at zero: move every weight off it, the same in both
   for (const net of [f32, bf16]) for (const p of net.parameters()) noGrad(() => p.add_(0.05));
   assertNearFloat32(f32, bf16, tensor(ramp(2 * 16 * 4, 1), [2, 16, 4]), tensor([0.2, 0.9], [2]));

@@ -37,7 +37,7 @@ function stub(logits: torch.Tensor): { classifier: Classifier; calls: () => numb
 test('confidence policy: round(#active (t - s) / t) most confident active sites commit per step and row, to their argmax; the fill step ends it; clues stay; NFE 2 a step, 1 on the fill step', () => {
   const [B, L, K] = [4, 12, 3];
   const proc = P.makeProcess('hybrid', { length: L });
-  const logits = new torch.Generator(11).randn([B, L, K]).mul(2); // [B, L, K] float32, no ties
+  const logits = new torch.TorchGenerator(11).randn([B, L, K]).mul(2); // [B, L, K] float32, no ties
   const l = logits.toArray();
   const conf = (b: number, i: number) => {
     const z = l.slice((b * L + i) * K, (b * L + i + 1) * K);

@@ -65,7 +65,7 @@ function toyElbo(
   rows = 4000,
   seed = 1,
 ) {
-  const gen = new torch.Generator(seed);
+  const gen = new torch.TorchGenerator(seed);
   const t = grid(rows);
   const L = 10;
   const tokens = [0, 0, 0, 0, 0, 1, 1, 1, 2, 2];
@@ -159,7 +159,7 @@ test('the Bayes classifier: E[L_CE + L_RB + L_score] = H(p0) for uniform and non
 test('the gradient in w from one backward pass equals finite differences of the expected bound (both variants)', () => {
   // single sites (B rows, L = 1) at fixed Y (their logits): the expectation over each site's
   // unstick event is (1 - S_a(t; w)) times the estimate with the site unstuck
-  const gen = new torch.Generator(4);
+  const gen = new torch.TorchGenerator(4);
   const rows = 12;
   const t = Float64Array.from({ length: rows }, (_, i) => 0.04 + (0.9 * i) / rows);
   const logits = gen.randn([rows, 1, K], 'float64');

@@ -68,7 +68,7 @@ test('wrong argument kinds give TypeErrors naming the argument', () => {
   );
   assert.throws(() => native.sum(torch.ones([2]).handle, [0.5]), /expected an array of integers/);
   assert.throws(
-    () => native.optimStep(new torch.Generator(1).handle),
+    () => native.optimStep(new torch.TorchGenerator(1).handle),
     /optimizer: expected an optimizer/,
   );
   assert.throws(() => torch.zeros([2], 'float8' as never), /unknown dtype 'float8'/);

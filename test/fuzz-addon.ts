@@ -28,7 +28,7 @@ export interface FuzzSummary {
 export const CALLING = 'fuzz: ';
 
 function fuzz(): FuzzSummary {
-  const gen = new torch.Generator(0);
+  const gen = new torch.TorchGenerator(0);
   const labels = [
     'undefined',
     'null',

@@ -15,7 +15,7 @@ const pos: (shape: number[]) => Spec = (shape) => ({ shape, init: (u) => 0.5 + u
 
 function gradcheck(name: string, specs: Spec[], fn: (...xs: Tensor[]) => Tensor, seed = 7): void {
   torch.tidy(() => {
-    const gen = new torch.Generator(seed);
+    const gen = new torch.TorchGenerator(seed);
     // Values spread over a grid plus jitter: distinct (no ties for max/sort/relu kinks at 0).
     const values = specs.map((s) => {
       const u = gen.rand([s.shape.reduce((a, b) => a * b, 1)], 'float64').data() as Float64Array;
@@ -134,7 +134,7 @@ const unary: [string, Spec, (x: Tensor) => Tensor][] = [
     any([2, 5, 3]),
     (x) => torch.crossEntropy(x, idx([0, 1, 4, 3, 2, 2], [2, 3]), { labelSmoothing: 0.1 }),
   ],
-  ['dropout (fixed mask)', any([4, 5]), (x) => torch.dropout(x, 0.3, true, new torch.Generator(3))],
+  ['dropout (fixed mask)', any([4, 5]), (x) => torch.dropout(x, 0.3, true, new torch.TorchGenerator(3))],
 ];
 
 for (const [name, spec, fn] of unary) test(`gradcheck ${name}`, () => gradcheck(name, [spec], fn));

@@ -19,7 +19,7 @@ import {
 import * as torch from '../src/torch/index.js';
 
 test('Fréchet distance: the closed form for diagonal Gaussians (sampled, n = 20000, D = 4)', () => {
-  const gen = new torch.Generator(1);
+  const gen = new torch.TorchGenerator(1);
   const n = 20_000;
   const mu1 = torch.tensor([0, 1, 2, 3], [4], 'float64');
   const s1 = torch.tensor([1, 2, 0.5, 1], [4], 'float64');
@@ -44,7 +44,7 @@ test('Fréchet distance: the closed form for diagonal Gaussians (sampled, n = 20
 });
 
 test('KID: about 0 for two samples of one law, positive for a shifted one', () => {
-  const gen = new torch.Generator(2);
+  const gen = new torch.TorchGenerator(2);
   const a = gen.randn([2000, 8], 'float64');
   const b = gen.randn([2000, 8], 'float64');
   const same = kernelDistance(a, b);

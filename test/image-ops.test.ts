@@ -12,7 +12,7 @@ const close = (a: ArrayLike<number>, b: ArrayLike<number>, tol: number, what: st
 };
 
 test('conv2d is the direct sum over channels and the kernel window (stride, padding, groups)', () => {
-  const gen = new torch.Generator(3);
+  const gen = new torch.TorchGenerator(3);
   const [N, C, H, Wd, O, k, groups, stride, pad] = [2, 4, 5, 6, 6, 3, 2, 2, 1];
   const x = gen.randn([N, C, H, Wd], 'float64');
   const w = gen.randn([O, C / groups, k, k], 'float64');
@@ -51,7 +51,7 @@ test('conv2d is the direct sum over channels and the kernel window (stride, padd
 });
 
 test('groupNorm gives zero mean and unit variance within each group, then the affine map', () => {
-  const gen = new torch.Generator(5);
+  const gen = new torch.TorchGenerator(5);
   const x = gen.randn([2, 6, 3, 3], 'float64').mul(3).add(1);
   const y = torch.groupNorm(x, 3, null, null, 0); // [2, 6, 3, 3]
   const g = y.reshape([2, 3, 18]);
@@ -92,7 +92,7 @@ test('eigh: the eigenvalues of a known matrix, ascending, and V diag(l) V^T = A 
   // [[2, 1], [1, 2]] has eigenvalues 1 and 3.
   const [l2] = torch.eigh(torch.tensor([2, 1, 1, 2], [2, 2], 'float64'));
   close(l2.data() as Float64Array, [1, 3], 1e-12, 'eigenvalues');
-  const gen = new torch.Generator(9);
+  const gen = new torch.TorchGenerator(9);
   const m = gen.randn([5, 5], 'float64');
   const a = m.matmul(m.transpose(0, 1)); // symmetric positive semi-definite
   const [l, v] = torch.eigh(a);

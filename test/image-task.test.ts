@@ -46,7 +46,7 @@ test('a batch holds training images as int64 tokens', () => {
   const task = new ImageTask(set, held, { evalSize: 16 });
   assert.equal(task.length, 192);
   assert.equal(task.classes, 16);
-  const { x0 } = task.batch(10, new torch.Generator(0));
+  const { x0 } = task.batch(10, new torch.TorchGenerator(0));
   assert.deepEqual(x0.shape, [10, 192]);
   assert.equal(x0.dtype, 'int64');
   const rows = new Set(

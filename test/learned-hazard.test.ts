@@ -41,8 +41,8 @@ test('a learned-hazard network: w in its bounds, no draw from the generator, the
     assert.equal(run.config.process.objective, 'elbo');
     assert.equal(run.config.process.anchorWeights, undefined);
     assert.deepEqual(parseConfig(JSON.parse(JSON.stringify(run.config)), 'x'), run.config);
-    const a = objectiveOf(run.task, run.config).build(new torch.Generator(3));
-    const b = objectiveOf(plain.task, plain.config).build(new torch.Generator(3));
+    const a = objectiveOf(run.task, run.config).build(new torch.TorchGenerator(3));
+    const b = objectiveOf(plain.task, plain.config).build(new torch.TorchGenerator(3));
     const sa = a.stateDict();
     const sb = b.stateDict();
     assert.deepEqual(Object.keys(sa).sort(), [...Object.keys(sb), 'hazard.rho'].sort());

@@ -22,7 +22,7 @@ function resident(): { now: number; peak: number } {
 test('5,000 training steps: live tensors constant, RSS growth under 40 MB after warm-up', {
   skip: slow,
 }, async () => {
-  const gen = new torch.Generator(1);
+  const gen = new torch.TorchGenerator(1);
   const cfg = { length: 16, dim: 32, depth: 2, heads: 4, mlpHidden: 64, classes: 8 };
   const model = new TokenClassifier(8, cfg, gen);
   const opt = new torch.AdamW(model.parameters(), { lr: 1e-3 });

@@ -9,7 +9,7 @@ import { nn } from '../src/torch/index.js';
 const maxAbs = (a: torch.Tensor, b: torch.Tensor) => a.sub(b).abs().amax().item();
 
 test('Linear is x W^T + b and initialises within +-1/sqrt(in)', () => {
-  const gen = new torch.Generator(1);
+  const gen = new torch.TorchGenerator(1);
   const lin = new nn.Linear(16, 4, { gen });
   const x = gen.randn([3, 16]);
   const want = x.mm(lin.weight.transpose(0, 1)).add(lin.bias!);
@@ -19,7 +19,7 @@ test('Linear is x W^T + b and initialises within +-1/sqrt(in)', () => {
 });
 
 test('LayerNorm gives zero mean and unit variance per row', () => {
-  const x = new torch.Generator(2).randn([5, 32], 'float32').mul(7).add(3);
+  const x = new torch.TorchGenerator(2).randn([5, 32], 'float32').mul(7).add(3);
   const y = new nn.LayerNorm(32).forward(x);
   assert.ok(y.mean(1).abs().amax().item() < 1e-5);
   assert.ok(y.var(1, false).sub(1).abs().amax().item() < 1e-3);
@@ -50,7 +50,7 @@ function attentionByHand(
 }
 
 test('attention equals the per-head computation, with and without a key mask', () => {
-  const gen = new torch.Generator(3);
+  const gen = new torch.TorchGenerator(3);
   const att = new nn.MultiHeadSelfAttention(24, 4, 0, gen);
   const x = gen.randn([1, 6, 24]);
   assert.ok(maxAbs(att.forward(x), attentionByHand(att, x)) < 1e-5);
@@ -68,7 +68,7 @@ test('attention equals the per-head computation, with and without a key mask', (
 });
 
 test('attention is non-causal; masked keys do not influence other positions', () => {
-  const gen = new torch.Generator(4);
+  const gen = new torch.TorchGenerator(4);
   const att = new nn.MultiHeadSelfAttention(16, 2, 0, gen);
   const x = gen.randn([1, 5, 16]);
   const x2 = x.clone();
@@ -81,7 +81,7 @@ test('attention is non-causal; masked keys do not influence other positions', ()
 });
 
 test('TransformerBlock is pre-LN residual: x + attn(ln1 x), then + mlp(ln2 .)', () => {
-  const gen = new torch.Generator(5);
+  const gen = new torch.TorchGenerator(5);
   const b = new nn.TransformerBlock({ dim: 16, heads: 4, mlpHidden: 32, gen });
   const x = gen.randn([2, 3, 16]);
   const h = x.add(b.attn.forward(b.ln1.forward(x)));
@@ -97,7 +97,7 @@ test('TransformerBlock is pre-LN residual: x + attn(ln1 x), then + mlp(ln2 .)', 
 
 test('parameter registry: dotted names, state dict round trip, clear errors', () => {
   const cfg = { length: 4, dim: 8, depth: 2, heads: 2, mlpHidden: 16, classes: 3 };
-  const a = new TokenClassifier(5, cfg, new torch.Generator(1));
+  const a = new TokenClassifier(5, cfg, new torch.TorchGenerator(1));
   const names = a.namedParameters().map(([n]) => n);
   assert.ok(names.includes('embed.weight'));
   assert.ok(names.includes('backbone.blocks.1.attn.qkv.weight'));
@@ -106,7 +106,7 @@ test('parameter registry: dotted names, state dict round trip, clear errors', ()
     a.numParameters(),
     names.reduce((n, k) => n + a.stateDict()[k]!.numel, 0),
   );
-  const b = new TokenClassifier(5, cfg, new torch.Generator(2));
+  const b = new TokenClassifier(5, cfg, new torch.TorchGenerator(2));
   const tokens = torch.tensor([0, 1, 2, 4], [1, 4], 'int64');
   assert.ok(maxAbs(a.forward(tokens), b.forward(tokens)) > 1e-3);
   b.loadStateDict(a.stateDict());
@@ -121,7 +121,7 @@ test('parameter registry: dotted names, state dict round trip, clear errors', ()
 });
 
 test('train mode applies dropout, eval mode is deterministic', () => {
-  const gen = new torch.Generator(6);
+  const gen = new torch.TorchGenerator(6);
   const block = new nn.TransformerBlock({ dim: 16, heads: 2, dropout: 0.5, gen });
   const x = gen.randn([1, 4, 16]);
   assert.ok(maxAbs(block.forward(x), block.forward(x)) > 1e-4);
@@ -132,7 +132,7 @@ test('train mode applies dropout, eval mode is deterministic', () => {
 
 test('rotary embedding keeps norms and makes q.k depend on the offset only', () => {
   const rot = new nn.Rotary(8, 4);
-  const gen = new torch.Generator(3);
+  const gen = new torch.TorchGenerator(3);
   const u = gen.randn([1, 1, 1, 4]).expand([1, 1, 8, 4]);
   const w = gen.randn([1, 1, 1, 4]).expand([1, 1, 8, 4]);
   const q = rot.apply(u); // [1, 1, 8, 4]

@@ -100,7 +100,7 @@ test('the forward law: x_t has mean sqrt(abar) x0 and variance 1 - abar (200,000
   const n = 200_000;
   const x0 = torch.full([1, n], 12, 'int64'); // value 2 * 12 / 15 - 1 = 0.6
   const t = 0.3;
-  const c = corruptPixels(d, x0, Float64Array.of(t), new torch.Generator(7));
+  const c = corruptPixels(d, x0, Float64Array.of(t), new torch.TorchGenerator(7));
   const ab = d.schedule.alphaBar(t);
   const xs = c.xt.reshape([-1]);
   const m = xs.mean().item();
@@ -136,12 +136,12 @@ test('the loss is zero under the exact predictor of a one-image data set (epsilo
         d,
         x0.narrow(0, i, 1),
         t.subarray(i, i + 1),
-        new torch.Generator(i),
+        new torch.TorchGenerator(i),
       );
       assert.ok(loss.item() < 1e-9, `${name} t ${t[i]}: ${loss.item()}`);
     }
     const off = oracle((x) => x.mul(0)); // predicting 0: the loss is the target's mean square
-    const l = pixelLoss(off, d, x0.narrow(0, 0, 1), Float64Array.of(0.5), new torch.Generator(1));
+    const l = pixelLoss(off, d, x0.narrow(0, 0, 1), Float64Array.of(0.5), new torch.TorchGenerator(1));
     assert.ok(l.item() > 0.05, `${name}: ${l.item()}`);
   }
 });

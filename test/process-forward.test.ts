@@ -63,7 +63,7 @@ test('rank-degradation schedule by Monte Carlo: the fraction of anchors ranked a
   const K = 27;
   const d = 64;
   const E = torch.eye(d).narrow(0, 0, K).mul(8); // [K, d]
-  const gen = new torch.Generator(7);
+  const gen = new torch.TorchGenerator(7);
   for (const t of [0.1, 0.5, 0.9]) {
     const n = 4000;
     const a = gen.randint(0, K, [n]); // [n]
@@ -105,7 +105,7 @@ for (const [name, h] of hazards) {
   test(`hazard ${name}: unstick times follow lambda S / (1 - S(t)) on (0, t) (KS, 20k draws)`, () => {
     const t = 0.6;
     const n = 20_000;
-    const u = new torch.Generator(3).rand([n], 'float64').toArray();
+    const u = new torch.TorchGenerator(3).rand([n], 'float64').toArray();
     const taus = u.map((x) => P.sampleUnstickTime(h, t, x)).sort((a, b) => a - b);
     const cdf = (s: number) => -Math.expm1(-h.cumulative(s)) / -Math.expm1(-h.cumulative(t));
     let ks = 0;
@@ -171,7 +171,7 @@ test('blending matrices: identity, 1-D Gaussian, grid (row-stochastic), Sudoku g
 });
 
 test('the 2-D Gaussian W applies as row and column kernels, equal to its dense definition', () => {
-  const gen = new torch.Generator(4);
+  const gen = new torch.TorchGenerator(4);
   for (const [H, Wd, C, sigma, norm] of [
     [5, 7, 1, 2.5, 'row'],
     [4, 3, 3, 1.5, 'row'],
@@ -218,7 +218,7 @@ test('the 2-D Gaussian W applies as row and column kernels, equal to its dense d
 });
 
 test('blend application: dense and sparse paths agree with the dense product', () => {
-  const gen = new torch.Generator(1);
+  const gen = new torch.TorchGenerator(1);
   const L = 600; // above the dense limit: a sparse band
   const edges: P.Edge[] = [];
   for (let i = 0; i < L; i++)
@@ -243,7 +243,7 @@ test('blend application: dense and sparse paths agree with the dense product', (
 });
 
 test('time sampling: range, antithetic pairs, stratification', () => {
-  const gen = new torch.Generator(2);
+  const gen = new torch.TorchGenerator(2);
   const u = P.sampleTimes(1000, 1, 'uniform', gen);
   assert.ok(u.every((t) => t >= 1e-3 && t <= 1 - 1e-3));
   const a = P.sampleTimes(8, 1, 'antithetic', gen);
@@ -255,7 +255,7 @@ test('time sampling: range, antithetic pairs, stratification', () => {
 });
 
 test('corruption (Alg. 1): stuck fraction S(t), unstuck mean alpha W E(x0) and variance v_t, clues stay', () => {
-  const gen = new torch.Generator(4);
+  const gen = new torch.TorchGenerator(4);
   const proc = P.makeProcess('sjd', {
     length: 3,
     blend: P.fromDense(3, [1, 0.5, 0, 0.5, 1, 0.5, 0, 0.5, 1]),
@@ -304,7 +304,7 @@ test('corruption (Alg. 1): stuck fraction S(t), unstuck mean alpha W E(x0) and v
 });
 
 test('corruption at eta < 1: the unstuck variance is the mixture over unstick times', () => {
-  const gen = new torch.Generator(5);
+  const gen = new torch.TorchGenerator(5);
   const proc = P.makeProcess('sjd', { length: 1, eta: 0.3 });
   const E = torch.tensor([0, 0], [1, 2], 'float64');
   const B = 60_000;
@@ -327,7 +327,7 @@ test('corruption at eta < 1: the unstuck variance is the mixture over unstick ti
 });
 
 test('corruption: gradients reach learned anchors; the mask kernel puts unstuck sites at the mask point', () => {
-  const gen = new torch.Generator(6);
+  const gen = new torch.TorchGenerator(6);
   const proc = P.makeProcess('sjd', { length: 4, blend: P.gaussian1d(4, 1) });
   const E = gen.randn([3, 5]).requiresGrad_(true);
   const x0 = torch.tensor([0, 1, 2, 1, 2, 2, 0, 0], [2, 4], 'int64');
@@ -462,8 +462,8 @@ test('corruption on tensors equals Alg. 1 drawn position by position from the sa
       'int64',
     );
     const t = Float64Array.from({ length: B }, (_, b) => (b + 0.5) / B);
-    const c = P.corrupt(proc, x0, E, t, new torch.Generator(11));
-    const twin = new torch.Generator(11); // the same draws, in the same order
+    const c = P.corrupt(proc, x0, E, t, new torch.TorchGenerator(11));
+    const twin = new torch.TorchGenerator(11); // the same draws, in the same order
     const u1 = twin.rand([B, L], 'float64').toArray();
     const u2 = twin.rand([B, L], 'float64').toArray();
     const w = proc.anchorWeights(3);
@@ -497,7 +497,7 @@ test('achievedRank: orthogonal anchors of norm sqrt(d) reach the rank schedule t
   const target = P.rankDegradation({ kind: 'rank', ...P.RANK_TEXT8, anchorDim: d, T: 1 });
   const E = torch.eye(d, 'float64').mul(Math.sqrt(d)); // [d, d], pairwise distance sqrt(2d)
   for (const t of [0, 0.3, 1]) {
-    const r = P.achievedRank(vp, E, t, new torch.Generator(1), 16);
+    const r = P.achievedRank(vp, E, t, new torch.TorchGenerator(1), 16);
     assert.ok(
       Math.abs(r.rank - target.rank(t)) < 1e-9,
       `t ${t}: ${r.rank} against ${target.rank(t)}`,
@@ -505,7 +505,7 @@ test('achievedRank: orthogonal anchors of norm sqrt(d) reach the rank schedule t
   }
   const two = E.narrow(0, 0, 2); // K = 2
   const n = 20_000;
-  const r = P.achievedRank(vp, two, 0.5, new torch.Generator(2), n);
+  const r = P.achievedRank(vp, two, 0.5, new torch.TorchGenerator(2), n);
   const want = 1 - target.rank(0.5);
   const tol = 4 * Math.sqrt((want * (1 - want)) / n);
   assert.ok(Math.abs(r.ownNearest - want) < tol, `${r.ownNearest} against ${want}`);

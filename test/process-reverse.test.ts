@@ -41,7 +41,7 @@ test('p^ac integrates to 1 - S(t) over y (d = 1, eta = 0.5)', () => {
 });
 
 test('quadrature at eta = 1 equals the closed form for every y; at eta < 1 it converges as N_tau grows', () => {
-  const gen = new torch.Generator(1);
+  const gen = new torch.TorchGenerator(1);
   const y = gen.randn([200, 1, 2], 'float64').mul(1.5);
   const hyb = P.makeProcess('hybrid', { length: 1 });
   for (const t of [0.05, 0.5, 0.95]) {
@@ -84,7 +84,7 @@ test('DHM identity (eq:dhm-identity) by Monte Carlo: E[lambdahat(X_t, X_0) h(X_t
   skip: slow,
 }, () => {
   const proc = P.makeProcess('sjd', { length: 1, eta: 0.5 });
-  const gen = new torch.Generator(7);
+  const gen = new torch.TorchGenerator(7);
   const n = 200_000;
   const t = 0.5;
   const x0 = gen.multinomial(torch.tensor(p0, [3], 'float64'), n, true).view([n, 1]);
@@ -124,7 +124,7 @@ test('DHM identity (eq:dhm-identity) by Monte Carlo: E[lambdahat(X_t, X_0) h(X_t
 
 test('per-anchor identity (lem:per-anchor): Lambda*(a | y) = lambdahat(y, a) p_t(a | y)', () => {
   const proc = P.makeProcess('sjd', { length: 1, eta: 0.4 });
-  const y = new torch.Generator(8).randn([50, 2], 'float64');
+  const y = new torch.TorchGenerator(8).randn([50, 2], 'float64');
   const t = 0.3;
   const fine = withQuadrature(proc, 1025);
   const d2 = proc.anchorDistances(y.unsqueeze(1), anchors, t);
@@ -149,7 +149,7 @@ test('per-anchor identity (lem:per-anchor): Lambda*(a | y) = lambdahat(y, a) p_t
 
 test('at (W, eta) = (I, 1): rate = lambda S/(1 - S) for every y and logits, allocation = posterior', () => {
   const proc = P.makeProcess('hybrid', { length: 1 });
-  const gen = new torch.Generator(9);
+  const gen = new torch.TorchGenerator(9);
   const logits = gen.randn([4, 5, 3], 'float64').mul(3);
   for (const t of [0.1, 0.5, 0.9]) {
     const { rate, allocation } = P.plugIn(logits, P.logTargetClosedForm(proc, t, 3));
@@ -209,7 +209,7 @@ test('classifier-induced score at eta = 1 with W != I equals autograd of the exa
     blend: P.fromDense(3, [1, 0.6, 0, 0.6, 1, 0.6, 0, 0.6, 1]),
   });
   const t = 0.4;
-  const gen = new torch.Generator(10);
+  const gen = new torch.TorchGenerator(10);
   const y = gen.randn([6, 3, 2], 'float64').requiresGrad_(true);
   const committed = torch.tensor(
     [0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0],
@@ -237,7 +237,7 @@ test('classifier-induced score at eta = 1 with W != I equals autograd of the exa
 test('classifier-induced score at eta < 1 (time posterior) equals autograd of the exact log-density', () => {
   const proc = P.makeProcess('sjd', { length: 1, eta: 0.5 });
   const t = 0.5;
-  const y = new torch.Generator(11).randn([20, 1, 2], 'float64').requiresGrad_(true);
+  const y = new torch.TorchGenerator(11).randn([20, 1, 2], 'float64').requiresGrad_(true);
   const fine = withQuadrature(proc, 1025);
   const logPac = mixtureTerms(fine, proc.anchorDistances(y, anchors, t), t, 2).logPac; // [n, 1, K]
   logPac
@@ -297,7 +297,7 @@ function logPosteriorSeqsUnnormalised(
 }
 
 test('edges: t -> 0, t -> T, lambda = 0, extreme logits, huge |y| give finite rates, allocations and scores', () => {
-  const gen = new torch.Generator(12);
+  const gen = new torch.TorchGenerator(12);
   const cases: [string, P.SJDProcess][] = [
     ['hybrid', P.makeProcess('hybrid', { length: 2 })],
     ['sjd eta 0.5', P.makeProcess('sjd', { length: 2, eta: 0.5 })],

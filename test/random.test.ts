@@ -10,12 +10,12 @@ const near = (a: number[], b: number[], tol: number) =>
   });
 
 test('same seed gives PyTorch CPU numbers (torch.manual_seed(42); torch.randn(3); seed 0 rand(2))', () => {
-  near(new torch.Generator(42).randn([3]).toArray(), [0.3367, 0.1288, 0.2345], 1e-4);
-  near(new torch.Generator(0).rand([2]).toArray(), [0.4963, 0.7682], 1e-4);
+  near(new torch.TorchGenerator(42).randn([3]).toArray(), [0.3367, 0.1288, 0.2345], 1e-4);
+  near(new torch.TorchGenerator(0).rand([2]).toArray(), [0.4963, 0.7682], 1e-4);
 });
 
 test('a generator state restores the exact sequence', () => {
-  const g = new torch.Generator(123);
+  const g = new torch.TorchGenerator(123);
   g.randn([10]);
   const state = g.getState();
   const a = g.randn([5], 'float64').toArray();
@@ -28,7 +28,7 @@ test('a generator state restores the exact sequence', () => {
 
 test('bernoulli(p) mean within 5 sigma over 200k draws', () => {
   const n = 200_000;
-  const m = new torch.Generator(5)
+  const m = new torch.TorchGenerator(5)
     .bernoulli(torch.full([n], 0.3, 'float64'))
     .mean()
     .item();
@@ -38,7 +38,7 @@ test('bernoulli(p) mean within 5 sigma over 200k draws', () => {
 test('multinomial on float64 weights matches the law (5 sigma per category)', () => {
   const p = [0.05, 0.15, 0.3, 0.5];
   const n = 200_000;
-  const draws = new torch.Generator(9).multinomial(
+  const draws = new torch.TorchGenerator(9).multinomial(
     torch.tensor(
       p.map((x) => x * 7),
       [4],
@@ -58,15 +58,15 @@ test('multinomial on float64 weights matches the law (5 sigma per category)', ()
     );
   });
   // Rows are independent categorical draws.
-  const rows = new torch.Generator(1).multinomial(torch.tensor([0, 1, 1, 0], [2, 2], 'float64'), 1);
+  const rows = new torch.TorchGenerator(1).multinomial(torch.tensor([0, 1, 1, 0], [2, 2], 'float64'), 1);
   assert.deepEqual(rows.toArray(), [1, 0]);
 });
 
 test('randint stays in range and covers it; randperm is a permutation', () => {
-  const r = new torch.Generator(2).randint(-3, 4, [10_000]).toArray();
+  const r = new torch.TorchGenerator(2).randint(-3, 4, [10_000]).toArray();
   assert.equal(Math.min(...r), -3);
   assert.equal(Math.max(...r), 3);
-  const p = new torch.Generator(2).randperm(100).toArray();
+  const p = new torch.TorchGenerator(2).randperm(100).toArray();
   assert.deepEqual(
     [...p].sort((a, b) => a - b),
     Array.from({ length: 100 }, (_, i) => i),
@@ -76,9 +76,9 @@ test('randint stays in range and covers it; randperm is a permutation', () => {
 test('dropout zeroes a fraction p and keeps the mean (5 sigma); eval mode is the identity', () => {
   const n = 100_000;
   const x = torch.ones([n], 'float64');
-  const y = torch.dropout(x, 0.25, true, new torch.Generator(4));
+  const y = torch.dropout(x, 0.25, true, new torch.TorchGenerator(4));
   const zeros = y.eq(0).to('float64').mean().item();
   assert.ok(Math.abs(zeros - 0.25) < 5 * Math.sqrt((0.25 * 0.75) / n));
   assert.ok(Math.abs(y.mean().item() - 1) < 5 * Math.sqrt(1 / 3 / n) * 1.5);
-  assert.ok(torch.dropout(x, 0.25, false, new torch.Generator(4)).equal(x));
+  assert.ok(torch.dropout(x, 0.25, false, new torch.TorchGenerator(4)).equal(x));
 });

@@ -29,7 +29,7 @@ const model = new Denoiser(
     heads: 2,
     mlpHidden: 16,
   },
-  new torch.Generator(0),
+  new torch.TorchGenerator(0),
 );
 const proc = P.makeProcess('hybrid', { length: L });
 

@@ -169,7 +169,7 @@ test('remask: a value ruled out holds in its branch only: going back to an earli
   const at = (undos: number) =>
     board([1, 1, 1, 0, 1], [0, 2, 2, 0, 0], [0.6, 0.5, 0.9, 0, 2], [1, 2, 2, 0, 0], tabu, undos);
   const state = at(1);
-  const out = undo(ctx, state, Float64Array.of(4), new torch.Generator(0));
+  const out = undo(ctx, state, Float64Array.of(4), new torch.TorchGenerator(0));
   // x (the latest round's least sure guess) and y (the same round) undone; x = 2 ruled out back
   // to round 2
   assert.deepEqual(out.committed.toArray(), [1, 0, 0, 0, 1]);
@@ -181,7 +181,7 @@ test('remask: a value ruled out holds in its branch only: going back to an earli
   assert.deepEqual(out.search!.order.toArray(), [1, 0, 0, 0, 0]);
   // at the cap nothing is undone
   const capped = at(4);
-  assert.equal(undo(ctx, capped, Float64Array.of(4), new torch.Generator(0)), capped);
+  assert.equal(undo(ctx, capped, Float64Array.of(4), new torch.TorchGenerator(0)), capped);
 });
 
 test('remask: a board the rules see stuck (Exclusion.stuck) is undone before any site runs out of values', () => {
@@ -198,7 +198,7 @@ test('remask: a board the rules see stuck (Exclusion.stuck) is undone before any
   };
   const state = board([1, 0, 0, 0, 1], [1, 0, 0, 0, 0], [0.6, 0, 0, 0, 2], [1, 0, 0, 0, 0]);
   const rules: Exclusion = Object.assign(colouring.bind(null), { stuck: hall });
-  const gen = () => new torch.Generator(0);
+  const gen = () => new torch.TorchGenerator(0);
   const plain = undo(context(colouring), state, Float64Array.of(4), gen());
   assert.equal(plain, state, 'unseen without it');
   const out = undo(context(rules), state, Float64Array.of(4), gen());
@@ -215,7 +215,7 @@ test('remask: a board the rules see stuck (Exclusion.stuck) is undone before any
 
 test('remask: the latest guess is taken back first (depth-first), not an earlier one less sure; commits made at the threshold are not guesses', () => {
   const ctx = context(colouring);
-  const gen = () => new torch.Generator(0);
+  const gen = () => new torch.TorchGenerator(0);
   // a = 0 (round 1, a guess at 0.6), x = y = 2 (round 2, guesses at 0.9 and 0.95: a clash): the
   // least sure commit is a, right; x, the latest round's least sure guess, is taken back with y
   const guessed = board([1, 1, 1, 0, 1], [0, 2, 2, 0, 0], [0.6, 0.9, 0.95, 0, 2], [1, 2, 2, 0, 0]);

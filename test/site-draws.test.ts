@@ -35,9 +35,9 @@ test('sitesOf: the rows of x [B, L, K] at flat site indices', () => {
 });
 
 test('normalAt: N(0, 1) float32 at the marked sites (60,000 numbers, 4 sigma), exactly 0 elsewhere, reproducible', () => {
-  const big = new torch.Generator(3).rand([300, 100]).lt(0.5); // [300, 100], about half marked
+  const big = new torch.TorchGenerator(3).rand([300, 100]).lt(0.5); // [300, 100], about half marked
   const d = 4;
-  const xi = normalAt(big, d, new torch.Generator(7)); // [300, 100, 4]
+  const xi = normalAt(big, d, new torch.TorchGenerator(7)); // [300, 100, 4]
   assert.deepEqual(xi.shape, [300, 100, d]);
   assert.equal(xi.dtype, 'float32');
   const off = xi.maskedFill(big.unsqueeze(-1), 0);
@@ -49,9 +49,9 @@ test('normalAt: N(0, 1) float32 at the marked sites (60,000 numbers, 4 sigma), e
   const variance = on.var().item();
   assert.ok(Math.abs(mean) < 4 / Math.sqrt(n), `mean ${mean}`);
   assert.ok(Math.abs(variance - 1) < 4 * Math.sqrt(2 / n), `variance ${variance}`);
-  assert.ok(normalAt(big, d, new torch.Generator(7)).equal(xi), 'same seed, same noise');
+  assert.ok(normalAt(big, d, new torch.TorchGenerator(7)).equal(xi), 'same seed, same noise');
   assert.equal(
-    normalAt(torch.zeros([2, 3], 'bool'), d, new torch.Generator(7))
+    normalAt(torch.zeros([2, 3], 'bool'), d, new torch.TorchGenerator(7))
       .abs()
       .sum()
       .item(),

@@ -69,7 +69,7 @@ function run(c: Case) {
     c.proc,
     x0,
     Float64Array.from(c.t),
-    new torch.Generator(c.seed),
+    new torch.TorchGenerator(c.seed),
     condition,
   );
   loss.backward();
@@ -136,7 +136,7 @@ test("positions still stuck leave the loss as corrupt()'s lossMask says: u < S(t
     r.x0,
     E,
     Float64Array.from(c.t),
-    new torch.Generator(c.seed),
+    new torch.TorchGenerator(c.seed),
     r.condition,
   );
   const mask = lossMask.toArray().map(Boolean);
@@ -147,7 +147,7 @@ test("positions still stuck leave the loss as corrupt()'s lossMask says: u < S(t
     'loss mask = not stuck',
   );
   // ... and by hand: the first uniform draw of each position against the survival S(t_b)
-  const u = new torch.Generator(c.seed).rand([3, L], 'float64').toArray();
+  const u = new torch.TorchGenerator(c.seed).rand([3, L], 'float64').toArray();
   const byHand = u.map((v, n) => !CLUE[n] && !(v < P.survival(proc.hazard, c.t[(n / L) | 0]!)));
   assert.deepEqual(mask, byHand);
   const stuckFree = mask.filter((m, n) => !m && !CLUE[n]).length;
@@ -198,7 +198,7 @@ test("deep supervision: the mean over the loops of each loop's cross-entropy, ea
     proc,
     x0,
     Float64Array.from(t),
-    new torch.Generator(1),
+    new torch.TorchGenerator(1),
     condition,
     true,
   );
@@ -214,12 +214,12 @@ test("deep supervision: the mean over the loops of each loop's cross-entropy, ea
       `dLoss/dz of loop ${k + 1}`,
     );
   // without it the loss reads the network's output (the last loop) alone
-  const plain = sjdLoss(model, proc, x0, Float64Array.from(t), new torch.Generator(1), condition);
+  const plain = sjdLoss(model, proc, x0, Float64Array.from(t), new torch.TorchGenerator(1), condition);
   close(plain.item(), each[2]!.value, 1e-5, 'the plain loss');
   // a network without loops to read is refused in one line
   const { model: flat } = stubModel(zs[0]!.z);
   assert.throws(
-    () => sjdLoss(flat, proc, x0, Float64Array.from(t), new torch.Generator(1), condition, true),
+    () => sjdLoss(flat, proc, x0, Float64Array.from(t), new torch.TorchGenerator(1), condition, true),
     /^Error: deep supervision reads the loops of a transformer; this network has none$/,
   );
 });

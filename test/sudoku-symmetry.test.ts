@@ -24,7 +24,7 @@ import {
   invertSymmetry,
 } from '../src/tasks/sudoku/symmetry.js';
 import { SudokuTask } from '../src/tasks/sudoku/task.js';
-import { Generator, type Tensor, tensor, tidy } from '../src/torch/index.js';
+import { TorchGenerator, type Tensor, tensor, tidy } from '../src/torch/index.js';
 
 const pairs = generatedPairs(12, 5);
 const task = (augment: SudokuTask['opts']['augment']) =>
@@ -38,7 +38,7 @@ const rows = (t: Tensor): number[][] => {
 
 test('augmented boards are valid solutions of their augmented puzzles, which stay unique', () => {
   const full = task('full');
-  const gen = new Generator(1);
+  const gen = new TorchGenerator(1);
   let boards = 0;
   for (let draw = 0; draw < 8; draw++) {
     tidy(() => {
@@ -61,7 +61,7 @@ test('augmented boards are valid solutions of their augmented puzzles, which sta
 });
 
 test('a cell permutation is a bijection that keeps rows, columns and boxes as units', () => {
-  const src = rows(drawCellPermutations(200, new Generator(2)));
+  const src = rows(drawCellPermutations(200, new TorchGenerator(2)));
   for (const s of src) {
     assert.deepEqual(
       [...s].sort((a, b) => a - b),
@@ -76,7 +76,7 @@ test('a cell permutation is a bijection that keeps rows, columns and boxes as un
 
 test('each cell reaches each of the 81 positions uniformly; transposition has probability 1/2', () => {
   const N = 8100; // 100 expected per position
-  const src = rows(drawCellPermutations(N, new Generator(3)));
+  const src = rows(drawCellPermutations(N, new TorchGenerator(3)));
   for (const cell of [0, 40, 77]) {
     const counts = new Array<number>(CELLS).fill(0);
     for (const s of src) counts[s.indexOf(cell)]!++;
@@ -101,7 +101,7 @@ test('digit relabelling is uniform: digit 0 of a board becomes each digit 1/9 of
   const N = 9000;
   const x0 = tensor(pairs.solutions[0]!, [1, CELLS], 'int64').sub(1).expand([N, CELLS]);
   const clues = tensor(new Uint8Array(CELLS), [1, CELLS], 'bool').expand([N, CELLS]);
-  const out = augmentBoards(x0.contiguous(), clues.contiguous(), 'digits', new Generator(4));
+  const out = augmentBoards(x0.contiguous(), clues.contiguous(), 'digits', new TorchGenerator(4));
   const where0 = pairs.solutions[0]!.indexOf(1);
   const counts = new Array<number>(9).fill(0);
   for (const s of rows(out.x0)) counts[s[where0]!]!++;
@@ -111,24 +111,24 @@ test('digit relabelling is uniform: digit 0 of a board becomes each digit 1/9 of
 });
 
 test('the same seed gives the same batch; the settings true/false mean digits/none', () => {
-  const a = task('full').batch(32, new Generator(9));
-  const b = task('full').batch(32, new Generator(9));
+  const a = task('full').batch(32, new TorchGenerator(9));
+  const b = task('full').batch(32, new TorchGenerator(9));
   assert.deepEqual(rows(a.x0), rows(b.x0));
   assert.deepEqual(rows(a.condition), rows(b.condition));
-  const c = task('full').batch(32, new Generator(10));
+  const c = task('full').batch(32, new TorchGenerator(10));
   assert.notDeepEqual(rows(a.x0), rows(c.x0));
   for (const [flag, name] of [
     [true, 'digits'],
     [false, 'none'],
   ] as const) {
-    const u = task(flag).batch(16, new Generator(11));
-    const v = task(name).batch(16, new Generator(11));
+    const u = task(flag).batch(16, new TorchGenerator(11));
+    const v = task(name).batch(16, new TorchGenerator(11));
     assert.deepEqual(rows(u.x0), rows(v.x0));
     assert.deepEqual(rows(u.condition), rows(v.condition));
   }
   // 'none' hands out the training solutions as they are
   const stored = pairs.solutions.map((s) => Array.from(s, (d) => d - 1).join());
-  for (const s of rows(task('none').batch(16, new Generator(12)).x0))
+  for (const s of rows(task('none').batch(16, new TorchGenerator(12)).x0))
     assert.ok(stored.includes(s.join()));
   assert.throws(
     () => task('mirror' as 'full'),
@@ -137,7 +137,7 @@ test('the same seed gives the same batch; the settings true/false mean digits/no
 });
 
 test('a board symmetry maps a puzzle and its solution to a pair; its inverse gives them back', () => {
-  const syms = drawBoardSymmetries(pairs.puzzles.length, new Generator(7));
+  const syms = drawBoardSymmetries(pairs.puzzles.length, new TorchGenerator(7));
   const moved = new Set<string>();
   pairs.puzzles.forEach((puzzle, b) => {
     const s = syms[b]!;
@@ -153,5 +153,5 @@ test('a board symmetry maps a puzzle and its solution to a pair; its inverse giv
   });
   assert.equal(moved.size, pairs.puzzles.length);
   // Seeded: the same generator seed draws the same symmetries.
-  assert.deepEqual(drawBoardSymmetries(syms.length, new Generator(7)), syms);
+  assert.deepEqual(drawBoardSymmetries(syms.length, new TorchGenerator(7)), syms);
 });

@@ -22,7 +22,7 @@ import {
   taskSpec,
   taskSpecs,
 } from '../src/tasks/registry.js';
-import { type Generator, tensor } from '../src/torch/index.js';
+import { type TorchGenerator, tensor } from '../src/torch/index.js';
 import {
   loadTransformer,
   presetConfig,
@@ -47,7 +47,7 @@ class RepeatTask implements TrainTask {
   readonly classes = K;
   readonly dataHash = 'repeat-1';
   readonly evalMetrics = ['repeats'];
-  batch(size: number, gen: Generator) {
+  batch(size: number, gen: TorchGenerator) {
     const a = gen.randint(0, K, [size]).toArray() as number[];
     const data = a.flatMap((s) => Array.from({ length: L }, () => s));
     return { x0: tensor(data, [size, L], 'int64') };

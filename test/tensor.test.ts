@@ -215,7 +215,7 @@ test('the default device (issue 17): new tensors, typed arrays, bytes and draws 
   const dev = process.env.SJD_DEVICE ?? 'cpu'; // scripts/device.sh runs this suite on CUDA
   assert.equal(torch.defaultDevice(), dev);
   torch.setDefaultDevice(dev);
-  const g = new torch.Generator(1);
+  const g = new torch.TorchGenerator(1);
   for (const t of [
     torch.tensor([1, 2], [2]),
     torch.zeros([2]),

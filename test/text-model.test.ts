@@ -22,7 +22,7 @@ import { tempDir } from './tmp.js';
 const maxDiff = (a: torch.Tensor, b: torch.Tensor) => a.sub(b).abs().amax().item();
 
 test('a DiT block with zero modulation is the identity; otherwise x + g1 attn(mod ln x), + g2 mlp(mod ln .)', () => {
-  const gen = new torch.Generator(1);
+  const gen = new torch.TorchGenerator(1);
   const block = new DiTBlock({ dim: 16, heads: 2, mlpHidden: 32, gen });
   const x = gen.randn([3, 5, 16]);
   const c = gen.randn([3, 16]);
@@ -50,8 +50,8 @@ const opts = { length: 24, evalWindows: 8, evalSamples: 4, evalNfe: 8, evalTempe
 test('the adaLN denoiser ignores t at initialisation and depends on it after training steps', async () => {
   const task = new TextTask(corpus, opts);
   const config = textConfig({ size: 'tiny', process: 'sjd', bandwidth: 1, steps: 30 });
-  const model = buildModel(task, config.model, new torch.Generator(0));
-  const gen = new torch.Generator(2);
+  const model = buildModel(task, config.model, new torch.TorchGenerator(0));
+  const gen = new torch.TorchGenerator(2);
   const y = gen.randn([2, 24, 16]);
   const at = (m: Network, t: number) => torch.noGrad(() => m.forward(y, torch.full([2], t)));
   assert.equal(maxDiff(at(model, 0.1), at(model, 0.9)), 0);
@@ -63,7 +63,7 @@ test('the adaLN denoiser ignores t at initialisation and depends on it after tra
 
 test('training windows are contiguous pieces of the training split; the held-out loss is deterministic', () => {
   const task = new TextTask(corpus, opts);
-  const x0 = task.batch(6, new torch.Generator(3)).x0;
+  const x0 = task.batch(6, new torch.TorchGenerator(3)).x0;
   assert.deepEqual(x0.shape, [6, 24]);
   const tokens = x0.toArray();
   for (let b = 0; b < 6; b++)
@@ -71,7 +71,7 @@ test('training windows are contiguous pieces of the training split; the held-out
   const model = buildModel(
     task,
     textConfig({ size: 'tiny', process: 'hybrid' }).model,
-    new torch.Generator(0),
+    new torch.TorchGenerator(0),
   );
   const proc = buildProcess(task, textConfig({ size: 'tiny', process: 'hybrid' }).process);
   const a = task.heldOutLoss(model, proc);
@@ -109,7 +109,7 @@ test('a tiny masked model learns a periodic text: it denoises, and some samples 
   assert.ok(late < early * 0.5, `loss ${early} -> ${late}`);
   const { model, process: proc } = loadModel(dir, textShape, 'text');
   // one-step denoising at t = 0.3 (30% masked): measured 0.99; an untrained model guesses (~0.2)
-  const gen = new torch.Generator(5);
+  const gen = new torch.TorchGenerator(5);
   const x0 = task.batch(64, gen).x0;
   const t = new Float64Array(64).fill(0.3);
   const { y, stuck, lossMask } = corrupt(proc, x0, model.anchors.forward(), t, gen);

@@ -12,7 +12,7 @@ import { pytorchForward } from './torch-ref.js';
 
 test('PyTorch reads our safetensors and computes the same logits from the same weights', () => {
   const cfg = { length: 9, dim: 32, depth: 2, heads: 4, mlpHidden: 64, classes: 7 };
-  const gen = new torch.Generator(11);
+  const gen = new torch.TorchGenerator(11);
   const model = new TokenClassifier(7, cfg, gen).eval();
   const tokens = gen.randint(0, 7, [3, 9]);
   const theirs = pytorchForward(model.stateDict(), { tokens }, { ...cfg, vocab: 7 });

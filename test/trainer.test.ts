@@ -231,7 +231,7 @@ test('learning-rate schedules: linear warmup, cosine to the floor, constant', as
 
 test('EMA: shadow <- d shadow + (1 - d) param with the decay warming up as (1 + n) / (10 + n)', async () => {
   const { EMA } = await import('../src/train/ema.js');
-  const lin = new torch.nn.Linear(1, 1, { bias: false, gen: new torch.Generator(1) });
+  const lin = new torch.nn.Linear(1, 1, { bias: false, gen: new torch.TorchGenerator(1) });
   const w0 = lin.weight.item();
   const ema = new EMA(lin, 0.99);
   torch.noGrad(() => lin.weight.fill_(w0 + 1));

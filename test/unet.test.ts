@@ -24,17 +24,17 @@ const cfg = {
 const L = cfg.height * cfg.width * cfg.channels;
 
 const build = (seed: number, c: typeof cfg & { attention?: number[] } = cfg) =>
-  new UNetDenoiser(c, new torch.Generator(seed), valueAnchors(c.classes).to('float32'));
+  new UNetDenoiser(c, new torch.TorchGenerator(seed), valueAnchors(c.classes).to('float32'));
 
 /** Every parameter moved off its initial value (so even the zero-initialised convs matter). */
-const perturb = (model: UNetDenoiser, gen: torch.Generator) =>
+const perturb = (model: UNetDenoiser, gen: torch.TorchGenerator) =>
   torch.noGrad(() => {
     for (const p of model.parameters()) p.add_(gen.randn(p.shape).mul(0.1));
   });
 
 test('a fresh U-Net gives zero logits of shape [B, H W C, K] (zero-initialised output)', () => {
   const model = build(1);
-  const gen = new torch.Generator(2);
+  const gen = new torch.TorchGenerator(2);
   const y = gen.randn([3, L, cfg.anchorDim]);
   const logits = torch.noGrad(() => model.forward(y, gen.rand([3]), gen.rand([3, L]).lt(0.5)));
   assert.deepEqual(logits.shape, [3, L, cfg.classes]);
@@ -44,14 +44,14 @@ test('a fresh U-Net gives zero logits of shape [B, H W C, K] (zero-initialised o
     /59 tokens for a 6 x 5 x 2 image/,
   );
   assert.throws(
-    () => new UNetDenoiser({ ...cfg, heads: 3 }, new torch.Generator(0), valueAnchors(4)),
+    () => new UNetDenoiser({ ...cfg, heads: 3 }, new torch.TorchGenerator(0), valueAnchors(4)),
     /16 channels at the lowest level do not split into 3 heads/,
   );
 });
 
 test("a token's logits depend on its own site and channel through the layout (h, w, c)", () => {
   const model = build(3);
-  const gen = new torch.Generator(4);
+  const gen = new torch.TorchGenerator(4);
   perturb(model, gen);
   // Changing the state of one token changes the logits of its own channel at its site.
   const y = gen.randn([1, L, cfg.anchorDim]);
@@ -71,7 +71,7 @@ test("a token's logits depend on its own site and channel through the layout (h,
 
 test('gradients of the cross-entropy reach every parameter', () => {
   const model = build(5);
-  const gen = new torch.Generator(6);
+  const gen = new torch.TorchGenerator(6);
   perturb(model, gen);
   const y = gen.randn([2, L, cfg.anchorDim]);
   const logits = model.forward(y, gen.rand([2]), gen.rand([2, L]).lt(0.5));
@@ -86,7 +86,7 @@ for (const attention of [undefined, [1, 2]])
   test(`PyTorch computes the same logits from the same weights (bench/torch_ref.py UNet, attention ${attention ?? 'at the lowest level'})`, () => {
     const c = { ...cfg, attention };
     const model = build(7, c).eval();
-    const gen = new torch.Generator(8);
+    const gen = new torch.TorchGenerator(8);
     perturb(model, gen);
     const inputs = {
       y: gen.randn([2, L, cfg.anchorDim]),

@@ -5,7 +5,7 @@
 // comparison (the report, or how to continue an interrupted one).
 import { existsSync, statSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
-import { evaluation, process as P, PRECISIONS, sampling, util } from '../index.js';
+import { process as P, PRECISIONS, sampling, util } from '../index.js';
 import { int, nfe, oneOf } from './options.js';
 
 export const list = (check: (item: string) => void, what: string) => (v: string) => {
@@ -107,7 +107,7 @@ export function checkOutputs(
   util.checkWritable(out);
   util.claimOutFiles(files.report, files.beside, force, {
     flag: '--doc',
-    kind: evaluation.COMPARISON_REPORT,
+    kind: util.COMPARISON_REPORT,
   });
 }
 

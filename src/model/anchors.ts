@@ -1,7 +1,7 @@
 // Anchors E(a) in R^d, one per token (sec:sjd): learned and normalised to norm sqrt(d) as in
 // CDCD (docs/design.md §5; raw init std 1e-3), frozen random (normalised the same way), or fixed
 // given values used as they are (e.g. the sinusoidal value embedding of images).
-import { type Generator, nn, type Tensor, tidy } from '../torch/index.js';
+import { type TorchGenerator, nn, type Tensor, tidy } from '../torch/index.js';
 
 export type AnchorMode = 'learned' | 'frozen' | 'fixed';
 
@@ -12,7 +12,7 @@ export class Anchors extends nn.Module {
     readonly count: number,
     readonly dim: number,
     readonly mode: AnchorMode,
-    opts: { gen: Generator; values?: Tensor },
+    opts: { gen: TorchGenerator; values?: Tensor },
   ) {
     super();
     if (mode === 'fixed' && !opts.values) throw new Error('fixed anchors need their values');

@@ -5,7 +5,7 @@
 // time embedding, either added to the input (GPT-2-like, pre-LN blocks; Sudoku) or fed to every
 // block by adaLN-zero (DiT; text8); non-causal attention, dense or restricted to the relations
 // of the structure (attention-pattern.ts), optionally weight-tied looped; logits over K anchors.
-import { type Generator, keep, nn, type Tensor, tensor, tidy } from '../torch/index.js';
+import { type TorchGenerator, keep, nn, type Tensor, tensor, tidy } from '../torch/index.js';
 import { maxOf } from '../util/fold.js';
 import { type AnchorMode, Anchors } from './anchors.js';
 import type { AttentionKind } from './attention-pattern.js';
@@ -55,7 +55,7 @@ export class Denoiser extends nn.Module {
 
   constructor(
     readonly config: DenoiserConfig,
-    gen: Generator,
+    gen: TorchGenerator,
     anchorValues?: Tensor,
     learnedHazard?: LearnedHazardKind,
   ) {

@@ -2,7 +2,7 @@
 // denoiser of app:text8, docs/design.md §5): from the conditioning vector c, one zero-initialised
 // linear layer gives shift, scale and gate for the attention and MLP branches, so every block
 // starts as the identity. LayerNorms carry no affine parameters of their own.
-import { type Generator, nn, type Tensor } from '../torch/index.js';
+import { type TorchGenerator, nn, type Tensor } from '../torch/index.js';
 
 /** x [B, L, D] * (1 + scale [B, 1, D]) + shift [B, 1, D] */
 export function modulate(x: Tensor, shift: Tensor, scale: Tensor): Tensor {
@@ -14,7 +14,7 @@ export interface DiTBlockOptions {
   heads: number;
   mlpHidden: number;
   dropout?: number;
-  gen: Generator;
+  gen: TorchGenerator;
   rotary?: nn.Rotary;
   /** additive attention pattern [H or 1, L, L], as in MultiHeadSelfAttention */
   bias?: Tensor;
@@ -59,7 +59,7 @@ export class DiTFinal extends nn.Module {
   readonly ada: nn.Linear; // c [B, D] -> [B, 2 D]
   readonly head: nn.Linear;
 
-  constructor(dim: number, classes: number, gen: Generator) {
+  constructor(dim: number, classes: number, gen: TorchGenerator) {
     super();
     this.ln = this.child('ln', new nn.LayerNorm(dim, 1e-6, false));
     this.ada = this.child('ada', new nn.Linear(dim, 2 * dim, { zero: true }));

@@ -3,7 +3,7 @@
 // embedding added between its two 3x3 convolutions (the second zero-initialised, so each block
 // starts as the identity); self-attention over the pixels of a feature map; a stride-2
 // convolution down and a nearest-neighbour upsampling plus convolution up.
-import { dropout, type Generator, nn, type Tensor, upsampleNearest2d } from '../torch/index.js';
+import { dropout, type TorchGenerator, nn, type Tensor, upsampleNearest2d } from '../torch/index.js';
 
 /** The largest number of groups <= 32 that divides `channels` (ADM uses 32). */
 export function groupsFor(channels: number): number {
@@ -24,7 +24,7 @@ export class ResBlock extends nn.Module {
     readonly outChannels: number,
     embDim: number,
     readonly dropoutP: number,
-    readonly gen: Generator,
+    readonly gen: TorchGenerator,
   ) {
     super();
     this.norm1 = this.child('norm1', new nn.GroupNorm(groupsFor(inChannels), inChannels));
@@ -58,7 +58,7 @@ export class AttentionBlock extends nn.Module {
   constructor(
     readonly channels: number,
     heads: number,
-    gen: Generator,
+    gen: TorchGenerator,
   ) {
     super();
     this.norm = this.child('norm', new nn.GroupNorm(groupsFor(channels), channels));
@@ -79,7 +79,7 @@ export class AttentionBlock extends nn.Module {
 
 export class Downsample extends nn.Module {
   readonly conv: nn.Conv2d;
-  constructor(channels: number, gen: Generator) {
+  constructor(channels: number, gen: TorchGenerator) {
     super();
     this.conv = this.child('conv', new nn.Conv2d(channels, channels, 3, { stride: 2, gen }));
   }
@@ -91,7 +91,7 @@ export class Downsample extends nn.Module {
 
 export class Upsample extends nn.Module {
   readonly conv: nn.Conv2d;
-  constructor(channels: number, gen: Generator) {
+  constructor(channels: number, gen: TorchGenerator) {
     super();
     this.conv = this.child('conv', new nn.Conv2d(channels, channels, 3, { gen }));
   }

@@ -11,7 +11,7 @@
 // The forward law is x_t = sqrt(abar(t)) x_0 + sqrt(1 - abar(t)) eps, in float64.
 import type { UNetRegressor } from '../model/unet-regressor.js';
 import type { PixelProcessName } from '../process/choice.js';
-import { type Generator, type Tensor, tensor, tidy } from '../torch/index.js';
+import { type TorchGenerator, type Tensor, tensor, tidy } from '../torch/index.js';
 import { analogBits, type PixelEncoding, scalarEncoding } from './encoding.js';
 import { ddpmSchedule, linearSignalSchedule, type PixelSchedule } from './schedule.js';
 
@@ -57,7 +57,7 @@ export function corruptPixels(
   d: PixelDiffusion,
   x0: Tensor,
   t: Float64Array,
-  gen: Generator,
+  gen: TorchGenerator,
 ): PixelCorrupted {
   const times = Array.from(t, (x) => d.schedule.snap(x));
   const ab = times.map((s) => d.schedule.alphaBar(s));
@@ -78,7 +78,7 @@ export function pixelLoss(
   d: PixelDiffusion,
   x0: Tensor,
   t: Float64Array,
-  gen: Generator,
+  gen: TorchGenerator,
 ): Tensor {
   const c = corruptPixels(d, x0, t, gen);
   const out = model.forward(c.xt.to('float32'), tensor(c.times, [c.times.length], 'float32')); // [B, L, D]

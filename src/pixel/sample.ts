@@ -21,7 +21,7 @@ import { stepGenerator } from '../sampling/driver.js';
 import type { TrajectoryStep } from '../sampling/types.js';
 import {
   noGrad,
-  type Generator as RandomGenerator,
+  type TorchGenerator as RandomGenerator,
   type Tensor,
   tensor,
   tidy,

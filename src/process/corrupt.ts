@@ -7,7 +7,7 @@
 // float64 tensors: no host round trip (issue 17); only the B row times travel host -> device.
 import {
   embedding,
-  type Generator,
+  type TorchGenerator,
   type Tensor,
   tensor,
   where,
@@ -33,7 +33,7 @@ export function corrupt(
   x0: Tensor,
   anchors: Tensor,
   t: Float64Array,
-  gen: Generator,
+  gen: TorchGenerator,
   condition?: Tensor,
   w?: Tensor,
 ): Corrupted {

@@ -12,7 +12,7 @@
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
 import normalPdf from '@stdlib/stats-base-dists-normal-pdf';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
-import { embedding, type Generator, type Tensor, tensor } from '../torch/index.js';
+import { embedding, type TorchGenerator, type Tensor, tensor } from '../torch/index.js';
 
 export interface RankVPConfig {
   kind: 'rank';
@@ -75,7 +75,7 @@ export function achievedRank(
   vp: { alpha(t: number): number; sigma2(t: number): number }, // the VP schedule (vp.ts)
   anchors: Tensor,
   t: number,
-  gen: Generator,
+  gen: TorchGenerator,
   n = 4096,
   weights?: number[],
 ): { rank: number; ownNearest: number } {

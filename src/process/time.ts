@@ -1,6 +1,6 @@
 // Training times (alg:sjd-training): t ~ Unif(0, T) per sample, as i.i.d. uniforms, antithetic
 // pairs (t, T - t) or stratified ((i + u_i) / B) T, clipped to [1e-3, T - 1e-3] (docs/design.md §4).
-import type { Generator } from '../torch/index.js';
+import type { TorchGenerator } from '../torch/index.js';
 
 export type TimeSampling = 'uniform' | 'antithetic' | 'stratified';
 export const T_CLIP = 1e-3;
@@ -10,7 +10,7 @@ export function sampleTimes(
   B: number,
   T: number,
   mode: TimeSampling,
-  gen: Generator,
+  gen: TorchGenerator,
 ): Float64Array {
   const u = gen.rand([B], 'float64').data() as Float64Array;
   const t = new Float64Array(B);

@@ -13,7 +13,7 @@ import type { SJDProcess } from '../process/index.js';
 import {
   embedding,
   noGrad,
-  Generator as RandomGenerator,
+  TorchGenerator as RandomGenerator,
   Tensor,
   tensor,
   tidy,

@@ -1,12 +1,6 @@
 // Samplers: pure step functions in a registry, one driver (docs/design.md §2).
-export { adaptiveStep, checkCommitRule, DEFAULT_COMMIT, substepTimes } from './adaptive-step.js';
-export {
-  ancestralStep,
-  checkAncestral,
-  commitProbabilities,
-  posteriorMove,
-  reweigh,
-} from './ancestral-step.js';
+export { adaptiveStep, DEFAULT_COMMIT, substepTimes } from './adaptive-step.js';
+export { ancestralStep } from './ancestral-step.js';
 export {
   type BatchedSampleOptions,
   type BatchedSampleResult,
@@ -18,12 +12,10 @@ export {
   unconditionalSampling,
   type Watch,
 } from './batched.js';
-export { boardTime, boardTimes } from './board-time.js';
+export { boardTime } from './board-time.js';
 export { candiStep } from './candi-step.js';
-export { drawCategorical } from './categorical.js';
 export { confidenceStep } from './confidence-step.js';
 export {
-  driverSteps,
   type SampleOptions,
   type SampleResult,
   sample,
@@ -33,7 +25,6 @@ export {
 } from './driver.js';
 export { classify, type Exclusion } from './exclusion.js';
 export { type GridKind, timeGrid } from './grid.js';
-export { mdlmStep } from './mdlm-step.js';
 export { modelClassifier } from './model-classifier.js';
 export {
   defaultSampler,
@@ -44,12 +35,11 @@ export {
   samplers,
   samplersFor,
 } from './registry.js';
-export { DEFAULT_UNDOS, remaskStep } from './remask-step.js';
-export { eulerChain, reverseSdeMove, reverseSdeMoveAlong, temperedProbs } from './reverse-sde.js';
+export { DEFAULT_UNDOS } from './remask-step.js';
+export { eulerChain, reverseSdeMove, reverseSdeMoveAlong } from './reverse-sde.js';
 export { drain, shown } from './run.js';
-export { sjdStep, sjdStepWith } from './sjd-step.js';
+export { sjdStep } from './sjd-step.js';
 export type {
-  AdaptiveStepFn,
   Classifier,
   CommitRule,
   SamplerState,

@@ -41,7 +41,11 @@ export const samplers = new Map<string, Sampler>([
   ['candi-cache', { step: candiStep(true, 'candi-cache'), nfePerStep: 1, gaussianOnly: true }],
 ]);
 
+/** Adds a sampler under a new name (a name already registered is refused: no silent swap). */
 export function registerSampler(name: string, sampler: Sampler): void {
+  if (samplers.has(name)) throw new Error(`registerSampler: a sampler named '${name}' exists`);
+  if (!Number.isInteger(sampler.nfePerStep) || sampler.nfePerStep < 1)
+    throw new Error(`registerSampler: ${name}'s nfePerStep must be a whole number >= 1`);
   samplers.set(name, sampler);
 }
 

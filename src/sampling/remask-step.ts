@@ -18,7 +18,7 @@
 // board's budget as before. A board nothing breaks is stepped exactly as by the adaptive sampler
 // (the same draws). The verifier is the rules alone: what is undone is read from the rules and the
 // commits' own sureness, never from a solution.
-import { type Generator, type Tensor, tensor, where } from '../torch/index.js';
+import { type TorchGenerator, type Tensor, tensor, where } from '../torch/index.js';
 import { adaptiveMove, DEFAULT_COMMIT } from './adaptive-step.js';
 import { boardTimes } from './board-time.js';
 import { ruledOut } from './exclusion.js';
@@ -60,7 +60,7 @@ export function undo(
   ctx: StepContext,
   state: SamplerState,
   blanks: Float64Array,
-  gen: Generator,
+  gen: TorchGenerator,
 ): SamplerState {
   const s: SearchState | undefined = state.search;
   if (!s)
@@ -132,7 +132,7 @@ function forwardDraw(
   ctx: StepContext,
   state: SamplerState,
   blanks: Float64Array,
-  gen: Generator,
+  gen: TorchGenerator,
 ): Tensor {
   const proc = ctx.process;
   const [B, L] = state.committed.shape as [number, number];

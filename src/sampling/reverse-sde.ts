@@ -14,7 +14,7 @@ import {
   type SJDProcess,
   VARIANCE_FLOOR,
 } from '../process/index.js';
-import { cat, type Generator, type Tensor, tensor, where } from '../torch/index.js';
+import { cat, type TorchGenerator, type Tensor, tensor, where } from '../torch/index.js';
 import { maxOf, pushAll } from '../util/fold.js';
 import { normalAt } from './site-draws.js';
 import type { SamplerState, StepContext, Time } from './types.js';
@@ -44,7 +44,7 @@ export function reverseSdeMove(
   logits: Tensor,
   t: Time,
   s: Time,
-  gen: Generator,
+  gen: TorchGenerator,
   mixture?: MixtureTerms,
 ): Tensor {
   if (typeof t === 'number' && typeof s === 'number')
@@ -79,7 +79,7 @@ export function reverseSdeMoveAlong(
   state: SamplerState,
   logits: Tensor,
   paths: number[][],
-  gen: Generator,
+  gen: TorchGenerator,
 ): Tensor {
   const proc = ctx.process;
   const y = state.y; // [B, L, d]
@@ -143,7 +143,7 @@ function substepsOneByOne(
   logits: Tensor,
   paths: number[][],
   live: ArrayLike<number | boolean>,
-  gen: Generator,
+  gen: TorchGenerator,
 ): Tensor {
   let y = state.y;
   const B = y.size(0);
@@ -203,7 +203,7 @@ function chainMove(
   logits: Tensor,
   k: { a: number | Tensor; b: number | Tensor; c: number | Tensor },
   stays: Tensor,
-  gen: Generator,
+  gen: TorchGenerator,
 ): Tensor {
   const y = state.y; // [B, L, d]
   const probs = temperedProbs(logits, ctx.temperature, 'float32'); // [B, L, K]
@@ -219,7 +219,7 @@ function moveAt(
   logits: Tensor,
   t: number,
   s: number,
-  gen: Generator,
+  gen: TorchGenerator,
   mixture?: MixtureTerms,
 ): Tensor {
   const proc = ctx.process;

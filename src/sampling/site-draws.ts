@@ -8,7 +8,7 @@
 // the float64 state as one term of the move, and libtorch draws float32 normals about 4x
 // faster than float64 ones (vectorised Box-Muller), the largest share of a step outside the
 // network passes (issue #30).
-import { type Generator, type Tensor, zeros } from '../torch/index.js';
+import { type TorchGenerator, type Tensor, zeros } from '../torch/index.js';
 
 /** The flat indices [n] int64 of the true sites of mask [B, L] bool. */
 export function siteIndices(mask: Tensor): Tensor {
@@ -33,7 +33,7 @@ export function sitesOf(x: Tensor, idx: Tensor): Tensor {
 }
 
 /** N(0, I) float32 noise [B, L, d] at the sites of `at` [B, L] bool, 0 elsewhere. */
-export function normalAt(at: Tensor, d: number, gen: Generator): Tensor {
+export function normalAt(at: Tensor, d: number, gen: TorchGenerator): Tensor {
   const idx = siteIndices(at); // [n]
   const n = idx.size(0);
   if (n === at.numel) return gen.randn([...at.shape, d], 'float32'); // every site: the same draws

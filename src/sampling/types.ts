@@ -1,6 +1,6 @@
 // What the samplers share: the classifier they call (the network as the samplers see it), the state they carry, and a step's context.
 import type { SJDProcess } from '../process/index.js';
-import type { Generator, Tensor } from '../torch/index.js';
+import type { TorchGenerator, Tensor } from '../torch/index.js';
 
 /**
  * A forward time: one number for the whole batch (the fixed-grid samplers), or one per row
@@ -77,7 +77,7 @@ export type StepFn = (
   t: number,
   s: number,
   last: boolean,
-  gen: Generator,
+  gen: TorchGenerator,
 ) => SamplerState;
 
 /**
@@ -89,7 +89,7 @@ export type AdaptiveStepFn = (
   state: SamplerState,
   blanks: Float64Array,
   last: boolean,
-  gen: Generator,
+  gen: TorchGenerator,
 ) => SamplerState;
 
 /** A state of a run as the driver shows it (plots, the web page's stream). */

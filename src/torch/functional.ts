@@ -1,7 +1,7 @@
 // Free functions over tensors: factories, joins, and the network ops (linear, embedding,
 // layer_norm, cross_entropy, dropout) as single libtorch calls (docs/design.md §3), plus grad mode.
 import { type HandleOrScalar, native } from './native.js';
-import type { Generator } from './random.js';
+import type { TorchGenerator } from './random.js';
 import { type DType, type Operand, type Reduction, Tensor, type TypedArray } from './tensor.js';
 
 const h = (x: Operand): HandleOrScalar => (x instanceof Tensor ? x.handle : x);
@@ -270,7 +270,7 @@ export function crossEntropy(
 }
 
 /** Inverted dropout with an explicit generator; identity when not training or p = 0. */
-export function dropout(x: Tensor, p: number, training: boolean, gen: Generator): Tensor {
+export function dropout(x: Tensor, p: number, training: boolean, gen: TorchGenerator): Tensor {
   if (!training || p === 0) return x;
   return new Tensor(native.dropout(x.handle, p, training, gen.handle));
 }

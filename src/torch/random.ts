@@ -4,7 +4,7 @@
 import { type GenHandle, native } from './native.js';
 import { type DType, Tensor } from './tensor.js';
 
-export class Generator {
+export class TorchGenerator {
   readonly handle: GenHandle;
 
   constructor(seed: number | bigint) {
@@ -44,16 +44,16 @@ export class Generator {
   }
 }
 
-let fallback: Generator | null = null;
+let fallback: TorchGenerator | null = null;
 
 /** The process-wide generator used when none is passed (seed 0 until manualSeed). */
-export function defaultGenerator(): Generator {
-  fallback ??= new Generator(0);
+export function defaultGenerator(): TorchGenerator {
+  fallback ??= new TorchGenerator(0);
   return fallback;
 }
 
 /** Re-seeds the process-wide default generator. */
-export function manualSeed(seed: number): Generator {
-  fallback = new Generator(seed);
+export function manualSeed(seed: number): TorchGenerator {
+  fallback = new TorchGenerator(seed);
   return fallback;
 }

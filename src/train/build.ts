@@ -12,7 +12,7 @@ import {
   type SJDProcess,
   valueAnchors,
 } from '../process/index.js';
-import type { Generator, Tensor } from '../torch/index.js';
+import type { TorchGenerator, Tensor } from '../torch/index.js';
 import type { ModelChoice } from './config.js';
 import type { TaskShape } from './task.js';
 
@@ -27,7 +27,7 @@ export function buildProcess(task: TaskShape, p: ProcessChoice): SJDProcess {
 export function buildModel(
   task: TaskShape,
   c: ModelChoice,
-  gen: Generator,
+  gen: TorchGenerator,
   p?: ProcessChoice,
 ): Network {
   const learned = learnedHazardOf(p?.hazardWeights);
@@ -76,7 +76,7 @@ export function buildRegressor(
   task: TaskShape,
   c: ModelChoice,
   d: PixelDiffusion,
-  gen: Generator,
+  gen: TorchGenerator,
 ): UNetRegressor {
   if (c.arch !== 'unet') throw new Error(`the ${d.name} process trains the U-Net (arch unet)`);
   const { arch: _, size: __, anchorDim: ___, anchors: ____, ...rest } = c;

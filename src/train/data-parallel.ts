@@ -8,7 +8,7 @@
 // of the shard losses; gradients are summed over ranks by bucketed all-reduces; the clip, the
 // optimiser, the EMA and the metrics then see the global batch's gradient and loss.
 import type { ProcessGroup } from '../torch/distributed.js';
-import { Generator, type Tensor, tensor, tidy } from '../torch/index.js';
+import { TorchGenerator, type Tensor, tensor, tidy } from '../torch/index.js';
 
 /** This process's place in the group (worldSize 1 and no group: a single process). */
 export interface DataParallel {
@@ -31,9 +31,9 @@ export function shardsOf(shards: number, dp: DataParallel): number[] {
 }
 
 /** The generator of shard `shard` at step `step` of a run seeded `seed`. */
-export function shardGenerator(seed: number, step: number, shard: number): Generator {
+export function shardGenerator(seed: number, step: number, shard: number): TorchGenerator {
   const key = (BigInt(seed) * 1_000_003n + BigInt(step)) * 65_537n + BigInt(shard) + 1n;
-  return new Generator(key % 2n ** 63n);
+  return new TorchGenerator(key % 2n ** 63n);
 }
 
 /** Sums the gradients of `params` over the ranks (no-op for a single process). */

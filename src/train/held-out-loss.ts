@@ -4,15 +4,15 @@
 // SJD form is the cross-entropy of sjd-loss.ts.
 import type { Network } from '../model/network.js';
 import { type SJDProcess, sampleTimes } from '../process/index.js';
-import { Generator, noGrad, type Tensor, tidy } from '../torch/index.js';
+import { TorchGenerator, noGrad, type Tensor, tidy } from '../torch/index.js';
 import { sjdLoss } from './sjd-loss.js';
 
 /** A training loss: clean tokens x0 [B, L] int64 at times t [B] -> a scalar. */
-export type LossFn = (x0: Tensor, t: Float64Array, gen: Generator) => Tensor;
+export type LossFn = (x0: Tensor, t: Float64Array, gen: TorchGenerator) => Tensor;
 
 /** x0 [N, L] int64 held-out tokens -> the mean of `loss` at fixed times in (0, T) and noise. */
 export function heldOutLossOf(loss: LossFn, T: number, x0: Tensor, seed = 12345): number {
-  const gen = new Generator(seed);
+  const gen = new TorchGenerator(seed);
   return noGrad(() =>
     tidy(() => {
       const t = sampleTimes(x0.size(0), T, 'antithetic', gen);

@@ -4,7 +4,7 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { writeSvg } from '../evaluation/plot.js';
+import { writeSvg } from '../util/plot.js';
 import { writeFileAtomic } from '../util/atomic.js';
 import { RUN_FILES } from './run-folder.js';
 

@@ -12,7 +12,7 @@ import { UNetRegressor } from '../model/unet-regressor.js';
 import type { PixelDiffusion } from '../pixel/index.js';
 import { isPixelProcess, type SJDProcess } from '../process/index.js';
 import {
-  Generator,
+  TorchGenerator,
   loadSafetensors,
   noGrad,
   saveSafetensors,
@@ -112,7 +112,7 @@ export function loadNetwork(dir: string, shape: ShapeOf, expectTask?: string): L
     throw new Error(`${dir} holds ${withArticle(config.task)} model, not ${want}`);
   const task = typeof shape === 'function' ? shape(config) : shape;
   const file = weightsFile(dir);
-  const gen = new Generator(0);
+  const gen = new TorchGenerator(0);
   const model = (
     isPixelProcess(config.process.name)
       ? buildRegressor(task, config.model, buildPixelDiffusion(task, config.process), gen)

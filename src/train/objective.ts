@@ -7,7 +7,7 @@ import type { Network } from '../model/network.js';
 import type { UNetRegressor } from '../model/unet-regressor.js';
 import { pixelLoss } from '../pixel/index.js';
 import { isPixelProcess, learnedHazardOf, type SJDProcess } from '../process/index.js';
-import type { Generator, Tensor } from '../torch/index.js';
+import type { TorchGenerator, Tensor } from '../torch/index.js';
 import { buildModel, buildPixelDiffusion, buildProcess, buildRegressor } from './build.js';
 import type { TrainConfig } from './config.js';
 import { deployed, elboLoss, sjdLoss } from './sjd-loss.js';
@@ -18,9 +18,9 @@ export type Trainable = Network | UNetRegressor;
 export interface Objective {
   readonly T: number; // times are drawn in (0, T)
   /** the network, its weights drawn from `gen` */
-  build(gen: Generator): Trainable;
+  build(gen: TorchGenerator): Trainable;
   /** x0 [B, L] int64, t [B], condition [B, L] bool -> the scalar loss */
-  loss(model: Trainable, x0: Tensor, t: Float64Array, gen: Generator, condition?: Tensor): Tensor;
+  loss(model: Trainable, x0: Tensor, t: Float64Array, gen: TorchGenerator, condition?: Tensor): Tensor;
   /** the task's evaluation of the (EMA) model */
   evaluate(model: Trainable, step: number): Record<string, number>;
 }

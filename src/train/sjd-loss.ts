@@ -11,7 +11,7 @@ import { Denoiser, type Network } from '../model/network.js';
 import { corrupt, elboTerms, type SJDProcess } from '../process/index.js';
 import {
   crossEntropy,
-  type Generator,
+  type TorchGenerator,
   noGrad,
   type Tensor,
   tensor,
@@ -28,7 +28,7 @@ function corruptAndClassify(
   proc: SJDProcess,
   x0: Tensor,
   t: Float64Array,
-  gen: Generator,
+  gen: TorchGenerator,
   condition?: Tensor,
   w?: Tensor,
   everyLoop = false,
@@ -55,7 +55,7 @@ export function sjdLoss(
   proc: SJDProcess,
   x0: Tensor,
   t: Float64Array,
-  gen: Generator,
+  gen: TorchGenerator,
   condition?: Tensor,
   everyLoop = false,
 ): Tensor {
@@ -84,7 +84,7 @@ export function elboLoss(
   proc: SJDProcess,
   x0: Tensor,
   t: Float64Array,
-  gen: Generator,
+  gen: TorchGenerator,
   condition?: Tensor,
   ceWeight: 'w' | 'uniform' = 'w',
 ): Tensor {

@@ -4,7 +4,7 @@
 // (sec:exp-sudoku: the first evaluation that solves a board).
 import type { Network } from '../model/network.js';
 import type { BlendShape, SJDProcess } from '../process/index.js';
-import type { Generator, Tensor } from '../torch/index.js';
+import type { TorchGenerator, Tensor } from '../torch/index.js';
 import type { LossFn } from './held-out-loss.js';
 
 /** What building a model and its process needs of a task (loading a trained model needs no data). */
@@ -21,7 +21,7 @@ export interface TrainTask extends TaskShape {
   readonly evalMetrics: string[];
   /** the metric whose first positive evaluation is the run's takeoff step, if any */
   readonly takeoffMetric?: string;
-  batch(size: number, gen: Generator): { x0: Tensor; condition?: Tensor }; // [B, L] int64, [B, L] bool
+  batch(size: number, gen: TorchGenerator): { x0: Tensor; condition?: Tensor }; // [B, L] int64, [B, L] bool
   evaluate(model: Network, proc: SJDProcess, step: number): Record<string, number>;
   /**
    * The evaluation by a held-out loss alone, for any objective (objective.ts): a task that has

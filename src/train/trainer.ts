@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import { sampleTimes } from '../process/index.js';
-import { AdamW, Generator } from '../torch/index.js';
+import { AdamW, TorchGenerator } from '../torch/index.js';
 import { makeDir, writeJsonAtomic } from '../util/atomic.js';
 import { decayGroups } from './build.js';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint.js';
@@ -158,7 +158,7 @@ async function trainClaimed(
     throw new Error(`batch ${config.batch} does not split into ${config.shards} shards`);
 
   // The objective, the model, its optimiser and EMA, all from the run's one generator.
-  const gen = new Generator(config.seed);
+  const gen = new TorchGenerator(config.seed);
   const objective = objectiveOf(task, config);
   const model = objective.build(gen);
   if (!resume && config.init) {
@@ -224,7 +224,7 @@ async function trainClaimed(
     });
   };
 
-  const evalModel = objective.build(new Generator(0)).eval();
+  const evalModel = objective.build(new TorchGenerator(0)).eval();
   const evaluate = (): Record<string, number> => {
     evalModel.loadStateDict(ema.stateDict());
     const ev = objective.evaluate(evalModel, s.step);

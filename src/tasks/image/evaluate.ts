@@ -6,7 +6,7 @@
 // plus, on the samples, the classifier's label entropy (mean entropy of p(y | x): low when each
 // sample looks like one class), an Inception-score analogue exp(E_x KL(p(y | x) || p(y))), and
 // the per-class coverage (the share of samples the classifier puts in each class).
-import { cat, Generator, noGrad, type Tensor, tidy } from '../../torch/index.js';
+import { cat, TorchGenerator, noGrad, type Tensor, tidy } from '../../torch/index.js';
 import type { ImageSet } from './dataset.js';
 import { type FeatureNet, networkInput } from './feature-net.js';
 import { frechetDistance, kernelDistance } from './frechet.js';
@@ -51,7 +51,7 @@ export function featuresOf(
 /** n images drawn pixel by pixel from the training set's per-pixel marginals (seeded). */
 export function marginalImages(train: ImageSet, n: number, seed: number): Uint8Array {
   const per = train.channels * train.height * train.width;
-  const gen = new Generator(seed);
+  const gen = new TorchGenerator(seed);
   const pick = gen.randint(0, train.n, [n * per]).toArray(); // a source image per pixel
   const out = new Uint8Array(n * per);
   for (let k = 0; k < n * per; k++) out[k] = train.images[pick[k]! * per + (k % per)]!;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import {
   AdamW,
   crossEntropy,
-  Generator,
+  TorchGenerator,
   loadSafetensors,
   noGrad,
   saveSafetensors,
@@ -72,7 +72,7 @@ export function classifierAccuracy(net: FeatureNet, set: ImageSet): number {
 export function trainFeatureNet(train: ImageSet, o: FeatureTrainOptions): FeatureNet {
   if (!train.labels) throw new Error('the feature network trains on labelled images');
   const classes = maxOf(train.labels) + 1;
-  const gen = new Generator(o.seed);
+  const gen = new TorchGenerator(o.seed);
   const { channels, height, width } = train;
   const net = new FeatureNet({ channels, height, width, classes }, gen);
   const opt = new AdamW(net.parameters(), { lr: o.lr, weightDecay: 1e-4 });
@@ -131,7 +131,7 @@ export function loadFeatureNet(dir: string): {
       `${dir}: not a feature network folder (no ${FEATURE_FILES.config} and ${FEATURE_FILES.weights})`,
     );
   const config = JSON.parse(readFileSync(path, 'utf8')) as SavedFeatureNet['config'];
-  const net = new FeatureNet(config, new Generator(0)).eval();
+  const net = new FeatureNet(config, new TorchGenerator(0)).eval();
   net.loadStateDict(loadSafetensors(join(dir, FEATURE_FILES.weights)).tensors);
   return { net, config };
 }

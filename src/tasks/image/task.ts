@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Network } from '../../model/network.js';
 import type { BlendShape, SJDProcess } from '../../process/index.js';
-import { type Generator, keep, type Tensor, tensor } from '../../torch/index.js';
+import { type TorchGenerator, keep, type Tensor, tensor } from '../../torch/index.js';
 import { heldOutLoss, heldOutLossOf, type LossFn, type TrainTask } from '../../train/index.js';
 import type { ImageSet } from './dataset.js';
 import {
@@ -63,7 +63,7 @@ export class ImageTask implements TrainTask {
     this.dataHash = hashImageSet(train);
   }
 
-  batch(size: number, gen: Generator): { x0: Tensor } {
+  batch(size: number, gen: TorchGenerator): { x0: Tensor } {
     const idx = gen.randint(0, this.#train.size(0), [size]); // [B]
     return { x0: this.#train.indexSelect(0, idx).to('int64') }; // [B, L]
   }

@@ -3,7 +3,7 @@
 // the whole tensor stack (embedding, attention, AdamW, clipping, scopes) end to end.
 import { setImmediate as turn } from 'node:timers/promises';
 import { TokenClassifier } from '../../model/token-classifier.js';
-import { AdamW, Generator, noGrad, tidy } from '../../torch/index.js';
+import { AdamW, TorchGenerator, noGrad, tidy } from '../../torch/index.js';
 import { crossEntropyStep } from '../../train/step.js';
 
 export interface DemoOptions {
@@ -23,7 +23,7 @@ export interface DemoResult {
 }
 
 export async function runReverseDemo(o: DemoOptions): Promise<DemoResult> {
-  const gen = new Generator(o.seed);
+  const gen = new TorchGenerator(o.seed);
   const config = {
     length: o.length,
     dim: 64,

@@ -6,7 +6,7 @@
 // (resume draws the same), applied to solution and clue mask alike by gather, with no loops
 // over boards or cells. The same draws, as plain arrays, move a single puzzle to a symmetric
 // copy and an answer back (a solve's retry, retry.ts).
-import { type Generator, type Tensor, tidy, where } from '../../torch/index.js';
+import { type TorchGenerator, type Tensor, tidy, where } from '../../torch/index.js';
 import { type Board, CELLS } from './puzzle/board.js';
 
 /** How training boards are augmented: not at all, digit relabelling, or all of the above. */
@@ -15,22 +15,22 @@ export type Augment = 'none' | 'digits' | 'full';
 export const AUGMENTS: readonly Augment[] = ['none', 'digits', 'full'];
 
 /** Uniform random permutations of 0..k-1 along the last axis of `shape`: int64 (argsort). */
-function permutations(shape: number[], gen: Generator): Tensor {
+function permutations(shape: number[], gen: TorchGenerator): Tensor {
   return gen.rand(shape).sort(-1)[1];
 }
 
 /** [B, 9] int64: one uniform relabelling per board, digit d (0..8) becoming [b, d]. */
-export function drawDigitPermutations(B: number, gen: Generator): Tensor {
+export function drawDigitPermutations(B: number, gen: TorchGenerator): Tensor {
   return permutations([B, 9], gen);
 }
 
 /** x0 [B, 81] digits 0..8 -> the digits relabelled by one random permutation per board. */
-export function relabelDigits(x0: Tensor, gen: Generator): Tensor {
+export function relabelDigits(x0: Tensor, gen: TorchGenerator): Tensor {
   return drawDigitPermutations(x0.size(0), gen).gather(1, x0); // [B, 81]
 }
 
 /** [B, 9]: the old row (or column) of each new one: bands (stacks) permuted, then lines within. */
-function lines(B: number, gen: Generator): Tensor {
+function lines(B: number, gen: TorchGenerator): Tensor {
   const blocks = permutations([B, 3], gen); // [B, 3] old band of each new band
   const within = permutations([B, 3, 3], gen); // [B, 3, 3] old line within it
   return blocks.unsqueeze(-1).mul(3).add(within).view([B, 9]);
@@ -41,7 +41,7 @@ function lines(B: number, gen: Generator): Tensor {
  * src[b, i] of the old one (apply with `board.gather(1, src)`). Draws rows, columns, then the
  * transposition (probability 1/2), each from `gen`.
  */
-export function drawCellPermutations(B: number, gen: Generator): Tensor {
+export function drawCellPermutations(B: number, gen: TorchGenerator): Tensor {
   return tidy(() => {
     const rows = lines(B, gen); // [B, 9]
     const cols = lines(B, gen); // [B, 9]
@@ -60,7 +60,7 @@ export function augmentBoards(
   x0: Tensor,
   clues: Tensor,
   augment: Augment,
-  gen: Generator,
+  gen: TorchGenerator,
 ): { x0: Tensor; clues: Tensor } {
   if (augment === 'none') return { x0, clues };
   const relabelled = relabelDigits(x0, gen); // [B, 81]
@@ -79,7 +79,7 @@ export interface BoardSymmetry {
 }
 
 /** n uniform draws from the whole group (cells, then digits, from `gen`) as plain arrays. */
-export function drawBoardSymmetries(n: number, gen: Generator): BoardSymmetry[] {
+export function drawBoardSymmetries(n: number, gen: TorchGenerator): BoardSymmetry[] {
   if (n === 0) return [];
   return tidy(() => {
     const src = drawCellPermutations(n, gen).toArray(); // [n * 81]

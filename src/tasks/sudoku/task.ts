@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Denoiser } from '../../model/denoiser.js';
 import type { SJDProcess } from '../../process/index.js';
-import { type Generator, keep, type Tensor, tensor } from '../../torch/index.js';
+import { type TorchGenerator, keep, type Tensor, tensor } from '../../torch/index.js';
 import type { TaskShape, TrainTask } from '../../train/index.js';
 import { type Board, boxOf, colOf, rowOf } from './puzzle/board.js';
 import { scoreBoards } from './metrics.js';
@@ -80,7 +80,7 @@ export class SudokuTask implements TrainTask {
     this.dataHash = hashPairs(train);
   }
 
-  batch(size: number, gen: Generator): { x0: Tensor; condition: Tensor } {
+  batch(size: number, gen: TorchGenerator): { x0: Tensor; condition: Tensor } {
     const idx = gen.randint(0, this.#x0.size(0), [size]);
     const x0 = this.#x0.indexSelect(0, idx); // [B, 81]
     const clues = this.#clues.indexSelect(0, idx); // [B, 81]

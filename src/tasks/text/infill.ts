@@ -11,10 +11,10 @@
 // `span32` (one span, at least 8 characters from either edge), `words` (every other word, its
 // letters). The holes of a window are drawn from a generator seeded by the window's index, so
 // every model and sampling seed fills the same ones; sampling seeds give the spread (mean +- std).
-import { mean, std } from '../../evaluation/stats.js';
+import { mean, std } from '../../util/stats.js';
 import { type Network, networkLength } from '../../model/network.js';
 import { type SJDProcess, T_CLIP } from '../../process/index.js';
-import { Generator, noGrad, tensor, tidy } from '../../torch/index.js';
+import { TorchGenerator, noGrad, tensor, tidy } from '../../torch/index.js';
 import { sjdLoss } from '../../train/sjd-loss.js';
 import { uniforms } from '../../util/uniforms.js';
 import { encode } from './corpus.js';
@@ -134,7 +134,7 @@ function holeCrossEntropy(
         'uint8',
       ).to('bool'); // [B, L]
       const t = new Float64Array(B).fill(proc.T - T_CLIP);
-      return sjdLoss(model, proc, x0, t, new Generator(12345), clamped).item();
+      return sjdLoss(model, proc, x0, t, new TorchGenerator(12345), clamped).item();
     }),
   );
 }

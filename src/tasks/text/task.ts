@@ -5,7 +5,7 @@
 // fractions of a few samples (Alg. 2 or MDLM ancestral, cosine grid).
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
-import { arange, type Generator, keep, type Tensor, tensor } from '../../torch/index.js';
+import { arange, type TorchGenerator, keep, type Tensor, tensor } from '../../torch/index.js';
 import { heldOutLoss } from '../../train/held-out-loss.js';
 import type { TaskShape, TrainConfig, TrainTask } from '../../train/index.js';
 import { type Corpus, corpusHash, encode, VOCAB } from './corpus.js';
@@ -66,7 +66,7 @@ export class TextTask implements TrainTask {
     this.dataHash = corpusHash(corpus);
   }
 
-  batch(size: number, gen: Generator): { x0: Tensor } {
+  batch(size: number, gen: TorchGenerator): { x0: Tensor } {
     const N = this.#train.size(0);
     const start = gen.randint(0, N - this.length + 1, [size]); // [B]
     const idx = start.unsqueeze(1).add(this.#offsets); // [B, L]

@@ -3,7 +3,7 @@
 // additive pattern [H or 1, L, L] (0 = may attend, -inf = may not) shared by the batch, e.g.
 // attention restricted to a constraint graph; at small L it costs what dense attention costs.
 import { dropout } from '../functional.js';
-import { defaultGenerator, type Generator } from '../random.js';
+import { defaultGenerator, type TorchGenerator } from '../random.js';
 import type { Tensor } from '../tensor.js';
 import { Linear } from './linear.js';
 import { Module } from './module.js';
@@ -13,13 +13,13 @@ export class MultiHeadSelfAttention extends Module {
   readonly qkv: Linear;
   readonly proj: Linear;
   readonly headDim: number;
-  readonly gen: Generator;
+  readonly gen: TorchGenerator;
 
   constructor(
     readonly dim: number,
     readonly heads: number,
     readonly dropoutP = 0,
-    gen?: Generator,
+    gen?: TorchGenerator,
     /** rotary position embedding of queries and keys (derived, shared, not a parameter) */
     readonly rotary?: Rotary,
     /** additive attention pattern [H or 1, L, L] (derived, shared, not a parameter) */

@@ -2,7 +2,7 @@
 // "same"-style padding; initialised as PyTorch does (uniform +-1/sqrt(C k^2) for weight and bias),
 // or zero (the last convolution of an ADM residual branch).
 import { conv2d, zeros } from '../functional.js';
-import { defaultGenerator, type Generator } from '../random.js';
+import { defaultGenerator, type TorchGenerator } from '../random.js';
 import { tidy } from '../scope.js';
 import type { Tensor } from '../tensor.js';
 import { Module } from './module.js';
@@ -10,7 +10,7 @@ import { Module } from './module.js';
 export interface Conv2dOptions {
   stride?: number;
   padding?: number; // default (kernel - 1) / 2: the output keeps H x W at stride 1
-  gen?: Generator;
+  gen?: TorchGenerator;
   zero?: boolean;
 }
 

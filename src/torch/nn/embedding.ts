@@ -1,6 +1,6 @@
 // Embedding table: int64 indices [...] -> vectors [..., d], initialised Normal(0, std).
 import { embedding } from '../functional.js';
-import { defaultGenerator, type Generator } from '../random.js';
+import { defaultGenerator, type TorchGenerator } from '../random.js';
 import { tidy } from '../scope.js';
 import type { Tensor } from '../tensor.js';
 import { Module } from './module.js';
@@ -11,7 +11,7 @@ export class Embedding extends Module {
   constructor(
     readonly num: number,
     readonly dim: number,
-    opts: { gen?: Generator; std?: number } = {},
+    opts: { gen?: TorchGenerator; std?: number } = {},
   ) {
     super();
     const gen = opts.gen ?? defaultGenerator();

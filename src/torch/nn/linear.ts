@@ -1,13 +1,13 @@
 // Linear layer y = x W^T + b, initialised as PyTorch does (uniform +-1/sqrt(in)).
 import { linear, zeros } from '../functional.js';
-import { defaultGenerator, type Generator } from '../random.js';
+import { defaultGenerator, type TorchGenerator } from '../random.js';
 import { tidy } from '../scope.js';
 import type { Tensor } from '../tensor.js';
 import { Module } from './module.js';
 
 export interface LinearOptions {
   bias?: boolean;
-  gen?: Generator;
+  gen?: TorchGenerator;
   /** Normal(0, std) initialisation of the weight instead of PyTorch's uniform (e.g. GPT-2's 0.02). */
   std?: number;
   /** Zero-initialised weight and bias (adaLN-zero style outputs). */

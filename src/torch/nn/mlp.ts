@@ -1,6 +1,6 @@
 // The transformer's feed-forward block: Linear(d, hidden) -> GELU -> Linear(hidden, d) -> dropout.
 import { dropout } from '../functional.js';
-import { defaultGenerator, type Generator } from '../random.js';
+import { defaultGenerator, type TorchGenerator } from '../random.js';
 import type { Tensor } from '../tensor.js';
 import { Linear } from './linear.js';
 import { Module } from './module.js';
@@ -8,13 +8,13 @@ import { Module } from './module.js';
 export class MLP extends Module {
   readonly fc: Linear;
   readonly proj: Linear;
-  readonly gen: Generator;
+  readonly gen: TorchGenerator;
 
   constructor(
     dim: number,
     hidden: number,
     readonly dropoutP = 0,
-    gen?: Generator,
+    gen?: TorchGenerator,
   ) {
     super();
     this.gen = gen ?? defaultGenerator();

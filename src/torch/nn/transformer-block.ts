@@ -1,5 +1,5 @@
 // Pre-LN transformer block (GPT-2 style, non-causal): x + Attn(LN(x)), then x + MLP(LN(x)).
-import type { Generator } from '../random.js';
+import type { TorchGenerator } from '../random.js';
 import type { Tensor } from '../tensor.js';
 import { MultiHeadSelfAttention } from './attention.js';
 import { LayerNorm } from './layer-norm.js';
@@ -12,7 +12,7 @@ export interface BlockOptions {
   heads: number;
   mlpHidden?: number;
   dropout?: number;
-  gen?: Generator;
+  gen?: TorchGenerator;
   rotary?: Rotary;
   /** additive attention pattern [H or 1, L, L], as in MultiHeadSelfAttention */
   bias?: Tensor;

@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { writeSvg } from '../../../evaluation/plot.js';
-import { reproduceFooter } from '../../../evaluation/report.js';
-import { mean, separation, std } from '../../../evaluation/stats.js';
+import { writeSvg } from '../../../util/plot.js';
+import { reproduceFooter } from '../../../util/comparison-report.js';
+import { mean, separation, std } from '../../../util/stats.js';
 import { type Precision, precisionNote } from '../../../model/precision.js';
 import { describeProcess, isPixelProcess, parseProcessName } from '../../../process/index.js';
 import { isRunFolder, type TrainHooks, trainUnlessScored, workThrough } from '../../../train/index.js';

@@ -7,9 +7,9 @@
 // held-out board accuracy against step.
 import { dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { writeSvg } from '../../../evaluation/plot.js';
-import { reproduceFooter } from '../../../evaluation/report.js';
-import { mean, std } from '../../../evaluation/stats.js';
+import { writeSvg } from '../../../util/plot.js';
+import { reproduceFooter } from '../../../util/comparison-report.js';
+import { mean, std } from '../../../util/stats.js';
 import type { AttentionKind } from '../../../model/attention-pattern.js';
 import type { Precision } from '../../../model/precision.js';
 import { describeProcess, parseProcessName } from '../../../process/index.js';

@@ -7,8 +7,8 @@
 // training budget, and the frontiers with held-out text as the reference point.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { reproduceFooter } from '../../../evaluation/report.js';
-import { mean, separation, std } from '../../../evaluation/stats.js';
+import { reproduceFooter } from '../../../util/comparison-report.js';
+import { mean, separation, std } from '../../../util/stats.js';
 import { type Precision, precisionNote } from '../../../model/precision.js';
 import { describeProcess, describeSchedule, parseProcessName } from '../../../process/index.js';
 import {

@@ -6,7 +6,7 @@
 // --frontier` may replace; any other file there is the user's.
 
 import { dirname } from 'node:path';
-import { writeSvg } from '../../../evaluation/plot.js';
+import { writeSvg } from '../../../util/plot.js';
 import type { Network } from '../../../model/network.js';
 import type { SJDProcess } from '../../../process/index.js';
 import { makeDir, writeFileAtomic } from '../../../util/atomic.js';

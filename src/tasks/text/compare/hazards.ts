@@ -14,8 +14,8 @@
 // every seed is above or below), and for learned weights their spread (max w / min w) and the
 // rank correlation of log w with character frequency, as the paper reports them.
 import { dirname, join } from 'node:path';
-import { reproduceFooter } from '../../../evaluation/report.js';
-import { mean, separation, std } from '../../../evaluation/stats.js';
+import { reproduceFooter } from '../../../util/comparison-report.js';
+import { mean, separation, std } from '../../../util/stats.js';
 import { type Precision, precisionNote } from '../../../model/precision.js';
 import { withHazardWeights, withObjective } from '../../../process/index.js';
 import {

@@ -8,8 +8,8 @@
 // (infill-<sampler>.json); the report states a verdict per shape: each SJD model against CADD
 // and against MDLM on the hole characters, with both spreads and whether the seeds separate.
 import { dirname, join } from 'node:path';
-import { reproduceFooter } from '../../../evaluation/report.js';
-import { mean, separation, std } from '../../../evaluation/stats.js';
+import { reproduceFooter } from '../../../util/comparison-report.js';
+import { mean, separation, std } from '../../../util/stats.js';
 import type { Precision } from '../../../model/precision.js';
 import { describeProcess, parseProcessName } from '../../../process/index.js';
 import {

@@ -1,7 +1,7 @@
 // Plots as SVG files: a Vega-Lite spec compiled and rendered headless by Vega, written
 // atomically (util/atomic.ts).
 import type { TopLevelSpec } from 'vega-lite';
-import { writeFileAtomic } from '../util/atomic.js';
+import { writeFileAtomic } from './atomic.js';
 
 export async function writeSvg(path: string, spec: TopLevelSpec): Promise<string> {
   // Loaded on first use: Vega costs about 0.6 s to import, which `sjd --help` should not pay.

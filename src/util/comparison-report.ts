@@ -2,7 +2,7 @@
 // sjd recognises a report it wrote (util/out-path.ts, FileKind), so a comparison run again
 // rewrites its own report (and the plot, data and grids named after it) and refuses a user's
 // file at --doc unless --force.
-import { type FileKind, smallFileText } from '../util/out-path.js';
+import { type FileKind, smallFileText } from './out-path.js';
 
 const RESUMABLE = '(resumable: run it again to continue).';
 

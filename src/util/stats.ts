@@ -1,6 +1,6 @@
 // Summary statistics for reports over seeds: mean, (population) standard deviation, and whether
 // two methods' seeds separate.
-import { maxOf, minOf } from '../util/fold.js';
+import { maxOf, minOf } from './fold.js';
 
 export const mean = (xs: number[]): number =>
   xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
