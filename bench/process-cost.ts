@@ -5,7 +5,7 @@
 import { Backbone } from '../src/model/backbone.js';
 import * as P from '../src/process/index.js';
 import { type SamplerState, sjdStep } from '../src/sampling/index.js';
-import { TorchGenerator, keep, nn, noGrad, type Tensor, tidy } from '../src/torch/index.js';
+import { keep, nn, noGrad, type Tensor, TorchGenerator, tidy } from '../src/torch/index.js';
 import { median, timeMs } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 

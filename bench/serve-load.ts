@@ -18,8 +18,8 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import type Autocannon from 'autocannon';
-import { formatBoard } from '../src/tasks/sudoku/puzzle/board.js';
 import { generatedPairs } from '../src/tasks/sudoku/data.js';
+import { formatBoard } from '../src/tasks/sudoku/puzzle/board.js';
 import { type BenchResult, register } from './registry.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;

@@ -11,6 +11,7 @@ import {
   oracleTableOnly,
   totalVariation,
 } from '../test/oracle.js';
+import { SETTINGS } from '../test/settings.js';
 
 const { values } = parseArgs({
   options: {
@@ -26,6 +27,7 @@ const rows: string[] = [];
 for (const [name, proc, sampler] of configs) {
   const tvs = nfes.map((nfe) => {
     const r = sample({
+      ...SETTINGS,
       process: proc,
       classifier: oracleClassifier(proc, toy),
       anchors: toy.anchors,

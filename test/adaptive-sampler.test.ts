@@ -35,6 +35,7 @@ import {
 } from '../src/sampling/index.js';
 import * as torch from '../src/torch/index.js';
 import { makeToy, ORACLE_TOY, oracleClassifier } from './oracle.js';
+import { SETTINGS } from './settings.js';
 
 /** Logits [K] whose softmax is exactly `p` (up to rounding). */
 const logitsOf = (p: number[]): number[] => p.map(Math.log);
@@ -237,6 +238,7 @@ test('driver: one NFE a step per unfinished board at its own time; finished boar
     ] as const) {
       const stub = rowStub(table);
       const r = sample({
+        ...SETTINGS,
         process: proc,
         classifier: stub.classifier,
         anchors,
@@ -305,6 +307,7 @@ test('driver: per-row budgets end each row at its own cap (its last step fills i
   const proc = P.makeProcess('hybrid', { length: L });
   const run = (nfe: number, budgets?: number[], sampler = 'adaptive') =>
     sample({
+      ...SETTINGS,
       process: proc,
       classifier: rowStub(table).classifier,
       anchors,
@@ -344,6 +347,7 @@ test('driver: per-row budgets end each row at its own cap (its last step fills i
 test('a grid sampler counts its NFE for every row', () => {
   const proc = P.makeProcess('hybrid', { length: 3 });
   const r = sample({
+    ...SETTINGS,
     process: proc,
     classifier: oracleClassifier(proc, ORACLE_TOY),
     anchors: ORACLE_TOY.anchors,
@@ -554,6 +558,7 @@ test('exact posterior: on a law supported on the 6 permutations of 3 tokens, eve
     for (const clue of [false, true]) {
       const B = 2000;
       const r = sample({
+        ...SETTINGS,
         process: proc,
         classifier: oracleClassifier(proc, perms),
         anchors: perms.anchors,

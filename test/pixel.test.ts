@@ -141,7 +141,13 @@ test('the loss is zero under the exact predictor of a one-image data set (epsilo
       assert.ok(loss.item() < 1e-9, `${name} t ${t[i]}: ${loss.item()}`);
     }
     const off = oracle((x) => x.mul(0)); // predicting 0: the loss is the target's mean square
-    const l = pixelLoss(off, d, x0.narrow(0, 0, 1), Float64Array.of(0.5), new torch.TorchGenerator(1));
+    const l = pixelLoss(
+      off,
+      d,
+      x0.narrow(0, 0, 1),
+      Float64Array.of(0.5),
+      new torch.TorchGenerator(1),
+    );
     assert.ok(l.item() > 0.05, `${name}: ${l.item()}`);
   }
 });

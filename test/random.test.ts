@@ -58,7 +58,10 @@ test('multinomial on float64 weights matches the law (5 sigma per category)', ()
     );
   });
   // Rows are independent categorical draws.
-  const rows = new torch.TorchGenerator(1).multinomial(torch.tensor([0, 1, 1, 0], [2, 2], 'float64'), 1);
+  const rows = new torch.TorchGenerator(1).multinomial(
+    torch.tensor([0, 1, 1, 0], [2, 2], 'float64'),
+    1,
+  );
   assert.deepEqual(rows.toArray(), [1, 0]);
 });
 

@@ -16,6 +16,7 @@ import {
   type TrajectoryStep,
 } from '../src/sampling/index.js';
 import * as torch from '../src/torch/index.js';
+import { SETTINGS } from './settings.js';
 
 const L = 4;
 const model = new Denoiser(
@@ -52,6 +53,7 @@ for (const sampler of ['sjd', 'confidence']) {
   test(`sampleInBatches (${sampler}): 5 sequences in chunks of 2 are the driver's chunks seeded seed + start`, () => {
     const o = { sampler, nfe: 6, temperature: 0.8, grid: 'uniform' as const, seed: 7 };
     const r = sampleInBatches(model, proc, {
+      ...SETTINGS,
       ...o,
       n: 5,
       batchSize: 2,
@@ -68,6 +70,7 @@ for (const sampler of ['sjd', 'confidence']) {
       [4, 1],
     ] as const) {
       const d = sample({
+        ...SETTINGS,
         ...o,
         process: proc,
         classifier: modelClassifier(model),
@@ -90,6 +93,7 @@ for (const sampler of ['sjd', 'confidence']) {
     assert.equal(r.nfe, sampler === 'sjd' ? 6 : 5);
     // A sequence does not depend on the chunk size after it: the first chunk alone agrees.
     const alone = sampleInBatches(model, proc, {
+      ...SETTINGS,
       ...o,
       n: 2,
       batchSize: 2,
@@ -102,16 +106,23 @@ for (const sampler of ['sjd', 'confidence']) {
 
 test('sampleInBatches refuses a bad batch size; the driver names the default sampler', () => {
   assert.throws(
-    () => sampleInBatches(model, proc, { n: 2, batchSize: 0, nfe: 2, seed: 0 }),
+    () => sampleInBatches(model, proc, { ...SETTINGS, n: 2, batchSize: 0, nfe: 2, seed: 0 }),
     /^Error: batch size must be a positive integer, got 0$/,
   );
   assert.throws(
-    () => sampleInBatches(model, proc, { n: 2, batchSize: 2, nfe: 0, seed: 0 }),
+    () => sampleInBatches(model, proc, { ...SETTINGS, n: 2, batchSize: 2, nfe: 0, seed: 0 }),
     /^Error: an NFE budget of 0 is less than one step of the sjd sampler \(1 NFE a step\)$/,
   );
   assert.throws(
     () =>
-      sampleInBatches(model, proc, { n: 2, batchSize: 2, nfe: 1, seed: 0, sampler: 'confidence' }),
+      sampleInBatches(model, proc, {
+        ...SETTINGS,
+        n: 2,
+        batchSize: 2,
+        nfe: 1,
+        seed: 0,
+        sampler: 'confidence',
+      }),
     /less than one step of the confidence sampler \(2 NFE a step\)/,
   );
 });
@@ -119,6 +130,7 @@ test('sampleInBatches refuses a bad batch size; the driver names the default sam
 for (const sampler of ['sjd', 'confidence', 'adaptive']) {
   test(`sampleBatchSteps (${sampler}): the recorded steps and sampleInBatches's result; an early stop frees the run`, () => {
     const o = {
+      ...SETTINGS,
       sampler,
       nfe: 6,
       temperature: 0.8,

@@ -28,6 +28,7 @@ import {
   oracleTokens,
   totalVariation,
 } from './oracle.js';
+import { SETTINGS } from './settings.js';
 import { slow } from './slow.js';
 
 const toy = ORACLE_TOY;
@@ -171,8 +172,8 @@ test('oracle toy: the ancestral step halves Alg. 2 TV at NFE 8 (20,000 samples) 
 test('masked preset: the ancestral sampler is MDLM ancestral step for step', () => {
   const proc = P.makeProcess('masked', { length: 3 });
   const o = oracleSampling(proc, toy, { batch: 500, nfe: 16, seed: 2 });
-  const a = sample({ ...o, sampler: 'ancestral' });
-  const b = sample({ ...o, sampler: 'mdlm' });
+  const a = sample({ ...SETTINGS, ...o, sampler: 'ancestral' });
+  const b = sample({ ...SETTINGS, ...o, sampler: 'mdlm' });
   assert.ok(a.tokens.equal(b.tokens));
 });
 
@@ -219,13 +220,20 @@ test("CANDI's update: with a certain classifier an active site moves to x0 + (x 
 test('logit refresh: two classifier passes a step, one on the last; eta < 1 refused by the ancestral samplers', () => {
   const proc = P.makeProcess('hybrid', { length: 3 });
   const o = oracleSampling(proc, toy, { batch: 16, nfe: 8, seed: 1 });
-  assert.equal(sample({ ...o, sampler: 'ancestral-refresh' }).nfe, 7); // 4 steps: 2 + 2 + 2 + 1
-  assert.equal(sample({ ...o, sampler: 'sjd-refresh' }).nfe, 7);
-  assert.equal(sample({ ...o, sampler: 'ancestral' }).nfe, 8);
+  assert.equal(sample({ ...SETTINGS, ...o, sampler: 'ancestral-refresh' }).nfe, 7); // 4 steps: 2 + 2 + 2 + 1
+  assert.equal(sample({ ...SETTINGS, ...o, sampler: 'sjd-refresh' }).nfe, 7);
+  assert.equal(sample({ ...SETTINGS, ...o, sampler: 'ancestral' }).nfe, 8);
   const eta = P.makeProcess('sjd', { length: 3, eta: 0.5 });
   for (const name of ['ancestral', 'ancestral-refresh', 'candi', 'candi-cache'])
     assert.throws(
-      () => sample({ ...o, process: eta, classifier: oracleClassifier(eta, toy), sampler: name }),
+      () =>
+        sample({
+          ...SETTINGS,
+          ...o,
+          process: eta,
+          classifier: oracleClassifier(eta, toy),
+          sampler: name,
+        }),
       new RegExp(`the ${name} sampler needs eta = 1 \\(got eta 0.5\\)`),
     );
 });
@@ -233,6 +241,7 @@ test('logit refresh: two classifier passes a step, one on the last; eta < 1 refu
 test('state dtype: every sampler of a Gaussian process keeps y in float32 at eta = 1 and in float64 below (sampling/state.ts stateDtype)', () => {
   const run = (proc: P.SJDProcess, sampler: string) =>
     sample({
+      ...SETTINGS,
       process: proc,
       classifier: oracleClassifier(proc, ORACLE_TOY),
       anchors: ORACLE_TOY.anchors,

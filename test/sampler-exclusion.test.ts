@@ -11,6 +11,7 @@ import { classify, type SamplerState, sample } from '../src/sampling/index.js';
 import { PEERS, parseBoard } from '../src/tasks/sudoku/puzzle/board.js';
 import { sudokuRules } from '../src/tasks/sudoku/rules.js';
 import * as torch from '../src/torch/index.js';
+import { SETTINGS } from './settings.js';
 
 const SOLUTION =
   '534678912672195348198342567859761423426853791713924856961537284287419635345286179';
@@ -66,6 +67,7 @@ test('adaptive sampler: with the rules a know-nothing classifier fills naked sin
   const uniform = (y: torch.Tensor) => torch.zeros([y.size(0), 81, 9]); // [B, 81, 9]
   const run = (rules: boolean) =>
     sample({
+      ...SETTINGS,
       process: proc,
       classifier: uniform,
       anchors: torch.eye(9, 'float64'),

@@ -17,6 +17,7 @@ import {
   oracleTokens,
   totalVariation,
 } from './oracle.js';
+import { SETTINGS } from './settings.js';
 import { slow } from './slow.js';
 
 const toy = ORACLE_TOY;
@@ -56,6 +57,7 @@ test('conditioning: a clamped position stays, the rest follow p0 given it (TV < 
     ),
   };
   const r = sample({
+    ...SETTINGS,
     process: proc,
     classifier: oracleClassifier(proc, toy),
     anchors: toy.anchors,
@@ -83,6 +85,7 @@ test('conditioning: a clamped position stays, the rest follow p0 given it (TV < 
 test('same seed, same samples; step i is reproducible on its own; the trajectory records each step', () => {
   const proc = P.makeProcess('hybrid', { length: 3 });
   const o = {
+    ...SETTINGS,
     process: proc,
     classifier: oracleClassifier(proc, toy),
     anchors: toy.anchors,
@@ -95,7 +98,7 @@ test('same seed, same samples; step i is reproducible on its own; the trajectory
   const a = sample(o);
   const b = sample(o);
   assert.ok(a.tokens.equal(b.tokens));
-  assert.notDeepEqual(sample({ ...o, seed: 10 }).tokens.toArray(), a.tokens.toArray());
+  assert.notDeepEqual(sample({ ...SETTINGS, ...o, seed: 10 }).tokens.toArray(), a.tokens.toArray());
   const tr = a.trajectory!;
   assert.equal(tr.length, 13);
   assert.equal(
@@ -146,15 +149,15 @@ test('temperature and top-p: low temperature and small top-p concentrate the all
     const counts = torch.zeros([27], 'float64').scatterAdd(0, idx, torch.ones([4000], 'float64'));
     return counts.amax().item() / 4000;
   };
-  const normal = modeMass(sample(base).tokens);
-  const cold = modeMass(sample({ ...base, temperature: 0.1 }).tokens);
-  const nucleus = modeMass(sample({ ...base, topP: 0.3 }).tokens);
+  const normal = modeMass(sample({ ...SETTINGS, ...base }).tokens);
+  const cold = modeMass(sample({ ...SETTINGS, ...base, temperature: 0.1 }).tokens);
+  const nucleus = modeMass(sample({ ...SETTINGS, ...base, topP: 0.3 }).tokens);
   assert.ok(cold > normal + 0.1, `mode mass ${normal} -> ${cold}`);
   assert.ok(nucleus > normal + 0.1, `mode mass ${normal} -> ${nucleus}`);
-  assert.throws(() => sample({ ...base, topP: 0 }), /top-p must be in \(0, 1\]/);
-  assert.throws(() => sample({ ...base, sampler: 'nope' }), /unknown sampler 'nope'/);
+  assert.throws(() => sample({ ...SETTINGS, ...base, topP: 0 }), /top-p must be in \(0, 1\]/);
+  assert.throws(() => sample({ ...SETTINGS, ...base, sampler: 'nope' }), /unknown sampler 'nope'/);
   assert.throws(
-    () => sample({ ...base, sampler: 'mdlm' }),
+    () => sample({ ...SETTINGS, ...base, sampler: 'mdlm' }),
     /the mdlm sampler needs the masked process/,
   );
 });
@@ -202,6 +205,7 @@ test('the driver spends the NFE budget: Alg. 2 one pass a step; confidence two, 
   ] as const) {
     let n = 0;
     const r = sample({
+      ...SETTINGS,
       process: proc,
       classifier: (y, t, c) => {
         n++;

@@ -18,6 +18,7 @@ import {
 } from '../src/sampling/index.js';
 import { undo } from '../src/sampling/remask-step.js';
 import * as torch from '../src/torch/index.js';
+import { SETTINGS } from './settings.js';
 
 const [A, X, Y, Z, CLUE] = [0, 1, 2, 3, 4];
 const EDGES = [
@@ -71,6 +72,7 @@ function run(
   exclude: Exclusion | null = colouring,
 ): SampleResult {
   return sample({
+    ...SETTINGS,
     process: P.makeProcess('hybrid', { length: L }),
     classifier: classifier(guess),
     anchors: torch.eye(K, 'float64'),

@@ -161,12 +161,12 @@ test('the Text tab fills a template: given characters never change, holes stick 
       });
     }
     assert.equal(sticky.size, template.split('').filter((c) => c === '_').length); // all filled
-    await page.fill('#text input[name="infill"]', 'The ___');
+    await page.fill('#text input[name="infill"]', `${'a'.repeat(300)}_`);
     await page.click('#text button[type="submit"]');
     await page.waitForSelector('#text[data-state="error"]');
     assert.equal(
       await text(page.locator('#text .error')),
-      'infill: "T" at position 0 is not in the model\'s alphabet (a-z and space; _ marks a hole)',
+      'infill has 301 characters; the model takes at most 256',
     );
     assert.deepEqual(errors, []);
     await page.close();

@@ -214,12 +214,20 @@ test("deep supervision: the mean over the loops of each loop's cross-entropy, ea
       `dLoss/dz of loop ${k + 1}`,
     );
   // without it the loss reads the network's output (the last loop) alone
-  const plain = sjdLoss(model, proc, x0, Float64Array.from(t), new torch.TorchGenerator(1), condition);
+  const plain = sjdLoss(
+    model,
+    proc,
+    x0,
+    Float64Array.from(t),
+    new torch.TorchGenerator(1),
+    condition,
+  );
   close(plain.item(), each[2]!.value, 1e-5, 'the plain loss');
   // a network without loops to read is refused in one line
   const { model: flat } = stubModel(zs[0]!.z);
   assert.throws(
-    () => sjdLoss(flat, proc, x0, Float64Array.from(t), new torch.TorchGenerator(1), condition, true),
+    () =>
+      sjdLoss(flat, proc, x0, Float64Array.from(t), new torch.TorchGenerator(1), condition, true),
     /^Error: deep supervision reads the loops of a transformer; this network has none$/,
   );
 });

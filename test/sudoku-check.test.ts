@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { scoreBoards } from '../src/tasks/sudoku/metrics.js';
 import { countSolutions, countSolutionsBounded } from '../src/tasks/sudoku/puzzle/backtrack.js';
 import { parseBoard, unitIsPermutation, unitRepeats } from '../src/tasks/sudoku/puzzle/board.js';
 import {
@@ -17,7 +18,6 @@ import {
   solutionCount,
 } from '../src/tasks/sudoku/puzzle/check.js';
 import { formatSudokuCsv, parseSudokuCsv, writeSudokuCsv } from '../src/tasks/sudoku/puzzle/csv.js';
-import { scoreBoards } from '../src/tasks/sudoku/metrics.js';
 
 const PUZZLE = parseBoard(
   '530070000600195000098000060800060003400803001700020006060000280000419005000080079',

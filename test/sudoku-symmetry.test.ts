@@ -24,7 +24,7 @@ import {
   invertSymmetry,
 } from '../src/tasks/sudoku/symmetry.js';
 import { SudokuTask } from '../src/tasks/sudoku/task.js';
-import { TorchGenerator, type Tensor, tensor, tidy } from '../src/torch/index.js';
+import { type Tensor, TorchGenerator, tensor, tidy } from '../src/torch/index.js';
 
 const pairs = generatedPairs(12, 5);
 const task = (augment: SudokuTask['opts']['augment']) =>

@@ -35,7 +35,7 @@ test('a module whose default export is a function of the library registers its t
   name: 'fntask',
   shape: () => ({ name: 'fntask', length: 4, classes: 2 }),
   load: () => { throw new Error('no model'); },
-  sampling: { sampler: sjd.sampling.defaultSampler, nfe: () => 8, temperature: 1 },
+  sampling: { ...sjd.sampling.SAMPLING_DEFAULTS, nfe: () => 8 },
   train: { description: 'a task given as a function', sizes: {}, defaults: {}, prepare: () => { throw new Error('not here'); } },
 });
 `,

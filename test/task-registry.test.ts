@@ -13,7 +13,12 @@ import { Command } from 'commander';
 import { registerTrain } from '../src/cli/train.js';
 import type { Network } from '../src/model/network.js';
 import type { SJDProcess } from '../src/process/index.js';
-import { defaultSampler, drain, sampleBatchSteps } from '../src/sampling/index.js';
+import {
+  drain,
+  SAMPLING_DEFAULTS,
+  sampleBatchSteps,
+  unconditionalSampling,
+} from '../src/sampling/index.js';
 import { buildApp, TASKS } from '../src/serve/index.js';
 import {
   registerTask,
@@ -30,6 +35,7 @@ import {
   type TaskShape,
   type TrainTask,
 } from '../src/train/index.js';
+import { SETTINGS } from './settings.js';
 import { tempDir } from './tmp.js';
 
 const L = 8;
@@ -53,7 +59,7 @@ class RepeatTask implements TrainTask {
     return { x0: tensor(data, [size, L], 'int64') };
   }
   evaluate(model: Network, proc: SJDProcess): Record<string, number> {
-    const o = { n: 16, batchSize: 16, nfe: 32, seed: 7, sampler: defaultSampler(proc) };
+    const o = unconditionalSampling(proc, { n: 16, nfe: 32, seed: 7 });
     return { repeats: repeats(drain(sampleBatchSteps(model, proc, o), false).rows) };
   }
 }
@@ -90,7 +96,7 @@ const repeatSpec: TaskSpec = {
   name: 'repeat',
   shape: () => repeatShape,
   load: (dir) => loadTransformer(dir!, repeatShape, 'repeat'),
-  sampling: { sampler: defaultSampler, nfe: () => 32, temperature: 1 },
+  sampling: { ...SAMPLING_DEFAULTS, nfe: () => 32 },
   train: {
     description: 'train a denoiser of repeats (a toy)',
     sizes: { tiny },
@@ -149,7 +155,7 @@ test('a registered task trains by `sjd train`, samples by its spec and is served
   // Its spec loads and samples the trained model: repeats, not noise.
   const m = repeatSpec.load(dir);
   assert.equal(m.config.task, 'repeat');
-  const settings = { n: 4, nfe: 32, temperature: 1, sampler: 'mdlm', seed: 3 };
+  const settings = { ...SETTINGS, n: 4, nfe: 32, sampler: 'mdlm', seed: 3 };
   const direct = drain(repeatSpec.sampleSteps!(m, settings), false);
   const more = drain(repeatSpec.sampleSteps!(m, { ...settings, n: 64 }), false);
   assert.ok(
@@ -163,7 +169,13 @@ test('a registered task trains by `sjd train`, samples by its spec and is served
     const info = (await app.inject({ method: 'GET', url: '/api/models' })).json();
     assert.equal(info.tasks.repeat.available, true);
     assert.equal(info.tasks.repeat.process, 'masked');
-    assert.deepEqual(info.tasks.repeat.defaults, { sampler: 'mdlm', nfe: 32, temperature: 1 });
+    assert.deepEqual(info.tasks.repeat.defaults, {
+      sampler: 'mdlm',
+      nfe: 32,
+      temperature: 1,
+      topP: 1,
+      grid: 'cosine',
+    });
     assert.equal(info.tasks.repeat.length, L);
     assert.equal(info.tasks.text.available, false); // this folder holds the toy only
     const res = await app.inject({

@@ -14,6 +14,7 @@ import {
   train,
   trainUnlessScored,
 } from '../src/train/index.js';
+import { SETTINGS } from './settings.js';
 import { tempDir } from './tmp.js';
 
 // x_i = (x_0 + i) mod K: one free token per sequence, the rest determined by it.
@@ -33,6 +34,7 @@ const toy: TrainTask = {
   },
   evaluate: (model, proc, step) => {
     const r = sample({
+      ...SETTINGS,
       process: proc,
       classifier: modelClassifier(model),
       anchors: model.anchors.forward(),

@@ -32,7 +32,11 @@ export const textCompareFlags = (c: Command): Command =>
       `instead of the frontiers: the models on the infilling benchmark, -n windows a shape (${text.HOLE_SHAPES.join(', ')}; default all; report default docs/text-infilling.md)`,
       parsed(text.parseHoleShapes),
     )
-    .option('--infill-nfe <n>', 'with --infill: the NFE of the fills (default 64)', int(1, 100_000))
+    .option(
+      '--infill-nfe <n>',
+      `with --infill: the NFE of the fills (default ${text.TEXT_SAMPLING.nfe()})`,
+      int(1, 100_000),
+    )
     .option(
       '--learned-seeds <list>',
       'with --hazards: seeds of the learned-hazard and ELBO arms (default 0: the paper reports one)',

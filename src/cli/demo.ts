@@ -90,7 +90,7 @@ async function imageDemo(o: DemoOpts): Promise<void> {
   const { model, process: proc, geometry: g, source } = image.loadImageModel(o.model);
   const t0 = performance.now();
   const r = withProgress(`sampling ${n} images`, n, 'images', (progress) =>
-    image.sampleImages(model, proc, g, { n, nfe: o.nfe ?? 64, seed: o.seed, progress }),
+    image.sampleImages(model, proc, g, { n, nfe: o.nfe, seed: o.seed, progress }),
   );
   util.writeFileAtomic(o.out, image.gridPng(r.images, n, g));
   console.log(

@@ -127,7 +127,7 @@ export function registerImage(program: Command): void {
     )
     .option(...nfeOption('image'))
     .option(...temperatureOption('image'))
-    .option(...topPOption)
+    .option(...topPOption('image'))
     .option(...seedOption)
     .option(
       '--data <file>',
@@ -207,7 +207,7 @@ export function registerImage(program: Command): void {
     .option('-n, --n <n>', 'number of images', int(1, 100_000), 16)
     .option(...nfeOption('image'))
     .option(...temperatureOption('image'))
-    .option(...topPOption)
+    .option(...topPOption('image'))
     .option(...seedOption)
     .option('--cols <n>', 'grid columns (default: about the square root of n)', int(1, 10_000))
     .option('--trace <file>', 'also write a PNG of the first samples at several times')

@@ -9,7 +9,7 @@ export const EXIT_INTERRUPTED = 130;
 
 export interface Interrupt {
   signal: AbortSignal; // aborted by the first Ctrl-C or SIGTERM
-  release(): void; // the handlers removed (the work is over)
+  release(): void; // the work is over: the handlers go, unless a stop began (see below)
 }
 
 /** Handles Ctrl-C and SIGTERM while `what` runs (its name in the acknowledgement). */
@@ -28,7 +28,10 @@ export function interruptible(what: string, atOnce: () => void = () => {}): Inte
   process.on('SIGTERM', onSignal);
   return {
     signal: ctl.signal,
+    // once stopping, a Ctrl-C during the wrap-up (writing what was done) still means "at once",
+    // and exits with the status of an interrupted command, not by the signal's default action
     release: () => {
+      if (ctl.signal.aborted) return;
       process.removeListener('SIGINT', onSignal);
       process.removeListener('SIGTERM', onSignal);
     },

@@ -137,14 +137,17 @@ export function processOptions(
     );
 }
 
-/** A sampling command's `--seed` and `--top-p` (every task's). */
+/** A sampling command's `--seed` (every task's). */
 export const seedOption = ['--seed <n>', 'sampling seed', int(0, 2 ** 31 - 1), 0] as const;
-export const topPOption = [
-  '--top-p <p>',
-  "nucleus sampling mass, 1 the whole distribution (the paper's MD4 image baseline: 0.98)",
-  num(1e-6, 1),
-  1,
-] as const;
+
+/** `--top-p` with the task's default (the registry's, as the page's). */
+export const topPOption = (task: string) =>
+  [
+    '--top-p <p>',
+    "nucleus sampling mass, 1 the whole distribution (the paper's MD4 image baseline: 0.98)",
+    num(1e-6, 1),
+    taskSpec(task).sampling.topP,
+  ] as const;
 
 /** `--nfe` with the task's default budget (the registry's, as the page's). */
 export const nfeOption = (task: string) =>

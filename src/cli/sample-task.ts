@@ -28,8 +28,13 @@ function registerOne(cmd: Command, spec: TaskSpec): void {
     .option(...seedOption)
     .action((o: Flags) => {
       const m = spec.load(o.model);
-      const sampler = o.sampler ?? spec.sampling.sampler(m.process);
-      const settings = { n: o.n, nfe: o.nfe, temperature: o.temperature, sampler, seed: o.seed };
+      const given = { sampler: o.sampler, nfe: o.nfe, temperature: o.temperature };
+      const settings = {
+        ...sampling.withSamplingDefaults(spec.sampling, m.process, given),
+        n: o.n,
+        seed: o.seed,
+      };
+      const { sampler } = settings;
       const t0 = performance.now();
       const { answer, nfe } = sampling.drain(spec.sampleSteps!(m, settings), false);
       const s = (performance.now() - t0) / 1000;

@@ -22,7 +22,7 @@ interface SamplerOpts {
   commitThreshold: number;
   undos: number;
   temperature: number;
-  grid: 'uniform' | 'cosine';
+  grid: sampling.GridKind;
   seed: number;
   rules: boolean; // resolved before the action (withSolveDefaults)
   retries: number;
@@ -89,7 +89,7 @@ const withSolveDefaults = (c: Command) =>
     const { sampler, rules } = sudoku.sudokuSampling(o);
     cmd.setOptionValue('sampler', sampler);
     cmd.setOptionValue('rules', rules);
-    if (o.nfe === undefined) cmd.setOptionValue('nfe', sudoku.defaultSudokuNfe(sampler));
+    if (o.nfe === undefined) cmd.setOptionValue('nfe', sudoku.SUDOKU_SAMPLING.nfe(sampler));
   });
 
 /** How --sampler defaults (shared with `sjd demo`). */
@@ -123,13 +123,13 @@ const samplerOptions = (c: Command) =>
         '--temperature <x>',
         'classifier temperature: divides the logits (ranking, allocation, drift)',
         num(1e-3, 100),
-        1,
+        sudoku.SUDOKU_SAMPLING.temperature,
       )
       .option(
         '--grid <kind>',
-        'time grid of the grid samplers (cosine, uniform)',
-        oneOf(['cosine', 'uniform']),
-        'cosine',
+        `time grid of the grid samplers (${sampling.GRID_KINDS.join(', ')})`,
+        oneOf(sampling.GRID_KINDS),
+        sudoku.SUDOKU_SAMPLING.grid,
       )
       .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
       .option(

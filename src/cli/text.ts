@@ -43,7 +43,7 @@ function samplingOptions(cmd: Command): Command {
     .option(...temperatureOption('text'))
     .option('-n, --n <n>', 'number of samples', int(1, 1_000_000), 16)
     .option(...seedOption)
-    .option(...topPOption)
+    .option(...topPOption('text'))
     .option(
       '--uniform-hazard',
       'sample with hazard weights w = 1 (a model trained with learned or frozen ones: the "w = 1 sampler" of tab:e2e-text8)',

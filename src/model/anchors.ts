@@ -1,7 +1,7 @@
 // Anchors E(a) in R^d, one per token (sec:sjd): learned and normalised to norm sqrt(d) as in
 // CDCD (docs/design.md §5; raw init std 1e-3), frozen random (normalised the same way), or fixed
 // given values used as they are (e.g. the sinusoidal value embedding of images).
-import { type TorchGenerator, nn, type Tensor, tidy } from '../torch/index.js';
+import { nn, type Tensor, type TorchGenerator, tidy } from '../torch/index.js';
 
 export type AnchorMode = 'learned' | 'frozen' | 'fixed';
 

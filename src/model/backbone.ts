@@ -6,7 +6,7 @@
 // looping (the stack of blocks applied `loops` times with the same weights), with the head
 // readable after every loop for deep supervision.
 // Input is a sequence of d-vectors (token embeddings, or the SJD state y), output logits.
-import { arange, type TorchGenerator, keep, nn, type Tensor, tidy } from '../torch/index.js';
+import { arange, keep, nn, type Tensor, type TorchGenerator, tidy } from '../torch/index.js';
 import { type AttentionKind, attentionBias } from './attention-pattern.js';
 import { DiTBlock, DiTFinal } from './dit-block.js';
 

@@ -5,7 +5,7 @@
 // time embedding, either added to the input (GPT-2-like, pre-LN blocks; Sudoku) or fed to every
 // block by adaLN-zero (DiT; text8); non-causal attention, dense or restricted to the relations
 // of the structure (attention-pattern.ts), optionally weight-tied looped; logits over K anchors.
-import { type TorchGenerator, keep, nn, type Tensor, tensor, tidy } from '../torch/index.js';
+import { keep, nn, type Tensor, type TorchGenerator, tensor, tidy } from '../torch/index.js';
 import { maxOf } from '../util/fold.js';
 import { type AnchorMode, Anchors } from './anchors.js';
 import type { AttentionKind } from './attention-pattern.js';

@@ -2,7 +2,7 @@
 // denoiser of app:text8, docs/design.md §5): from the conditioning vector c, one zero-initialised
 // linear layer gives shift, scale and gate for the attention and MLP branches, so every block
 // starts as the identity. LayerNorms carry no affine parameters of their own.
-import { type TorchGenerator, nn, type Tensor } from '../torch/index.js';
+import { nn, type Tensor, type TorchGenerator } from '../torch/index.js';
 
 /** x [B, L, D] * (1 + scale [B, 1, D]) + shift [B, 1, D] */
 export function modulate(x: Tensor, shift: Tensor, scale: Tensor): Tensor {

@@ -1,7 +1,7 @@
 // Sinusoidal time conditioning (docs/design.md §5): [sin(1000 t w_k), cos(1000 t w_k)] with
 // w_k = 10000^(-k / (dim/2)), then an MLP (dim -> 4 dim -> dim, GELU), as in DiT / GPT-2-like
 // diffusion transformers.
-import { arange, cat, type TorchGenerator, nn, type Tensor } from '../torch/index.js';
+import { arange, cat, nn, type Tensor, type TorchGenerator } from '../torch/index.js';
 
 /** t [B] (float) -> [B, dim] */
 export function sinusoidal(t: Tensor, dim: number): Tensor {

@@ -1,7 +1,7 @@
 // A token-in, logits-out transformer: an embedding table in front of the Backbone. The model
 // of the tensor benchmarks and the demo; the SJD denoisers put the corrupted state y in front
 // of the same Backbone instead.
-import { type TorchGenerator, nn, type Tensor } from '../torch/index.js';
+import { nn, type Tensor, type TorchGenerator } from '../torch/index.js';
 import { Backbone, type BackboneConfig } from './backbone.js';
 
 export class TokenClassifier extends nn.Module {

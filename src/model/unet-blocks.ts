@@ -3,7 +3,13 @@
 // embedding added between its two 3x3 convolutions (the second zero-initialised, so each block
 // starts as the identity); self-attention over the pixels of a feature map; a stride-2
 // convolution down and a nearest-neighbour upsampling plus convolution up.
-import { dropout, type TorchGenerator, nn, type Tensor, upsampleNearest2d } from '../torch/index.js';
+import {
+  dropout,
+  nn,
+  type Tensor,
+  type TorchGenerator,
+  upsampleNearest2d,
+} from '../torch/index.js';
 
 /** The largest number of groups <= 32 that divides `channels` (ADM uses 32). */
 export function groupsFor(channels: number): number {

@@ -6,7 +6,7 @@
 // convolutions down and nearest upsampling up with skip connections, and a zero-initialised 3x3
 // convolution out. The layers register on the module that owns them (`register`), so their
 // parameters keep the owner's names (time, in_conv, down.*, mid.*, up.*, out_norm, out_conv).
-import { cat, type TorchGenerator, nn, type Tensor } from '../torch/index.js';
+import { cat, nn, type Tensor, type TorchGenerator } from '../torch/index.js';
 import type { Precision } from './precision.js';
 import { TimeEmbedding } from './time-embedding.js';
 import { AttentionBlock, Downsample, groupsFor, ResBlock, Upsample } from './unet-blocks.js';

@@ -4,7 +4,7 @@
 // the analog bits for Bit Diffusion), laid out as a feature map of C D channels, and giving
 // the same shape back (DDPM's epsilon, Bit Diffusion's x0). No anchors, no flags: there is no
 // sticking in these processes.
-import { type TorchGenerator, nn, type Tensor } from '../torch/index.js';
+import { nn, type Tensor, type TorchGenerator } from '../torch/index.js';
 import { atPrecision } from './precision.js';
 import { UNetLayers, type UNetSize } from './unet-layers.js';
 

@@ -4,7 +4,7 @@
 // map of C d channels, plus one channel per image channel that flags the tokens on an anchor
 // (stuck or committed; see denoiser.ts); the U-Net's zero-initialised output convolution gives
 // C K channels: the per-site classifier head over the K levels, logits [B, L, K].
-import { cat, type TorchGenerator, nn, type Tensor, zeros } from '../torch/index.js';
+import { cat, nn, type Tensor, type TorchGenerator, zeros } from '../torch/index.js';
 import { type AnchorMode, Anchors } from './anchors.js';
 import { atPrecision } from './precision.js';
 import { UNetLayers, type UNetSize } from './unet-layers.js';

@@ -11,7 +11,7 @@
 // The forward law is x_t = sqrt(abar(t)) x_0 + sqrt(1 - abar(t)) eps, in float64.
 import type { UNetRegressor } from '../model/unet-regressor.js';
 import type { PixelProcessName } from '../process/choice.js';
-import { type TorchGenerator, type Tensor, tensor, tidy } from '../torch/index.js';
+import { type Tensor, type TorchGenerator, tensor, tidy } from '../torch/index.js';
 import { analogBits, type PixelEncoding, scalarEncoding } from './encoding.js';
 import { ddpmSchedule, linearSignalSchedule, type PixelSchedule } from './schedule.js';
 

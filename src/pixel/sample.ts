@@ -17,6 +17,7 @@
 // how many come after it; one chunk can be taken step by step.
 import type { UNetRegressor } from '../model/unet-regressor.js';
 import type { Watch } from '../sampling/batched.js';
+import { DEFAULT_BATCH } from '../sampling/defaults.js';
 import { stepGenerator } from '../sampling/driver.js';
 import type { TrajectoryStep } from '../sampling/types.js';
 import {
@@ -117,7 +118,7 @@ export function* pixelSampleSteps(
   o: PixelSampleOptions,
   watch: Watch,
 ): Generator<TrajectoryStep | null, { rows: number[][]; nfe: number }> {
-  const size = o.batch ?? 64;
+  const size = o.batch ?? DEFAULT_BATCH;
   if (!(Number.isInteger(o.n) && o.n >= 1)) throw new Error(`n must be >= 1, got ${o.n}`);
   if (watch === 'all' && o.n > size)
     throw new Error(`a stepwise run takes 1 to ${size} images (one batch), asked for ${o.n}`);

@@ -7,8 +7,8 @@
 // float64 tensors: no host round trip (issue 17); only the B row times travel host -> device.
 import {
   embedding,
-  type TorchGenerator,
   type Tensor,
+  type TorchGenerator,
   tensor,
   where,
   zerosLike,

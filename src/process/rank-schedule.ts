@@ -12,7 +12,7 @@
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
 import normalPdf from '@stdlib/stats-base-dists-normal-pdf';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
-import { embedding, type TorchGenerator, type Tensor, tensor } from '../torch/index.js';
+import { embedding, type Tensor, type TorchGenerator, tensor } from '../torch/index.js';
 
 export interface RankVPConfig {
   kind: 'rank';

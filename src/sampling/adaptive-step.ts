@@ -11,7 +11,7 @@
 // last step (NFE budget spent) fills every active site with its argmax. As in Alg. 2 the
 // temperature divides the logits wherever they are read.
 import { type SJDProcess, VARIANCE_FLOOR } from '../process/index.js';
-import { type TorchGenerator, type Tensor, where } from '../torch/index.js';
+import { type Tensor, type TorchGenerator, where } from '../torch/index.js';
 import { boardTimes } from './board-time.js';
 import { commitSites } from './commit.js';
 import { classify } from './exclusion.js';

@@ -8,10 +8,15 @@ import { type Network as Model, networkLength } from '../model/network.js';
 import type { SJDProcess } from '../process/index.js';
 import { type Tensor, tidy } from '../torch/index.js';
 import { pushAll } from '../util/fold.js';
+import {
+  DEFAULT_BATCH,
+  SAMPLING_DEFAULTS,
+  type SamplingDefaults,
+  type SamplingSettings,
+  withSamplingDefaults,
+} from './defaults.js';
 import { driverSteps, type SampleOptions, type TrajectoryStep } from './driver.js';
-import type { GridKind } from './grid.js';
 import { modelClassifier } from './model-classifier.js';
-import { defaultSampler } from './registry.js';
 import { drain, shown } from './run.js';
 
 export interface BatchedSampleOptions
@@ -28,34 +33,28 @@ export interface BatchedSampleOptions
   progress?: (done: number, n: number) => void;
 }
 
-/** An unconditional run's options (text, images: `sjd sample`, the API, the frontiers). */
-export interface UnconditionalOptions {
+/**
+ * An unconditional run's options (text, images: `sjd sample`, the API, the frontiers): any of
+ * the sampling settings (the rest from the task's defaults, defaults.ts), the count and seed.
+ */
+export interface UnconditionalOptions extends Partial<SamplingSettings> {
   n: number;
-  nfe: number;
-  temperature?: number; // default 1
-  /** nucleus (top-p) truncation of every categorical draw; 1 (the default) keeps it whole */
-  topP?: number;
   seed: number;
-  sampler?: string; // default: 'mdlm' for the masked process, else 'sjd' (defaultSampler)
-  grid?: GridKind; // default: cosine
-  batch?: number; // default 64
+  batch?: number; // default DEFAULT_BATCH
   record?: boolean; // the trajectory of the first batch
   progress?: (done: number, n: number) => void; // after each batch
 }
 
-/** The batched sampler's options for an unconditional run of `proc`. */
+/** The batched sampler's options for an unconditional run of `proc`, `d` filling what `o` leaves. */
 export function unconditionalSampling(
   proc: SJDProcess,
   o: UnconditionalOptions,
+  d: SamplingDefaults = SAMPLING_DEFAULTS,
 ): BatchedSampleOptions {
   return {
+    ...withSamplingDefaults(d, proc, o),
     n: o.n,
-    batchSize: o.batch ?? 64,
-    sampler: o.sampler ?? defaultSampler(proc),
-    nfe: o.nfe,
-    temperature: o.temperature ?? 1,
-    topP: o.topP ?? 1,
-    grid: o.grid ?? 'cosine',
+    batchSize: o.batch ?? DEFAULT_BATCH,
     seed: o.seed,
     record: o.record,
     progress: o.progress,

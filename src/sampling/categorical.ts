@@ -1,6 +1,6 @@
 // Categorical draws in float64 from per-position distributions, with top-p (nucleus)
 // truncation: keep the most probable anchors whose mass first reaches p, renormalise.
-import { type TorchGenerator, type Tensor, zerosLike } from '../torch/index.js';
+import { type Tensor, type TorchGenerator, zerosLike } from '../torch/index.js';
 
 /** probs [..., K] (rows sum to 1) -> draws [...] int64. */
 export function drawCategorical(probs: Tensor, gen: TorchGenerator, topP = 1): Tensor {

@@ -22,7 +22,7 @@ import {
 } from '../torch/index.js';
 import { boardTime } from './board-time.js';
 import type { Exclusion } from './exclusion.js';
-import { type GridKind, timeGrid } from './grid.js';
+import { GRID_KINDS, type GridKind, timeGrid } from './grid.js';
 import { getSampler } from './registry.js';
 import { temperedProbs } from './reverse-sde.js';
 import { drain, shown } from './run.js';
@@ -45,7 +45,7 @@ export interface SampleOptions {
   anchors: Tensor; // [K, d]
   batch: number;
   length: number;
-  sampler?: string; // 'sjd' (Alg. 2) | 'mdlm' (masked preset) | registered names
+  sampler: string; // 'sjd' (Alg. 2) | 'mdlm' (masked preset) | registered names
   nfe: number; // model evaluations (steps = nfe / the sampler's NFE per step)
   /**
    * [B] each row's own NFE cap, at most `nfe` (adaptive samplers only): row b's last step, which
@@ -53,9 +53,9 @@ export interface SampleOptions {
    * share one batch (a retry round, retry.ts); absent, every row's cap is `nfe`
    */
   budgets?: readonly number[];
-  grid?: GridKind;
-  temperature?: number;
-  topP?: number;
+  grid: GridKind; // the time grid of the grid samplers (unused by the adaptive ones)
+  temperature: number; // divides the classifier's logits
+  topP: number; // nucleus truncation of every categorical draw; 1 keeps it whole
   seed: number;
   /** tokens [B, L] int64 and mask [B, L] bool of conditioned (clamped) positions */
   condition?: { tokens: Tensor; mask: Tensor };
@@ -257,11 +257,6 @@ function lastSteps(
 }
 
 /**
- * The loop; `watch` snapshots each state (else yields null, which costs nothing) and reads each
- * classifier pass. Every sampling path runs it: `sample` and `sampleSteps` here, the batched
- * runs (batched.ts) and the tasks' solves and samples above them.
- */
-/**
  * Refuses options a run cannot start from (a caller of the library's `sample` without types),
  * in one line naming every field missing or of the wrong kind.
  */
@@ -277,6 +272,10 @@ function checkSampleOptions(o: SampleOptions): void {
     ['length', 'a number of sites', number],
     ['nfe', 'a number of classifier evaluations', number],
     ['seed', 'a number', number],
+    ['sampler', 'a registered sampler name', (v) => typeof v === 'string'],
+    ['temperature', 'a number', number],
+    ['topP', 'a number', number],
+    ['grid', `one of ${GRID_KINDS.join(', ')}`, (v) => GRID_KINDS.includes(v as GridKind)],
   ];
   const bad = wanted.filter(([k, , ok]) => !ok(given[k]));
   if (bad.length > 0)
@@ -285,23 +284,27 @@ function checkSampleOptions(o: SampleOptions): void {
     );
 }
 
+/**
+ * The loop; `watch` snapshots each state (else yields null, which costs nothing) and reads each
+ * classifier pass. Every sampling path runs it: `sample` and `sampleSteps` here, the batched
+ * runs (batched.ts) and the tasks' solves and samples above them.
+ */
 export function* driverSteps(
   o: SampleOptions,
   watch: boolean,
 ): Generator<TrajectoryStep | null, SampleResult> {
   checkSampleOptions(o);
   const proc = o.process;
-  const name = o.sampler ?? 'sjd';
+  const name = o.sampler;
   const sampler = getSampler(name);
   const steps = stepsOf(o, name, sampler.nfePerStep);
   const [B, L] = [o.batch, o.length];
   const lastStep = lastSteps(o, B, steps, sampler.nfePerStep, sampler.kind === 'adaptive'); // [B]
-  const grid =
-    sampler.kind === 'adaptive' ? undefined : timeGrid(o.grid ?? 'cosine', steps, proc.T);
+  const grid = sampler.kind === 'adaptive' ? undefined : timeGrid(o.grid, steps, proc.T);
   let nfe = 0;
   const rowNfe = new Int32Array(B);
   let rows: number[] = Array.from({ length: B }, (_, b) => b); // the rows the step sees
-  const temperature = o.temperature ?? 1;
+  const temperature = o.temperature;
   const reads: Reads = {
     argmax: new Int32Array(B * L).fill(-1),
     confidence: new Float32Array(B * L),
@@ -318,7 +321,7 @@ export function* driverSteps(
     },
     anchors: E,
     temperature,
-    topP: o.topP ?? 1,
+    topP: o.topP,
     commit: o.commit,
     exclude: o.exclude,
   };

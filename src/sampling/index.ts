@@ -16,6 +16,13 @@ export { boardTime } from './board-time.js';
 export { candiStep } from './candi-step.js';
 export { confidenceStep } from './confidence-step.js';
 export {
+  DEFAULT_BATCH,
+  SAMPLING_DEFAULTS,
+  type SamplingDefaults,
+  type SamplingSettings,
+  withSamplingDefaults,
+} from './defaults.js';
+export {
   type SampleOptions,
   type SampleResult,
   sample,
@@ -24,7 +31,7 @@ export {
   type TrajectoryStep,
 } from './driver.js';
 export { classify, type Exclusion } from './exclusion.js';
-export { type GridKind, timeGrid } from './grid.js';
+export { GRID_KINDS, type GridKind, timeGrid } from './grid.js';
 export { modelClassifier } from './model-classifier.js';
 export {
   defaultSampler,

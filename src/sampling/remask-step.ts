@@ -18,7 +18,7 @@
 // board's budget as before. A board nothing breaks is stepped exactly as by the adaptive sampler
 // (the same draws). The verifier is the rules alone: what is undone is read from the rules and the
 // commits' own sureness, never from a solution.
-import { type TorchGenerator, type Tensor, tensor, where } from '../torch/index.js';
+import { type Tensor, type TorchGenerator, tensor, where } from '../torch/index.js';
 import { adaptiveMove, DEFAULT_COMMIT } from './adaptive-step.js';
 import { boardTimes } from './board-time.js';
 import { ruledOut } from './exclusion.js';

@@ -14,7 +14,7 @@ import {
   type SJDProcess,
   VARIANCE_FLOOR,
 } from '../process/index.js';
-import { cat, type TorchGenerator, type Tensor, tensor, where } from '../torch/index.js';
+import { cat, type Tensor, type TorchGenerator, tensor, where } from '../torch/index.js';
 import { maxOf, pushAll } from '../util/fold.js';
 import { normalAt } from './site-draws.js';
 import type { SamplerState, StepContext, Time } from './types.js';

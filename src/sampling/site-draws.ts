@@ -8,7 +8,7 @@
 // the float64 state as one term of the move, and libtorch draws float32 normals about 4x
 // faster than float64 ones (vectorised Box-Muller), the largest share of a step outside the
 // network passes (issue #30).
-import { type TorchGenerator, type Tensor, zeros } from '../torch/index.js';
+import { type Tensor, type TorchGenerator, zeros } from '../torch/index.js';
 
 /** The flat indices [n] int64 of the true sites of mask [B, L] bool. */
 export function siteIndices(mask: Tensor): Tensor {

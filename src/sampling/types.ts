@@ -1,6 +1,6 @@
 // What the samplers share: the classifier they call (the network as the samplers see it), the state they carry, and a step's context.
 import type { SJDProcess } from '../process/index.js';
-import type { TorchGenerator, Tensor } from '../torch/index.js';
+import type { Tensor, TorchGenerator } from '../torch/index.js';
 
 /**
  * A forward time: one number for the whole batch (the fixed-grid samplers), or one per row

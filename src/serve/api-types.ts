@@ -43,6 +43,8 @@ export interface Defaults {
   sampler: string;
   nfe: number;
   temperature: number;
+  topP: number;
+  grid: (typeof GRIDS)[number];
   rules?: boolean; // Sudoku: whether a solve uses the rules (its searching samplers need them)
 }
 

@@ -49,6 +49,8 @@ export function settingsOf(
     sampler: q.sampler ?? m.defaults.sampler,
     nfe: q.nfe ?? m.defaults.nfe,
     temperature: q.temperature ?? m.defaults.temperature,
+    topP: m.defaults.topP,
+    grid: m.defaults.grid,
     seed: q.seed ?? 0,
   };
   const { nfePerStep } = getSampler(s.sampler);

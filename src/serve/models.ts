@@ -36,6 +36,8 @@ function load(spec: TaskSpec, dir: string): ServedModel {
     sampler,
     nfe: spec.sampling.nfe(sampler),
     temperature: spec.sampling.temperature,
+    topP: spec.sampling.topP,
+    grid: spec.sampling.grid,
     ...(rules === undefined ? {} : { rules }),
   };
   const samplers = samplersFor(r.process, rules !== undefined);

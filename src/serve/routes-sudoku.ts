@@ -59,7 +59,7 @@ export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
     });
     const settings: SolveSettings = {
       ...settingsOf(m, { ...q, sampler }),
-      grid: q.grid ?? 'cosine',
+      grid: q.grid ?? m.defaults.grid,
       retries: q.retries ?? sudoku.DEFAULT_RETRIES,
       rules,
     };

@@ -2,6 +2,7 @@
 // (common/task-spec.ts, each written in its task's folder), so that the commands and `sjd serve`
 // loop over the tasks instead of branching on their names. A task is its folder, its spec.ts and one line of TASK_SPECS;
 // registerTask adds one at run time (a library user's task, the registry test's toy task).
+import { SAMPLING_DEFAULTS } from '../sampling/defaults.js';
 import type { TaskShape, TrainConfig } from '../train/index.js';
 import type { LoadedModel } from '../train/model-io.js';
 import type { TaskSpec as Spec } from './common/task-spec.js';
@@ -39,10 +40,23 @@ export const TASK_SPECS: Record<string, TaskSpec> = {
 const registered = new Map<string, TaskSpec>(Object.entries(TASK_SPECS));
 
 /** Adds a task to every command and to `sjd serve`; a name already taken is refused. */
+/** A spec's sampling defaults, every one present (a module without types may leave one out). */
+function checkSamplingDefaults(spec: TaskSpec): void {
+  const d = (spec.sampling ?? {}) as unknown as Record<string, unknown>;
+  const missing = Object.keys(SAMPLING_DEFAULTS).filter(
+    (k) => typeof d[k] !== typeof SAMPLING_DEFAULTS[k as keyof typeof SAMPLING_DEFAULTS],
+  );
+  if (missing.length > 0)
+    throw new Error(
+      `task '${spec.name}': sampling lacks ${missing.join(', ')} (spread sampling.SAMPLING_DEFAULTS and override what differs)`,
+    );
+}
+
 export function registerTask(spec: TaskSpec): void {
   if (!/^[a-z][a-z0-9-]*$/.test(spec.name))
     throw new Error(`task name '${spec.name}': lower-case letters, digits and '-' only`);
   if (registered.has(spec.name)) throw new Error(`task '${spec.name}' is already registered`);
+  checkSamplingDefaults(spec);
   registered.set(spec.name, spec);
 }
 

@@ -18,7 +18,7 @@ export {
 } from './native.js';
 export * as nn from './nn/index.js';
 export { AdamW, Optimizer, type ParamGroup, type ParamState, SGD } from './optim.js';
-export { defaultGenerator, TorchGenerator, manualSeed } from './random.js';
+export { defaultGenerator, manualSeed, TorchGenerator } from './random.js';
 export {
   type AddonBuild,
   addonBuild,

@@ -12,7 +12,7 @@ import {
   type SJDProcess,
   valueAnchors,
 } from '../process/index.js';
-import type { TorchGenerator, Tensor } from '../torch/index.js';
+import type { Tensor, TorchGenerator } from '../torch/index.js';
 import type { ModelChoice } from './config.js';
 import type { TaskShape } from './task.js';
 

@@ -8,7 +8,7 @@
 // of the shard losses; gradients are summed over ranks by bucketed all-reduces; the clip, the
 // optimiser, the EMA and the metrics then see the global batch's gradient and loss.
 import type { ProcessGroup } from '../torch/distributed.js';
-import { TorchGenerator, type Tensor, tensor, tidy } from '../torch/index.js';
+import { type Tensor, TorchGenerator, tensor, tidy } from '../torch/index.js';
 
 /** This process's place in the group (worldSize 1 and no group: a single process). */
 export interface DataParallel {

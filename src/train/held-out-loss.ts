@@ -4,7 +4,7 @@
 // SJD form is the cross-entropy of sjd-loss.ts.
 import type { Network } from '../model/network.js';
 import { type SJDProcess, sampleTimes } from '../process/index.js';
-import { TorchGenerator, noGrad, type Tensor, tidy } from '../torch/index.js';
+import { noGrad, type Tensor, TorchGenerator, tidy } from '../torch/index.js';
 import { sjdLoss } from './sjd-loss.js';
 
 /** A training loss: clean tokens x0 [B, L] int64 at times t [B] -> a scalar. */

@@ -4,8 +4,8 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { writeSvg } from '../util/plot.js';
 import { writeFileAtomic } from '../util/atomic.js';
+import { writeSvg } from '../util/plot.js';
 import { RUN_FILES } from './run-folder.js';
 
 const BASE = ['step', 'loss', 'lr', 'tokens_per_s'];

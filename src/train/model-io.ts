@@ -12,11 +12,11 @@ import { UNetRegressor } from '../model/unet-regressor.js';
 import type { PixelDiffusion } from '../pixel/index.js';
 import { isPixelProcess, type SJDProcess } from '../process/index.js';
 import {
-  TorchGenerator,
   loadSafetensors,
   noGrad,
   saveSafetensors,
   type Tensor,
+  TorchGenerator,
   tidy,
 } from '../torch/index.js';
 import { withArticle } from '../util/article.js';

@@ -7,7 +7,7 @@ import type { Network } from '../model/network.js';
 import type { UNetRegressor } from '../model/unet-regressor.js';
 import { pixelLoss } from '../pixel/index.js';
 import { isPixelProcess, learnedHazardOf, type SJDProcess } from '../process/index.js';
-import type { TorchGenerator, Tensor } from '../torch/index.js';
+import type { Tensor, TorchGenerator } from '../torch/index.js';
 import { buildModel, buildPixelDiffusion, buildProcess, buildRegressor } from './build.js';
 import type { TrainConfig } from './config.js';
 import { deployed, elboLoss, sjdLoss } from './sjd-loss.js';
@@ -20,7 +20,13 @@ export interface Objective {
   /** the network, its weights drawn from `gen` */
   build(gen: TorchGenerator): Trainable;
   /** x0 [B, L] int64, t [B], condition [B, L] bool -> the scalar loss */
-  loss(model: Trainable, x0: Tensor, t: Float64Array, gen: TorchGenerator, condition?: Tensor): Tensor;
+  loss(
+    model: Trainable,
+    x0: Tensor,
+    t: Float64Array,
+    gen: TorchGenerator,
+    condition?: Tensor,
+  ): Tensor;
   /** the task's evaluation of the (EMA) model */
   evaluate(model: Trainable, step: number): Record<string, number>;
 }

@@ -11,9 +11,9 @@ import { Denoiser, type Network } from '../model/network.js';
 import { corrupt, elboTerms, type SJDProcess } from '../process/index.js';
 import {
   crossEntropy,
-  type TorchGenerator,
   noGrad,
   type Tensor,
+  type TorchGenerator,
   tensor,
   where,
 } from '../torch/index.js';

@@ -4,7 +4,7 @@
 // (sec:exp-sudoku: the first evaluation that solves a board).
 import type { Network } from '../model/network.js';
 import type { BlendShape, SJDProcess } from '../process/index.js';
-import type { TorchGenerator, Tensor } from '../torch/index.js';
+import type { Tensor, TorchGenerator } from '../torch/index.js';
 import type { LossFn } from './held-out-loss.js';
 
 /** What building a model and its process needs of a task (loading a trained model needs no data). */

@@ -6,8 +6,7 @@
 // a spec names the model its task loads (M: an image's geometry, the text's alphabet).
 
 import type { Precision } from '../../model/precision.js';
-import type { SJDProcess } from '../../process/index.js';
-import type { TrajectoryStep } from '../../sampling/index.js';
+import type { SamplingDefaults, SamplingSettings, TrajectoryStep } from '../../sampling/index.js';
 import type {
   ConfigOptions,
   ProcessDefaults,
@@ -19,20 +18,12 @@ import type {
 } from '../../train/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
 
-/** Where sampling starts unless told otherwise (`sjd solve`, `sjd sample`, the page). */
-export interface SamplingDefaults {
-  sampler(proc: SJDProcess): string; // text, images: defaultSampler (MDLM's step or Alg. 2)
-  nfe(sampler?: string): number; // the NFE budget (per board for Sudoku)
-  temperature: number;
-  rules?: boolean; // a task with rules (Sudoku): whether a solve uses them; its searching samplers need them
-}
+/** Where sampling starts unless told otherwise (sampling/defaults.ts). */
+export type { SamplingDefaults };
 
 /** The settings of one unconditional sampling run (a request of the API, a command's flags). */
-export interface UnconditionalSettings {
+export interface UnconditionalSettings extends SamplingSettings {
   n: number; // samples (one batch)
-  nfe: number;
-  temperature: number;
-  sampler: string;
   seed: number;
 }
 

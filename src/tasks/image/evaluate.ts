@@ -6,7 +6,7 @@
 // plus, on the samples, the classifier's label entropy (mean entropy of p(y | x): low when each
 // sample looks like one class), an Inception-score analogue exp(E_x KL(p(y | x) || p(y))), and
 // the per-class coverage (the share of samples the classifier puts in each class).
-import { cat, TorchGenerator, noGrad, type Tensor, tidy } from '../../torch/index.js';
+import { cat, noGrad, type Tensor, TorchGenerator, tidy } from '../../torch/index.js';
 import type { ImageSet } from './dataset.js';
 import { type FeatureNet, networkInput } from './feature-net.js';
 import { frechetDistance, kernelDistance } from './frechet.js';

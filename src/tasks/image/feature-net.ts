@@ -4,7 +4,7 @@
 // three 3x3 convolutions (32, 64, 128 channels, GroupNorm, SiLU; 2x2 average pooling after the
 // first two), global average pooling to the features, and a linear head to the classes.
 // Input: images [B, C, H, W] as float in [0, 1] (levels expanded to 0..255, then / 255).
-import { avgPool2d, type TorchGenerator, nn, type Tensor, tensor } from '../../torch/index.js';
+import { avgPool2d, nn, type Tensor, type TorchGenerator, tensor } from '../../torch/index.js';
 import { expandLevels } from './levels.js';
 
 export interface FeatureNetConfig {

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import {
   AdamW,
   crossEntropy,
-  TorchGenerator,
   loadSafetensors,
   noGrad,
   saveSafetensors,
+  TorchGenerator,
   tensor,
   tidy,
 } from '../../torch/index.js';

@@ -8,8 +8,9 @@ import type { Network } from '../../model/network.js';
 import { pixelSampleSteps } from '../../pixel/index.js';
 import type { SJDProcess } from '../../process/index.js';
 import {
-  defaultSampler,
   drain,
+  SAMPLING_DEFAULTS,
+  type SamplingDefaults,
   sampleBatchSteps,
   sampleInBatches,
   type TrajectoryStep,
@@ -18,6 +19,9 @@ import {
 } from '../../sampling/index.js';
 import { type AnyImageModel, isPixelImageModel, type PixelImageModel } from './load.js';
 import { type ImageGeometry, imageShape, imagesOf } from './tokens.js';
+
+/** Images' sampling defaults (the commands', the page's and sampleImages'): the library's. */
+export const IMAGE_SAMPLING: SamplingDefaults = { ...SAMPLING_DEFAULTS };
 
 /** An image run's options: those of every unconditional run (sampling/batched.ts). */
 export type ImageSampleOptions = UnconditionalOptions;
@@ -34,13 +38,19 @@ export function sampleImages(
   g: ImageGeometry,
   o: ImageSampleOptions,
 ): ImageSamples {
-  const { rows, nfe, trajectory } = sampleInBatches(model, proc, unconditionalSampling(proc, o));
+  const { rows, nfe, trajectory } = sampleInBatches(
+    model,
+    proc,
+    unconditionalSampling(proc, o, IMAGE_SAMPLING),
+  );
   return { images: imagesOf(rows.flat(), o.n, g), nfe, trajectory };
 }
 
 /** The sampler a model runs under `o`: its process's own for the pixel-space ones. */
 export function imageSamplerOf(m: AnyImageModel, o: { sampler?: string }): string {
-  return isPixelImageModel(m) ? m.diffusion.sampler : (o.sampler ?? defaultSampler(m.process));
+  return isPixelImageModel(m)
+    ? m.diffusion.sampler
+    : (o.sampler ?? IMAGE_SAMPLING.sampler(m.process));
 }
 
 /**
@@ -53,9 +63,12 @@ function pixelOptions(m: PixelImageModel, o: ImageSampleOptions) {
     throw new Error(
       `a ${d.name} model samples by its own ${d.sampler} step, not the '${o.sampler}' sampler`,
     );
-  if ((o.temperature ?? 1) !== 1 || (o.topP ?? 1) !== 1)
+  if (
+    (o.temperature !== undefined && o.temperature !== 1) ||
+    (o.topP !== undefined && o.topP !== 1)
+  )
     throw new Error(`a ${d.name} model draws no categorical: temperature and top-p must be 1`);
-  return { n: o.n, nfe: o.nfe, seed: o.seed, batch: o.batch };
+  return { n: o.n, nfe: o.nfe ?? IMAGE_SAMPLING.nfe(d.sampler), seed: o.seed, batch: o.batch };
 }
 
 /** Images from a model of any process. */
@@ -79,6 +92,10 @@ export function* sampleImageSteps(
   g: ImageGeometry,
   o: ImageSampleOptions,
 ): Generator<TrajectoryStep, ImageSamples> {
-  const { rows, nfe } = yield* sampleBatchSteps(model, proc, unconditionalSampling(proc, o));
+  const { rows, nfe } = yield* sampleBatchSteps(
+    model,
+    proc,
+    unconditionalSampling(proc, o, IMAGE_SAMPLING),
+  );
   return { images: imagesOf(rows.flat(), o.n, g), nfe };
 }

@@ -5,14 +5,13 @@
 // (tab:cifar10_fid at this machine's scale), and unconditional sampling as the API answers it
 // (grey levels [n][C * H * W]).
 import { describeProcess } from '../../process/index.js';
-import { defaultSampler } from '../../sampling/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
 import { imageReportFiles, runImageComparison } from './compare/comparison.js';
 import { loadFeatureNet, SHIPPED_FEATURES } from './feature-train.js';
 import { loadImageModel, savedImageShape } from './load.js';
 import { IMAGE_PROCESS, IMAGE_SIZES, imageConfig } from './presets.js';
-import { sampleImageSteps } from './sample.js';
+import { IMAGE_SAMPLING, sampleImageSteps } from './sample.js';
 import { checkGeometry, imagesOrFashion } from './source.js';
 import { ImageTask } from './task.js';
 import { describeGeometry, geometryOf, type ImageGeometry } from './tokens.js';
@@ -43,7 +42,7 @@ export const imageSpec: TaskSpec<LoadedModel & { geometry: ImageGeometry }> = {
   name: 'image',
   shape: (config) => savedImageShape(config),
   load: loadImageModel,
-  sampling: { sampler: defaultSampler, nfe: () => 64, temperature: 1 },
+  sampling: IMAGE_SAMPLING,
   train: {
     description:
       'train an image denoiser, a U-Net (default: sjd with the pixel-grid blur, sigma_B 2.5)',

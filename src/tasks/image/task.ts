@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Network } from '../../model/network.js';
 import type { BlendShape, SJDProcess } from '../../process/index.js';
-import { type TorchGenerator, keep, type Tensor, tensor } from '../../torch/index.js';
+import { keep, type Tensor, type TorchGenerator, tensor } from '../../torch/index.js';
 import { heldOutLoss, heldOutLossOf, type LossFn, type TrainTask } from '../../train/index.js';
 import type { ImageSet } from './dataset.js';
 import {

@@ -3,7 +3,7 @@
 // the whole tensor stack (embedding, attention, AdamW, clipping, scopes) end to end.
 import { setImmediate as turn } from 'node:timers/promises';
 import { TokenClassifier } from '../../model/token-classifier.js';
-import { AdamW, TorchGenerator, noGrad, tidy } from '../../torch/index.js';
+import { AdamW, noGrad, TorchGenerator, tidy } from '../../torch/index.js';
 import { crossEntropyStep } from '../../train/step.js';
 
 export interface DemoOptions {

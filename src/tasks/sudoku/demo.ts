@@ -4,9 +4,9 @@
 // solve rate and the NFE the boards took.
 import type { CommitRule } from '../../sampling/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
-import { type Board, renderBoard } from './puzzle/board.js';
 import { generatedPairs } from './data.js';
 import { type SudokuScores, scoreBoards } from './metrics.js';
+import { type Board, renderBoard } from './puzzle/board.js';
 import { nfeSummary, solveSudoku, sudokuSampling } from './solve.js';
 
 export interface SudokuDemoResult {

@@ -14,9 +14,9 @@
 // batch solve watches none and drains it; a stream watches every one, a retry's seen on the
 // puzzle itself).
 import { shown, stepGenerator, type TrajectoryStep, type Watch } from '../../sampling/index.js';
+import { nextStart, type RetryStart, remaskedPuzzle } from './kept-cells.js';
 import type { Board } from './puzzle/board.js';
 import { answerProblems } from './puzzle/check.js';
-import { nextStart, type RetryStart, remaskedPuzzle } from './kept-cells.js';
 import {
   applySymmetry,
   type BoardSymmetry,

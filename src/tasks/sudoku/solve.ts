@@ -20,6 +20,8 @@ import {
   drain,
   type GridKind,
   getSampler,
+  SAMPLING_DEFAULTS,
+  type SamplingDefaults,
   shown,
   type TrajectoryStep,
   type Watch,
@@ -56,7 +58,7 @@ export const DEFAULT_SUDOKU_RULES = true;
  * the plain one on 512 no-guess puzzles, 94.0% against 90.5% on 200 that need guessing);
  * without them, the adaptive sampler.
  */
-export function defaultSudokuSampler(rules: boolean = DEFAULT_SUDOKU_RULES): string {
+export function defaultSudokuSampler(rules: boolean = SUDOKU_SAMPLING.rules!): string {
   return rules ? 'adaptive-remask' : 'adaptive';
 }
 
@@ -65,7 +67,7 @@ export function sudokuSampling(o: { sampler?: string; rules?: boolean }): {
   sampler: string;
   rules: boolean;
 } {
-  const rules = o.rules ?? DEFAULT_SUDOKU_RULES;
+  const rules = o.rules ?? SUDOKU_SAMPLING.rules!;
   return { sampler: o.sampler ?? defaultSudokuSampler(rules), rules };
 }
 
@@ -87,9 +89,20 @@ export const DEFAULT_ADAPTIVE_NFE = 1024;
  * The NFE budget per board unless told otherwise: DEFAULT_ADAPTIVE_NFE for an adaptive sampler;
  * the grid samplers spend their budget, 32 as in the paper's table.
  */
-export function defaultSudokuNfe(sampler: string): number {
+export function defaultSudokuNfe(sampler: string = defaultSudokuSampler()): number {
   return getSampler(sampler).kind === 'adaptive' ? DEFAULT_ADAPTIVE_NFE : 32;
 }
+
+/**
+ * Sudoku's sampling defaults (`sjd solve`, `sjd eval sudoku`, `sjd demo`, the page and
+ * solveSudoku): the library's temperature, top-p and grid, with the sampler, budget and rules above.
+ */
+export const SUDOKU_SAMPLING: SamplingDefaults = {
+  ...SAMPLING_DEFAULTS,
+  sampler: () => defaultSudokuSampler(),
+  nfe: defaultSudokuNfe,
+  rules: DEFAULT_SUDOKU_RULES,
+};
 
 export interface SolveOptions {
   sampler: string; // a registered sampler: 'adaptive', 'confidence', 'sjd', ...
@@ -116,8 +129,9 @@ function solveOptions(puzzles: Board[], o: SolveOptions): BatchedSampleOptions {
     nfe: o.nfe,
     commit: o.commit,
     exclude: o.rules ? sudokuRules : undefined,
-    temperature: o.temperature ?? 1,
-    grid: o.grid ?? 'cosine',
+    temperature: o.temperature ?? SUDOKU_SAMPLING.temperature,
+    topP: SUDOKU_SAMPLING.topP,
+    grid: o.grid ?? SUDOKU_SAMPLING.grid,
     seed: o.seed,
     record: o.record,
     condition: (start, B) => {

@@ -10,7 +10,7 @@ import { pairsOrGenerated } from './data.js';
 import { loadSudokuModel } from './load.js';
 import { SUDOKU_PROCESS, SUDOKU_SIZES, type SudokuOptions, sudokuConfig } from './presets.js';
 import { DEFAULT_RETRIES } from './retry.js';
-import { DEFAULT_SUDOKU_RULES, defaultSudokuNfe, defaultSudokuSampler } from './solve.js';
+import { SUDOKU_SAMPLING } from './solve.js';
 import { SudokuTask, sudokuShape } from './task.js';
 
 /** `sjd train sudoku`'s own flags and their defaults. */
@@ -41,12 +41,7 @@ export const sudokuSpec: TaskSpec = {
   name: 'sudoku',
   shape: () => sudokuShape,
   load: loadSudokuModel,
-  sampling: {
-    sampler: () => defaultSudokuSampler(),
-    nfe: (sampler = defaultSudokuSampler()) => defaultSudokuNfe(sampler),
-    temperature: 1,
-    rules: DEFAULT_SUDOKU_RULES,
-  },
+  sampling: SUDOKU_SAMPLING,
   train: {
     description: 'train a Sudoku denoiser (default: sjd with the constraint-graph W)',
     sizes: SUDOKU_SIZES,

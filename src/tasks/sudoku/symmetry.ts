@@ -6,7 +6,7 @@
 // (resume draws the same), applied to solution and clue mask alike by gather, with no loops
 // over boards or cells. The same draws, as plain arrays, move a single puzzle to a symmetric
 // copy and an answer back (a solve's retry, retry.ts).
-import { type TorchGenerator, type Tensor, tidy, where } from '../../torch/index.js';
+import { type Tensor, type TorchGenerator, tidy, where } from '../../torch/index.js';
 import { type Board, CELLS } from './puzzle/board.js';
 
 /** How training boards are augmented: not at all, digit relabelling, or all of the above. */

@@ -7,10 +7,10 @@
 import { createHash } from 'node:crypto';
 import type { Denoiser } from '../../model/denoiser.js';
 import type { SJDProcess } from '../../process/index.js';
-import { type TorchGenerator, keep, type Tensor, tensor } from '../../torch/index.js';
+import { keep, type Tensor, type TorchGenerator, tensor } from '../../torch/index.js';
 import type { TaskShape, TrainTask } from '../../train/index.js';
-import { type Board, boxOf, colOf, rowOf } from './puzzle/board.js';
 import { scoreBoards } from './metrics.js';
+import { type Board, boxOf, colOf, rowOf } from './puzzle/board.js';
 import { solveSudoku } from './solve.js';
 import { AUGMENTS, type Augment, augmentBoards } from './symmetry.js';
 

@@ -1,11 +1,11 @@
 // The text8-style text task (sec:exp-text8, app:text8): corpus, normalisation, the training task
 // and its configs, sampling, word metrics, frontiers and the MDLM/CADD/SJD comparison.
 export * from './compare/comparison.js';
-export * from './corpus.js';
 export * from './compare/frontier.js';
 export * from './compare/hazards.js';
-export * from './infill.js';
 export * from './compare/infill.js';
+export * from './corpus.js';
+export * from './infill.js';
 export * from './load.js';
 export * from './metrics.js';
 export * from './normalise.js';

@@ -11,11 +11,12 @@
 // `span32` (one span, at least 8 characters from either edge), `words` (every other word, its
 // letters). The holes of a window are drawn from a generator seeded by the window's index, so
 // every model and sampling seed fills the same ones; sampling seeds give the spread (mean +- std).
-import { mean, std } from '../../util/stats.js';
+
 import { type Network, networkLength } from '../../model/network.js';
 import { type SJDProcess, T_CLIP } from '../../process/index.js';
-import { TorchGenerator, noGrad, tensor, tidy } from '../../torch/index.js';
+import { noGrad, TorchGenerator, tensor, tidy } from '../../torch/index.js';
 import { sjdLoss } from '../../train/sjd-loss.js';
+import { mean, std } from '../../util/stats.js';
 import { uniforms } from '../../util/uniforms.js';
 import { encode } from './corpus.js';
 import { dictionary, heldOutWindows } from './metrics.js';

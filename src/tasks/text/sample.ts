@@ -7,6 +7,8 @@ import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import {
   type BatchedSampleOptions,
+  SAMPLING_DEFAULTS,
+  type SamplingDefaults,
   sampleBatchSteps,
   sampleInBatches,
   type TrajectoryStep,
@@ -18,6 +20,12 @@ import { decode } from './corpus.js';
 import type { TextTemplate } from './template.js';
 
 /**
+ * Text's sampling defaults (the commands', the page's and sampleText's): the library's, at
+ * temperature 0.7, where the shipped model's samples read best (docs/text.md).
+ */
+export const TEXT_SAMPLING: SamplingDefaults = { ...SAMPLING_DEFAULTS, temperature: 0.7 };
+
+/**
  * A text run's options: those of every unconditional run, and a template (default: none), or one
  * per sample (the infilling benchmark's windows).
  */
@@ -27,7 +35,7 @@ export type TextSampleOptions = UnconditionalOptions & {
 
 /** The batched sampler's options: the template's known characters clamped in every row. */
 function textSampling(proc: SJDProcess, o: TextSampleOptions): BatchedSampleOptions {
-  const base = unconditionalSampling(proc, o);
+  const base = unconditionalSampling(proc, o, TEXT_SAMPLING);
   const t = o.template;
   if (!t) return base;
   if (Array.isArray(t) && t.length !== o.n)

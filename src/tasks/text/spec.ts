@@ -6,18 +6,17 @@
 
 import { networkLength } from '../../model/network.js';
 import { describeProcess, withHazardWeights, withObjective } from '../../process/index.js';
-import { defaultSampler } from '../../sampling/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
 import { runTextComparison, textReportFiles } from './compare/comparison.js';
-import { ALPHABET, EMBEDDED, loadCorpus, tokenCounts } from './corpus.js';
 import { FRONTIER_NFES } from './compare/frontier.js';
 import { runHazardComparison } from './compare/hazards.js';
-import { HOLE_SHAPES, type HoleShape } from './infill.js';
 import { runInfillComparison } from './compare/infill.js';
+import { ALPHABET, EMBEDDED, loadCorpus, tokenCounts } from './corpus.js';
+import { HOLE_SHAPES, type HoleShape } from './infill.js';
 import { loadTextModel } from './load.js';
 import { SIGMA_SWEEP, TEXT_PROCESS, TEXT_SIZES, textConfig } from './presets.js';
-import { sampleTextSteps } from './sample.js';
+import { sampleTextSteps, TEXT_SAMPLING } from './sample.js';
 import { TextTask, textShape } from './task.js';
 import { type TemplateSpec, type TextTemplate, textTemplate } from './template.js';
 
@@ -71,7 +70,7 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
   name: 'text',
   shape: textShape,
   load: (dir) => ({ ...loadTextModel(dir), alphabet: ALPHABET }),
-  sampling: { sampler: defaultSampler, nfe: () => 64, temperature: 0.7 },
+  sampling: TEXT_SAMPLING,
   train: {
     description: 'train a text8-style character denoiser (default: sjd with the 1-D Gaussian W)',
     sizes: TEXT_SIZES,
@@ -123,7 +122,7 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
           doc,
           shapes,
           windows: o.n,
-          nfe: o.infillNfe ?? 64,
+          nfe: o.infillNfe ?? TEXT_SAMPLING.nfe(),
           sampler: o.samplers[0]!,
         };
         return (await runInfillComparison(task, r, hooks)) !== null;

@@ -5,7 +5,7 @@
 // fractions of a few samples (Alg. 2 or MDLM ancestral, cosine grid).
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
-import { arange, type TorchGenerator, keep, type Tensor, tensor } from '../../torch/index.js';
+import { arange, keep, type Tensor, type TorchGenerator, tensor } from '../../torch/index.js';
 import { heldOutLoss } from '../../train/held-out-loss.js';
 import type { TaskShape, TrainConfig, TrainTask } from '../../train/index.js';
 import { type Corpus, corpusHash, encode, VOCAB } from './corpus.js';

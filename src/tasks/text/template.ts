@@ -77,6 +77,10 @@ export function textTemplate(
     throw new Error(
       `${name('infill')} is a whole template: give it alone, not with ${name('prompt')} or ${name('suffix')}`,
     );
+  if (infill !== undefined && spec.length === undefined && infill.length > L)
+    throw new Error(
+      `${name('infill')} has ${infill.length} characters; the model takes at most ${L}`,
+    );
   const length = spec.length ?? (infill !== undefined ? infill.length : L);
   if (!(Number.isInteger(length) && length >= 1 && length <= L))
     throw new Error(

@@ -7,15 +7,20 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { writeSvg } from '../../../util/plot.js';
-import { reproduceFooter } from '../../../util/comparison-report.js';
-import { mean, separation, std } from '../../../util/stats.js';
 import { type Precision, precisionNote } from '../../../model/precision.js';
 import { describeProcess, isPixelProcess, parseProcessName } from '../../../process/index.js';
-import { isRunFolder, type TrainHooks, trainUnlessScored, workThrough } from '../../../train/index.js';
+import {
+  isRunFolder,
+  type TrainHooks,
+  trainUnlessScored,
+  workThrough,
+} from '../../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
 import { readCache, writeCache } from '../../../util/cache.js';
+import { reproduceFooter } from '../../../util/comparison-report.js';
 import { maxOf, minOf } from '../../../util/fold.js';
+import { writeSvg } from '../../../util/plot.js';
+import { mean, separation, std } from '../../../util/stats.js';
 import { throttle } from '../../../util/throttle.js';
 import type { ImageSet } from '../dataset.js';
 import { type ImageScores, scoreImages } from '../evaluate.js';

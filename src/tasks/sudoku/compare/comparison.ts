@@ -7,9 +7,6 @@
 // held-out board accuracy against step.
 import { dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { writeSvg } from '../../../util/plot.js';
-import { reproduceFooter } from '../../../util/comparison-report.js';
-import { mean, std } from '../../../util/stats.js';
 import type { AttentionKind } from '../../../model/attention-pattern.js';
 import type { Precision } from '../../../model/precision.js';
 import { describeProcess, parseProcessName } from '../../../process/index.js';
@@ -23,6 +20,9 @@ import {
 } from '../../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
 import { cached } from '../../../util/cache.js';
+import { reproduceFooter } from '../../../util/comparison-report.js';
+import { writeSvg } from '../../../util/plot.js';
+import { mean, std } from '../../../util/stats.js';
 import { throttle } from '../../../util/throttle.js';
 import { scoreBoards } from '../metrics.js';
 import { SUDOKU_SIZES, sudokuConfig } from '../presets.js';

@@ -6,8 +6,9 @@
 // rate and the NFE per board of each group.
 import { readFileSync } from 'node:fs';
 import { maxOf } from '../../../util/fold.js';
-import type { Board } from './board.js';
 import { type SudokuScores, scoreBoards } from '../metrics.js';
+import type { Board } from './board.js';
+import { solveLogically } from './logic-solver.js';
 import {
   labelOfCounts,
   parseStrategyColumns,
@@ -15,7 +16,6 @@ import {
   type StrategyStats,
 } from './qqwing-csv.js';
 import { NODE_BUCKETS, nodeBucket } from './search-nodes.js';
-import { solveLogically } from './logic-solver.js';
 
 export const DIFFICULTY_CLASSES = ['singles', 'beyond-singles', 'guessing'] as const;
 export type DifficultyClass = (typeof DIFFICULTY_CLASSES)[number];

@@ -9,8 +9,8 @@ import { dirname, resolve } from 'node:path';
 import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
 import { type Board, formatBoard } from './board.js';
 import { parseSudokuCsv, unquote } from './csv.js';
-import { countSearchNodes } from './search-nodes.js';
 import { STRATEGIES, type Strategy } from './logic-solver.js';
+import { countSearchNodes } from './search-nodes.js';
 
 /** qqwing's difficulty labels, easiest first. */
 export const QQWING_LABELS = ['Simple', 'Easy', 'Intermediate', 'Expert'] as const;

@@ -9,7 +9,12 @@
 // are the issue's: 0, 1-4, 5-19, 20-49, 50+.
 import { POPCOUNT } from './backtrack.js';
 import { type Board, CELLS, hasContradiction } from './board.js';
-import { type CandidateState, candidateState, placeDigit, propagateSingles } from './logic-solver.js';
+import {
+  type CandidateState,
+  candidateState,
+  placeDigit,
+  propagateSingles,
+} from './logic-solver.js';
 
 export interface SearchCount {
   nodes: number; // branches explored (at most the cap)

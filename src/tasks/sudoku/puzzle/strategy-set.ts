@@ -2,10 +2,11 @@
 // generated here (generator.ts, seeded; with `guessing`, minimal unique puzzles, some of which
 // logic alone cannot finish), or converted from a puzzle file (a CSV with or without solutions,
 // a Shah et al. .npy file). Every row has exactly one solution.
+
+import { readPuzzleFile } from '../data.js';
 import { solveByBacktracking } from './backtrack.js';
 import { generateByNodes, inNodeRange, type NodeRange, nodeRange } from './by-nodes.js';
 import { solutionCount } from './check.js';
-import { readPuzzleFile } from '../data.js';
 import { strategyStats } from './difficulty.js';
 import { generatePuzzles } from './generator.js';
 import { labelOfCounts, type StrategyRow } from './qqwing-csv.js';

@@ -7,8 +7,6 @@
 // training budget, and the frontiers with held-out text as the reference point.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { reproduceFooter } from '../../../util/comparison-report.js';
-import { mean, separation, std } from '../../../util/stats.js';
 import { type Precision, precisionNote } from '../../../model/precision.js';
 import { describeProcess, describeSchedule, parseProcessName } from '../../../process/index.js';
 import {
@@ -20,7 +18,12 @@ import {
   workThrough,
 } from '../../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
+import { reproduceFooter } from '../../../util/comparison-report.js';
 import { maxOf } from '../../../util/fold.js';
+import { mean, separation, std } from '../../../util/stats.js';
+import type { TextScores } from '../metrics.js';
+import { TEXT_SIZES, textConfig } from '../presets.js';
+import { type TextTask, textShape } from '../task.js';
 import {
   FRONTIER_NFES,
   type FrontierPoint,
@@ -31,9 +34,6 @@ import {
   REFERENCE_WINDOWS,
   writeFrontier,
 } from './frontier.js';
-import type { TextScores } from '../metrics.js';
-import { TEXT_SIZES, textConfig } from '../presets.js';
-import { type TextTask, textShape } from '../task.js';
 
 export interface TextCompareOptions {
   wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)

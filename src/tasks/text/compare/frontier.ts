@@ -6,11 +6,11 @@
 // --frontier` may replace; any other file there is the user's.
 
 import { dirname } from 'node:path';
-import { writeSvg } from '../../../util/plot.js';
 import type { Network } from '../../../model/network.js';
 import type { SJDProcess } from '../../../process/index.js';
 import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
 import { type FileKind, smallFileText } from '../../../util/out-path.js';
+import { writeSvg } from '../../../util/plot.js';
 import { heldOutWindows, type TextScorer, type TextScores } from '../metrics.js';
 import { sampleText } from '../sample.js';
 

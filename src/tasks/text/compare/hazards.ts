@@ -14,8 +14,6 @@
 // every seed is above or below), and for learned weights their spread (max w / min w) and the
 // rank correlation of log w with character frequency, as the paper reports them.
 import { dirname, join } from 'node:path';
-import { reproduceFooter } from '../../../util/comparison-report.js';
-import { mean, separation, std } from '../../../util/stats.js';
 import { type Precision, precisionNote } from '../../../model/precision.js';
 import { withHazardWeights, withObjective } from '../../../process/index.js';
 import {
@@ -26,12 +24,14 @@ import {
 } from '../../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
 import { cached, readCache } from '../../../util/cache.js';
+import { reproduceFooter } from '../../../util/comparison-report.js';
 import { maxOf, minOf } from '../../../util/fold.js';
-import { cachedFrontier, readCachedFrontier } from './comparison.js';
+import { mean, separation, std } from '../../../util/stats.js';
 import { tokenCounts } from '../corpus.js';
-import { type FrontierPoint, heldOutReference } from './frontier.js';
 import { TEXT_SIZES, textConfig } from '../presets.js';
 import { type TextTask, textShape } from '../task.js';
+import { cachedFrontier, readCachedFrontier } from './comparison.js';
+import { type FrontierPoint, heldOutReference } from './frontier.js';
 
 /** An arm: its hazard-weights spec and objective, the run folder's name, the paper's numbers. */
 interface Arm {

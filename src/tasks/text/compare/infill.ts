@@ -8,8 +8,6 @@
 // (infill-<sampler>.json); the report states a verdict per shape: each SJD model against CADD
 // and against MDLM on the hole characters, with both spreads and whether the seeds separate.
 import { dirname, join } from 'node:path';
-import { reproduceFooter } from '../../../util/comparison-report.js';
-import { mean, separation, std } from '../../../util/stats.js';
 import type { Precision } from '../../../model/precision.js';
 import { describeProcess, parseProcessName } from '../../../process/index.js';
 import {
@@ -20,6 +18,8 @@ import {
 } from '../../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
 import { cached, readCache } from '../../../util/cache.js';
+import { reproduceFooter } from '../../../util/comparison-report.js';
+import { mean, separation, std } from '../../../util/stats.js';
 import { type HoleShape, type InfillResult, infillBenchmark } from '../infill.js';
 import { textConfig } from '../presets.js';
 import { type TextTask, textShape } from '../task.js';
