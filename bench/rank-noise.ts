@@ -4,7 +4,7 @@
 // form over the anchors' pairwise distances) and the fraction of sites whose nearest anchor is
 // still their own (Monte Carlo), true anchors drawn from the corpus' character frequencies
 // (--data, a folder of `sjd data text8`; uniform without it). Not a speed benchmark: a
-// calibration table for docs/rank-schedule.md.
+// calibration table for docs/reports/text/rank-schedule.md.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';

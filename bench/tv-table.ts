@@ -1,6 +1,6 @@
 // `node dist/bench/tv-table.js [--samples N]`: total variation between the law sampled by each
 // sampler driven by the exact posterior (test/oracle.ts) and the data law p0, against NFE;
-// writes docs/process-oracle.md. Not a speed benchmark: an accuracy table for the closing note.
+// writes docs/reports/samplers/oracle.md. Not a speed benchmark: an accuracy table for the closing note.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sample } from '../src/sampling/index.js';
@@ -16,7 +16,7 @@ import { SETTINGS } from '../test/settings.js';
 const { values } = parseArgs({
   options: {
     samples: { type: 'string', default: '20000' },
-    out: { type: 'string', default: 'docs/process-oracle.md' },
+    out: { type: 'string', default: 'docs/reports/samplers/oracle.md' },
   },
 });
 const B = Number(values.samples);

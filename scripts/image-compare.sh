@@ -19,13 +19,13 @@ if [ -d training/image-compare-v2 ]; then bash scripts/restore-results.sh traini
 if [ -d training/image-long ]; then bash scripts/restore-results.sh training/image-long runs/image-long; fi
 opts=(--threads "${THREADS:-1}" compare image --no-wait --size cpu -n 500 --nfes 32,64,128,256)
 common=("${opts[@]}" --out runs/image-compare-v2 --steps 2400)
-node bin/sjd.js "${common[@]}" --seeds 0 --models masked,hybrid,sjd-2 --doc docs/image-comparison-seed0.md
-node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-2 --doc docs/image-comparison-v2.md
-node bin/sjd.js "${common[@]}" --seeds 0 --models masked,hybrid,sjd-1.5,sjd-2,sjd-2.5 --doc docs/image-comparison-sigma-b.md
-node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-2 --top-p 0.9 --doc docs/image-comparison-v2-top-p0.9.md
+d=docs/reports/image
+node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-2 --doc "$d/levels-16.md"
+node bin/sjd.js "${common[@]}" --seeds 0 --models masked,hybrid,sjd-1.5,sjd-2,sjd-2.5 --doc "$d/levels-16-sigma-b.md"
+node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-2 --top-p 0.9 --doc "$d/levels-16-top-p0.9.md"
 node bin/sjd.js "${opts[@]}" --out runs/image-long --steps 9600 --seeds 0 --models masked,hybrid \
-  --doc docs/image-comparison-long.md
-node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-2,ddpm,bitdiff --doc docs/image-comparison-v2.md
+  --doc "$d/levels-16-long.md"
+node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-2,ddpm,bitdiff --doc "$d/levels-16.md"
 # the paper's table has two masked rows: MD4 (top-p 0.98, the comparison's masked model above) and
 # MDLM (no top-p): the same runs, sampled at top-p 1
-node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked --masked-top-p 1 --doc docs/image-comparison-mdlm.md
+node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked --masked-top-p 1 --doc "$d/levels-16-mdlm.md"

@@ -19,23 +19,24 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p runs/text-compare-v2
 bash scripts/restore-results.sh training/text-compare-v2 runs/text-compare-v2
+d=docs/reports/text
 common=(--threads "${THREADS:-1}" compare text --no-wait --out runs/text-compare-v2 --steps 3000 --size cpu -n 64 --data runs/text8)
 # two seeds first, then the sweep (its two new models settle the sigma_W and normalisation
 # questions), then the third seed
 node bin/sjd.js "${common[@]}" --seeds 0,1 --models masked,hybrid,sjd-row-1 \
-  --samplers ancestral --doc docs/text-comparison.md
+  --samplers ancestral --doc "$d/comparison.md"
 node bin/sjd.js "${common[@]}" --seeds 0 --models masked,hybrid,sjd-row-1,sjd-add-1,sjd-row-2,sjd-row-1.5 \
-  --samplers ancestral,sjd --doc docs/text-comparison-sweep.md
+  --samplers ancestral,sjd --doc "$d/sweep.md"
 node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-row-1 \
-  --samplers ancestral --doc docs/text-comparison.md
+  --samplers ancestral --doc "$d/comparison.md"
 node bin/sjd.js "${common[@]}" --seeds 0,1,2 --models masked,hybrid,sjd-row-1 \
-  --samplers ancestral --infill --doc docs/text-infilling.md
+  --samplers ancestral --infill --doc "$d/infilling.md"
 # issue 31's further lever (its text target missed at 3,000 steps): 4x the training of MDLM and
 # CADD on seed 0, in bfloat16 (--precision, the paper's setting; 2.6x faster a step here at one
 # thread), with the pair at 3,000 steps in bfloat16 first: it checks bfloat16 against the float32
 # comparison above and gives the lever a baseline at the same precision (constant learning rate,
 # so a long run's first 3,000 steps are the short one's)
-for pair in "text-bf16 3000 docs/text-comparison-bf16.md" "text-long-bf16 12000 docs/text-comparison-long.md"; do
+for pair in "text-bf16 3000 $d/bf16.md" "text-long-bf16 12000 $d/long-bf16.md"; do
   read -r folder steps doc <<< "$pair"
   mkdir -p "runs/$folder"
   if [ -d "training/$folder" ]; then bash scripts/restore-results.sh "training/$folder" "runs/$folder"; fi
@@ -45,6 +46,6 @@ for pair in "text-bf16 3000 docs/text-comparison-bf16.md" "text-long-bf16 12000 
 done
 # every arm on seed 0 first (a whole table sooner: 7 models to train), then seeds 1, 2
 node bin/sjd.js "${common[@]}" --seeds 0 --samplers ancestral --nfes 64 --hazards all \
-  --learned-seeds 0 --doc docs/text-hazards.md
+  --learned-seeds 0 --doc "$d/hazards.md"
 node bin/sjd.js "${common[@]}" --seeds 0,1,2 --samplers ancestral --nfes 64 --hazards all \
-  --learned-seeds 0 --doc docs/text-hazards.md
+  --learned-seeds 0 --doc "$d/hazards.md"

@@ -276,6 +276,8 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
   // held-out text closes each of the three tables, scored like the samples
   assert.equal(md.match(/\| held-out text \| \| \| ([\d.]+) \| \1 \| \1 \|/g)?.length, 3);
   assert.match(md, /## Valid words, length >= 5, at the diversity of held-out text/);
+  // the frontiers' points beside it, linked (docs-links.test.ts: no file under docs/ unlinked)
+  assert.ok(md.includes("The frontiers' points, run by run: [doc.json](doc.json)."), md);
   const json = JSON.parse(readFileSync(join(dir, 'doc.json'), 'utf8'));
   assert.ok(
     json.reference.unique_words > 0.5 && json.reference.valid_words5 > 0.5,

@@ -1,13 +1,13 @@
-// Every `sjd` command line the docs show parses (issue #28): the command lines of README.md and
-// docs/*.md — in shell code blocks (`npx sjd ...`, `node bin/sjd.js ...`, continuation lines
-// joined, comments and what follows `&&`, `;`, `|`, `>` cut) and in inline code (`npx sjd ...`,
-// `sjd ...` with flags or placeholders) — are run as `node bin/sjd.js ARGS` with SJD_PARSE_ONLY=1
-// (src/cli/main.ts): commander matches the command, checks required options and runs every
-// option's value parser, then the process exits 0 before the command runs. Inline code that only
-// names a command (`sjd eval sudoku`) is checked by `--help`: its usage line must name the same
-// command. The docs' synopses are expanded first: `[...]` is included, `(a | b)` and `a|b` take
-// the first choice, and the placeholders are substituted as PLACEHOLDERS below says (temporary
-// paths for FILE, DIR and PATH; nothing is read or written in parse-only mode).
+// Every `sjd` command line the docs show parses: the command lines of README.md and docs/**/*.md
+// (the reports' reproduce lines too) — in shell code blocks (`npx sjd ...`, `node bin/sjd.js ...`,
+// continuation lines joined, comments and what follows `&&`, `;`, `|`, `>` cut) and in inline code
+// (`npx sjd ...`, `sjd ...` with flags or placeholders) — are run as `node bin/sjd.js ARGS` with
+// SJD_PARSE_ONLY=1 (src/cli/main.ts): commander matches the command, checks required options
+// and runs every option's value parser, then the process exits 0 before the command runs. Inline
+// code that only names a command (`sjd eval sudoku`) is checked by `--help`: its usage line must
+// name the same command. The docs' synopses are expanded first: `[...]` is included, `(a | b)`
+// and `a|b` take the first choice, and the placeholders are substituted as PLACEHOLDERS below
+// says (temporary paths for FILE, DIR and PATH; nothing is read or written in parse-only mode).
 // KNOWN_FAILURES names the lines today's CLI refuses, with the reason; each must still fail (so
 // that the entry is removed when the CLI accepts it). SKIPPED names lines not run, with the reason.
 import assert from 'node:assert/strict';
@@ -62,13 +62,19 @@ interface DocCommand {
   mention: boolean; // a command's name only: checked by --help
 }
 
-const docFiles = (): string[] => [
-  'README.md',
-  ...readdirSync(join(root, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .sort()
-    .map((f) => `docs/${f}`),
-];
+/** The Markdown files under a folder of the repository, recursively, as repository paths. */
+const markdownUnder = (dir: string): string[] =>
+  readdirSync(join(root, dir), { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((e) =>
+      e.isDirectory()
+        ? markdownUnder(`${dir}/${e.name}`)
+        : e.name.endsWith('.md')
+          ? [`${dir}/${e.name}`]
+          : [],
+    );
+
+const docFiles = (): string[] => ['README.md', ...markdownUnder('docs')];
 
 /** Shell words, with '...' and "..." quoting. */
 function words(s: string): string[] {
@@ -190,8 +196,11 @@ async function runAll(lines: string[][]): Promise<Ran[]> {
 test('the docs show the commands this test is for', () => {
   const files = new Set(all.map((c) => c.file));
   assert.ok(all.length >= 40, `only ${all.length} command lines found`);
-  for (const f of docFiles().filter((f) => /comparison/.test(f) && f.endsWith('.md')))
-    assert.ok(files.has(f), `${f}: its reproduce line was not found`);
+  const reports = docFiles().filter((f) =>
+    /^Reproduce: `npx sjd /m.test(readFileSync(join(root, f), 'utf8')),
+  );
+  assert.ok(reports.length >= 10, reports.join(', '));
+  for (const f of reports) assert.ok(files.has(f), `${f}: its reproduce line was not found`);
   assert.ok(
     all.some((c) => c.file === 'README.md' && c.args.join(' ') === 'demo'),
     "the set-up line's `npx sjd demo`",

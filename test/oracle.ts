@@ -255,7 +255,7 @@ export function oracleConfigs(): [string, SJDProcess, string][] {
 }
 
 /**
- * Samplers measured on the toy for the record (docs/process-oracle.md) whose law is not p0 in
+ * Samplers measured on the toy for the record (docs/reports/samplers/oracle.md) whose law is not p0 in
  * the limit: CANDI's deterministic latent updates (no noise is injected).
  */
 export function oracleTableOnly(): [string, SJDProcess, string][] {

@@ -24,12 +24,12 @@ export const textCompareFlags = (c: Command): Command =>
     .option('--data <dir>', `corpus folder from \`sjd data text8\` (default: ${text.EMBEDDED})`)
     .option(
       '--hazards <arms>',
-      `instead of --models: the hazard tables of app:e2e-hazard, arms ${Object.keys(text.HAZARD_ARMS).join(', ')} or all (under the first of --samplers; report default docs/text-hazards.md)`,
+      `instead of --models: the hazard tables of app:e2e-hazard, arms ${Object.keys(text.HAZARD_ARMS).join(', ')} or all (under the first of --samplers; report default docs/reports/text/hazards.md)`,
       parsed(text.parseArms),
     )
     .option(
       '--infill [shapes]',
-      `instead of the frontiers: the models on the infilling benchmark, -n windows a shape (${text.HOLE_SHAPES.join(', ')}; default all; report default docs/text-infilling.md)`,
+      `instead of the frontiers: the models on the infilling benchmark, -n windows a shape (${text.HOLE_SHAPES.join(', ')}; default all; report default docs/reports/text/infilling.md)`,
       parsed(text.parseHoleShapes),
     )
     .option(

@@ -55,7 +55,7 @@ for m in shipped "$label"; do
   score "$m-guess-valid" "$model" "$d/guess-valid.csv"
   score "$m-hard20-valid-first" "$model" "$d/hard20-valid.csv" --retries 0 --workers 1
   score "$m-hard20-valid" "$model" "$d/hard20-valid.csv"
-  # the cap of undoings an attempt, 8 against the default 2 (docs/sudoku-hard.md, undone digits
+  # the cap of undoings an attempt, 8 against the default 2 (training/README.md, undone digits
   # held in their branch only): chosen with the next model, on the validation sets
   score "$m-guess-valid-first-undos8" "$model" "$d/guess-valid.csv" --retries 0 --workers 1 --undos 8
   score "$m-guess-valid-undos8" "$model" "$d/guess-valid.csv" --undos 8

@@ -77,7 +77,7 @@ export const imageSpec: TaskSpec<LoadedModel & { geometry: ImageGeometry }> = {
       defaults: ['masked', 'hybrid', 'sjd-1.5', 'sjd-2', 'sjd-2.5'],
     },
     seeds: ['0'],
-    doc: 'docs/image-comparison.md',
+    doc: 'docs/reports/image/comparison.md',
     outputs: (o) => {
       const f = imageReportFiles(o.doc, o.models);
       return { report: f.report, beside: [f.svg, ...f.grids] };

@@ -73,7 +73,7 @@ export const sudokuSpec: TaskSpec = {
       defaults: ['hybrid', 'sjd'],
     },
     seeds: ['0', '1', '2'],
-    doc: 'docs/sudoku-comparison.md',
+    doc: 'docs/reports/sudoku/comparison.md',
     outputs: (o) => sudokuReportFiles(o.doc),
     run: async (o: CompareOptions & SudokuCompareFlags, hooks) => {
       const d = SUDOKU_TRAIN_DEFAULTS;

@@ -42,9 +42,9 @@ export interface TextCompareFlags {
   learnedSeeds?: string[];
 }
 
-const TEXT_COMPARISON_DOC = 'docs/text-comparison.md';
-const TEXT_HAZARDS_DOC = 'docs/text-hazards.md';
-const TEXT_INFILLING_DOC = 'docs/text-infilling.md';
+const TEXT_COMPARISON_DOC = 'docs/reports/text/comparison.md';
+const TEXT_HAZARDS_DOC = 'docs/reports/text/hazards.md';
+const TEXT_INFILLING_DOC = 'docs/reports/text/infilling.md';
 
 /** The report of the comparison the flags choose: --doc, else its own default. */
 const textDoc = (o: { doc: string; infill?: unknown; hazards?: unknown }): string =>

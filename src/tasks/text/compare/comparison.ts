@@ -382,6 +382,8 @@ ${table('valid_words5', reference.unique_words)}
 
 ![frontiers: valid-word fraction (>= 5) against unique-word fraction](${svg.split('/').pop()})
 
+The frontiers' points, run by run: [${json.split('/').pop()}](${json.split('/').pop()}).
+
 ${reproduceFooter(o.command)}`;
   makeDir(dirname(o.doc));
   writeFileAtomic(o.doc, md);
