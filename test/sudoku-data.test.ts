@@ -116,7 +116,7 @@ test('puzzles without a solution are accepted unless solutions are required', ()
   assert.deepEqual(solutions.slice(0, 2), [null, null]);
   assert.equal(formatBoard(solutions[2]!), SOLUTION);
   assert.throws(() => parseSudokuCsv(text, 'in.csv', { requireSolutions: true }), {
-    message: 'in.csv line 2: missing solution',
+    message: 'in.csv line 2, column 2 (solutions): missing solution',
   });
 });
 
@@ -136,42 +136,52 @@ test('bad rows: one-line errors naming the file, the 1-based line and the proble
   const cases: [string, string][] = [
     [
       csv(...fill(5), `${PUZZLE.slice(1)},${SOLUTION}`),
-      'line 7: puzzle has 80 characters, expected 81',
+      'line 7, column 1 (quizzes): puzzle has 80 characters, expected 81',
     ],
-    [csv(`${PUZZLE},${SOLUTION}9`), 'line 2: solution has 82 characters, expected 81'],
+    [
+      csv(`${PUZZLE},${SOLUTION}9`),
+      'line 2, column 2 (solutions): solution has 82 characters, expected 81',
+    ],
     [
       csv(...fill(7), `${at(at(PUZZLE, 18, '7'), 19, '7')}`),
-      "line 9: puzzle has '7' twice in row 3",
+      "line 9, column 1 (quizzes): puzzle has '7' twice in row 3",
     ],
     [
       csv(...fill(2), `${at(PUZZLE, 11, 'x')},${SOLUTION}`),
-      "line 4: puzzle has character 'x' at position 12",
+      "line 4, column 1 (quizzes): puzzle has character 'x' at position 12",
     ],
     [
       csv(`${PUZZLE},${at(SOLUTION, 80, '-')}`),
-      "line 2: solution has character '-' at position 81",
+      "line 2, column 2 (solutions): solution has character '-' at position 81",
     ],
     [
       csv(
         ...fill(3),
         `${'0'.repeat(13)}3${'0'.repeat(67)},${SOLUTION.replace(/[35]/g, (d) => (d === '3' ? '5' : '3'))}`,
       ),
-      'line 5: solution does not keep the clue at row 2 column 5',
+      'line 5, column 2 (solutions): solution does not keep the clue at row 2 column 5',
     ],
     [
       csv(...fill(4), `${PUZZLE},${at(SOLUTION, 28, '3')}`),
-      'line 6: solution is not a valid grid (row 4 repeats 3)',
+      'line 6, column 2 (solutions): solution is not a valid grid (row 4 repeats 3)',
     ],
     [
       csv(`${PUZZLE},${at(SOLUTION, 40, '0')}`),
-      'line 2: solution is not a valid grid (row 5 column 5 is blank)',
+      'line 2, column 2 (solutions): solution is not a valid grid (row 5 column 5 is blank)',
     ],
-    [csv(GOOD, '', unsolvable()), 'line 4: puzzle has no solution'],
+    [csv(GOOD, '', unsolvable()), 'line 4, column 1 (quizzes): puzzle has no solution'],
     [
-      `puzzle,solution\n${GOOD}`,
-      "line 1: expected a header starting with 'quizzes', got 'puzzle,solution'",
+      `id,board,answer\n1,${GOOD}`,
+      "line 1: no puzzle column in the header 'id,board,answer'; expected a header such as puzzle,solution or quizzes,solutions",
     ],
-    ['', "line 1: expected a header starting with 'quizzes', got ''"],
+    [
+      GOOD,
+      'line 1: no header line (the first line is a puzzle); expected a header such as puzzle,solution or quizzes,solutions',
+    ],
+    [
+      `quizzes,solutions\n"${PUZZLE}`,
+      'line 2: Quote Not Closed: the parsing is finished with an opening quote at line 2',
+    ],
   ];
   for (const [text, message] of cases) {
     assert.throws(() => parseSudokuCsv(text, 'in.csv'), { message: `in.csv ${message}` });
@@ -179,8 +189,30 @@ test('bad rows: one-line errors naming the file, the 1-based line and the proble
       message: `in.csv ${message}`,
     });
   }
+  assert.throws(() => parseSudokuCsv('', 'in.csv'), {
+    message: 'in.csv: empty; expected a header such as puzzle,solution or quizzes,solutions',
+  });
   // the limit stops before a bad row
   assert.equal(parseSudokuCsv(csv(GOOD, 'junk'), 'in.csv', { limit: 1 }).puzzles.length, 1);
+});
+
+test('header aliases, column order, quotes and extra columns: the same puzzles', () => {
+  const want = parseSudokuCsv(csv(GOOD, GOOD), 'in.csv');
+  const forms = [
+    `puzzle,solution\n${GOOD}\n${GOOD}`,
+    `Puzzles,Solutions,source\n${GOOD},kaggle\n${GOOD},kaggle`,
+    `id,solution,puzzle\n1,${SOLUTION},${PUZZLE}\n2,${SOLUTION},${PUZZLE}`,
+    `"quizzes","solutions"\n"${PUZZLE}","${SOLUTION}"\n${GOOD}`,
+    `\uFEFFquizzes,solutions\r\n${GOOD}\r\n\r\n${GOOD}\r\n`,
+  ];
+  for (const text of forms) assert.deepEqual(parseSudokuCsv(text, 'in.csv'), want, text);
+  // a file without a solution column: puzzles alone, refused where solutions are required
+  const alone = parseSudokuCsv(`puzzle\n${PUZZLE}`, 'in.csv');
+  assert.deepEqual(alone.solutions, [null]);
+  assert.throws(() => parseSudokuCsv(`puzzle\n${PUZZLE}`, 'in.csv', { requireSolutions: true }), {
+    message:
+      'in.csv: no solution column (expected a header such as puzzle,solution or quizzes,solutions)',
+  });
 });
 
 test('writeSudokuCsv writes atomically and round-trips; formatSudokuCsv leaves null blank', () => {

@@ -1,23 +1,26 @@
-// Sudoku CSV files, the MGDM / qqwing layout: a header line starting `quizzes` (any further
-// columns ignored), then one row per puzzle: the 81-character puzzle ('0' or '.' blank), then
-// optionally the 81-character solution. LF or CRLF line endings. Bad input throws one line
-// naming the file and the 1-based line: "in.csv line 7: puzzle has 80 characters, expected 81";
-// a streamed file's line is bounded (MAX_CSV_LINE), so a file of one huge line is refused in
-// one line too. Written files may carry a third column, `status` (a solver's verdict on each
-// row), through a temporary file that is removed on every failure, an uncaught one included.
-import {
-  closeSync,
-  createReadStream,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+// Sudoku CSV files: a header naming the columns (csv-records.ts: `puzzle,solution`,
+// `quizzes,solutions`, MGDM's and qqwing's layouts, extra columns ignored), then one row per
+// puzzle: the 81-character puzzle ('0' or '.' blank) and, when the file has the column, the
+// 81-character solution. Bad input throws one line naming the file, the 1-based line and the
+// column: "in.csv line 7, column 1 (puzzle): puzzle has 80 characters, expected 81"; a streamed
+// file's records are bounded (MAX_CSV_LINE), so a file of one huge line is refused in one line
+// too. Written files (`quizzes,solutions`) may carry a third column, `status` (a solver's verdict
+// on each row), through a temporary file that is removed on every failure, an uncaught one
+// included.
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { makeDir, tempBeside, writeFileAtomic } from '../../../util/atomic.js';
 import { type Board, formatBoard, parseBoard } from './board.js';
 import { pairProblem, type SudokuSet } from './check.js';
+import {
+  type CsvRecord,
+  fieldProblem,
+  parseRecords,
+  SUDOKU_HEADERS,
+  type SudokuColumns,
+  streamRecords,
+  sudokuColumns,
+} from './csv-records.js';
 
 export interface CsvReadOptions {
   limit?: number; // read at most this many puzzles
@@ -39,48 +42,47 @@ export interface SudokuRow {
 
 const HEADER = 'quizzes';
 
-/** A field without surrounding double quotes. */
-export const unquote = (f: string): string =>
-  f.length >= 2 && f.startsWith('"') && f.endsWith('"') ? f.slice(1, -1) : f;
-
-/** One data row's pair; throws the problem (without file and line) when it is unusable. */
-function parseRow(line: string, requireSolutions: boolean): SudokuRow {
-  const fields = line.split(',', 3).map((f) => unquote(f.trim()));
-  const puzzle = parseBoard(fields[0]!, 'puzzle');
-  const given = fields[1] ?? '';
-  if (given === '' && requireSolutions) throw new Error('missing solution');
-  const solution = given === '' ? null : parseBoard(given, 'solution');
-  const problem = pairProblem(puzzle, solution);
-  if (problem) throw new Error(problem);
-  return { puzzle, solution };
-}
-
-/** Throws unless `header` (line 1, BOM and CR removed) starts with `quizzes`. */
-function checkHeader(header: string, source: string): void {
-  if (unquote(header.split(',')[0]!.trim()).startsWith(HEADER)) return;
-  const shown = header.length > 24 ? `${header.slice(0, 24)}...` : header;
-  throw new Error(`${source} line 1: expected a header starting with '${HEADER}', got '${shown}'`);
-}
-
-/** Data line `n` (1-based, CR removed) as a row, or null when blank; errors name file and line. */
-function rowAt(line: string, n: number, source: string, opts: CsvReadOptions): SudokuRow | null {
-  if (line.trim() === '') return null;
+/** One record's pair; throws the problem as one line naming file, line and column. */
+function rowOf(r: CsvRecord, cols: SudokuColumns, source: string, opts: CsvReadOptions): SudokuRow {
+  const at = (column: number, problem: string) => fieldProblem(source, r, cols, column, problem);
+  const field = (column: number) => r.fields[column] ?? '';
+  let puzzle: Board;
   try {
-    return parseRow(line, opts.requireSolutions ?? false);
+    puzzle = parseBoard(field(cols.puzzle), 'puzzle');
   } catch (e) {
-    throw new Error(`${source} line ${n}: ${(e as Error).message}`);
+    throw at(cols.puzzle, (e as Error).message);
   }
+  const given = cols.solution === undefined ? '' : field(cols.solution);
+  if (given === '') {
+    if (opts.requireSolutions)
+      throw cols.solution === undefined
+        ? new Error(`${source}: no solution column (expected a header such as ${SUDOKU_HEADERS})`)
+        : at(cols.solution, 'missing solution');
+    const problem = pairProblem(puzzle, null); // a puzzle alone must still have a solution
+    if (problem) throw at(cols.puzzle, problem);
+    return { puzzle, solution: null };
+  }
+  const column = cols.solution!;
+  let solution: Board;
+  try {
+    solution = parseBoard(given, 'solution');
+  } catch (e) {
+    throw at(column, (e as Error).message);
+  }
+  const problem = pairProblem(puzzle, solution);
+  if (problem) throw at(column, problem);
+  return { puzzle, solution };
 }
 
 /** Parses CSV text; `source` names the file in errors. Blank lines are skipped. */
 export function parseSudokuCsv(text: string, source: string, opts: CsvReadOptions = {}): SudokuSet {
   const limit = opts.limit ?? Number.POSITIVE_INFINITY;
-  const lines = text.replace(/^\uFEFF/, '').split('\n');
-  checkHeader(lines[0]!.replace(/\r$/, ''), source);
+  const { header, rows } = parseRecords(text, source);
+  const cols = sudokuColumns(header, source);
   const out: SudokuSet = { puzzles: [], solutions: [] };
-  for (let k = 1; k < lines.length && out.puzzles.length < limit; k++) {
-    const row = rowAt(lines[k]!.replace(/\r$/, ''), k + 1, source, opts);
-    if (!row) continue;
+  for (const r of rows) {
+    if (out.puzzles.length >= limit) break;
+    const row = rowOf(r, cols, source, opts);
     out.puzzles.push(row.puzzle);
     out.solutions.push(row.solution);
   }
@@ -88,48 +90,7 @@ export function parseSudokuCsv(text: string, source: string, opts: CsvReadOption
 }
 
 /**
- * The lines of a file as it streams (without their LF or CRLF), each with the bytes read so far;
- * a line longer than `max` bytes throws naming its 1-based number, before it is held whole.
- */
-async function* fileLines(
-  path: string,
-  max: number,
-): AsyncGenerator<{ line: string; bytes: number }> {
-  const input = createReadStream(path, { highWaterMark: 64 * 1024 });
-  let pending: Buffer[] = [];
-  let held = 0; // bytes of the line so far
-  let n = 0;
-  let bytes = 0;
-  const tooLong = () =>
-    new Error(
-      `${path} line ${n + 1}: longer than ${max.toLocaleString('en-US')} bytes (a Sudoku row is under 200); not a Sudoku CSV`,
-    );
-  const text = (parts: Buffer[]) => Buffer.concat(parts).toString('utf8').replace(/\r$/, '');
-  try {
-    for await (const chunk of input as AsyncIterable<Buffer>) {
-      bytes += chunk.length;
-      let at = 0;
-      for (let nl = chunk.indexOf(10, at); nl >= 0; nl = chunk.indexOf(10, at)) {
-        if (held + nl - at > max) throw tooLong();
-        pending.push(chunk.subarray(at, nl));
-        yield { line: text(pending), bytes };
-        n++;
-        pending = [];
-        held = 0;
-        at = nl + 1;
-      }
-      held += chunk.length - at;
-      if (held > max) throw tooLong();
-      if (at < chunk.length) pending.push(chunk.subarray(at));
-    }
-    if (held > 0) yield { line: text(pending), bytes };
-  } finally {
-    input.destroy();
-  }
-}
-
-/**
- * A Sudoku CSV file read as it streams (issue #27: memory flat in the number of rows): chunks of
+ * A Sudoku CSV file read as it streams (memory flat in the number of rows): chunks of
  * up to `size` rows, each with the bytes of the file read so far (for progress). Same checks and
  * errors as readSudokuCsv, and lines of at most `opts.maxLine` bytes.
  */
@@ -138,25 +99,22 @@ export async function* streamSudokuCsv(
   size: number,
   opts: CsvReadOptions = {},
 ): AsyncGenerator<{ rows: SudokuRow[]; bytes: number }> {
-  let n = 0;
+  let cols: SudokuColumns | null = null;
   let rows: SudokuRow[] = [];
   let bytes = 0;
-  for await (const at of fileLines(path, opts.maxLine ?? MAX_CSV_LINE)) {
-    bytes = at.bytes;
-    n++;
-    if (n === 1) {
-      checkHeader(at.line.replace(/^\uFEFF/, ''), path);
+  for await (const r of streamRecords(path, opts.maxLine ?? MAX_CSV_LINE)) {
+    bytes = r.bytes;
+    if (!cols) {
+      cols = sudokuColumns(r.fields, path);
       continue;
     }
-    const row = rowAt(at.line, n, path, opts);
-    if (!row) continue;
-    rows.push(row);
+    rows.push(rowOf(r, cols, path, opts));
     if (rows.length === size) {
       yield { rows, bytes };
       rows = [];
     }
   }
-  if (n === 0) checkHeader('', path);
+  if (!cols) throw new Error(`${path}: empty; expected a header such as ${SUDOKU_HEADERS}`);
   if (rows.length > 0) yield { rows, bytes };
 }
 
@@ -186,7 +144,7 @@ function formatRow(r: SudokuRow, withStatus: boolean): string {
 }
 
 /**
- * A `quizzes,solutions,status` file written as rows come (issue #27): rows go to a temporary
+ * A `quizzes,solutions,status` file written as rows come: rows go to a temporary
  * file beside the target, which `commit` renames onto it (the rows written so far: a valid
  * file) and `discard` removes, as does the process's exit when neither was called (an uncaught
  * exception, process.exit). The target is never half-written.

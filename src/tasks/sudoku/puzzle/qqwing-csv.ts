@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
 import { type Board, formatBoard } from './board.js';
-import { parseSudokuCsv, unquote } from './csv.js';
+import { parseSudokuCsv } from './csv.js';
+import { parseRecords, sudokuColumns } from './csv-records.js';
 import { STRATEGIES, type Strategy } from './logic-solver.js';
 import { countSearchNodes } from './search-nodes.js';
 
@@ -57,10 +58,8 @@ export function labelOfCounts(counts: Record<Strategy, number>): QqwingLabel {
   return counts.hiddenSingle > 0 ? 'Easy' : 'Simple';
 }
 
-const fieldsOf = (line: string): string[] => line.split(',').map((f) => unquote(f.trim()));
-
 /** One row's statistics from its fields; throws the problem (without file and line). */
-function parseStats(fields: string[], at: Record<string, number>): StrategyStats {
+function parseStats(fields: string[], at: Record<string, number>, puzzle: number): StrategyStats {
   const count = (name: string): number => {
     const v = fields[at[name]!] ?? '';
     if (!/^\d{1,3}$/.test(v)) throw new Error(`${name} is '${v}', expected a count`);
@@ -68,7 +67,7 @@ function parseStats(fields: string[], at: Record<string, number>): StrategyStats
   };
   const counts = Object.fromEntries(STRATEGIES.map((s) => [s, count(COUNT_COLUMNS[s])]));
   const stats = { givens: count('givens'), counts: counts as Record<Strategy, number> };
-  const clues = [...fields[0]!].filter((c) => c !== '0' && c !== '.').length;
+  const clues = [...(fields[puzzle] ?? '')].filter((c) => c !== '0' && c !== '.').length;
   if (stats.givens !== clues)
     throw new Error(`givens is ${stats.givens} but the puzzle has ${clues} clues`);
   const raw = fields[at.qqwing_difficulty!] ?? '';
@@ -90,19 +89,17 @@ export function parseStrategyColumns(
   source: string,
   limit = Number.POSITIVE_INFINITY,
 ): StrategyStats[] | null {
-  const lines = text.replace(/^\uFEFF/, '').split('\n');
-  const header = fieldsOf(lines[0]!.replace(/\r$/, ''));
+  const { header, rows } = parseRecords(text, source);
   if (STRATEGY_COLUMNS.some((c) => !header.includes(c))) return null;
+  const { puzzle } = sudokuColumns(header, source);
   const at = Object.fromEntries(header.map((name, k) => [name, k]));
   const out: StrategyStats[] = [];
-  for (let k = 1; k < lines.length && out.length < limit; k++) {
-    const line = lines[k]!.replace(/\r$/, '');
-    if (line.trim() === '') continue;
-    const fields = fieldsOf(line);
+  for (const r of rows) {
+    if (out.length >= limit) break;
     try {
-      out.push(parseStats(fields, at));
+      out.push(parseStats(r.fields, at, puzzle));
     } catch (e) {
-      throw new Error(`${source} line ${k + 1}: ${(e as Error).message}`);
+      throw new Error(`${source} line ${r.line}: ${(e as Error).message}`);
     }
   }
   return out;
@@ -132,16 +129,15 @@ export function readStrategyCsv(path: string, limit?: number): StrategyRow[] {
 
 /** The `search_nodes` column of each data row, or null when the header has none. */
 function parseNodeColumn(text: string, source: string, limit = Number.POSITIVE_INFINITY) {
-  const lines = text.replace(/^\uFEFF/, '').split('\n');
-  const at = fieldsOf(lines[0]!.replace(/\r$/, '')).indexOf('search_nodes');
+  const { header, rows } = parseRecords(text, source);
+  const at = header.indexOf('search_nodes');
   if (at < 0) return null;
   const out: number[] = [];
-  for (let k = 1; k < lines.length && out.length < limit; k++) {
-    const line = lines[k]!.replace(/\r$/, '');
-    if (line.trim() === '') continue;
-    const v = fieldsOf(line)[at] ?? '';
+  for (const r of rows) {
+    if (out.length >= limit) break;
+    const v = r.fields[at] ?? '';
     if (!/^\d{1,7}$/.test(v))
-      throw new Error(`${source} line ${k + 1}: search_nodes is '${v}', expected a count`);
+      throw new Error(`${source} line ${r.line}: search_nodes is '${v}', expected a count`);
     out.push(Number(v));
   }
   return out;
