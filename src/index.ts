@@ -23,6 +23,7 @@ export {
   taskSpecs,
 } from './tasks/registry.js';
 export { runReverseDemo } from './tasks/reverse/demo.js';
+export * as sequences from './tasks/sequences/index.js';
 export * as sudoku from './tasks/sudoku/index.js';
 export * as text from './tasks/text/index.js';
 export * as torch from './torch/index.js';

@@ -8,6 +8,7 @@ import type { LoadedModel } from '../train/model-io.js';
 import type { TaskSpec as Spec } from './common/task-spec.js';
 import { imageSpec } from './image/spec.js';
 import type { ImageGeometry } from './image/tokens.js';
+import { sequenceSpec } from './sequences/spec.js';
 import { sudokuSpec } from './sudoku/spec.js';
 import { textSpec } from './text/spec.js';
 
@@ -37,7 +38,10 @@ export const TASK_SPECS: Record<string, TaskSpec> = {
   image: imageSpec,
 };
 
-const registered = new Map<string, TaskSpec>(Object.entries(TASK_SPECS));
+/** Tasks sjd has beyond those: the commands and the API serve them; the page has no tab for them. */
+const MORE_TASKS: Record<string, TaskSpec> = { sequences: sequenceSpec };
+
+const registered = new Map<string, TaskSpec>(Object.entries({ ...TASK_SPECS, ...MORE_TASKS }));
 
 /** Adds a task to every command and to `sjd serve`; a name already taken is refused. */
 /** A spec's sampling defaults, every one present (a module without types may leave one out). */

@@ -65,6 +65,7 @@ export interface TrainConfig {
   augment?: 'none' | 'digits' | 'full'; // Sudoku: the symmetries drawn per training board
   deepSupervision?: boolean; // a looped transformer's cross-entropy at every loop, averaged
   image?: { height: number; width: number; channels: number; levels: number }; // images
+  alphabet?: { symbols: string[]; pad: boolean }; // sequences: one token a symbol, then PAD
   shards?: number; // data-parallel: the global batch in this many parts (data-parallel.ts)
   /** warm start: the weights of a run (its EMA) or model folder, and their sha256 */
   init?: { from: string; sha256?: string };
@@ -222,6 +223,12 @@ const schema = z.object({
   deepSupervision: z.boolean().optional(),
   shards: int(1, 65_536).optional(),
   init: z.object({ from: z.string().min(1), sha256: z.string().optional() }).optional(),
+  alphabet: z
+    .object({
+      symbols: z.array(z.string().min(1)).min(2).max(65_535),
+      pad: z.boolean(),
+    })
+    .optional(),
   image: z
     .object({
       height: int(1, 4096),

@@ -1,0 +1,40 @@
+// Sampling a sequences model: the process's own sampler (MDLM's ancestral step for the masked
+// preset, else Alg. 2) in batches, with the library's sampling defaults; tokens back to strings,
+// each ending at its first PAD.
+import type { Network } from '../../model/network.js';
+import type { SJDProcess } from '../../process/index.js';
+import {
+  SAMPLING_DEFAULTS,
+  type SamplingDefaults,
+  sampleBatchSteps,
+  sampleInBatches,
+  type TrajectoryStep,
+  type UnconditionalOptions,
+  unconditionalSampling,
+} from '../../sampling/index.js';
+import { type Alphabet, decodeTokens } from './alphabet.js';
+
+/** The sequences task's sampling defaults: the library's. */
+export const SEQUENCE_SAMPLING: SamplingDefaults = { ...SAMPLING_DEFAULTS };
+
+export function sampleSequences(
+  model: Network,
+  proc: SJDProcess,
+  alphabet: Alphabet,
+  o: UnconditionalOptions,
+): string[] {
+  const { rows } = sampleInBatches(model, proc, unconditionalSampling(proc, o, SEQUENCE_SAMPLING));
+  return rows.map((r) => decodeTokens(r, alphabet));
+}
+
+/** At most one batch step by step (the page's stream); returns what sampleSequences would. */
+export function* sampleSequenceSteps(
+  model: Network,
+  proc: SJDProcess,
+  alphabet: Alphabet,
+  o: UnconditionalOptions,
+): Generator<TrajectoryStep, { sequences: string[]; nfe: number }> {
+  const run = sampleBatchSteps(model, proc, unconditionalSampling(proc, o, SEQUENCE_SAMPLING));
+  const { rows, nfe } = yield* run;
+  return { sequences: rows.map((r) => decodeTokens(r, alphabet)), nfe };
+}

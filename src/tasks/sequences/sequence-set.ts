@@ -1,0 +1,89 @@
+// A file's sequences as the rows a model trains on: tokens over the alphabet (alphabet.ts), every
+// row of one length L, a shorter sequence padded with PAD when the set is padded (else every
+// sequence must have length L), and a held-out split: every tenth sequence (positions 9, 19, ...)
+// goes to validation, the rest to training, so the split is fixed by the file alone. Problems name
+// the file and the line the sequence starts on.
+import { createHash } from 'node:crypto';
+import {
+  type Alphabet,
+  alphabetOf,
+  declaredAlphabet,
+  encodeSymbols,
+  tokenCount,
+} from './alphabet.js';
+import type { SequenceFile } from './read.js';
+
+export interface SequenceSetOptions {
+  alphabet?: string; // declared symbols in order (default: the symbols the data uses)
+  length?: number; // L (default: the longest sequence)
+  pad?: boolean; // pad shorter sequences with PAD (default: only when lengths differ)
+}
+
+export interface SequenceSet {
+  alphabet: Alphabet;
+  length: number; // L
+  train: Int32Array; // [nTrain * L] tokens
+  valid: Int32Array; // [nValid * L]
+  hash: string; // names the data: a resumed run must see the same
+  source: string;
+}
+
+/** One in VALID_EVERY sequences is held out. */
+export const VALID_EVERY = 10;
+
+/** The rows of `file`: encoded, padded or checked to one length, split into training and validation. */
+export function sequenceSet(file: SequenceFile, o: SequenceSetOptions = {}): SequenceSet {
+  const { sequences, lines, path } = file;
+  if (sequences.length < VALID_EVERY)
+    throw new Error(
+      `${path}: ${sequences.length} sequences; at least ${VALID_EVERY} are needed (one in ${VALID_EVERY} is held out)`,
+    );
+  const symbols = o.alphabet === undefined ? alphabetOf(sequences) : declaredAlphabet(o.alphabet);
+  if (symbols.length < 2) throw new Error(`${path}: the sequences use one symbol only`);
+  const longest = Math.max(...sequences.map((s) => Array.from(s).length));
+  const L = o.length ?? longest;
+  const uneven = sequences.some((s) => Array.from(s).length !== L);
+  const pad = o.pad ?? uneven;
+  const alphabet: Alphabet = { symbols, pad };
+  const PAD = symbols.length;
+  const rows = new Int32Array(sequences.length * L);
+  sequences.forEach((s, n) => {
+    let tokens: number[];
+    try {
+      tokens = encodeSymbols(s, symbols);
+    } catch (e) {
+      throw new Error(`${path} line ${lines[n]}: ${(e as Error).message}`);
+    }
+    if (tokens.length > L)
+      throw new Error(
+        `${path} line ${lines[n]}: ${tokens.length} symbols, longer than the length ${L}`,
+      );
+    if (tokens.length < L && !pad)
+      throw new Error(
+        `${path} line ${lines[n]}: ${tokens.length} symbols, not the length ${L} (pad shorter sequences to use them)`,
+      );
+    rows.set(tokens, n * L);
+    rows.fill(PAD, n * L + tokens.length, (n + 1) * L);
+  });
+  const held = (n: number) => n % VALID_EVERY === VALID_EVERY - 1;
+  const pick = (keep: (n: number) => boolean) => {
+    const ns = sequences.map((_, n) => n).filter(keep);
+    const out = new Int32Array(ns.length * L);
+    ns.forEach((n, k) => out.set(rows.subarray(n * L, (n + 1) * L), k * L));
+    return out;
+  };
+  const hash = createHash('sha256')
+    .update(JSON.stringify({ symbols, pad, L }))
+    .update(new Uint8Array(rows.buffer))
+    .digest('hex')
+    .slice(0, 16);
+  if (tokenCount(alphabet) > 65_536) throw new Error(`${path}: more than 65,536 symbols`);
+  return {
+    alphabet,
+    length: L,
+    train: pick((n) => !held(n)),
+    valid: pick(held),
+    hash,
+    source: path,
+  };
+}

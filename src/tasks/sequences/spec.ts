@@ -1,0 +1,79 @@
+// The sequences task as the commands and `sjd serve` see it (common/task-spec.ts): sequences over
+// any alphabet (DNA, proteins, SMILES, a user's own symbols) from a FASTA file or one sequence a
+// line; its models' shape from the length and alphabet their config carries, no shipped model, the
+// library's sampling defaults, a training run from `sjd train sequences`'s flags, and unconditional
+// sampling as the API answers it.
+import type { LoadedModel } from '../../train/model-io.js';
+import { loadTransformer } from '../../train/model-io.js';
+import type { TaskSpec, TrainOptions } from '../common/task-spec.js';
+import type { Alphabet } from './alphabet.js';
+import { SEQUENCE_PROCESS, SEQUENCE_SIZES, sequenceConfig } from './presets.js';
+import { readSequences } from './read.js';
+import { SEQUENCE_SAMPLING, sampleSequenceSteps } from './sample.js';
+import { sequenceSet } from './sequence-set.js';
+import { SequenceTask, sequenceShape } from './task.js';
+
+/** `sjd train sequences`'s own flags. */
+export interface SequenceTrainFlags {
+  data?: string; // a FASTA file or one sequence a line (required)
+  alphabet?: string; // declared symbols in order (default: those the data uses)
+  length?: number; // L (default: the longest sequence)
+  pad?: boolean; // pad shorter sequences (default: when lengths differ)
+  evalSamples?: number;
+  evalNfe?: number;
+}
+export const SEQUENCE_TRAIN_DEFAULTS = { evalSamples: 64, evalNfe: 32 };
+
+/** A loaded sequences model and its vocabulary (its symbols, and PAD when padded). */
+export type SequenceModel = LoadedModel & { vocabulary: Alphabet };
+
+/** A run folder or exported model of the sequences task, with its alphabet. */
+export function loadSequenceModel(dir?: string): SequenceModel {
+  if (!dir)
+    throw new Error(
+      'the sequences task ships no model: give --model DIR (a run folder or an exported model)',
+    );
+  const r = loadTransformer(dir, sequenceShape, 'sequences');
+  return { ...r, vocabulary: r.config.alphabet! };
+}
+
+export const sequenceSpec: TaskSpec<SequenceModel> = {
+  name: 'sequences',
+  shape: sequenceShape,
+  load: loadSequenceModel,
+  sampling: SEQUENCE_SAMPLING,
+  train: {
+    description:
+      'train a denoiser of sequences over any alphabet (FASTA or one a line; default: sjd with the 1-D Gaussian W)',
+    sizes: SEQUENCE_SIZES,
+    defaults: SEQUENCE_PROCESS,
+    prepare: (o: TrainOptions & SequenceTrainFlags, saved) => {
+      const data = o.data ?? saved?.data;
+      if (!data)
+        throw new Error('sjd train sequences needs --data FILE (FASTA, or one sequence a line)');
+      const file = readSequences(data);
+      const set = sequenceSet(file, {
+        // a resumed run keeps its alphabet and length
+        alphabet: saved ? saved.alphabet!.symbols.join('') : o.alphabet,
+        length: saved?.length ?? o.length,
+        pad: saved?.alphabet!.pad ?? o.pad,
+      });
+      const config = saved ?? {
+        ...sequenceConfig(set.length, o),
+        data,
+        alphabet: set.alphabet,
+      };
+      const task = new SequenceTask(set, {
+        evalSamples: o.evalSamples ?? SEQUENCE_TRAIN_DEFAULTS.evalSamples,
+        evalNfe: o.evalNfe ?? SEQUENCE_TRAIN_DEFAULTS.evalNfe,
+      });
+      const n = (rows: Int32Array) => rows.length / set.length;
+      const about = `${n(set.train)} training and ${n(set.valid)} held-out sequences of ${set.length} symbols from ${data} (${file.format}; alphabet ${set.alphabet.symbols.join('')}${set.alphabet.pad ? ' + PAD' : ''})`;
+      return { config, task, about };
+    },
+  },
+  *sampleSteps(m, s) {
+    const r = yield* sampleSequenceSteps(m.model, m.process, m.vocabulary, s);
+    return { answer: { sequences: r.sequences }, nfe: r.nfe };
+  },
+};
