@@ -83,6 +83,8 @@ test('/health and /api/models: every task served, with its samplers and defaults
     sampler: 'adaptive-remask',
     nfe: DEFAULT_ADAPTIVE_NFE,
     temperature: 1,
+    topP: 1,
+    grid: 'cosine',
     rules: true,
   });
   assert.equal(tasks.sudoku!.retries, DEFAULT_RETRIES);

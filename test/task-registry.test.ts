@@ -125,14 +125,14 @@ test('the registry: the shipped tasks, a fourth one added, names checked', () =>
   registerTask(repeatSpec);
   assert.deepEqual(
     taskSpecs().map((s) => s.name),
-    ['sudoku', 'text', 'image', 'repeat'],
+    ['sudoku', 'text', 'image', 'sequences', 'repeat'],
   );
   assert.equal(taskSpec('repeat'), repeatSpec);
   assert.throws(() => registerTask(repeatSpec), /^Error: task 'repeat' is already registered$/);
   assert.throws(() => registerTask({ ...repeatSpec, name: 'Bad name' }), /lower-case letters/);
   assert.throws(
     () => taskSpec('nope'),
-    /unknown task 'nope' \(known: sudoku, text, image, repeat\)/,
+    /unknown task 'nope' \(known: sudoku, text, image, sequences, repeat\)/,
   );
 });
 
@@ -147,7 +147,7 @@ test('a registered task trains by `sjd train`, samples by its spec and is served
   const train = program.commands.find((c) => c.name() === 'train')!;
   assert.deepEqual(
     train.commands.map((c) => c.name()),
-    ['sudoku', 'text', 'image', 'repeat'],
+    ['sudoku', 'text', 'image', 'sequences', 'repeat'],
   );
   await program.parseAsync(['train', 'repeat', '--out', dir, '--size', 'tiny'], { from: 'user' });
   assert.equal(process.exitCode ?? 0, 0);

@@ -69,7 +69,9 @@ export function sequenceSet(file: SequenceFile, o: SequenceSetOptions = {}): Seq
   const pick = (keep: (n: number) => boolean) => {
     const ns = sequences.map((_, n) => n).filter(keep);
     const out = new Int32Array(ns.length * L);
-    ns.forEach((n, k) => out.set(rows.subarray(n * L, (n + 1) * L), k * L));
+    ns.forEach((n, k) => {
+      out.set(rows.subarray(n * L, (n + 1) * L), k * L);
+    });
     return out;
   };
   const hash = createHash('sha256')

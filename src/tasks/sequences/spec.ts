@@ -54,9 +54,9 @@ export const sequenceSpec: TaskSpec<SequenceModel> = {
       const file = readSequences(data);
       const set = sequenceSet(file, {
         // a resumed run keeps its alphabet and length
-        alphabet: saved ? saved.alphabet!.symbols.join('') : o.alphabet,
+        alphabet: saved?.alphabet ? saved.alphabet.symbols.join('') : o.alphabet,
         length: saved?.length ?? o.length,
-        pad: saved?.alphabet!.pad ?? o.pad,
+        pad: saved?.alphabet ? saved.alphabet.pad : o.pad,
       });
       const config = saved ?? {
         ...sequenceConfig(set.length, o),
