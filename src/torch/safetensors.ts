@@ -3,7 +3,7 @@
 // then the raw little-endian bytes. Writes are atomic (util/atomic.ts).
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic.js';
-import { fromBytes } from './functional.js';
+import { fromBytes } from './factories.js';
 import type { DType, Tensor } from './tensor.js';
 
 const CODE: Record<string, string> = {
