@@ -21,8 +21,8 @@ import { maxOf } from '../../../util/fold.js';
 import { tokenCounts } from '../corpus.js';
 import { TEXT_SIZES, textConfig } from '../presets.js';
 import { type TextTask, textShape } from '../task.js';
-import { cachedFrontier, readCachedFrontier } from './comparison.js';
 import { type FrontierPoint, heldOutReference } from './frontier.js';
+import { cachedFrontier, readCachedFrontier } from './frontier-cache.js';
 import { type ArmRun, HAZARD_ARMS } from './hazard-arms.js';
 import { writeHazardReport } from './hazard-report.js';
 
