@@ -2,6 +2,7 @@
 // grey levels, image sets (Fashion-MNIST, synthetic colour patterns) and their files.
 export * from './cifar.js';
 export * from './compare/comparison.js';
+export { MD4_TOP_P } from './compare/scores.js';
 export * from './dataset.js';
 export * from './evaluate.js';
 export * from './feature-net.js';
