@@ -1,9 +1,10 @@
 // The paper's image comparison at this machine's scale (app:cifar10-imagenet, tab:cifar10): MDLM
 // (masked), CADD (W = I) and SJD with the value-space blur at several sigma_B, on the same U-Net,
 // optimiser, budget and seeds. Each run is a resumable run folder; its scores at each NFE are
-// cached beside it (scores.json, scores.ts), so the comparison continues across sessions. Writes a Markdown
-// table of FD (mean +- std over seeds) per model and NFE with KID, label entropy and coverage,
-// the floor and ceiling at the same N, a plot of FD against NFE, and a sample grid per model.
+// cached beside it (scores.json, scores.ts), so the comparison continues across sessions. Writes
+// a Markdown table of FD (mean +- std over seeds) per model and NFE with KID, label entropy and
+// coverage, the floor and ceiling at the same N, a plot of FD against NFE, and a sample grid per
+// model.
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
