@@ -74,7 +74,7 @@ export type GroupScores = Pick<SudokuScores, 'boards' | 'solve_rate' | 'cell_acc
   nfe_mean?: number;
   nfe_max?: number;
   first_attempt_rate?: number;
-  boards_per_s?: number; // when the group was solved on its own (solve.ts solveGrouped)
+  boards_per_s?: number; // when the group was solved on its own (solve-grouped.ts)
 };
 
 /** A class's scores (GroupScores). */
