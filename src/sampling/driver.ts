@@ -5,11 +5,11 @@
 // plots and the web page. A grid sampler steps every row along the time grid built for the NFE
 // budget; an adaptive one steps only the rows with active sites, each at its own time, until
 // none is left or the budget is spent (its last step fills every row; each row may have a budget
-// of its own, so that a Sudoku retry round is one batch). The loop is a generator
-// (issue #15): `sampleSteps` yields each step as it is made, so a server can stream it and let
-// its event loop turn between steps; `sample` drains it (`drain`, which every batch answer uses:
-// the batch answer is the last step of the stream, issue #28). The checks of a run's options are
-// driver-options.ts's; stepping some rows of a batch only, driver-rows.ts's.
+// of its own, so that a Sudoku retry round is one batch). The loop is a generator:
+// `sampleSteps` yields each step as it is made, so a server can stream it and let its event loop
+// turn between steps; `sample` drains it (`drain`, which every batch answer uses: the batch
+// answer is the last step of the stream). The checks of a run's options are driver-options.ts's;
+// stepping some rows of a batch only, driver-rows.ts's.
 import type { SJDProcess } from '../process/index.js';
 import {
   embedding,
@@ -108,7 +108,7 @@ function snapshot(t: number, nfe: number, s: SamplerState, reads: Reads): Trajec
 }
 
 /**
- * The driver step by step (for streaming, issue #15): yields the state after the prior and after
+ * The driver step by step (for streaming): yields the state after the prior and after
  * every step as it is made (with the last classifier pass's argmax and confidence per site) and
  * returns what `sample` returns. Each step runs without autograd and frees what it does not keep;
  * a consumer may stop early (`return()`), which frees the state. Steps equal `sample`'s.

@@ -45,12 +45,12 @@ export function sudokuSampling(o: { sampler?: string; rules?: boolean }): {
  * all attempts together: it stops when a board is full (the shipped model's first attempt spends
  * about 17 on average), so the cap is left to the retries of the boards that break (retry.ts).
  * Chosen with DEFAULT_RETRIES on validation sets (docs/sudoku-hard.md) as the least of 512, 1,024
- * and 2,048 at which both meet issue #32's targets: on 300 puzzles of 1+ search nodes 98.67% at
- * 512 (16 retries), 99.33% at 1,024 (32), 100% at 2,048 (64); on 300 of 20+ nodes 97.33%,
- * 98.00%, 98.67%. A board that never solves spends the whole cap (about 10 ms a pass alone on 2
- * cores), so the larger cap's 0.7 points cost twice the time on every such board. On the
- * no-guess set, 100% of 2,000 at 1,024, at the boards/s of 512 (the boards that solve stop when
- * filled).
+ * and 2,048 at which both meet the aims set there (99% of puzzles that need guessing, 95% of
+ * puzzles of 20+ search nodes): on 300 puzzles of 1+ search nodes 98.67% at 512 (16 retries),
+ * 99.33% at 1,024 (32), 100% at 2,048 (64); on 300 of 20+ nodes 97.33%, 98.00%, 98.67%. A board
+ * that never solves spends the whole cap (about 10 ms a pass alone on 2 cores), so the larger cap's
+ * 0.7 points cost twice the time on every such board. On the no-guess set, 100% of 2,000 at 1,024,
+ * at the boards/s of 512 (the boards that solve stop when filled).
  */
 export const DEFAULT_ADAPTIVE_NFE = 1024;
 

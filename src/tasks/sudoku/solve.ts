@@ -132,10 +132,10 @@ function chunkSteps(
 }
 
 /**
- * The one solving path (issue #28): the chunks of `o.batch` puzzles in turn, each solved on its
- * own with its retries (so a board depends on its chunk alone, and chunks may be solved in any
- * order or process: solve-pool.ts), as a generator of steps (null where not watched; `first`
- * watches the first chunk's first attempt) returning the checked boards.
+ * The one solving path (batch solves and streams alike): the chunks of `o.batch` puzzles in turn,
+ * each solved on its own with its retries (so a board depends on its chunk alone, and chunks may be
+ * solved in any order or process: solve-pool.ts), as a generator of steps (null where not watched;
+ * `first` watches the first chunk's first attempt) returning the checked boards.
  */
 function* solveSteps(
   model: Network,
@@ -209,7 +209,7 @@ export function solveSudoku(
 }
 
 /**
- * One puzzle solved step by step (the web page's stream, issue #15; sec:exp-sudoku): yields each
+ * One puzzle solved step by step (the web page's stream; sec:exp-sudoku): yields each
  * sampler step over the board's 81 cells (tokens are digits - 1), a retry's too, and returns what
  * solveSudoku returns for [puzzle] with the same options: the same board as `sjd solve` for the
  * same seed.

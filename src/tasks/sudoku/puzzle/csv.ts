@@ -129,9 +129,9 @@ async function* fileLines(
 }
 
 /**
- * A Sudoku CSV file read as it streams (issue #27: memory flat in the number of rows): chunks of
- * up to `size` rows, each with the bytes of the file read so far (for progress). Same checks and
- * errors as readSudokuCsv, and lines of at most `opts.maxLine` bytes.
+ * A Sudoku CSV file read as it streams (memory flat in the number of rows): chunks of up to `size`
+ * rows, each with the bytes of the file read so far (for progress). Same checks and errors as
+ * readSudokuCsv, and lines of at most `opts.maxLine` bytes.
  */
 export async function* streamSudokuCsv(
   path: string,
@@ -186,10 +186,10 @@ function formatRow(r: SudokuRow, withStatus: boolean): string {
 }
 
 /**
- * A `quizzes,solutions,status` file written as rows come (issue #27): rows go to a temporary
- * file beside the target, which `commit` renames onto it (the rows written so far: a valid
- * file) and `discard` removes, as does the process's exit when neither was called (an uncaught
- * exception, process.exit). The target is never half-written.
+ * A `quizzes,solutions,status` file written as rows come: rows go to a temporary file beside the
+ * target, which `commit` renames onto it (the rows written so far: a valid file) and `discard`
+ * removes, as does the process's exit when neither was called (an uncaught exception,
+ * process.exit). The target is never half-written.
  */
 export class SudokuCsvAppender {
   readonly #temp: string;
