@@ -1,4 +1,4 @@
-// One rank of the all-reduce benchmark (bench/distributed.ts; issue #16, docs/design.md §5b):
+// One rank of the all-reduce benchmark (bench/distributed.ts; docs/design.md §5b):
 // `node dist/bench/allreduce-worker.js <JSON {rank, worldSize, port, sizes, reps}>` joins a
 // Gloo group over a TCPStore on loopback (interface lo), then for each size in bytes all-reduces
 // (sum) a float32 tensor of zeros `reps` times after 2 warm-up calls and a barrier, timing each

@@ -1,5 +1,5 @@
-// All-reduce bandwidth over loopback (issue #16, docs/design.md §5b): 2 ranks, one thread each, Gloo
-// on interface lo, float32 sums of 1 KiB to 64 MiB; sjd's torch.distributed (bench/allreduce-
+// All-reduce bandwidth over loopback (docs/design.md §5b): 2 ranks, one thread each, Gloo on
+// interface lo, float32 sums of 1 KiB to 64 MiB; sjd's torch.distributed (bench/allreduce-
 // worker.ts) against the same call in Debian's PyTorch (`torch_ref.py allreduce`), alternating
 // pairs of processes in the same run. GB/s = bytes / time of one all-reduce (rank 0's median).
 import { execFile } from 'node:child_process';

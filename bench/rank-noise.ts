@@ -1,10 +1,10 @@
 // `node dist/bench/rank-noise.js --model DIR [--model DIR ...] [--data DIR]`: the noise CANDI's
-// rank-degradation schedule reaches with a trained text model's learned anchors (issue #31):
-// for t from 0 to 1, the schedule's target r(t), the achieved expected rank fraction (closed
-// form over the anchors' pairwise distances) and the fraction of sites whose nearest anchor is
-// still their own (Monte Carlo), true anchors drawn from the corpus' character frequencies
-// (--data, a folder of `sjd data text8`; uniform without it). Not a speed benchmark: a
-// calibration table for docs/reports/text/rank-schedule.md.
+// rank-degradation schedule reaches with a trained text model's learned anchors: for t from 0 to 1,
+// the schedule's target r(t), the achieved expected rank fraction (closed form over the anchors'
+// pairwise distances) and the fraction of sites whose nearest anchor is still their own (Monte
+// Carlo), true anchors drawn from the corpus' character frequencies (--data, a folder of
+// `sjd data text8`; uniform without it). Not a speed benchmark: a calibration table for
+// docs/reports/text/rank-schedule.md.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';

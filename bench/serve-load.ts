@@ -1,4 +1,4 @@
-// `npm run bench -- --only serve-load` (issues #15, #27): `sjd serve` (a child process on a
+// `npm run bench -- --only serve-load`: `sjd serve` (a child process on a
 // loopback port, the shipped models, its default queue and deadlines) under 32 concurrent
 // clients asking for solves (POST /api/sudoku/solve: the adaptive sampler at 32 NFE, generated
 // puzzles in turn) and 8 clients that open a long stream (text and image in turn, n 4, NFE 1024)

@@ -13,14 +13,13 @@ import { generatedPairs } from '../src/tasks/sudoku/data.js';
 import { loadSudokuModel } from '../src/tasks/sudoku/load.js';
 import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
 import { DEFAULT_RETRIES } from '../src/tasks/sudoku/retry.js';
+import { nfeSummary, solveSudoku } from '../src/tasks/sudoku/solve.js';
 import {
   DEFAULT_SUDOKU_RULES,
   defaultSudokuNfe,
   defaultSudokuSampler,
-  nfeSummary,
-  solveSudoku,
   sudokuSampling,
-} from '../src/tasks/sudoku/solve.js';
+} from '../src/tasks/sudoku/solve-defaults.js';
 import { solvePuzzles } from '../src/tasks/sudoku/solve-pool.js';
 import { SudokuTask } from '../src/tasks/sudoku/task.js';
 import { AdamW, crossEntropy, full, TorchGenerator } from '../src/torch/index.js';

@@ -23,7 +23,7 @@ import {
   saveImageSet,
   syntheticImages,
 } from '../src/tasks/image/index.js';
-import { zeros } from '../src/torch/functional.js';
+import { zeros } from '../src/torch/factories.js';
 import { saveSafetensors } from '../src/torch/safetensors.js';
 import { tempDir } from './tmp.js';
 

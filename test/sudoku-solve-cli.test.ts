@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { DEFAULT_UNDOS, samplers } from '../src/sampling/index.js';
 import { parseBoard, UNIT_NAMES, unitRepeats } from '../src/tasks/sudoku/puzzle/board.js';
-import { DEFAULT_ADAPTIVE_NFE } from '../src/tasks/sudoku/solve.js';
+import { DEFAULT_ADAPTIVE_NFE } from '../src/tasks/sudoku/solve-defaults.js';
 import { EASY, EASY_SOLUTION, HARD } from './sudoku-puzzles.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;

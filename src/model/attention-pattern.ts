@@ -1,11 +1,11 @@
-// Attention restricted to a task's constraint graph (an inductive bias of the network,
-// independent of the process and of W; issue #13): the task's structure gives, per relation r
-// (Sudoku: row, column, box), the group index of every position, and positions i, j are related
-// by r when their groups are equal (so every position is related to itself). 'dense' attends
-// everywhere (no pattern); 'peers' lets every head attend only the union of the relations (the
-// position itself and its peers: 21 of Sudoku's 81 cells); 'typed' gives each head one relation,
-// the structure's relations and then their union, heads split evenly in contiguous blocks.
-// The pattern is an additive bias [H or 1, L, L] (0 = may attend, -inf = may not), built once.
+// Attention restricted to a task's constraint graph (an inductive bias of the network, independent
+// of the process and of W): the task's structure gives, per relation r (Sudoku: row, column, box),
+// the group index of every position, and positions i, j are related by r when their groups are
+// equal (so every position is related to itself). 'dense' attends everywhere (no pattern); 'peers'
+// lets every head attend only the union of the relations (the position itself and its peers: 21 of
+// Sudoku's 81 cells); 'typed' gives each head one relation, the structure's relations and then
+// their union, heads split evenly in contiguous blocks. The pattern is an additive bias
+// [H or 1, L, L] (0 = may attend, -inf = may not), built once.
 import { keep, stack, type Tensor, tensor, tidy, zeros } from '../torch/index.js';
 
 export type AttentionKind = 'dense' | 'peers' | 'typed';

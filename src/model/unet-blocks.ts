@@ -1,8 +1,8 @@
 // The blocks of the ADM U-Net (app:cifar10-imagenet: the paper's image backbone, Dhariwal &
-// Nichol's ADM at a small size, issue #14): a residual block with GroupNorm, SiLU and the time
-// embedding added between its two 3x3 convolutions (the second zero-initialised, so each block
-// starts as the identity); self-attention over the pixels of a feature map; a stride-2
-// convolution down and a nearest-neighbour upsampling plus convolution up.
+// Nichol's ADM, here at a small size): a residual block with GroupNorm, SiLU and the time embedding
+// added between its two 3x3 convolutions (the second zero-initialised, so each block starts as the
+// identity); self-attention over the pixels of a feature map; a stride-2 convolution down and a
+// nearest-neighbour upsampling plus convolution up.
 import {
   dropout,
   nn,

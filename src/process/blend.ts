@@ -4,7 +4,7 @@
 // (images, per channel), the Sudoku constraint graph, or any user matrix (dense or edges).
 // Applied densely (one L x L matmul) or sparsely (gather + scatter-add) by size; a W that
 // factorises over a full grid (the 2-D Gaussian: W = K_rows (x) K_cols per channel) is applied
-// as two small products, O(HW (H + W)) a channel instead of O((HW)^2) (issue #14).
+// as two small products, O(HW (H + W)) a channel instead of O((HW)^2).
 import { type DType, keep, type Tensor, tensor, zerosLike } from '../torch/index.js';
 
 export interface Edge {

@@ -4,7 +4,8 @@
 // inverse CDF and y = alpha(t) (W E(x0))_i + sqrt(v_t(tau)) eps (eq:vp-matched-convolution), or
 // the mask point for the mask kernel. Conditioned positions (clues) stay committed and leave the
 // loss; the never-unstuck branch is the loss mask. Uniform draws, hazards and variances in
-// float64 tensors: no host round trip (issue 17); only the B row times travel host -> device.
+// float64 tensors on the model's device: no host round trip; only the B row times travel
+// host -> device.
 import {
   embedding,
   type Tensor,

@@ -1,5 +1,5 @@
 // Frozen frequency-keyed hazards (app:e2e-hazard, "Fixed non-uniform hazards are nearly
-// neutral", tab:frozen-hazard; issue #29): per-anchor hazard weights w(a) proportional to
+// neutral", tab:frozen-hazard): per-anchor hazard weights w(a) proportional to
 // freq(a)^gamma, normalised so that sum_a p0(a) w(a) = 1 (the corruption's mean rate under the
 // data distribution p0 is the uniform schedule's), frozen and trained by plain cross-entropy.
 // gamma > 0 is frequency-keyed (common tokens have the higher hazard: they leave their anchors

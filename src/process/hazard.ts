@@ -2,7 +2,7 @@
 // survival S_a(t) = exp(-w(a) Lambda(t)) is a single exponential and the unstick time is drawn
 // by inverse CDF truncated to (0, t). Singular schedules (S(T) = 0) switch to a constant-hazard
 // tail past T(1 - eps) (docs/design.md §5). All scalars in float64; Lambda^{-1} also elementwise on
-// float64 tensors, so Alg. 1 draws a minibatch's unstick times on the model's device (issue 17).
+// float64 tensors, so Alg. 1 draws a minibatch's unstick times on the model's device.
 import { type Tensor, where, zerosLike } from '../torch/index.js';
 
 export interface Hazard {

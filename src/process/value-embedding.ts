@@ -2,8 +2,8 @@
 // E(v) = [sin(2 pi f v / P), cos(2 pi f v / P)]_{f=1..F}, norm sqrt(F). Values are token
 // indices 0..K-1, or blended (non-integer) values.
 //
-// Deviation from the paper (issue #14): the paper's P = 255 (and P = K - 1 here before) makes
-// E periodic with period K - 1 in v, so E(0) = E(K - 1): black and white were one anchor. We use
+// Deviation from the paper: the paper's P = 255, i.e. P = K - 1, makes E periodic with period
+// K - 1 in v, so E(0) = E(K - 1): black and white would be one anchor. We use
 // P = 2 (K - 1): the lowest frequency then spans half a turn over the value range, on which
 // cosine is one-to-one, so every level keeps its own anchor, at least 2 sin(pi / 2P') apart
 // with P' = K - 1 (the f = 1 component alone), and the embedding of a blend stays smooth.
@@ -23,7 +23,7 @@ export function valueEmbedding(v: Tensor, F: number, K: number): Tensor {
 }
 
 /**
- * A (blended, non-integer) value embedded by the anchor table itself (issue #31: learned,
+ * A (blended, non-integer) value embedded by the anchor table itself (for learned,
  * CDCD-normalised anchors with the value-space blur): E(v) = (1 - f) E[floor v] + f E[floor v + 1],
  * f = v - floor v, the piecewise-linear path through the anchors in value order, so integer
  * values land exactly on their anchors. v [...] (float, clamped to [0, K - 1]), anchors [K, d]

@@ -2,7 +2,7 @@
 // exp(-B(t)/2), sigma^2(t) = 1 - alpha^2(t); forward drift b_t(x) = -beta(t) x / 2 and
 // diffusion g_t = sqrt(beta(t)). beta is linear on [0, T] (the default, B(0) = 0), or CANDI's
 // rank-degradation schedule (rank-schedule.ts; text8). Scalars in float64; B and v_t(tau) also
-// elementwise on float64 tensors of unstick times (Alg. 1 on the model's device, issue 17).
+// elementwise on float64 tensors of unstick times (so Alg. 1 runs on the model's device).
 import type { Tensor } from '../torch/index.js';
 import { type RankVPConfig, rankDegradation } from './rank-schedule.js';
 

@@ -1,15 +1,14 @@
-// The adaptive sampler (issue #13; beside the paper's confidence policy, app:sudoku): each board
-// keeps its own time consistent with its state. A step on a board with `active` of its `blanks`
-// sites uncommitted reads the classifier at t = t_board(active / blanks) (board-time.ts: the
-// time at which the forward process leaves that fraction of blanks unstuck, 1 - S(t) = f),
-// commits every active site the classifier is sure of (commit rule: top posterior probability,
-// or margin between the top two, at least the threshold; always at least the most sure one) to
-// its argmax, and moves the sites still active by the reverse SDE (reverse-sde.ts, Alg. 2's
-// drift line) from t to the board's next time s = t_board(active' / blanks), in substeps that
-// keep each Euler step stable, reading the score from the same classifier pass with the new
-// commitments exact: 1 NFE a step. A board stops when every site is committed; the driver's
-// last step (NFE budget spent) fills every active site with its argmax. As in Alg. 2 the
-// temperature divides the logits wherever they are read.
+// The adaptive sampler (beside the paper's confidence policy, app:sudoku): each board keeps its own
+// time consistent with its state. A step on a board with `active` of its `blanks` sites uncommitted
+// reads the classifier at t = t_board(active / blanks) (board-time.ts: the time at which the
+// forward process leaves that fraction of blanks unstuck, 1 - S(t) = f), commits every active site
+// the classifier is sure of (commit rule: top posterior probability, or margin between the top two,
+// at least the threshold; always at least the most sure one) to its argmax, and moves the sites
+// still active by the reverse SDE (reverse-sde.ts, Alg. 2's drift line) from t to the board's next
+// time s = t_board(active' / blanks), in substeps that keep each Euler step stable, reading the
+// score from the same classifier pass with the new commitments exact: 1 NFE a step. A board stops
+// when every site is committed; the driver's last step (NFE budget spent) fills every active site
+// with its argmax. As in Alg. 2 the temperature divides the logits wherever they are read.
 import { type SJDProcess, VARIANCE_FLOOR } from '../process/index.js';
 import { type Tensor, type TorchGenerator, where } from '../torch/index.js';
 import { boardTimes } from './board-time.js';

@@ -1,6 +1,6 @@
-// The exact ancestral step of the hybrid and blended processes at eta = 1 (issue #31; the
-// paper's proof of prop:plain-hybrid: CADD's update "is the standard DDPM ancestral step", and
-// app:text8's "exact hybrid sampler"), beside Alg. 2 (sjd-step.ts), which it refines.
+// The exact ancestral step of the hybrid and blended processes at eta = 1 (the paper's proof of
+// prop:plain-hybrid: CADD's update "is the standard DDPM ancestral step", and app:text8's "exact
+// hybrid sampler"), beside Alg. 2 (sjd-step.ts), which it refines.
 //
 // Derivation from the paper's VP laws. At eta = 1 a site unstuck by t has the law
 // N(alpha(t) mu_i, sigma^2(t) I) whatever its unstick time tau (eq:vp-matched-convolution with

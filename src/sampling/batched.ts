@@ -1,9 +1,9 @@
 // The batched sampling loop every task shares: `n` sequences drawn from a trained denoiser in
-// chunks of `batchSize` through the one driver; the anchors are read once, the chunk starting
-// at sequence `start` is seeded `seed + start` (so a sequence does not depend on how many come
-// after it), and the trajectory of the first chunk is recorded when asked. One path
-// (`batchedSteps`, issue #28): a batch run drains it, a run that fits one chunk can be taken step
-// by step (`sampleBatchSteps`, for streaming: issue #15), with the same result.
+// chunks of `batchSize` through the one driver; the anchors are read once, the chunk starting at
+// sequence `start` is seeded `seed + start` (so a sequence does not depend on how many come after
+// it), and the trajectory of the first chunk is recorded when asked. One path (`batchedSteps`): a
+// batch run drains it, a run that fits one chunk can be taken step by step (`sampleBatchSteps`, for
+// streaming), with the same result.
 import { type Network as Model, networkLength } from '../model/network.js';
 import type { SJDProcess } from '../process/index.js';
 import { type Tensor, tidy } from '../torch/index.js';

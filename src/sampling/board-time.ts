@@ -1,8 +1,8 @@
-// A board's time from its state (the adaptive sampler, issue #13): under the forward process
-// every blank (non-conditioned site) is still stuck on its data anchor at time t with
-// probability S(t) (sec:sim-free: S(t) = exp(-Lambda(t)), the hazard with w(a) = 1), so the
-// expected fraction of blanks already unstuck -- the active ones -- is 1 - S(t). A board with
-// `active` of its `blanks` sites still uncommitted is put at the time where they agree,
+// A board's time from its state (for the adaptive sampler): under the forward process every blank
+// (non-conditioned site) is still stuck on its data anchor at time t with probability S(t)
+// (sec:sim-free: S(t) = exp(-Lambda(t)), the hazard with w(a) = 1), so the expected fraction of
+// blanks already unstuck -- the active ones -- is 1 - S(t). A board with `active` of its `blanks`
+// sites still uncommitted is put at the time where they agree,
 //   1 - S(t_board) = f := active / blanks   <=>   t_board = Lambda^{-1}(-log(1 - f)),
 // clipped into [T_CLIP, T] (the times training showed the network). For the log-linear hazard
 // S(t) = 1 - t/T this is t_board = f T; for the cosine hazard t_board = (2T/pi) acos(1 - f).

@@ -1,7 +1,7 @@
 // CANDI's two hybrid samplers (Pynadath et al. 2025; app:text8 says the paper's text runs used
 // "the exact hybrid sampler of CANDI"), written from the description of their public code
 // (`algo.py`: generate_samples_nocache and generate_samples_cache), not from the code itself.
-// Which one the paper means is ambiguous, so both are here (issue #31).
+// Which one the paper means is ambiguous, so both are here.
 //
 // CANDI keeps a variance-exploding latent x = x0 + sigma_ve eps in one-hot space (unit-norm
 // tokens). Our state is the VP latent y = alpha(t) mu + sigma(t) eps (eq:vp-matched-convolution at

@@ -5,30 +5,31 @@
 // plots and the web page. A grid sampler steps every row along the time grid built for the NFE
 // budget; an adaptive one steps only the rows with active sites, each at its own time, until
 // none is left or the budget is spent (its last step fills every row; each row may have a budget
-// of its own, so that a Sudoku retry round is one batch). The loop is a generator
-// (issue #15): `sampleSteps` yields each step as it is made, so a server can stream it and let
-// its event loop turn between steps; `sample` drains it (`drain`, which every batch answer uses:
-// the batch answer is the last step of the stream, issue #28).
+// of its own, so that a Sudoku retry round is one batch). The loop is a generator:
+// `sampleSteps` yields each step as it is made, so a server can stream it and let its event loop
+// turn between steps; `sample` drains it (`drain`, which every batch answer uses: the batch
+// answer is the last step of the stream). The checks of a run's options are driver-options.ts's;
+// stepping some rows of a batch only, driver-rows.ts's.
 import type { SJDProcess } from '../process/index.js';
 import {
   embedding,
   noGrad,
   TorchGenerator as RandomGenerator,
-  Tensor,
-  tensor,
+  type Tensor,
   tidy,
   where,
   zeros,
 } from '../torch/index.js';
 import { boardTime } from './board-time.js';
+import { checkSampleOptions, lastSteps, stepsOf } from './driver-options.js';
+import { activeRows, freeUnkept, stepRows } from './driver-rows.js';
 import type { Exclusion } from './exclusion.js';
-import { GRID_KINDS, type GridKind, timeGrid } from './grid.js';
+import { type GridKind, timeGrid } from './grid.js';
 import { getSampler } from './registry.js';
 import { temperedProbs } from './reverse-sde.js';
 import { drain, shown } from './run.js';
-import { freshSearch, mapState, stateDtype, stateTensors } from './state.js';
+import { freshSearch, stateDtype, stateTensors } from './state.js';
 import type {
-  AdaptiveStepFn,
   Classifier,
   CommitRule,
   SamplerState,
@@ -106,22 +107,8 @@ function snapshot(t: number, nfe: number, s: SamplerState, reads: Reads): Trajec
   });
 }
 
-/** The rows of `s` at idx [n] int64. */
-function rowsOf(s: SamplerState, idx: Tensor): SamplerState {
-  return mapState(s, (x) => x.indexSelect(0, idx));
-}
-
-/** `s` with its rows idx [n] int64 replaced by `part`'s. */
-function withRows(s: SamplerState, idx: Tensor, part: SamplerState): SamplerState {
-  return mapState(
-    s,
-    (x, p) => x.scatter(0, idx.view([-1, ...x.shape.slice(1).map(() => 1)]).expand(p!.shape), p!),
-    part,
-  );
-}
-
 /**
- * The driver step by step (for streaming, issue #15): yields the state after the prior and after
+ * The driver step by step (for streaming): yields the state after the prior and after
  * every step as it is made (with the last classifier pass's argmax and confidence per site) and
  * returns what `sample` returns. Each step runs without autograd and frees what it does not keep;
  * a consumer may stop early (`return()`), which frees the state. Steps equal `sample`'s.
@@ -174,114 +161,6 @@ function priorState(
         : { y, committed, tokens };
     }),
   );
-}
-
-/** Frees the tensors of `s` that none of `kept` holds. */
-function freeUnkept(s: SamplerState, kept: SamplerState[]): void {
-  const held = kept.flatMap(stateTensors);
-  for (const x of stateTensors(s)) if (!held.includes(x)) x.dispose();
-}
-
-/** The rows with active sites (those an adaptive step sees). */
-function activeRows(s: SamplerState): number[] {
-  const done = tidy(() => s.committed.all(-1).toArray()); // [B]
-  return [...done.keys()].filter((b) => !done[b]);
-}
-
-/**
- * An adaptive step of `rows` only, each at its own time (`blanks` [B]: its sites not
- * conditioned); the other rows stay as they are and are not evaluated.
- */
-function stepRows(
-  step: AdaptiveStepFn,
-  ctx: StepContext,
-  prev: SamplerState,
-  rows: number[],
-  blanks: Float64Array,
-  last: boolean,
-  gen: RandomGenerator,
-): SamplerState {
-  return noGrad(() =>
-    tidy(() => {
-      if (rows.length === prev.committed.shape[0]) return step(ctx, prev, blanks, last, gen);
-      const idx = tensor(rows, [rows.length], 'int64');
-      const mine = Float64Array.from(rows, (b) => blanks[b]!); // [rows]
-      return withRows(prev, idx, step(ctx, rowsOf(prev, idx), mine, last, gen));
-    }),
-  );
-}
-
-/**
- * The steps a budget buys: nfe / the sampler's NFE a step, at least one; the process's W must be
- * for the sampled length.
- */
-function stepsOf(o: SampleOptions, name: string, nfePerStep: number): number {
-  const steps = Math.floor(o.nfe / nfePerStep);
-  if (steps < 1)
-    throw new Error(
-      `an NFE budget of ${o.nfe} is less than one step of the ${name} sampler (${nfePerStep} NFE a step)`,
-    );
-  if (o.process.blend.L !== o.length)
-    throw new Error(
-      `the process's W is for length ${o.process.blend.L}, sampling length ${o.length}`,
-    );
-  return steps;
-}
-
-/**
- * [B] the step index at which each row's budget ends: steps - 1 for every row, or (adaptive
- * samplers) each row's own from `o.budgets`; refuses budgets of the wrong length, over `nfe`,
- * under one step, or given to a grid sampler with a cap other than `nfe`.
- */
-function lastSteps(
-  o: SampleOptions,
-  B: number,
-  steps: number,
-  nfePerStep: number,
-  adaptive: boolean,
-): Int32Array {
-  const last = new Int32Array(B).fill(steps - 1);
-  if (!o.budgets) return last;
-  if (o.budgets.length !== B)
-    throw new Error(`${o.budgets.length} row budgets for a batch of ${B} rows`);
-  o.budgets.forEach((n, b) => {
-    if (!(Number.isInteger(n) && n >= nfePerStep && n <= o.nfe))
-      throw new Error(
-        `a row's NFE budget must be a whole number from ${nfePerStep} (one step) to the run's ${o.nfe}, got ${n}`,
-      );
-    if (!adaptive && n !== o.nfe)
-      throw new Error("row budgets other than the run's NFE need an adaptive sampler");
-    last[b] = Math.floor(n / nfePerStep) - 1;
-  });
-  return last;
-}
-
-/**
- * Refuses options a run cannot start from (a caller of the library's `sample` without types),
- * in one line naming every field missing or of the wrong kind.
- */
-function checkSampleOptions(o: SampleOptions): void {
-  const given = (o ?? {}) as unknown as Record<string, unknown>;
-  const number = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
-  // the kinds alone: a number's range is the driver's to check, with its own message
-  const wanted: [keyof SampleOptions, string, (v: unknown) => boolean][] = [
-    ['process', 'an SJDProcess', (v) => typeof v === 'object' && v !== null && 'config' in v],
-    ['classifier', 'a function (y, t, committed) => logits', (v) => typeof v === 'function'],
-    ['anchors', 'a [K, d] Tensor', (v) => v instanceof Tensor && v.ndim === 2],
-    ['batch', 'a number of rows', number],
-    ['length', 'a number of sites', number],
-    ['nfe', 'a number of classifier evaluations', number],
-    ['seed', 'a number', number],
-    ['sampler', 'a registered sampler name', (v) => typeof v === 'string'],
-    ['temperature', 'a number', number],
-    ['topP', 'a number', number],
-    ['grid', `one of ${GRID_KINDS.join(', ')}`, (v) => GRID_KINDS.includes(v as GridKind)],
-  ];
-  const bad = wanted.filter(([k, , ok]) => !ok(given[k]));
-  if (bad.length > 0)
-    throw new Error(
-      `sample: ${bad.map(([k, what]) => `${String(k)} (${what}) is ${given[k] === undefined ? 'missing' : 'not one'}`).join('; ')}`,
-    );
 }
 
 /**

@@ -1,10 +1,10 @@
-// Hard constraints at sampling (issue #13): a task may rule values out at a site from the sites
-// already committed (Sudoku: a digit a committed peer holds). The exact denoising posterior
-// (sec:dhm) gives such a value probability 0 given the committed sites; the classifier only
-// approximates it, so its logits there are pushed to a large negative value before any sampler
-// reads them (the commit rule, the argmax, the score's posterior mean). A site with every value
-// ruled out (a contradiction already committed) keeps the classifier's logits. A searching
-// sampler's undoings rule values out the same way (remask-step.ts).
+// Hard constraints at sampling: a task may rule values out at a site from the sites already
+// committed (Sudoku: a digit a committed peer holds). The exact denoising posterior (sec:dhm) gives
+// such a value probability 0 given the committed sites; the classifier only approximates it, so its
+// logits there are pushed to a large negative value before any sampler reads them (the commit rule,
+// the argmax, the score's posterior mean). A site with every value ruled out (a contradiction
+// already committed) keeps the classifier's logits. A searching sampler's undoings rule values out
+// the same way (remask-step.ts).
 import type { Tensor } from '../torch/index.js';
 import type { SamplerState, StepContext, Time } from './types.js';
 

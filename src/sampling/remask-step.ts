@@ -1,4 +1,4 @@
-// The remasking adaptive sampler (issue #32, search in the sampler): the adaptive sampler
+// The remasking adaptive sampler (a search inside the sampler): the adaptive sampler
 // (adaptive-step.ts) that undoes commits when a board breaks its task's rules, instead of carrying
 // the break to the end. Before each step a board is broken when an active site has every value
 // ruled out (ruledOut: the task's exclusion and earlier undoings), a committed site holds a value
@@ -6,18 +6,18 @@
 // exists (Exclusion.stuck; Sudoku: a unit with a digit no cell of it can take). A broken board
 // takes back its latest guess (latestGuess: the least sure commit made below the commit rule's
 // threshold in its latest round that made one) and every commit made in the same or a later
-// round -- those were read with it in place -- and rules the
-// value it had out at that site (tabu) while the commits of earlier rounds stand, as a depth-first
-// search rules out a failed guess in the branch it failed in: an undoing back to an earlier round
-// frees it again. The undone sites return to active (remasked), with y drawn from the forward law
-// at the board's new time t' (board-time.ts, from its active count): y = alpha(t') mu + sigma(t')
-// xi, mu the blended mean (eq:vp-matched-mean) with committed sites on their tokens and each active
-// site uniform over the values left to it (the rules' prior, no classifier pass); under the mask
-// kernel the undone sites return to the mask point. The step then runs as the adaptive one from the
-// new state: undoing costs no classifier evaluation, and every step's one NFE counts against the
-// board's budget as before. A board nothing breaks is stepped exactly as by the adaptive sampler
-// (the same draws). The verifier is the rules alone: what is undone is read from the rules and the
-// commits' own sureness, never from a solution.
+// round (those were read with it in place), and rules the value it had out at that site (tabu)
+// while the commits of earlier rounds stand, as a depth-first search rules out a failed guess in
+// the branch it failed in: an undoing back to an earlier round frees it again. The undone sites
+// return to active (remasked), with y drawn from the forward law at the board's new time t'
+// (board-time.ts, from its active count): y = alpha(t') mu + sigma(t') xi, mu the blended mean
+// (eq:vp-matched-mean) with committed sites on their tokens and each active site uniform over the
+// values left to it (the rules' prior, no classifier pass); under the mask kernel the undone sites
+// return to the mask point. The step then runs as the adaptive one from the new state: undoing
+// costs no classifier evaluation, and every step's one NFE counts against the board's budget as
+// before. A board nothing breaks is stepped exactly as by the adaptive sampler (the same draws).
+// The verifier is the rules alone: what is undone is read from the rules and the commits' own
+// sureness, never from a solution.
 import { type Tensor, type TorchGenerator, tensor, where } from '../torch/index.js';
 import { adaptiveMove, DEFAULT_COMMIT } from './adaptive-step.js';
 import { boardTimes } from './board-time.js';

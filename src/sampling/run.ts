@@ -1,7 +1,7 @@
-// A sampling run as the generator of its steps (issue #28: every sampling path is one, the batch
-// answer its return): drained to its end for a batch answer, keeping the steps it showed (the
-// trajectory), or shown step by step for a stream. A step not watched is null (the driver then
-// snapshots nothing) and is skipped by both.
+// A sampling run as the generator of its steps (every sampling path is one, the batch answer its
+// return): drained to its end for a batch answer, keeping the steps it showed (the trajectory), or
+// shown step by step for a stream. A step not watched is null (the driver then snapshots nothing)
+// and is skipped by both.
 import type { TrajectoryStep } from './types.js';
 
 /**

@@ -1,13 +1,12 @@
-// Draws at the sites that need them (issue #30, sampling at the network's speed): a step's
-// categorical destinations only where a site commits (a few per cent of the sites a step on a
-// fine grid), and the reverse SDE's Gaussian noise only where a site is active (a committed
-// site does not move). The other sites get zeros, which no sampler reads: commitSites takes
-// a destination only where a site jumps, and every move keeps committed sites where they are.
-// The law of what is read is unchanged; the generator's stream is shorter. The noise is drawn
-// in float32 (DESIGN.md §4, "nowhere else"): no hazard ratio or quadrature reads it, it enters
-// the float64 state as one term of the move, and libtorch draws float32 normals about 4x
-// faster than float64 ones (vectorised Box-Muller), the largest share of a step outside the
-// network passes (issue #30).
+// Draws at the sites that need them (so that sampling runs at the network's speed): a step's
+// categorical destinations only where a site commits (a few per cent of the sites a step on a fine
+// grid), and the reverse SDE's Gaussian noise only where a site is active (a committed site does
+// not move). The other sites get zeros, which no sampler reads: commitSites takes a destination
+// only where a site jumps, and every move keeps committed sites where they are. The law of what is
+// read is unchanged; the generator's stream is shorter. The noise is drawn in float32
+// (docs/design.md §4, "nowhere else"): no hazard ratio or quadrature reads it, it enters the
+// float64 state as one term of the move, and libtorch draws float32 normals about 4x faster than
+// float64 ones (vectorised Box-Muller), the largest share of a step outside the network passes.
 import { type Tensor, type TorchGenerator, zeros } from '../torch/index.js';
 
 /** The flat indices [n] int64 of the true sites of mask [B, L] bool. */

@@ -6,7 +6,7 @@ import { type Tensor, zeros } from '../torch/index.js';
 import type { SamplerState, SearchState } from './types.js';
 
 /**
- * The dtype of a sampler's continuous state y and of the anchors it commits to (DESIGN.md §4):
+ * The dtype of a sampler's continuous state y and of the anchors it commits to (docs/design.md §4):
  * float32 at eta = 1 (closed form), where only the float32 network and the affine moves read y
  * (no quadrature, no hazard ratio: the moves' coefficients are formed in float64 and applied
  * once); float64 below, where the DHM quadrature reads ||y - alpha E(a)||^2 / v near v's floor.

@@ -1,8 +1,8 @@
-// The constants of `sjd serve`'s API that its answers show (issue #15; issue #28, item 5): the
-// task names, the grids a solve may name, and the request limits. The limits are the server's
-// own (a request costs at most LIMITS.nfe.max classifier passes), narrower than the command
-// line's; /api/models sends them and schemas.ts checks requests against them. No imports, so
-// api-types.ts takes its types from here and the page's build reads them without the server's.
+// The constants of `sjd serve`'s API that its answers show, written once for the server and its
+// page: the task names, the grids a solve may name, and the request limits. The limits are the
+// server's own (a request costs at most LIMITS.nfe.max classifier passes), narrower than the
+// command line's; /api/models sends them and schemas.ts checks requests against them. No imports,
+// so api-types.ts takes its types from here and the page's build reads them without the server's.
 
 /** The tasks the page has a tab for: the shipped ones (tasks/registry.ts's TASK_SPECS, tested equal). */
 export const TASKS = ['sudoku', 'text', 'image'] as const;

@@ -1,11 +1,10 @@
-// The JSON answers of `sjd serve`'s API (issue #15; issue #28, item 5: written once, for the
-// server and its page): a stream's events (`step`, `done`, `error`), a solve, a text or image
-// sample, a generated puzzle, /api/models, /health, and the body of every refusal. Types only,
-// taking types only from modules without imports (api-constants.ts, job-queue.ts), so that the
-// page's build (web/src/api.ts) reads the declarations tsc emits for this file without node's,
-// fastify's or libtorch's types. The server's code that builds each answer is typed by these
-// (step-event.ts, sse.ts, errors.ts, routes-*.ts): the compiler checks that what the server
-// sends is what the page reads.
+// The JSON answers of `sjd serve`'s API, written once for the server and its page: a stream's
+// events (`step`, `done`, `error`), a solve, a text or image sample, a generated puzzle,
+// /api/models, /health, and the body of every refusal. Types only, taking types only from modules
+// without imports (api-constants.ts, job-queue.ts), so that the page's build (web/src/api.ts) reads
+// the declarations tsc emits for this file without node's, fastify's or libtorch's types. The
+// server's code that builds each answer is typed by these (step-event.ts, sse.ts, errors.ts,
+// routes-*.ts): the compiler checks that what the server sends is what the page reads.
 import type { GRIDS, LIMITS, TASKS } from './api-constants.js';
 import type { QueueStats } from './job-queue.js';
 

@@ -1,10 +1,10 @@
-// The fastify application of `sjd serve` (issue #15): the served models and the job queue, the
-// request limits (body size, timeouts), the deadlines (a stream's write, a job's time cap) and
-// the per-client stream limit, zod validation and one-line JSON errors, the page's static files
-// from web/ (@fastify/static, which keeps every path inside that folder), the Server-Sent Events
-// plugin, and the routes (status, Sudoku, text and images). No CORS headers are sent: the page
-// and its API share one origin; a request must name this server in its Host header
-// (host-header.ts), so a page of another site cannot reach it by rebinding its name.
+// The fastify application of `sjd serve`: the served models and the job queue, the request limits
+// (body size, timeouts), the deadlines (a stream's write, a job's time cap) and the per-client
+// stream limit, zod validation and one-line JSON errors, the page's static files from web/
+// (@fastify/static, which keeps every path inside that folder), the Server-Sent Events plugin, and
+// the routes (status, Sudoku, text and images). No CORS headers are sent: the page and its API
+// share one origin; a request must name this server in its Host header (host-header.ts), so a page
+// of another site cannot reach it by rebinding its name.
 import { fastifySSE } from '@fastify/sse';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';

@@ -1,7 +1,6 @@
-// What the routes of `sjd serve` share (issue #15): the served models, the job queue, the
-// deadlines and the per-client stream limit, and a request's sampling settings resolved against
-// its model's defaults (those of the matching command, so the same seed gives the command's
-// answer).
+// What the routes of `sjd serve` share: the served models, the job queue, the deadlines and the
+// per-client stream limit, and a request's sampling settings resolved against its model's defaults
+// (those of the matching command, so the same seed gives the command's answer).
 import { getSampler, samplers } from '../sampling/index.js';
 import type { Settings } from './api-types.js';
 import type { Deadlines } from './deadlines.js';

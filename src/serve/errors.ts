@@ -1,13 +1,12 @@
-// How `sjd serve` answers a failed request (issue #15): always JSON `{ "error": "<one line>" }`
-// with the status of its kind: 400 for a request its schema or the puzzle check refuses (with
-// fastify's own 4xx for an unparsable or oversized body, a wrong content type), 404 for an
-// unknown path or a task without a model, 429 for a client with too many open streams, 503 with
-// Retry-After when the job queue is full, 503 for a job stopped at its time cap or a request
-// that arrives while the server stops, 499 (nothing is sent) for a client that went away; 500
-// for anything else, logged on stderr. The errors that fastify, Node's HTTP parser and the
-// plugins answer themselves (a bad URL, a request that cannot be parsed or whose headers are too
-// large, a request that took too long, 406 from the SSE plugin) get the same shape (ErrorAnswer,
-// api-types.ts: issue #28).
+// How `sjd serve` answers a failed request: always JSON `{ "error": "<one line>" }` with the status
+// of its kind: 400 for a request its schema or the puzzle check refuses (with fastify's own 4xx for
+// an unparsable or oversized body, a wrong content type), 404 for an unknown path or a task without
+// a model, 429 for a client with too many open streams, 503 with Retry-After when the job queue is
+// full, 503 for a job stopped at its time cap or a request that arrives while the server stops, 499
+// (nothing is sent) for a client that went away; 500 for anything else, logged on stderr. The
+// errors that fastify, Node's HTTP parser and the plugins answer themselves (a bad URL, a request
+// that cannot be parsed or whose headers are too large, a request that took too long, 406 from the
+// SSE plugin) get the same shape (ErrorAnswer, api-types.ts).
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';

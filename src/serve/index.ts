@@ -1,5 +1,5 @@
-// `sjd serve` (issue #15): a web page that shows tokens sticking, over an HTTP API with
-// streaming (fastify, Server-Sent Events), a bounded job queue and schema-checked requests.
+// `sjd serve`: a web page that shows tokens sticking, over an HTTP API with streaming (fastify,
+// Server-Sent Events), a bounded job queue and schema-checked requests.
 export { GRIDS, LIMITS, TASKS } from './api-constants.js';
 export type * from './api-types.js';
 export { type AppOptions, buildApp, DEFAULT_QUEUE, TIMEOUTS, WEB_ROOT } from './app.js';

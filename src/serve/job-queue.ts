@@ -1,14 +1,13 @@
-// The bounded job queue of `sjd serve` (issue #15): all libtorch work (a solve, a sample, a
-// generated puzzle) runs as a job; at most `concurrency` jobs run at once (their sampler steps
-// interleave on the one event loop, one step at a time, since a step is synchronous) and at most
-// `maxWaiting` wait for a slot. A job that finds both full is refused at once (QueueFullError,
-// with a Retry-After estimate from recent job times): the backlog never grows past the bound;
-// one that has waited `waitMs` without a slot (the slots held by long jobs) is refused then, so
-// every request is answered within `waitMs` plus its own run.
-// A waiting job whose client goes away leaves the queue without running. A running job says
-// when it is stalled (waiting for a client that does not read), so the stats tell running jobs
-// from stalled ones; they count the jobs dropped with their client and those stopped at their
-// time cap.
+// The bounded job queue of `sjd serve`: all libtorch work (a solve, a sample, a generated puzzle)
+// runs as a job; at most `concurrency` jobs run at once (their sampler steps interleave on the one
+// event loop, one step at a time, since a step is synchronous) and at most `maxWaiting` wait for a
+// slot. A job that finds both full is refused at once (QueueFullError, with a Retry-After estimate
+// from recent job times): the backlog never grows past the bound; one that has waited `waitMs`
+// without a slot (the slots held by long jobs) is refused then, so every request is answered within
+// `waitMs` plus its own run. A waiting job whose client goes away leaves the queue without running.
+// A running job says when it is stalled (waiting for a client that does not read), so the stats
+// tell running jobs from stalled ones; they count the jobs dropped with their client and those
+// stopped at their time cap.
 
 /** Refused: every slot runs and the waiting line is full, or no slot freed within `waitMs`. */
 export class QueueFullError extends Error {

@@ -1,6 +1,6 @@
-// The models `sjd serve` serves (issue #15), found in one folder (default: the package's
-// models/): each task of the registry in its own subfolder, `sudoku/`, `text/`, `image/` (a run
-// folder or an exported model each), loaded as the task's commands load it. A task whose folder holds no model is
+// The models `sjd serve` serves, found in one folder (default: the package's models/): each task
+// of the registry in its own subfolder, `sudoku/`, `text/`, `image/` (a run folder or an exported
+// model each), loaded as the task's commands load it. A task whose folder holds no model is
 // unavailable, with the reason, and so is one whose model does not load: the page and
 // /api/models say so; neither stops the server. A models folder that is missing or is a file
 // stops it at start, in one line. What the API shows names no absolute path: the

@@ -1,11 +1,10 @@
-// The unconditional sampling API of `sjd serve` (issue #15; app:text8, app:cifar10-imagenet),
-// for every task of the registry that samples unconditionally (text, images: a spec with
-// sampleSteps, tasks/common/task-spec.ts): POST /api/<task>/sample answers whole (JSON), GET
-// /api/<task>/stream streams each sampler step (Server-Sent Events). A run is `sjd sample
-// <task>`'s for the same settings: the same seed gives the same samples (one batch of at most
-// LIMITS.samples, through the one driver). A task's spec may take conditioning fields (text: a
-// template, prompt / suffix / infill / length), checked against the served model: a bad one is a
-// one-line 400 naming the field.
+// The unconditional sampling API of `sjd serve` (app:text8, app:cifar10-imagenet), for every task
+// of the registry that samples unconditionally (text, images: a spec with sampleSteps,
+// tasks/common/task-spec.ts): POST /api/<task>/sample answers whole (JSON), GET /api/<task>/stream
+// streams each sampler step (Server-Sent Events). A run is `sjd sample <task>`'s for the same
+// settings: the same seed gives the same samples (one batch of at most LIMITS.samples, through the
+// one driver). A task's spec may take conditioning fields (text: a template, prompt / suffix /
+// infill / length), checked against the served model: a bad one is a one-line 400 naming the field.
 import type { FastifyInstance } from 'fastify';
 import type { TrajectoryStep } from '../sampling/index.js';
 import { type TaskSpec, taskSpecs } from '../tasks/registry.js';

@@ -1,9 +1,9 @@
-// The Sudoku API of `sjd serve` (issue #15; sec:exp-sudoku): a generated puzzle of a chosen
-// difficulty class, a solve answered whole (POST /api/sudoku/solve, JSON) or streamed step by
-// step (GET /api/sudoku/stream, Server-Sent Events). A solve is `sjd solve`'s: the same
-// sampler, defaults and seed give the same board (solveSudokuSteps over the one driver), and
-// the answer is checked as the command checks it (check.ts: solved, or which rows, columns and
-// boxes break). The puzzle check that needs a search (has it a solution?) runs inside the job.
+// The Sudoku API of `sjd serve` (sec:exp-sudoku): a generated puzzle of a chosen difficulty class,
+// a solve answered whole (POST /api/sudoku/solve, JSON) or streamed step by step (GET
+// /api/sudoku/stream, Server-Sent Events). A solve is `sjd solve`'s: the same sampler, defaults and
+// seed give the same board (solveSudokuSteps over the one driver), and the answer is checked as the
+// command checks it (check.ts: solved, or which rows, columns and boxes break). The puzzle check
+// that needs a search (has it a solution?) runs inside the job.
 import type { FastifyInstance } from 'fastify';
 import { getSampler, type TrajectoryStep } from '../sampling/index.js';
 import * as sudoku from '../tasks/sudoku/index.js';

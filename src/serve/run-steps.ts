@@ -1,10 +1,10 @@
-// Running a sampler's steps inside a server job (issue #15): the step generator (sampling/driver.ts
-// `sampleSteps` and the tasks' stepwise runs) is advanced one step at a time, and between steps
-// the event loop turns (setImmediate) so health checks, other requests, other jobs' steps and
-// the tensors' finalisers get their turn: no step-free stretch blocks the loop for longer than
-// one sampler step. A client that disconnects aborts its job's signal, and so does the job's
-// time cap (deadlines.ts); the job stops at the next step and the generator's `return()` frees
-// the tensors it holds.
+// Running a sampler's steps inside a server job: the step generator (sampling/driver.ts
+// `sampleSteps` and the tasks' stepwise runs) is advanced one step at a time, and between steps the
+// event loop turns (setImmediate) so health checks, other requests, other jobs' steps and the
+// tensors' finalisers get their turn: no step-free stretch blocks the loop for longer than one
+// sampler step. A client that disconnects aborts its job's signal, and so does the job's time cap
+// (deadlines.ts); the job stops at the next step and the generator's `return()` frees the tensors
+// it holds.
 import { setImmediate as turn } from 'node:timers/promises';
 import type { FastifyReply } from 'fastify';
 import type { ServeContext } from './context.js';

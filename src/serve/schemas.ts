@@ -1,10 +1,9 @@
-// Request validation of `sjd serve` (issue #15): every API request's body or query string is
-// parsed by a zod schema before its handler runs, through fastify's validator compiler; the
-// first problem becomes a one-line 400 ("nfe: Too big: expected number to be <=1024",
-// "puzzle: puzzle has 80 characters, expected 81"). A JSON body's numbers must be JSON numbers
-// ("nfe": "32" or "0x10" is refused, naming the field); a query string carries them as text,
-// read only in decimal notation ("32", "0.7", "1e-3"; not "0x10" or "Infinity"). The limits are
-// the server's own (api-constants.ts).
+// Request validation of `sjd serve`: every API request's body or query string is parsed by a zod
+// schema before its handler runs, through fastify's validator compiler; the first problem becomes a
+// one-line 400 ("nfe: Too big: expected number to be <=1024", "puzzle: puzzle has 80 characters,
+// expected 81"). A JSON body's numbers must be JSON numbers ("nfe": "32" or "0x10" is refused,
+// naming the field); a query string carries them as text, read only in decimal notation ("32",
+// "0.7", "1e-3"; not "0x10" or "Infinity"). The limits are the server's own (api-constants.ts).
 import type { FastifySchemaCompiler } from 'fastify';
 import { z } from 'zod';
 import * as sudoku from '../tasks/sudoku/index.js';

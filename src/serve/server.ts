@@ -1,8 +1,8 @@
-// Running `sjd serve` (issue #15): the application listening on host:port (loopback unless the
-// caller says otherwise, and it says whether it is; port 0 picks a free one), and a drain on SIGINT or SIGTERM: no new
-// connections, the jobs running and waiting finish (at most `drainMs`, after which the open
-// connections are closed, which cancels their jobs at the next step), then the process exits
-// with status 0. A second signal exits at once.
+// Running `sjd serve`: the application listening on host:port (loopback unless the caller says
+// otherwise, and it says whether it is; port 0 picks a free one), and a drain on SIGINT or SIGTERM:
+// no new connections, the jobs running and waiting finish (at most `drainMs`, after which the open
+// connections are closed, which cancels their jobs at the next step), then the process exits with
+// status 0. A second signal exits at once.
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { isLoopback } from '../util/loopback.js';

@@ -1,15 +1,14 @@
-// Streaming a sampling run to the client as Server-Sent Events (issue #15; @fastify/sse does
-// the protocol): the run is this request's queued job; each sampler step is an event `step`
-// (step-event.ts) sent as it is made, the answer an event `done`, a failure after the stream
-// began (the job's time cap among them) an event `error` ({ error }); their types are
-// api-types.ts's StreamEvent (issue #28), the page's. Until the first step the request can still
-// be answered as any other: 400 for a puzzle the job refuses, 503 with Retry-After when the
-// queue is full. A client that disconnects cancels its job at the next step. A job's compute
-// never waits on its client: a step the client has no room for (it has not taken the events
-// before: its socket's buffers are full) is skipped, not queued, and the job shown stalled
-// meanwhile; a client that is behind is dropped (its job cancelled, its slot freed) at once when
-// another job waits for a slot, else once it has taken nothing for `writeMs`. The `done` event,
-// sent after the job has left its slot, waits up to `writeMs`.
+// Streaming a sampling run to the client as Server-Sent Events (@fastify/sse does the protocol):
+// the run is this request's queued job; each sampler step is an event `step` (step-event.ts) sent
+// as it is made, the answer an event `done`, a failure after the stream began (the job's time cap
+// among them) an event `error` ({ error }); their types are api-types.ts's StreamEvent, the page's.
+// Until the first step the request can still be answered as any other: 400 for a puzzle the job
+// refuses, 503 with Retry-After when the queue is full. A client that disconnects cancels its job
+// at the next step. A job's compute never waits on its client: a step the client has no room for
+// (it has not taken the events before: its socket's buffers are full) is skipped, not queued, and
+// the job shown stalled meanwhile; a client that is behind is dropped (its job cancelled, its slot
+// freed) at once when another job waits for a slot, else once it has taken nothing for `writeMs`.
+// The `done` event, sent after the job has left its slot, waits up to `writeMs`.
 import type { FastifyReply } from 'fastify';
 import type { TrajectoryStep } from '../sampling/index.js';
 import type { StreamEvent } from './api-types.js';

@@ -1,6 +1,6 @@
-// What a stream sends for one sampler step (issue #15; its type, StepEvent, is api-types.ts's,
-// issue #28): the driver's TrajectoryStep in JSON, with probabilities rounded to 3 decimals and
-// norms to 2 (what the page shows).
+// What a stream sends for one sampler step (its type, StepEvent, is api-types.ts's): the driver's
+// TrajectoryStep in JSON, with probabilities rounded to 3 decimals and norms to 2 (what the page
+// shows).
 import type { TrajectoryStep } from '../sampling/index.js';
 import type { StepEvent } from './api-types.js';
 

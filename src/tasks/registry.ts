@@ -1,6 +1,6 @@
-// The tasks by name (issue #28; docs/design.md §6): the TaskSpec of each task
-// (common/task-spec.ts, each written in its task's folder), so that the commands and `sjd serve`
-// loop over the tasks instead of branching on their names. A task is its folder, its spec.ts and one line of TASK_SPECS;
+// The tasks by name (docs/design.md §6): the TaskSpec of each task (common/task-spec.ts, each
+// written in its task's folder), so that the commands and `sjd serve` loop over the tasks instead
+// of branching on their names. A task is its folder, its spec.ts and one line of TASK_SPECS;
 // registerTask adds one at run time (a library user's task, the registry test's toy task).
 import { SAMPLING_DEFAULTS } from '../sampling/defaults.js';
 import type { TaskShape, TrainConfig } from '../train/index.js';

@@ -1,7 +1,7 @@
-// Gradient buckets for data-parallel all-reduce (issue #16, docs/design.md §5b): tensors are grouped,
-// in order, into buckets of one dtype holding at most `capBytes` each (25 MiB by default, as
-// PyTorch DDP's bucket_cap_mb), so that many small gradients travel as a few large messages.
-// A tensor larger than the cap gets a bucket of its own; empty tensors are left out.
+// Gradient buckets for data-parallel all-reduce (docs/design.md §5b): tensors are grouped, in
+// order, into buckets of one dtype holding at most `capBytes` each (25 MiB by default, as PyTorch
+// DDP's bucket_cap_mb), so that many small gradients travel as a few large messages. A tensor
+// larger than the cap gets a bucket of its own; empty tensors are left out.
 import type { DType } from './types.js';
 
 /** PyTorch DDP's default bucket size (bucket_cap_mb = 25). */

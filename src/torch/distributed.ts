@@ -1,8 +1,8 @@
-// torch.distributed (issue #16, docs/design.md §5b): process groups and collectives with PyTorch's
-// names, on libtorch's c10d (native/distributed.cc): a TCPStore (hosted by rank 0) or FileStore
-// rendezvous and ProcessGroupGloo. Each collective blocks the calling thread until it is done or
-// the group's timeout passes; failures (a dead peer, a timeout) throw one line naming the
-// operation and this rank. One process per rank: two ranks in one thread would wait for each other.
+// torch.distributed (docs/design.md §5b): process groups and collectives with PyTorch's names, on
+// libtorch's c10d (native/distributed.cc): a TCPStore (hosted by rank 0) or FileStore rendezvous
+// and ProcessGroupGloo. Each collective blocks the calling thread until it is done or the group's
+// timeout passes; failures (a dead peer, a timeout) throw one line naming the operation and this
+// rank. One process per rank: two ranks in one thread would wait for each other.
 import { planBuckets } from './buckets.js';
 import { type GroupHandle, native } from './native.js';
 import { Tensor } from './tensor.js';

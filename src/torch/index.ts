@@ -1,5 +1,6 @@
 // The tensor layer of sjd: libtorch through our addon (docs/design.md §3).
 export * as distributed from './distributed.js';
+export * from './factories.js';
 export * from './functional.js';
 export {
   type AutocastDtype,

@@ -3,7 +3,7 @@
 // then the raw little-endian bytes. Writes are atomic (util/atomic.ts).
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic.js';
-import { fromBytes } from './functional.js';
+import { fromBytes } from './factories.js';
 import type { DType, Tensor } from './tensor.js';
 
 const CODE: Record<string, string> = {
@@ -106,7 +106,7 @@ export function decodeSafetensors(
         e.shape,
       );
     } catch (err) {
-      // e.g. offsets that disagree with the shape: say which file and tensor (issue #27)
+      // e.g. offsets that disagree with the shape: say which file and tensor
       throw new Error(`${source}: tensor '${name}': ${(err as Error).message.split('\n')[0]}`);
     }
   }
@@ -121,7 +121,7 @@ export function loadSafetensors(path: string): {
   try {
     buf = readFileSync(path);
   } catch (e) {
-    // Node's EISDIR and EACCES messages name no file (issue #27)
+    // Node's EISDIR and EACCES messages name no file
     const code = (e as NodeJS.ErrnoException).code;
     const why =
       code === 'EISDIR'

@@ -1,12 +1,12 @@
-// Data-parallel training (issue #16, docs/design.md §5b; PyTorch DDP's scheme on torch.distributed):
-// the global batch of a step is cut into `shards` equal parts, a number fixed by the run's
-// config, and the ranks share them out (rank r takes shards r, r + N, ...). Each shard draws its
-// times, data, corruption and dropout from its own generator, seeded by (seed, step, shard)
-// alone, so the global batch and its randomness do not depend on how many ranks there are:
-// N ranks, or one process doing every shard in turn, take the same step (to the order of float
-// additions), and a run may resume with any N that divides the shards. The objective is the mean
-// of the shard losses; gradients are summed over ranks by bucketed all-reduces; the clip, the
-// optimiser, the EMA and the metrics then see the global batch's gradient and loss.
+// Data-parallel training (docs/design.md §5b; PyTorch DDP's scheme on torch.distributed): the
+// global batch of a step is cut into `shards` equal parts, a number fixed by the run's config, and
+// the ranks share them out (rank r takes shards r, r + N, ...). Each shard draws its times, data,
+// corruption and dropout from its own generator, seeded by (seed, step, shard) alone, so the global
+// batch and its randomness do not depend on how many ranks there are: N ranks, or one process doing
+// every shard in turn, take the same step (to the order of float additions), and a run may resume
+// with any N that divides the shards. The objective is the mean of the shard losses; gradients are
+// summed over ranks by bucketed all-reduces; the clip, the optimiser, the EMA and the metrics then
+// see the global batch's gradient and loss.
 import type { ProcessGroup } from '../torch/distributed.js';
 import { type Tensor, TorchGenerator, tensor, tidy } from '../torch/index.js';
 

@@ -65,10 +65,5 @@ export { type LrSchedule, learningRate } from './schedule.js';
 export { sjdLoss } from './sjd-loss.js';
 export { crossEntropyStep, optimiseStep, type StepOptions } from './step.js';
 export type { TaskShape, TrainTask } from './task.js';
-export {
-  type TrainHooks,
-  type TrainResult,
-  train,
-  trainToEnd,
-  trainUnlessScored,
-} from './trainer.js';
+export { trainToEnd, trainUnlessScored } from './train-to-end.js';
+export { type TrainHooks, type TrainResult, train } from './trainer.js';

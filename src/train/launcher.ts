@@ -1,9 +1,9 @@
-// The local launcher of data-parallel training (issue #16; like `torchrun --standalone`): starts
-// N copies of this command as ranks 0..N-1 of one group on a free loopback port, each with its
-// share of the threads, passes SIGINT/SIGTERM on to them (each stops at the same step, rank 0
-// checkpoints), and when one fails stops the others and reports the first failure in one line.
-// N is bounded by what the machine holds (issue #27: cores and free memory), and the ranks start
-// one at a time, so a signal during the launch stops it there.
+// The local launcher of data-parallel training (like `torchrun --standalone`): starts N copies of
+// this command as ranks 0..N-1 of one group on a free loopback port, each with its share of the
+// threads, passes SIGINT/SIGTERM on to them (each stops at the same step, rank 0 checkpoints), and
+// when one fails stops the others and reports the first failure in one line. N is bounded by what
+// the machine holds (its cores and free memory), and the ranks start one at a time, so a signal
+// during the launch stops it there.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { availableParallelism, freemem } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -85,7 +85,7 @@ export function initWeights(
   return { weights: have, sha256 };
 }
 
-/** Refuses weights holding NaN or Inf, naming the file and the first such tensor (issue #27). */
+/** Refuses weights holding NaN or Inf, naming the file and the first such tensor. */
 export function checkFinite(weights: Record<string, Tensor>, file: string): void {
   for (const [name, t] of Object.entries(weights)) {
     if (!['float32', 'float64', 'float16', 'bfloat16'].includes(t.dtype)) continue;

@@ -1,14 +1,15 @@
 // The training loop shared by every task and process (Alg. sjd-training; docs/design.md §2, §4),
-// read top to bottom: build the objective (the process's loss, objective.ts) and the model, AdamW (decay by parameter role, build.ts), EMA, the
-// metrics log; restore a checkpoint when resuming; then per step draw times and a batch, corrupt
-// and take a step on the objective's loss (sjd-loss.ts or the pixel processes', step.ts), update the EMA, log, evaluate the EMA
-// weights, checkpoint. One generator drives initialisation, data, times, corruption and dropout,
-// and the checkpoint holds its state and the logging window, so a resumed run repeats the
-// uninterrupted one bit for bit. SIGINT/SIGTERM stop at the end of a step with a checkpoint.
+// read top to bottom: build the objective (the process's loss, objective.ts) and the model, AdamW
+// (decay by parameter role, build.ts), EMA, the metrics log; restore a checkpoint when resuming;
+// then per step draw times and a batch, corrupt and take a step on the objective's loss
+// (sjd-loss.ts or the pixel processes', step.ts), update the EMA, log, evaluate the EMA weights,
+// checkpoint. One generator drives initialisation, data, times, corruption and dropout, and the
+// checkpoint holds its state and the logging window, so a resumed run repeats the uninterrupted
+// one bit for bit. SIGINT/SIGTERM stop at the end of a step with a checkpoint.
 // A run whose config has `shards` is data-parallel (data-parallel.ts): the batch's shards draw
 // from their own generators, the ranks of a process group share them and sum their gradients,
 // every rank stops at the same step, and rank 0 alone writes the folder, evaluates and logs.
-import { existsSync } from 'node:fs';
+// Whether a run needs training at all (started, resumed or already scored) is train-to-end.ts's.
 import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import { sampleTimes } from '../process/index.js';
@@ -27,7 +28,6 @@ import {
   syncGradients,
 } from './data-parallel.js';
 import { EMA } from './ema.js';
-import { settleRetrain, startRetrain } from './kept-run.js';
 import { checkRunData, writeManifest } from './manifest.js';
 import { MetricsLog } from './metrics.js';
 import { initWeights } from './model-io.js';
@@ -35,7 +35,7 @@ import { objectiveOf } from './objective.js';
 import { loadOptimState, saveOptimState } from './optim-state.js';
 import { withSteps } from './preset-config.js';
 import { claimRunOrFail } from './run-claim.js';
-import { checkRunFolder, finishedStep, RUN_FILES } from './run-folder.js';
+import { checkRunFolder, RUN_FILES } from './run-folder.js';
 import { learningRate } from './schedule.js';
 import { accumulateStep, optimiseStep } from './step.js';
 import type { TrainTask } from './task.js';
@@ -69,44 +69,6 @@ interface LoopState {
   lastEval: Record<string, number> | null;
   optimSteps: Record<string, number>;
   window: { loss: number; steps: number }; // the logging window's running loss
-}
-
-/**
- * Trains the run in `dir` until config.steps, starting it or resuming it as its folder says
- * (comparisons continue across sessions this way); false when interrupted.
- */
-export async function trainToEnd(
-  dir: string,
-  config: TrainConfig,
-  task: TrainTask,
-  hooks: TrainHooks = {},
-): Promise<boolean> {
-  const done = finishedStep(dir);
-  if (done >= config.steps) return true;
-  hooks.log?.(`${done > 0 ? 'resuming' : 'training'} ${dir}`);
-  const r = await train(dir, config, task, done > 0, hooks);
-  return !r.interrupted;
-}
-
-/**
- * trainToEnd, unless the comparison has everything it needs of the run cached beside its config
- * (`scored`): such a run needs neither its checkpoint nor more training, so the results of a
- * finished run, kept without its weights, resume a comparison on another machine. A kept run
- * the comparison needs more of is trained again, and its cached results are checked against the
- * retrained run (kept-run.ts).
- */
-export async function trainUnlessScored(
-  dir: string,
-  config: TrainConfig,
-  task: TrainTask,
-  scored: boolean,
-  hooks: TrainHooks = {},
-): Promise<boolean> {
-  if (scored && existsSync(join(dir, RUN_FILES.config))) return true;
-  startRetrain(dir, config, hooks.log); // a run kept without its weights is trained again
-  const finished = await trainToEnd(dir, config, task, hooks);
-  if (finished) settleRetrain(dir, config.steps, hooks.log);
-  return finished;
 }
 
 /**

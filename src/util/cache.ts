@@ -1,7 +1,7 @@
 // Results cached beside a run folder, so that a resumed comparison does not redo what it has
-// (issue #13: `sjd compare` continues across sessions): a JSON file { key, value } whose value is
-// reused only when its key (what the result depends on: data, settings, the run's step) is
-// equal. Written atomically; a file that is not such JSON counts as no cache.
+// (`sjd compare` continues across sessions): a JSON file { key, value } whose value is reused only
+// when its key (what the result depends on: data, settings, the run's step) is equal. Written
+// atomically; a file that is not such JSON counts as no cache.
 import { existsSync, readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { writeJsonAtomic } from './atomic.js';

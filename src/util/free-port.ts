@@ -1,4 +1,4 @@
-// A free TCP port for a torch.distributed rendezvous (issue #16, docs/design.md §5b): the OS picks
+// A free TCP port for a torch.distributed rendezvous (docs/design.md §5b): the OS picks
 // one for a listener on loopback, which is closed again; the master's TCPStore then binds it.
 import { createServer } from 'node:net';
 

@@ -1,10 +1,9 @@
-// The page's side of sjd serve's API (issue #15): JSON requests, and the stream of a sampling
-// run read as Server-Sent Events from a fetch response (rather than EventSource, so that a
-// refused request shows its status and one-line reason: 400 for a bad puzzle, 503 with
-// Retry-After when the server is busy). The answers' types are the server's own (issue #28,
-// item 5): src/serve/api-types.ts, imported as types only from the declarations that
-// `tsc -p tsconfig.json` emits for it (npm run build compiles the server first), so nothing of
-// it is emitted here or loaded by the browser.
+// The page's side of sjd serve's API: JSON requests, and the stream of a sampling run read as
+// Server-Sent Events from a fetch response (rather than EventSource, so that a refused request
+// shows its status and one-line reason: 400 for a bad puzzle, 503 with Retry-After when the server
+// is busy). The answers' types are the server's own, written once for both: src/serve/api-types.ts,
+// imported as types only from the declarations that `tsc -p tsconfig.json` emits for it (npm run
+// build compiles the server first), so nothing of it is emitted here or loaded by the browser.
 import type { ErrorAnswer, StreamEvent } from '../../dist/src/serve/api-types.js';
 
 export type {

@@ -1,6 +1,6 @@
-// The image panel (issue #15; app:cifar10-imagenet): sample a few images and watch the pixel grid
-// settle. Committed pixels show their grey level (or colour); active ones show the classifier's
-// current argmax tinted red, the more the less sure the classifier is. Tokens are site-major:
+// The image panel (app:cifar10-imagenet): sample a few images and watch the pixel grid settle.
+// Committed pixels show their grey level (or colour); active ones show the classifier's current
+// argmax tinted red, the more the less sure the classifier is. Tokens are site-major:
 // token (row * W + col) * C + channel.
 import type { ImageSampleAnswer, ModelsInfo, ServedTask, StepEvent } from './api.js';
 import { RunPanel } from './run-panel.js';

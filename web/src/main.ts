@@ -1,6 +1,5 @@
-// sjd serve's page (issue #15): tabs for the three tasks, each set up from /api/models (its
-// samplers and defaults), or marked unavailable with the server's reason when its model is not
-// served.
+// sjd serve's page: tabs for the three tasks, each set up from /api/models (its samplers and
+// defaults), or marked unavailable with the server's reason when its model is not served.
 import { getJson, type ModelsInfo, type ServedTask, type TaskName } from './api.js';
 import { setupImage } from './image.js';
 import { setupSudoku } from './sudoku.js';

@@ -1,7 +1,7 @@
-// A panel's run (issue #15): one stream at a time (a new run or Stop aborts the current one,
-// which cancels its job on the server), the steps kept as they arrive so the time slider can
-// replay them (it follows the newest step until moved), the status line, and errors shown in
-// one line. The task's module draws a step and reads the final answer (`Answer`, its task's).
+// A panel's run: one stream at a time (a new run or Stop aborts the current one, which cancels its
+// job on the server), the steps kept as they arrive so the time slider can replay them (it follows
+// the newest step until moved), the status line, and errors shown in one line. The task's module
+// draws a step and reads the final answer (`Answer`, its task's).
 import { type StepEvent, streamEvents } from './api.js';
 
 export interface Drawing<Answer> {

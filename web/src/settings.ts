@@ -1,7 +1,6 @@
-// The sampling settings of a panel (issue #15): sampler, NFE, temperature and seed (and Sudoku's
-// retries and rules), filled from the task's model (its samplers and the defaults of its command,
-// so the same seed gives the command's answer) and the server's limits; read back as query
-// parameters.
+// The sampling settings of a panel: sampler, NFE, temperature and seed (and Sudoku's retries and
+// rules), filled from the task's model (its samplers and the defaults of its command, so the same
+// seed gives the command's answer) and the server's limits; read back as query parameters.
 import type { ModelsInfo, ServedTask } from './api.js';
 
 function field(label: string, input: HTMLInputElement | HTMLSelectElement): HTMLLabelElement {

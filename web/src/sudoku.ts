@@ -1,8 +1,8 @@
-// The Sudoku panel (issue #15; sec:exp-sudoku): type or paste a puzzle (81 digits, 0 or . for
-// blanks; spaces and line breaks are ignored) or generate one of a difficulty class, then watch
-// the model solve it step by step: clues marked, committed cells with their digit, active cells
-// shaded by the classifier's confidence (or |y|) with its current argmax shown faintly; the
-// verdict names the rows, columns and boxes that break.
+// The Sudoku panel (sec:exp-sudoku): type or paste a puzzle (81 digits, 0 or . for blanks; spaces
+// and line breaks are ignored) or generate one of a difficulty class, then watch the model solve it
+// step by step: clues marked, committed cells with their digit, active cells shaded by the
+// classifier's confidence (or |y|) with its current argmax shown faintly; the verdict names the
+// rows, columns and boxes that break.
 import {
   type GenerateAnswer,
   getJson,

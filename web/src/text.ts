@@ -1,8 +1,8 @@
-// The text panel (issue #15; app:text8): sample with a chosen sampler, NFE, temperature and seed,
-// free or from a template with holes (issue #30: `_` to generate, the rest given and clamped),
-// and watch the characters commit: given ones marked, committed ones in ink, active ones faded to
-// the classifier's confidence, showing its current argmax. A template's text is shown at its
-// length (the model samples its whole length; the rest is cut, as the answer is).
+// The text panel (app:text8): sample with a chosen sampler, NFE, temperature and seed, free or from
+// a template with holes (`_` to generate, the rest given and clamped), and watch the characters
+// commit: given ones marked, committed ones in ink, active ones faded to the classifier's
+// confidence, showing its current argmax. A template's text is shown at its length (the model
+// samples its whole length; the rest is cut, as the answer is).
 import type { ModelsInfo, ServedTask, StepEvent, TextSampleAnswer } from './api.js';
 import { RunPanel } from './run-panel.js';
 import { fillSettings, formQuery } from './settings.js';

@@ -1,7 +1,7 @@
-// Image sets for the image task (issue #14; the paper's image experiments, app:cifar10-imagenet):
-// images as discrete tokens, one per channel per pixel in (c, h, w) order, with optional class
-// labels; and Fashion-MNIST (Debian's dataset-fashion-mnist: 60,000 train and 10,000 test grey
-// 28x28 images of 10 classes) read from its idx files.
+// Image sets for the image task (the paper's image experiments, app:cifar10-imagenet): images as
+// discrete tokens, one per channel per pixel in (c, h, w) order, with optional class labels; and
+// Fashion-MNIST (Debian's dataset-fashion-mnist: 60,000 train and 10,000 test grey 28x28 images of
+// 10 classes) read from its idx files.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type IdxArray, readIdx } from './idx.js';

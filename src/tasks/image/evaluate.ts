@@ -1,11 +1,11 @@
-// Scoring generated images (issue #14; the paper's FID, app:cifar10-imagenet) in the feature
-// space of the classifier trained here (feature-net.ts), at an equal count N for every row:
+// Scoring generated images (the paper's FID, app:cifar10-imagenet) in the feature space of the
+// classifier trained here (feature-net.ts), at an equal count N for every row:
 //   samples   the model's samples against the training images (FD, KID)
 //   floor     held-out test images against the training images: what a perfect model scores
 //   ceiling   images of independent per-pixel marginals of the training set: no structure
 // plus, on the samples, the classifier's label entropy (mean entropy of p(y | x): low when each
-// sample looks like one class), an Inception-score analogue exp(E_x KL(p(y | x) || p(y))), and
-// the per-class coverage (the share of samples the classifier puts in each class).
+// sample looks like one class), an Inception-score analogue exp(E_x KL(p(y | x) || p(y))), and the
+// per-class coverage (the share of samples the classifier puts in each class).
 import { cat, noGrad, type Tensor, TorchGenerator, tidy } from '../../torch/index.js';
 import type { ImageSet } from './dataset.js';
 import { type FeatureNet, networkInput } from './feature-net.js';

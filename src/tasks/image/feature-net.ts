@@ -1,9 +1,9 @@
-// The feature network of the image metrics (issue #14): no Inception network can be had here, so
-// the Fréchet distance and KID (frechet.ts) are computed in the penultimate layer of a small
-// convolutional classifier trained here on the labelled training images (feature-train.ts):
-// three 3x3 convolutions (32, 64, 128 channels, GroupNorm, SiLU; 2x2 average pooling after the
-// first two), global average pooling to the features, and a linear head to the classes.
-// Input: images [B, C, H, W] as float in [0, 1] (levels expanded to 0..255, then / 255).
+// The feature network of the image metrics: no Inception network can be had here, so the Fréchet
+// distance and KID (frechet.ts) are computed in the penultimate layer of a small convolutional
+// classifier trained here on the labelled training images (feature-train.ts): three 3x3
+// convolutions (32, 64, 128 channels, GroupNorm, SiLU; 2x2 average pooling after the first two),
+// global average pooling to the features, and a linear head to the classes. Input:
+// images [B, C, H, W] as float in [0, 1] (levels expanded to 0..255, then / 255).
 import { avgPool2d, nn, type Tensor, type TorchGenerator, tensor } from '../../torch/index.js';
 import { expandLevels } from './levels.js';
 

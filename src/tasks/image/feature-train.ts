@@ -1,7 +1,7 @@
-// Training and keeping the feature network of the image metrics (feature-net.ts, issue #14):
-// AdamW on the labelled training images (cosine learning rate, batches drawn with the seed's
-// generator), its test accuracy measured on the held-out split, and a folder that holds it
-// (config.json with the accuracy, features.safetensors, manifest.json), written atomically.
+// Training and keeping the feature network of the image metrics (feature-net.ts): AdamW on the
+// labelled training images (cosine learning rate, batches drawn with the seed's generator), its
+// test accuracy measured on the held-out split, and a folder that holds it (config.json with the
+// accuracy, features.safetensors, manifest.json), written atomically.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {

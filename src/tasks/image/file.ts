@@ -1,9 +1,9 @@
-// An image set in one file (issue #14; the paper's image experiments, app:cifar10-imagenet): a
-// safetensors file (torch/safetensors.ts; Python's `safetensors` reads it) with `images`, uint8
-// [n, channels, height, width] tokens in 0..levels-1, `labels`, uint8 [n] when the set has
-// them, and string metadata: format 'sjd-images', levels, and where the set came from.
+// An image set in one file (the paper's image experiments, app:cifar10-imagenet): a safetensors
+// file (torch/safetensors.ts; Python's `safetensors` reads it) with `images`, uint8 [n, channels,
+// height, width] tokens in 0..levels-1, `labels`, uint8 [n] when the set has them, and string
+// metadata: format 'sjd-images', levels, and where the set came from.
 import { readFileSync } from 'node:fs';
-import { fromBytes } from '../../torch/functional.js';
+import { fromBytes } from '../../torch/factories.js';
 import { decodeSafetensors, saveSafetensors } from '../../torch/safetensors.js';
 import { tidy } from '../../torch/scope.js';
 import { fsReason } from '../../util/atomic.js';

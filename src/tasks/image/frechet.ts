@@ -1,5 +1,5 @@
-// Sample-quality metrics in a feature space (issue #14; the paper reports FID, app:cifar10-imagenet):
-// the Fréchet distance between Gaussians fitted to two feature sets,
+// Sample-quality metrics in a feature space (the paper reports FID, app:cifar10-imagenet): the
+// Fréchet distance between Gaussians fitted to two feature sets,
 //   FD = |mu_1 - mu_2|^2 + tr(S_1 + S_2 - 2 (S_1^(1/2) S_2 S_1^(1/2))^(1/2)),
 // with matrix square roots by symmetric eigendecomposition (eigenvalues clamped at 0), and the
 // kernel inception distance KID: the unbiased MMD^2 with the cubic polynomial kernel

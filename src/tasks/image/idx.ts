@@ -1,5 +1,5 @@
-// The idx file format of (Fashion-)MNIST, the grey-level image source of the image task (issue
-// #14; the paper's image experiments, app:cifar10-imagenet, take images as uint8 tokens): two
+// The idx file format of (Fashion-)MNIST, the grey-level image source of the image task (the
+// paper's image experiments, app:cifar10-imagenet, take images as uint8 tokens): two
 // zero bytes, a type byte, a dimension count, one big-endian uint32 size per dimension, then the
 // row-major data. Only byte arrays are read (0x08 unsigned, 0x09 signed); files may be gzipped.
 // Errors are one line naming the file and the problem.

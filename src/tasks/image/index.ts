@@ -1,7 +1,10 @@
-// The image task (issue #14; the paper's image experiments, app:cifar10-imagenet): idx files,
-// grey levels, image sets (Fashion-MNIST, synthetic colour patterns) and their files.
+// The image task (the paper's image experiments, app:cifar10-imagenet): idx files, grey levels,
+// image sets (Fashion-MNIST, CIFAR-10's batches, folders of pictures, synthetic colour patterns)
+// and their files, images as tokens, loading, sampling, metrics in a feature space, and the
+// MDLM/CADD/SJD comparison.
 export * from './cifar.js';
 export * from './compare/comparison.js';
+export { MD4_TOP_P } from './compare/scores.js';
 export * from './dataset.js';
 export * from './evaluate.js';
 export * from './feature-net.js';

@@ -1,10 +1,10 @@
-// Grey levels of image tokens (issue #14). The paper's image experiments (app:cifar10-imagenet)
-// use all 256 uint8 values per channel; smaller models may use fewer levels, a power of two from
-// 2 to 256, so that each level is a whole bin of 256 / levels byte values:
+// Grey levels of image tokens. The paper's image experiments (app:cifar10-imagenet) use all 256
+// uint8 values per channel; smaller models may use fewer levels, a power of two from 2 to 256, so
+// that each level is a whole bin of 256 / levels byte values:
 //   reduce: v -> floor(v * levels / 256)             (0..255 -> 0..levels-1)
 //   expand: k -> round(k * 255 / (levels - 1))       (0..levels-1 -> 0..255, for display)
-// Expansion spans black to white (level 0 is 0, the top level 255) rather than taking bin
-// centres, so reduced images keep full contrast; each expanded value lies in its own bin, so
+// Expansion spans black to white (level 0 is 0, the top level 255) rather than taking bin centres,
+// so reduced images keep full contrast; each expanded value lies in its own bin, so
 // reduce(expand(k)) = k, and both maps are the identity at 256 levels.
 
 /** Refuses a level count that is not a power of two from 2 to 256, in one line. */

@@ -1,6 +1,6 @@
-// A trained image model (issue #14; app:cifar10-imagenet): --model DIR (a run folder or an
-// exported model folder whose config carries its image geometry), else the model shipped in the
-// package (models/image), loaded with that geometry. The image commands load any process's
+// A trained image model (app:cifar10-imagenet): --model DIR (a run folder or an exported model
+// folder whose config carries its image geometry), else the model shipped in the package
+// (models/image), loaded with that geometry. The image commands load any process's
 // (loadAnyImageModel: the SJD classifier, or the regressor of the pixel-space ddpm and bitdiff);
 // `sjd serve` and the demo load SJD models (loadImageModel), whose steps the page shows.
 

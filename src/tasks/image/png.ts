@@ -1,7 +1,7 @@
-// Pictures of images for people (issue #14): a grid of samples, and a trace strip showing the
-// same samples at several times of the reverse process, where committed pixels (stuck to an
-// anchor) show their level and pixels still moving show in red by how far their state is from
-// the origin |y| — so one sees pixels stick. PNG bytes through pngjs.
+// Pictures of images for people: a grid of samples, and a trace strip showing the same samples at
+// several times of the reverse process, where committed pixels (stuck to an anchor) show their
+// level and pixels still moving show in red by how far their state is from the origin |y| — so one
+// sees pixels stick. PNG bytes through pngjs.
 import { PNG } from 'pngjs';
 import type { TrajectoryStep } from '../../sampling/index.js';
 import { maxOf } from '../../util/fold.js';

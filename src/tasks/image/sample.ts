@@ -83,7 +83,7 @@ export function sampleAnyImages(m: AnyImageModel, o: ImageSampleOptions): ImageS
 }
 
 /**
- * At most one batch of images step by step (the web page's stream, issue #15): yields each
+ * At most one batch of images step by step (the web page's stream): yields each
  * sampler step over the tokens [n, L] and returns what sampleImages returns for the same options.
  */
 export function* sampleImageSteps(

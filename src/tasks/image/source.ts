@@ -1,5 +1,5 @@
-// Where the image task's images come from (issue #14): an image-set file written by `sjd data
-// images` (file.ts), or else Debian's Fashion-MNIST (dataset.ts) at the chosen grey levels. A
+// Where the image task's images come from: an image-set file written by `sjd data images`
+// (file.ts), or else Debian's Fashion-MNIST (dataset.ts) at the chosen grey levels. A
 // resumed or loaded run checks that its images have the geometry its config was built for.
 
 import { type ImageSet, loadFashionMnist, type Split } from './dataset.js';

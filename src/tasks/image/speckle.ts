@@ -1,6 +1,6 @@
-// Where speckle comes from (issue #31 item 4): the continuous models' image samples are speckled,
-// isolated pixels committed against their neighbours. Two measures, computed on samples and, for
-// reference, on real images:
+// Where speckle comes from: the continuous models' image samples are speckled, isolated pixels
+// committed against their neighbours. Two measures, computed on samples and, for reference, on real
+// images:
 //   speckle     the share of pixel values that differ from the median of their (up to 8)
 //               neighbours in the same channel by more than a quarter of the level range: an
 //               isolated outlier; real images score near 0 (measured on the test set);

@@ -1,6 +1,6 @@
 // A small deterministic synthetic image set for tests and for colour (several channels) support
-// of the image task (issue #14; the paper's image experiments, app:cifar10-imagenet, are on
-// colour images): each image is one smooth pattern (a Gaussian blob, sinusoidal stripes, a ring)
+// of the image task (the paper's image experiments, app:cifar10-imagenet, are on colour
+// images): each image is one smooth pattern (a Gaussian blob, sinusoidal stripes, a ring)
 // at a random place, scale and angle, its label the pattern kind, each channel the pattern
 // scaled by a random gain (a tint). Seeded with pure-rand's xoroshiro128plus, as the Sudoku
 // generator is: the same options give the same bytes.

@@ -1,6 +1,6 @@
-// The demonstration task until Sudoku is sjd's main job: a small transformer learns to
-// reverse random token sequences by cross-entropy, in a few seconds on a CPU. It exercises
-// the whole tensor stack (embedding, attention, AdamW, clipping, scopes) end to end.
+// The toy task of `sjd demo reverse`, which needs no trained model: a small transformer learns to
+// reverse random token sequences by cross-entropy, in a few seconds on a CPU. It exercises the
+// whole tensor stack (embedding, attention, AdamW, clipping, scopes) end to end.
 import { setImmediate as turn } from 'node:timers/promises';
 import { TokenClassifier } from '../../model/token-classifier.js';
 import { AdamW, noGrad, TorchGenerator, tidy } from '../../torch/index.js';

@@ -7,7 +7,8 @@ import type { LoadedModel } from '../../train/model-io.js';
 import { generatedPairs } from './data.js';
 import { type SudokuScores, scoreBoards } from './metrics.js';
 import { type Board, renderBoard } from './puzzle/board.js';
-import { nfeSummary, solveSudoku, sudokuSampling } from './solve.js';
+import { nfeSummary, solveSudoku } from './solve.js';
+import { sudokuSampling } from './solve-defaults.js';
 
 export interface SudokuDemoResult {
   puzzles: Board[];

@@ -24,6 +24,8 @@ export * from './puzzle/search-nodes.js';
 export * from './puzzle/strategy-set.js';
 export * from './retry.js';
 export * from './solve.js';
+export * from './solve-defaults.js';
+export * from './solve-grouped.js';
 export * from './solve-pool.js';
 export * from './spec.js';
 export * from './symmetry.js';

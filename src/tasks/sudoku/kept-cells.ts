@@ -1,12 +1,12 @@
-// Remasking retries (issue #32, search in the sampler): a board that breaks the rules is not
-// always wrong everywhere. Its retry may start from the cells its answer got consistent: the
-// puzzle plus every answered cell outside the units that repeat a digit, each kept cell clamped
-// as a clue, the cells of the broken units returned to the sampler (remasked: active again, y
-// from the prior, the board's time from its remaining blanks). Widened, the peers of the
-// remasked cells are remasked too. The verifier stays rule-based: which cells are kept is read
-// from the puzzle and the answer only, never from a solution. Kept cells never clash with each
-// other or with the clues (every unit they lie in is free of repeats), but one of them may still
-// be wrong; the retry then breaks again and the next one widens, then restarts (retry.ts).
+// Remasking retries: a board that breaks the rules is not always wrong everywhere. Its retry may
+// start from the cells its answer got consistent: the puzzle plus every answered cell outside the
+// units that repeat a digit, each kept cell clamped as a clue, the cells of the broken units
+// returned to the sampler (remasked: active again, y from the prior, the board's time from its
+// remaining blanks). Widened, the peers of the remasked cells are remasked too. The verifier stays
+// rule-based: which cells are kept is read from the puzzle and the answer only, never from a
+// solution. Kept cells never clash with each other or with the clues (every unit they lie in is
+// free of repeats), but one of them may still be wrong; the retry then breaks again and the next
+// one widens, then restarts (retry.ts).
 import { type Board, CELLS, PEERS, UNITS, unitRepeats } from './puzzle/board.js';
 
 /**

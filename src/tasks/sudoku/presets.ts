@@ -1,9 +1,9 @@
-// Sudoku training configs (app:sudoku, docs/design.md §5): model and optimiser by size — the paper's
-// (3 layers, width 384, 12 heads, AdamW 3e-4, 4k warm-up, cosine, 200k steps), cpu (this
-// machine's recipe, issue #13: 4 layers of width 128 whose heads see only a cell's 20 peers,
-// boards augmented by the full symmetry group, AdamW 2e-3, 300-step warm-up, cosine over 16k
-// steps of 128 boards) and tiny (tests) — and the process by the shared vocabulary (process/choice.ts):
-// sjd with the constraint-graph W (sigma_W = 1.5) by default, hybrid (CADD, W = I), masked (MDLM).
+// Sudoku training configs (app:sudoku, docs/design.md §5): model and optimiser by size — the
+// paper's (3 layers, width 384, 12 heads, AdamW 3e-4, 4k warm-up, cosine, 200k steps), cpu (this
+// machine's recipe: 4 layers of width 128 whose heads see only a cell's 20 peers, boards augmented
+// by the full symmetry group, AdamW 2e-3, 300-step warm-up, cosine over 16k steps of 128 boards)
+// and tiny (tests) — and the process by the shared vocabulary (process/choice.ts): sjd with the
+// constraint-graph W (sigma_W = 1.5) by default, hybrid (CADD, W = I), masked (MDLM).
 
 import type { AttentionKind } from '../../model/attention-pattern.js';
 import {
@@ -93,7 +93,10 @@ export const SUDOKU_PROCESS = {
   schedule: 'linear',
 };
 
-/** The network and data options of the Sudoku task (app:sudoku; issue: graph-aware attention). */
+/**
+ * The network and data options of the Sudoku task (app:sudoku): anchors, attention over the
+ * constraint graph (attention-pattern.ts), loops, deep supervision, augmentation.
+ */
 export interface SudokuOptions {
   anchors?: 'learned' | 'frozen';
   attention?: AttentionKind;

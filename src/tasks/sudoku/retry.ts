@@ -1,18 +1,17 @@
-// Verify and retry (issue #13): a board whose answer breaks the rules (check.ts, which reads the
-// puzzle and the answer only, never a solution) is solved again from the start on a random
-// symmetric copy of its puzzle (symmetry.ts: the same puzzle to the rules, another input to a
-// network that is symmetric only as far as training made it), and the answer, mapped back, is
-// checked again, while the board's NFE budget lasts. Every attempt's classifier evaluations
-// count against the one budget, so a board never spends more than --nfe in all; a grid sampler
-// spends its whole budget on the first attempt and is never retried. Attempt a draws the
-// symmetries of the boards still failing, in puzzle order, from a generator seeded by
-// (seed, a), and samples them together with seed retrySeed(seed, a), each under the budget it has
-// left (one batch, whatever the budgets: the driver ends each row at its own cap): the same seed
-// gives the same boards. With `remask` (issue #32) a retry first starts from
-// the cells the last answer got consistent (kept-cells.ts), then from fewer, then from the puzzle,
-// and so on in turn. One path (issue #28): the solve is a generator of the attempts' steps (a
-// batch solve watches none and drains it; a stream watches every one, a retry's seen on the
-// puzzle itself).
+// Verify and retry: a board whose answer breaks the rules (check.ts, which reads the puzzle and the
+// answer only, never a solution) is solved again from the start on a random symmetric copy of its
+// puzzle (symmetry.ts: the same puzzle to the rules, another input to a network that is symmetric
+// only as far as training made it), and the answer, mapped back, is checked again, while the
+// board's NFE budget lasts. Every attempt's classifier evaluations count against the one budget, so
+// a board never spends more than --nfe in all; a grid sampler spends its whole budget on the first
+// attempt and is never retried. Attempt a draws the symmetries of the boards still failing, in
+// puzzle order, from a generator seeded by (seed, a), and samples them together with seed
+// retrySeed(seed, a), each under the budget it has left (one batch, whatever the budgets: the
+// driver ends each row at its own cap): the same seed gives the same boards. With `remask` a retry
+// first starts from the cells the last answer got consistent (kept-cells.ts), then from fewer, then
+// from the puzzle, and so on in turn. A batch solve and a stream take one path: the solve is a
+// generator of the attempts' steps (a batch solve watches none and drains it; a stream watches
+// every one, a retry's seen on the puzzle itself).
 import { shown, stepGenerator, type TrajectoryStep, type Watch } from '../../sampling/index.js';
 import { nextStart, type RetryStart, remaskedPuzzle } from './kept-cells.js';
 import type { Board } from './puzzle/board.js';

@@ -1,12 +1,12 @@
-// The rules of Sudoku as a sampling constraint (issue #13, sampling/exclusion.ts): every unit
-// (row, column, box) holds every digit once. Given the committed cells (clues and commits) the
-// exact posterior gives probability 0 to a digit a committed peer holds (at most once), and, at a
-// hidden single -- the one open cell of a unit where a digit the unit lacks is still allowed --
-// to every other digit (at least once; since 2026-11-30, issue #32). With the rules (Sudoku's
-// default; `--no-rules` leaves the paper's samplers reading the classifier alone) the sampler uses
-// both, the network's prediction being left for what the rules alone do not decide. A unit with a
-// digit that none of its cells can take (`stuck`) tells the searching sampler
-// (sampling/remask-step.ts) that a board is broken before any cell has run out of digits.
+// The rules of Sudoku as a sampling constraint (sampling/exclusion.ts): every unit (row, column,
+// box) holds every digit once. Given the committed cells (clues and commits) the exact posterior
+// gives probability 0 to a digit a committed peer holds (at most once), and, at a hidden single --
+// the one open cell of a unit where a digit the unit lacks is still allowed -- to every other digit
+// (at least once). With the rules (Sudoku's default; `--no-rules` leaves the paper's samplers
+// reading the classifier alone) the sampler uses both, the network's prediction being left for what
+// the rules alone do not decide. A unit with a digit that none of its cells can take (`stuck`)
+// tells the searching sampler (sampling/remask-step.ts) that a board is broken before any cell has
+// run out of digits.
 import type { Exclusion } from '../../sampling/index.js';
 import { keep, type Tensor, tensor } from '../../torch/index.js';
 import { CELLS, PEERS, UNITS } from './puzzle/board.js';

@@ -1,14 +1,14 @@
-// Solving many puzzles on several cores (issue #32, speed): libtorch's intra-op threads scale
-// poorly on the small passes of a Sudoku solve (two threads on one process: 9.0 boards/s on 512
-// no-guess puzzles; two one-thread processes: 14.5), so the chunks of a solve (solve.ts
-// solveChunks: `batch` puzzles each, solved on their own with their retries) are handed to
-// worker processes, each running libtorch on one thread, the next chunk to whichever is free.
-// A chunk's boards depend on the chunk alone, so the answer is the one solveSudoku gives in one
-// process, whatever the number of workers. The workers load the model from where the caller
-// did (the shipped one when `model` is undefined). A solve may be stopped (an AbortSignal: the
-// commands' Ctrl-C): it ends within a sampler step, its workers killed and awaited, and answers
-// the puzzles done before the stop (a prefix, whole chunks). Workers die with their parent: a
-// worker turns the event loop between sampler steps, so it sees its IPC channel close and exits.
+// Solving many puzzles on several cores: libtorch's intra-op threads scale poorly on the small
+// passes of a Sudoku solve (two threads on one process: 9.0 boards/s on 512 no-guess puzzles; two
+// one-thread processes: 14.5), so the chunks of a solve (solve.ts solveChunks: `batch` puzzles
+// each, solved on their own with their retries) are handed to worker processes, each running
+// libtorch on one thread, the next chunk to whichever is free. A chunk's boards depend on the chunk
+// alone, so the answer is the one solveSudoku gives in one process, whatever the number of workers.
+// The workers load the model from where the caller did (the shipped one when `model` is undefined).
+// A solve may be stopped (an AbortSignal: the commands' Ctrl-C): it ends within a sampler step, its
+// workers killed and awaited, and answers the puzzles done before the stop (a prefix, whole
+// chunks). Workers die with their parent: a worker turns the event loop between sampler steps, so
+// it sees its IPC channel close and exits.
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import type { Network } from '../../model/network.js';

@@ -1,11 +1,11 @@
-// The symmetries of Sudoku used to augment training boards (app:sudoku; issue #13): a solved
-// grid stays solved, and a puzzle keeps its unique solution, under relabelling the digits (9!)
-// and under the geometric group of cell permutations — band permutations, stack permutations,
-// row permutations within each band, column permutations within each stack and transposition
-// (2 * 6^8 = 3,359,232 elements). Each board gets its own uniform draw from the run's generator
-// (resume draws the same), applied to solution and clue mask alike by gather, with no loops
-// over boards or cells. The same draws, as plain arrays, move a single puzzle to a symmetric
-// copy and an answer back (a solve's retry, retry.ts).
+// The symmetries of Sudoku used to augment training boards (app:sudoku): a solved grid stays
+// solved, and a puzzle keeps its unique solution, under relabelling the digits (9!) and under the
+// geometric group of cell permutations — band permutations, stack permutations, row permutations
+// within each band, column permutations within each stack and transposition (2 * 6^8 = 3,359,232
+// elements). Each board gets its own uniform draw from the run's generator (resume draws the same),
+// applied to solution and clue mask alike by gather, with no loops over boards or cells. The same
+// draws, as plain arrays, move a single puzzle to a symmetric copy and an answer back (a solve's
+// retry, retry.ts).
 import { type Tensor, type TorchGenerator, tidy, where } from '../../torch/index.js';
 import { type Board, CELLS } from './puzzle/board.js';
 

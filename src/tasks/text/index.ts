@@ -2,6 +2,9 @@
 // and its configs, sampling, word metrics, frontiers and the MDLM/CADD/SJD comparison.
 export * from './compare/comparison.js';
 export * from './compare/frontier.js';
+export * from './compare/frontier-cache.js';
+export { HAZARD_ARMS, parseArms } from './compare/hazard-arms.js';
+export { hazardVerdict, rankCorrelation } from './compare/hazard-report.js';
 export * from './compare/hazards.js';
 export * from './compare/infill.js';
 export * from './corpus.js';

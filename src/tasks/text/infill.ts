@@ -1,16 +1,16 @@
-// The infilling benchmark (issue #30 item 2): held-out windows of the model's length, with holes
-// of set shapes, filled by a model under a sampler with everything else clamped (template.ts),
-// and scored against the truth:
+// The infilling benchmark: held-out windows of the model's length, with holes of set shapes, filled
+// by a model under a sampler with everything else clamped (template.ts), and scored against the
+// truth:
 //   char_accuracy  the fraction of hole characters sampled exactly;
 //   valid_words    the fraction of the sample's words that touch a hole and lie inside the
 //                  window (not cut by its edges) that are words of the held-out text;
 //   hole_ce        the classifier's cross-entropy (nats) at the hole positions from the most
 //                  corrupted training time (T minus the training clip) with the rest clamped: how
 //                  well one pass predicts the holes from their context, without sampling.
-// Shapes: `chars` (15% of the positions, single characters at random), `span8`, `span16`,
-// `span32` (one span, at least 8 characters from either edge), `words` (every other word, its
-// letters). The holes of a window are drawn from a generator seeded by the window's index, so
-// every model and sampling seed fills the same ones; sampling seeds give the spread (mean +- std).
+// Shapes: `chars` (15% of the positions, single characters at random), `span8`, `span16`, `span32`
+// (one span, at least 8 characters from either edge), `words` (every other word, its letters). The
+// holes of a window are drawn from a generator seeded by the window's index, so every model and
+// sampling seed fills the same ones; sampling seeds give the spread (mean +- std).
 
 import { type Network, networkLength } from '../../model/network.js';
 import { type SJDProcess, T_CLIP } from '../../process/index.js';

@@ -77,7 +77,7 @@ export function sampleText(
 }
 
 /**
- * At most one batch of samples step by step (the web page's stream, issue #15): yields each
+ * At most one batch of samples step by step (the web page's stream): yields each
  * sampler step over the n * L characters and returns the texts sampleText gives for the same
  * options (so `sjd sample text` with the same seed prints them).
  */

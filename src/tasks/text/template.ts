@@ -1,13 +1,13 @@
-// Text templates (issue #30): conditional generation by clamping, as Sudoku conditions on its
-// clues. A template fixes known characters at their positions and leaves holes; the sampler keeps
-// the known ones committed on their anchors from the start (never moved, never counted as
-// blanks) and fills the rest. Built from
+// Text templates: conditional generation by clamping, as Sudoku conditions on its clues. A template
+// fixes known characters at their positions and leaves holes; the sampler keeps the known ones
+// committed on their anchors from the start (never moved, never counted as blanks) and fills the
+// rest. Built from
 //   prompt  a prefix (the rest generated);
 //   suffix  an ending, placed so the text ends with it;
 //   infill  a whole template with holes marked '_' (not in text8's alphabet, so it cannot clash);
 //   length  the text's length, at most the model's L (default: the infill's, else L).
-// A text shorter than L is sampled at L (the model's one length) and cut: the positions past it
-// are generated freely and dropped. A field is first normalised as the corpus is (normalise.ts:
+// A text shorter than L is sampled at L (the model's one length) and cut: the positions past it are
+// generated freely and dropped. A field is first normalised as the corpus is (normalise.ts:
 // capitals lowercased, digits spelled, every other run of characters one space; an infill's holes
 // kept), and the template says which fields that changed, so that a command can show it.
 import { ALPHABET } from './corpus.js';

@@ -1,7 +1,8 @@
 // 2-D convolution y = W * x + b over [N, C, H, W] (libtorch's conv2d), square kernel, stride and
 // "same"-style padding; initialised as PyTorch does (uniform +-1/sqrt(C k^2) for weight and bias),
 // or zero (the last convolution of an ADM residual branch).
-import { conv2d, zeros } from '../functional.js';
+import { zeros } from '../factories.js';
+import { conv2d } from '../functional.js';
 import { defaultGenerator, type TorchGenerator } from '../random.js';
 import { tidy } from '../scope.js';
 import type { Tensor } from '../tensor.js';

@@ -1,6 +1,7 @@
 // Group normalisation over channels of [N, C, ...] (libtorch's group_norm), affine (weight 1,
 // bias 0 at start), as in ADM's U-Net (32 groups, or fewer when C is small).
-import { groupNorm, ones, zeros } from '../functional.js';
+import { ones, zeros } from '../factories.js';
+import { groupNorm } from '../functional.js';
 import type { Tensor } from '../tensor.js';
 import { Module } from './module.js';
 

@@ -1,5 +1,6 @@
 // Layer normalisation over the last dimension (libtorch's layer_norm), affine by default.
-import { layerNorm, ones, zeros } from '../functional.js';
+import { ones, zeros } from '../factories.js';
+import { layerNorm } from '../functional.js';
 import type { Tensor } from '../tensor.js';
 import { Module } from './module.js';
 

@@ -1,5 +1,6 @@
 // Linear layer y = x W^T + b, initialised as PyTorch does (uniform +-1/sqrt(in)).
-import { linear, zeros } from '../functional.js';
+import { zeros } from '../factories.js';
+import { linear } from '../functional.js';
 import { defaultGenerator, type TorchGenerator } from '../random.js';
 import { tidy } from '../scope.js';
 import type { Tensor } from '../tensor.js';

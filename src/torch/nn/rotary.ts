@@ -2,7 +2,8 @@
 // head are rotated pairwise by angles proportional to their position, so that attention scores
 // depend on relative offsets. Pairs are (i, i + Dh/2) ("rotate half", as in GPT-NeoX and MDLM);
 // frequencies base^(-2i/Dh). The cos/sin tables are derived buffers, not parameters.
-import { arange, cat } from '../functional.js';
+import { arange } from '../factories.js';
+import { cat } from '../functional.js';
 import { keep, tidy } from '../scope.js';
 import type { Tensor } from '../tensor.js';
 

@@ -1,9 +1,10 @@
 // The paper's image comparison at this machine's scale (app:cifar10-imagenet, tab:cifar10): MDLM
 // (masked), CADD (W = I) and SJD with the value-space blur at several sigma_B, on the same U-Net,
 // optimiser, budget and seeds. Each run is a resumable run folder; its scores at each NFE are
-// cached beside it (scores.json), so the comparison continues across sessions. Writes a Markdown
-// table of FD (mean +- std over seeds) per model and NFE with KID, label entropy and coverage,
-// the floor and ceiling at the same N, a plot of FD against NFE, and a sample grid per model.
+// cached beside it (scores.json, scores.ts), so the comparison continues across sessions. Writes
+// a Markdown table of FD (mean +- std over seeds) per model and NFE with KID, label entropy and
+// coverage, the floor and ceiling at the same N, a plot of FD against NFE, and a sample grid per
+// model.
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
@@ -16,20 +17,19 @@ import {
   workThrough,
 } from '../../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
-import { readCache, writeCache } from '../../../util/cache.js';
 import { reproduceFooter } from '../../../util/comparison-report.js';
 import { maxOf, minOf } from '../../../util/fold.js';
 import { writeSvg } from '../../../util/plot.js';
 import { mean, separation, std } from '../../../util/stats.js';
-import { throttle } from '../../../util/throttle.js';
 import type { ImageSet } from '../dataset.js';
-import { type ImageScores, scoreImages } from '../evaluate.js';
+import type { ImageScores } from '../evaluate.js';
 import type { FeatureNet } from '../feature-net.js';
 import { loadAnyImageModel } from '../load.js';
 import { gridPng } from '../png.js';
 import { imageConfig } from '../presets.js';
 import { sampleAnyImages } from '../sample.js';
 import type { ImageTask } from '../task.js';
+import { cachedScores, runScores, samplingOf } from './scores.js';
 
 export interface ImageCompareOptions {
   wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
@@ -72,72 +72,6 @@ const modelConfig = (name: string, task: ImageTask, o: ImageCompareOptions, seed
 
 const label = (name: string, task: ImageTask, o: ImageCompareOptions) =>
   describeProcess(modelConfig(name, task, o, 0).process);
-
-/** The top-p of the paper's masked image baseline (MD4), `--masked-top-p`'s default. */
-export const MD4_TOP_P = 0.98;
-
-/**
- * How a model is sampled: MDLM's ancestral sampler with top-p for masked models, the pixel-space
- * baselines by their own step (DDPM's ancestral, Bit Diffusion's DDIM), else `o.sampler` with
- * `o.topP`.
- */
-const samplingOf = (name: string, o: ImageCompareOptions): { sampler?: string; topP?: number } =>
-  name === 'masked'
-    ? { sampler: 'mdlm', topP: o.maskedTopP }
-    : isPixelProcess(name)
-      ? {}
-      : { sampler: o.sampler, topP: o.topP };
-
-/**
- * A run's score cache: `scores.json` at its model's default top-p (MD4's for masked models, 1 for
- * the others), `scores-top-pP.json` at another, so that comparisons at several top-p keep theirs.
- */
-function scoresFile(dir: string, name: string, o: ImageCompareOptions): string {
-  const { topP } = samplingOf(name, o);
-  const usual = name === 'masked' ? MD4_TOP_P : 1;
-  return join(
-    dir,
-    topP === undefined || topP === usual ? 'scores.json' : `scores-top-p${topP}.json`,
-  );
-}
-
-/** A run's cached scores by NFE (empty where none are cached for this N, step and sampling). */
-function cachedScores(dir: string, name: string, o: ImageCompareOptions) {
-  const key = { n: o.n, steps: o.steps, features: o.features.path, ...samplingOf(name, o) };
-  const scores = readCache<Record<number, ImageScores>>(scoresFile(dir, name, o), key) ?? {};
-  return { key, scores, missing: o.nfes.filter((k) => !scores[k]) };
-}
-
-/**
- * Scores of one run at every NFE, from its cache when it has them for this N, step and sampling
- * (a cache with some NFEs only, from a stopped scoring, is completed).
- */
-function runScores(
-  dir: string,
-  name: string,
-  o: ImageCompareOptions,
-  log?: (line: string) => void,
-): Record<number, ImageScores> {
-  const cache = scoresFile(dir, name, o);
-  const { key, scores, missing } = cachedScores(dir, name, o);
-  if (missing.length > 0) {
-    const m = loadAnyImageModel(dir);
-    for (const nfe of missing) {
-      log?.(`${dir}: sampling ${o.n} images at NFE ${nfe} to score`);
-      const said = throttle((d: number) => log?.(`${dir}: ${d} of ${o.n} images at NFE ${nfe}`));
-      const r = sampleAnyImages(m, {
-        n: o.n,
-        nfe,
-        seed: 0,
-        ...samplingOf(name, o),
-        progress: (d) => said(d),
-      });
-      scores[nfe] = scoreImages(o.features.net, r.images, o.n, o.train, o.test);
-      writeCache(cache, key, scores); // each NFE kept as it is scored: a stop loses one at most
-    }
-  }
-  return scores;
-}
 
 export async function runImageComparison(
   task: ImageTask,

@@ -1,11 +1,10 @@
-// Puzzles by search difficulty (issue #32): minimal puzzles with one solution (generator.ts with
-// guessing) kept when their search-node count (search-nodes.ts) lies in [minNodes, maxNodes]
-// and their clues in [minClues, maxClues]. Hard puzzles are rare among random minimal ones (of
-// 1,000 from seed 3: 3.2% at 20-49 nodes, 0.1% at 50+), yet drawing is cheap: about 70 ms a
-// puzzle of 20+ nodes and 2 s of 50+ on this machine. (Hill climbing on the solution grid, one
-// clue swapped for another cell and the puzzle made minimal again, kept when the count does not
-// fall, was tried: 2x slower at 20+ and no faster at 50+.) Deterministic for a seed: each draw's
-// seed comes from one generator.
+// Puzzles by search difficulty: minimal puzzles with one solution (generator.ts with guessing) kept
+// when their search-node count (search-nodes.ts) lies in [minNodes, maxNodes] and their clues in
+// [minClues, maxClues]. Hard puzzles are rare among random minimal ones (of 1,000 from seed 3: 3.2%
+// at 20-49 nodes, 0.1% at 50+), yet drawing is cheap: about 70 ms a puzzle of 20+ nodes and 2 s of
+// 50+ on this machine. (Hill climbing on the solution grid, one clue swapped for another cell and
+// the puzzle made minimal again, kept when the count does not fall, was tried: 2x slower at 20+ and
+// no faster at 50+.) Deterministic for a seed: each draw's seed comes from one generator.
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';

@@ -2,7 +2,7 @@
 // qqwing columns of its file when it has them, else from the logical solver (logic-solver.ts):
 // `singles` (naked and hidden singles finish it), `beyond-singles` (a pair or intersection
 // strategy is needed), `guessing` (logic alone cannot finish it). The scores of metrics.ts,
-// split by class, or by search-node bucket (search-nodes.ts, issue #32), with the first-attempt
+// split by class, or by search-node bucket (search-nodes.ts), with the first-attempt
 // rate and the NFE per board of each group.
 import { readFileSync } from 'node:fs';
 import { maxOf } from '../../../util/fold.js';
@@ -74,7 +74,7 @@ export type GroupScores = Pick<SudokuScores, 'boards' | 'solve_rate' | 'cell_acc
   nfe_mean?: number;
   nfe_max?: number;
   first_attempt_rate?: number;
-  boards_per_s?: number; // when the group was solved on its own (solve.ts solveGrouped)
+  boards_per_s?: number; // when the group was solved on its own (solve-grouped.ts)
 };
 
 /** A class's scores (GroupScores). */

@@ -1,8 +1,8 @@
 // One generated puzzle of a chosen difficulty class (difficulty.ts: singles, beyond-singles,
-// guessing), for `sjd serve`'s "generate" button (issue #15): the generator (generator.ts) is
-// run with the strategies the class allows (singles only; all; or guessing, i.e. minimal
-// puzzles with a unique solution) on a sequence of seeds derived from `seed` until the logical
-// solver puts a puzzle in the class. Deterministic for (class, seed); bounded in tries.
+// guessing), for `sjd serve`'s "generate" button: the generator (generator.ts) is run with the
+// strategies the class allows (singles only; all; or guessing, i.e. minimal puzzles with a unique
+// solution) on a sequence of seeds derived from `seed` until the logical solver puts a puzzle in
+// the class. Deterministic for (class, seed); bounded in tries.
 import { classifyPuzzles, type DifficultyClass } from './difficulty.js';
 import { type GeneratedPuzzle, type GenerateOptions, generatePuzzles } from './generator.js';
 

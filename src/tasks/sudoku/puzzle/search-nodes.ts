@@ -1,12 +1,12 @@
-// Difficulty by search (issue #32): the nodes of a complete search with singles propagation and
-// minimum-remaining-values branching, a measure that does not depend on one solver's strategy
-// list. At every node naked and hidden singles are applied until none is left (a contradiction
-// ends the branch); a board they finish is a solution; otherwise the blank cell with the fewest
-// candidates (the first in row-major order on a tie) is branched on, each candidate in turn,
-// and each branch is one node. The search is complete: every branch is explored (it stops only
-// at a second solution or at the node cap), so for a puzzle with one solution the count does not
-// depend on the order in which digits are tried. 0 nodes: singles alone solve it. The buckets
-// are the issue's: 0, 1-4, 5-19, 20-49, 50+.
+// Difficulty by search: the nodes of a complete search with singles propagation and
+// minimum-remaining-values branching, a measure that does not depend on one solver's strategy list.
+// At every node naked and hidden singles are applied until none is left (a contradiction ends the
+// branch); a board they finish is a solution; otherwise the blank cell with the fewest candidates
+// (the first in row-major order on a tie) is branched on, each candidate in turn, and each branch
+// is one node. The search is complete: every branch is explored (it stops only at a second solution
+// or at the node cap), so for a puzzle with one solution the count does not depend on the order in
+// which digits are tried. 0 nodes: singles alone solve it. The buckets (NODE_BUCKETS): 0, 1-4,
+// 5-19, 20-49, 50+.
 import { POPCOUNT } from './backtrack.js';
 import { type Board, CELLS, hasContradiction } from './board.js';
 import {

@@ -1,12 +1,12 @@
-// The infilling comparison (issue #30 item 3): masked (MDLM), hybrid (CADD) and SJD models of the
-// text comparison (the same run folders, trained when missing: resumable) on the infilling
-// benchmark (infill.ts), each under its method's sampler (MDLM's for masked models, the first of
-// --samplers for the rest), one sampling seed per training seed, so the spread over seeds covers
-// both. Does W help when the neighbours are known? With a blending W, an active site's corruption
-// is centred on a blend of its neighbours' clean embeddings, so clamped neighbours inform every
-// step of the move, not only the classifier's input. Results are cached beside each run
-// (infill-<sampler>.json); the report states a verdict per shape: each SJD model against CADD
-// and against MDLM on the hole characters, with both spreads and whether the seeds separate.
+// The infilling comparison: masked (MDLM), hybrid (CADD) and SJD models of the text comparison (the
+// same run folders, trained when missing: resumable) on the infilling benchmark (infill.ts), each
+// under its method's sampler (MDLM's for masked models, the first of --samplers for the rest), one
+// sampling seed per training seed, so the spread over seeds covers both. Does W help when the
+// neighbours are known? With a blending W, an active site's corruption is centred on a blend of its
+// neighbours' clean embeddings, so clamped neighbours inform every step of the move, not only the
+// classifier's input. Results are cached beside each run (infill-<sampler>.json); the report states
+// a verdict per shape: each SJD model against CADD and against MDLM on the hole characters, with
+// both spreads and whether the seeds separate.
 import { dirname, join } from 'node:path';
 import type { Precision } from '../../../model/precision.js';
 import { describeProcess, parseProcessName } from '../../../process/index.js';
