@@ -16,6 +16,7 @@ export type {
   CompareOptions,
   PreparedRun,
   SamplingDefaults,
+  TaskFlag,
   TrainEntry,
   TrainOptions,
   UnconditionalSettings,

@@ -5,6 +5,7 @@ export * from './compare/frontier.js';
 export * from './compare/hazards.js';
 export * from './compare/infill.js';
 export * from './corpus.js';
+export * from './flags.js';
 export * from './infill.js';
 export * from './load.js';
 export * from './metrics.js';
