@@ -131,7 +131,7 @@ export interface TaskSpec<M extends LoadedModel = LoadedModel> {
     condition?: unknown,
   ): Generator<TrajectoryStep, { answer: Record<string, unknown>; nfe: number }>;
   /**
-   * What a sample request may condition on (text: a template, issue #30): the API's extra
+   * What a sample request may condition on (text: a template): the API's extra
    * fields (strings or whole numbers) and their parse against the model, whose result reaches
    * sampleSteps; it throws a one-line message naming the field (a 400).
    */
