@@ -10,12 +10,20 @@ export { TokenClassifier } from './model/token-classifier.js';
 export * as pixel from './pixel/index.js';
 export * as process from './process/index.js';
 export * as sampling from './sampling/index.js';
+export {
+  gaussianSampler,
+  gaussianSamplers,
+  modelList,
+  nfesFlag,
+  samplerFlag,
+} from './tasks/common/flag-values.js';
 export * as image from './tasks/image/index.js';
 export {
   type CompareEntry,
   type PreparedRun,
   registerTask,
   TASK_SPECS,
+  type TaskFlag,
   type TaskSpec,
   type TrainOptions,
   taskShape,

@@ -1,53 +1,22 @@
-// What every `sjd compare` command shares (issue #28): the models by name in one grammar
+// What every `sjd compare` command shares: the models by name in one grammar
 // (`--models`, process/choice.ts's parseProcessName), seeds, the runs' options, the report's
 // checks (a Markdown file apart from --out, both writable before any training; a file at --doc,
 // or beside it, that is not a report sjd wrote is refused without --force) and the end of a
 // comparison (the report, or how to continue an interrupted one).
 import { existsSync, statSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
-import { process as P, PRECISIONS, sampling, util } from '../index.js';
-import { int, nfe, oneOf } from './options.js';
-
-export const list = (check: (item: string) => void, what: string) => (v: string) => {
-  const items = v.split(',').map((s) => s.trim());
-  for (const s of items) {
-    try {
-      check(s);
-    } catch (e) {
-      throw new InvalidArgumentError(`${what}: ${(e as Error).message}`);
-    }
-  }
-  return items;
-};
-
-export const modelList = (v: string) =>
-  list(
-    P.parseProcessName,
-    'expected a comma-separated list of models',
-  )(v).map(P.canonicalProcessName);
+import { modelList, process as P, PRECISIONS, util } from '../index.js';
+import { int, oneOf, parsed } from './options.js';
 
 /** `--models`: the comparison's processes by name, one grammar for every task. */
 export function modelsOption(cmd: Command, help: string, defaults: string[]): Command {
   return cmd.option(
     '--models <list>',
     `models: ${P.PRESETS.join(', ')} (mdlm and cadd read as masked and hybrid), ${help}`,
-    modelList,
+    parsed(modelList),
     defaults,
   );
 }
-
-/** `--nfes`: the NFE budgets a comparison samples at (a comma-separated list). */
-export const nfesOption = (cmd: Command, help: string, defaults: number[]): Command =>
-  cmd.option(
-    '--nfes <list>',
-    help,
-    list((s) => nfe(s), 'expected a comma-separated list of NFE'),
-    defaults.map(String),
-  );
-
-export const seedList = list((s) => {
-  if (!/^\d+$/.test(s) || Number(s) > 2 ** 31 - 1) throw new Error(`'${s}' is not a seed`);
-}, 'expected a comma-separated list of seeds');
 
 /** The flags every comparison takes (runsOptions, --seeds, --models, --doc). */
 export interface ComparisonFlags {
@@ -121,7 +90,7 @@ export function comparison(
 ): Command {
   return modelsOption(
     runsOptions(cmd.description(description), sizes)
-      .option('--seeds <list>', 'seeds', seedList, seeds)
+      .option('--seeds <list>', 'seeds', parsed(util.seedList), seeds)
       .option(
         '--precision <p>',
         "the networks' compute precision: float32, or bfloat16 (matrix products under autocast; the paper's setting) (default: float32)",
@@ -138,14 +107,4 @@ export function comparison(
     models.help,
     models.defaults,
   );
-}
-
-/** A grid sampler that runs the hybrid and sjd models (by name; one line naming the known ones). */
-export function gaussianSampler(name: string): string {
-  const s = sampling.getSampler(name);
-  if (s.maskedOnly || s.kind === 'adaptive')
-    throw new Error(
-      `sampler '${name}' does not trace text frontiers (it is ${s.maskedOnly ? "the masked models'" : 'adaptive'})`,
-    );
-  return name;
 }

@@ -1,10 +1,10 @@
 // `sjd compare TASK`: processes compared at a matched budget, one subcommand for every task of
 // the registry with a comparison (its spec's compare entry: Sudoku, images, text). Each takes the
-// shared flags (compare-options.ts) and its task's own (compare-<task>.ts); same budget and
-// seeds, resumable; each writes its report (table, plot) where --doc says.
+// shared flags (compare-options.ts) and the flags its task declares (compare.flags, checked
+// together by compare.check); same budget and seeds, resumable; each writes its report (table,
+// plot) where --doc says.
 import type { Command } from 'commander';
 import { type CompareEntry, taskSpecs } from '../index.js';
-import { imageCompareFlags } from './compare-image.js';
 import {
   type ComparisonFlags,
   checkOutputs,
@@ -13,49 +13,54 @@ import {
   markdownFile,
   reportDone,
 } from './compare-options.js';
-import { sudokuCompareFlags } from './compare-sudoku.js';
-import { textCompareFlags } from './compare-text.js';
-import { group } from './options.js';
+import { addFlags, flagOption, group } from './options.js';
 import { reproduceLine } from './reproduce.js';
 
-/** Each shipped task's own flags of `sjd compare TASK`. */
-const TASK_FLAGS: Record<string, (c: Command) => Command> = {
-  sudoku: sudokuCompareFlags,
-  image: imageCompareFlags,
-  text: textCompareFlags,
-};
+/** The task's cross-flag checks before the action, and the values they set. */
+function checkFlags(c: Command, e: CompareEntry): Command {
+  const check = e.check;
+  if (!check) return c;
+  return c.hook('preAction', (self) => {
+    const set = check(self.opts(), (name) => self.getOptionValueSource(name) === 'cli');
+    for (const [k, v] of Object.entries(set ?? {})) self.setOptionValue(k, v);
+  });
+}
 
 /**
- * Flags whose default is a path of this installation (the shipped feature network): the
- * reproduce line leaves them out while they hold it.
+ * The comparison: its outputs claimed, the reproduce line (without the flags in `local`, whose
+ * default is a path of this installation, while they hold it), the runs, the report.
  */
-const INSTALLATION_DEFAULTS = ['--features'];
+function compareAction(e: CompareEntry, local: string[]) {
+  return async (o: ComparisonFlags, self: Command) => {
+    const flags = { ...o, seeds: o.seeds.map(Number), command: '' };
+    const files = e.outputs?.(flags) ?? { report: o.doc, beside: [] };
+    checkOutputs(o.out, files, o.force === true);
+    // --no-wait and --force change who works the runs and what may be replaced, not the
+    // report: the reproduce line leaves them out, and the options the others leave unused
+    // (text's --models beside --hazards)
+    const unused = Object.fromEntries((e.unused?.({ ...o }) ?? []).map((k) => [k, undefined]));
+    const command = reproduceLine(
+      self,
+      { ...o, wait: undefined, force: undefined, ...unused },
+      local,
+    );
+    const done = await e.run({ ...flags, command }, logHooks);
+    reportDone(files.report, done);
+  };
+}
 
 function registerCompareTask(cmd: Command, name: string, sizes: string[], e: CompareEntry): void {
   const c = comparison(cmd.command(name), e.description, sizes, e.models, e.seeds);
-  (TASK_FLAGS[name] ?? ((x) => x))(c)
+  const flags = e.flags ?? [];
+  const local = flags.filter((f) => f.localDefault).map((f) => flagOption(f).long!);
+  checkFlags(addFlags(c, flags), e)
     .option(
       '--doc <file>',
       'the Markdown report (its plot and data beside it, named after it)',
       markdownFile,
       e.doc,
     )
-    .action(async (o: ComparisonFlags, self: Command) => {
-      const flags = { ...o, seeds: o.seeds.map(Number), command: '' };
-      const files = e.outputs?.(flags) ?? { report: o.doc, beside: [] };
-      checkOutputs(o.out, files, o.force === true);
-      // --no-wait and --force change who works the runs and what may be replaced, not the
-      // report: the reproduce line leaves them out, and the options the others leave unused
-      // (text's --models beside --hazards)
-      const unused = Object.fromEntries((e.unused?.({ ...o }) ?? []).map((k) => [k, undefined]));
-      const command = reproduceLine(
-        self,
-        { ...o, wait: undefined, force: undefined, ...unused },
-        INSTALLATION_DEFAULTS,
-      );
-      const done = await e.run({ ...flags, command }, logHooks);
-      reportDone(files.report, done);
-    });
+    .action(compareAction(e, local));
 }
 
 export function registerCompare(program: Command): void {

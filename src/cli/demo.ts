@@ -7,7 +7,6 @@ import type { Command } from 'commander';
 import { image, runReverseDemo, sudoku, torch, util } from '../index.js';
 import { int, nfe, samplerOption } from './options.js';
 import { heartbeat, withProgress } from './progress.js';
-import { retryNote } from './solve-report.js';
 import {
   commitOptions,
   commitRule,
@@ -15,7 +14,8 @@ import {
   retriesOption,
   rulesOptions,
   samplerDefaults,
-} from './sudoku.js';
+} from './sudoku/sampler-flags.js';
+import { retryNote } from './sudoku/solve-report.js';
 
 interface DemoOpts {
   steps: number;

@@ -11,18 +11,16 @@
 import { Command, Option } from 'commander';
 import { torch } from '../index.js';
 import { registerCompare } from './compare.js';
-import { registerDataImages } from './data-images.js';
-import { registerDataSudoku } from './data-sudoku.js';
 import { registerDemo } from './demo.js';
 import { registerExport } from './export.js';
-import { registerImage } from './image.js';
+import * as image from './image/index.js';
 import { int } from './options.js';
 import { registerRuns } from './runs.js';
 import { registerSampleTasks } from './sample-task.js';
 import { registerServe } from './serve.js';
-import { registerSudoku } from './sudoku.js';
+import * as sudoku from './sudoku/index.js';
 import { loadTaskModules, TASK_MODULE_FLAG, taskModuleArgs } from './task-modules.js';
-import { registerText } from './text.js';
+import * as text from './text/index.js';
 import { registerTrain } from './train.js';
 
 // a user's tasks are registered before the commands are built, so that each has its subcommands
@@ -85,13 +83,20 @@ const program = new Command('sjd')
   })
   .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
 
+// in the order --help lists the commands and each group's subcommands (a group is made by the
+// first subcommand that joins it)
 registerDemo(program);
 registerTrain(program);
-registerSudoku(program);
-registerText(program);
-registerDataSudoku(program);
-registerDataImages(program);
-registerImage(program);
+sudoku.registerSolve(program);
+sudoku.registerEval(program);
+text.registerData(program);
+text.registerSample(program);
+text.registerEval(program);
+sudoku.registerData(program);
+image.registerData(program);
+image.registerFeatures(program);
+image.registerEval(program);
+image.registerSample(program);
 registerSampleTasks(program);
 registerCompare(program);
 registerExport(program);

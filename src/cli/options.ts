@@ -1,39 +1,11 @@
 // Shared option parsers for the `sjd` command: each rejects bad values with a one-line message.
+// The values are read by the library's parsers (util/flag-values.ts and the tasks'), whose plain
+// Error becomes commander's invalid argument here: exit 2, `option '--x <n>' argument 'y' is
+// invalid. <the reason>`. A task's declared flags (TaskFlag) become options here too.
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { image, process as P, sampling, taskSpec } from '../index.js';
-import { intIn } from '../util/integer.js';
+import { image, process as P, samplerFlag, type TaskFlag, taskSpec, util } from '../index.js';
 
 const { BLENDS, PRESETS, SCHEDULES } = P;
-
-export function int(min: number, max: number) {
-  return (value: string): number => {
-    try {
-      return intIn(value, min, max);
-    } catch (e) {
-      throw new InvalidArgumentError((e as Error).message);
-    }
-  };
-}
-
-export function num(min: number, max: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isFinite(n) || n < min || n > max)
-      throw new InvalidArgumentError(`expected a number in [${min}, ${max}]`);
-    return n;
-  };
-}
-
-/** Image grey levels: a power of two from 2 to 256 (tasks/image/levels.ts). */
-export function levels(value: string): number {
-  const n = Number(value);
-  try {
-    image.checkLevels(n);
-  } catch {
-    throw new InvalidArgumentError('expected a power of two from 2 to 256');
-  }
-  return n;
-}
 
 /** A flag's value parsed by a library function: its one-line error as commander's invalid argument. */
 export function parsed<T>(parse: (value: string) => T) {
@@ -46,12 +18,28 @@ export function parsed<T>(parse: (value: string) => T) {
   };
 }
 
-export function oneOf(choices: readonly string[]) {
-  return (value: string): string => {
-    if (!choices.includes(value))
-      throw new InvalidArgumentError(`expected one of ${choices.join(', ')}`);
-    return value;
-  };
+export const int = (min: number, max: number) => parsed(util.integerIn(min, max));
+
+export const num = (min: number, max: number) => parsed(util.numberIn(min, max));
+
+export const oneOf = (choices: readonly string[]) => parsed(util.oneOf(choices));
+
+/** Image grey levels: a power of two from 2 to 256 (tasks/image/flags.ts). */
+export const levels = parsed(image.parseLevels);
+
+/** A task's declared flag as commander's option (its parser's errors as invalid arguments). */
+export function flagOption(f: TaskFlag): Option {
+  const o = new Option(f.flags, f.description);
+  if (f.parse) o.argParser(parsed(f.parse));
+  if (f.default !== undefined) o.default(f.default);
+  if (f.hidden) o.hideHelp();
+  return o;
+}
+
+/** Adds the flags a task declares, in their order. */
+export function addFlags(cmd: Command, flags: readonly TaskFlag[] = []): Command {
+  for (const f of flags) cmd.addOption(flagOption(f));
+  return cmd;
 }
 
 /** The command group `name` (e.g. `train`, `eval`), created once and shared by the tasks. */
@@ -62,8 +50,8 @@ export function group(program: Command, name: string, description: string): Comm
   );
 }
 
-/** Every NFE flag takes the same range; a budget below one step of a sampler is refused by the driver. */
-export const nfe = int(1, 4096);
+/** Every NFE flag takes the same range (util/flag-values.ts). */
+export const nfe = parsed(util.nfeValue);
 
 /** The process flags every training command shares (process/choice.ts has the vocabulary). */
 export interface ProcessFlags {
@@ -173,39 +161,5 @@ export function samplerOption(
   fallback?: string,
   withRules = false,
 ): Command {
-  const names = sampling.samplerNames(withRules);
-  return cmd.option(
-    `${flag} <name>`,
-    `${description} (${names.join(', ')})`,
-    oneOf(names),
-    fallback,
-  );
+  return cmd.addOption(flagOption(samplerFlag(flag, description, fallback, withRules)));
 }
-
-/**
- * The Sudoku network's flags, shared by `sjd train sudoku` and `sjd compare sudoku` (issue #13):
- * the training boards' symmetries, the attention pattern, weight-tied looping and its deep
- * supervision. Unset, each is
- * the size's.
- */
-export const sudokuNetworkOptions = (c: Command) =>
-  c
-    .option(
-      '--augment <kind>',
-      "symmetries drawn per training board: none, digits (relabelling), full (digits, bands, stacks, rows, columns, transposition) (default: the size's: full for cpu, else digits)",
-      oneOf(['none', 'digits', 'full']),
-    )
-    .option(
-      '--attention <kind>',
-      "dense, peers (every head sees a cell and its 20 peers) or typed (heads by row, column, box, peers) (default: the size's: peers for cpu, else dense)",
-      oneOf(['dense', 'peers', 'typed']),
-    )
-    .option(
-      '--loops <n>',
-      "apply the blocks n times with the same weights (default: the size's: 1)",
-      int(1, 64),
-    )
-    .option(
-      '--deep-supervision',
-      'train every loop to answer: the cross-entropy after each loop through the blocks, averaged (needs --loops >= 2)',
-    );

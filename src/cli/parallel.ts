@@ -1,9 +1,11 @@
-// The data-parallel flags of `sjd train` (issue #16; src/train/data-parallel.ts, launcher.ts):
+// The data-parallel flags of `sjd train` (src/train/data-parallel.ts, launcher.ts):
 // --nproc launches local ranks, --rank/--world-size/--master/--interface join a group, --shards
 // cuts a new run's batch; each is checked in one line before any rank starts or any data loads.
 import { lookup } from 'node:dns/promises';
 import { join } from 'node:path';
+import type { Command } from 'commander';
 import { train as T, torch, util } from '../index.js';
+import { int } from './options.js';
 
 /** The data-parallel flags of a training command. */
 export interface ParallelFlags {
@@ -20,6 +22,35 @@ export interface ParallelFlags {
 
 /** How long a rank waits for the rendezvous by default, in seconds. */
 export const RENDEZVOUS_S = 120;
+
+/** The data-parallel flags as a training command's options. */
+export const parallelOptions = (c: Command) =>
+  c
+    .option('--nproc <n>', 'data-parallel: start N local processes (ranks 0..N-1)', int(1, 1024))
+    .option('--rank <r>', "data-parallel across machines: this process's rank", int(0, 1_000_000))
+    .option(
+      '--world-size <n>',
+      'data-parallel across machines: the number of ranks',
+      int(1, 1_000_000),
+    )
+    .option(
+      '--master <addr:port>',
+      "data-parallel across machines: rank 0's address and a free port",
+    )
+    .option(
+      '--interface <name>',
+      'data-parallel across machines: the network interface the ranks talk over (default: $GLOO_SOCKET_IFNAME, or loopback when --master is on it)',
+    )
+    .option(
+      '--rendezvous-timeout <s>',
+      `data-parallel: seconds a rank waits to join the group (default ${RENDEZVOUS_S})`,
+      int(1, 86_400),
+    )
+    .option(
+      '--shards <n>',
+      "data-parallel: each step's batch in N parts with their own generators, shared by the ranks (default: the number of ranks)",
+      int(1, 65_536),
+    );
 
 /** With --nproc: this process launches the ranks and waits for them (true: nothing else to do). */
 export async function launched(o: ParallelFlags): Promise<boolean> {

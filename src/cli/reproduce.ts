@@ -1,4 +1,4 @@
-// The command line that reproduces a run of a command (issue #28: written once, read from
+// The command line that reproduces a run of a command (written once, read from
 // commander's options rather than rebuilt by hand per command): `npx sjd` and the command's path,
 // then every option that has a value (a `--no-x` flag when given), in the order the command
 // declares them, lists joined by commas; hidden options (earlier spellings) are left out, as

@@ -1,4 +1,4 @@
-// `sjd serve`: the web page and its API (issue #15) on loopback (or --host), serving the models
+// `sjd serve`: the web page and its API on loopback (or --host), serving the models
 // of a folder (the package's models/ by default), with its job queue, deadlines and per-client
 // stream limit; prints its URL and which tasks it serves, and drains on SIGINT or SIGTERM.
 import { join, resolve } from 'node:path';
@@ -24,6 +24,37 @@ interface ServeOpts {
 const DRAIN_MS = 30_000;
 
 const D = serve.DEFAULT_DEADLINES;
+
+/** Starts the server, says what it serves and where, and drains it on SIGINT or SIGTERM. */
+async function serveModels(o: ServeOpts): Promise<void> {
+  const s = await serve.startServer({
+    port: o.port,
+    host: o.host,
+    models: o.models,
+    queue: { concurrency: o.jobs, maxWaiting: o.queue, waitMs: o.queueTimeout },
+    deadlines: {
+      writeMs: o.writeTimeout,
+      jobMs: o.jobTimeout,
+      jobMsPerNfe: o.jobTimeoutPerNfe,
+    },
+    streamsPerClient: o.streamsPerClient,
+    log: o.log,
+  });
+  const log = (line: string) => console.error(`sjd serve: ${line}`);
+  const models = resolve(o.models ?? serve.SHIPPED_MODELS);
+  log(`models: ${models}`);
+  for (const [task, m] of Object.entries(s.ctx.served)) {
+    log(
+      `${task}: ${'unavailable' in m ? `unavailable (${m.unavailable})` : join(models, m.source)}`,
+    );
+  }
+  if (!s.loopback)
+    log(
+      `warning: listening on ${o.host}, reachable from other machines; the server has no authentication and no TLS`,
+    );
+  console.log(`sjd serve: listening on ${s.url}`);
+  serve.drainOnSignals(s, { drainMs: DRAIN_MS, log });
+}
 
 export function registerServe(program: Command): void {
   program
@@ -60,33 +91,5 @@ export function registerServe(program: Command): void {
       serve.DEFAULT_STREAMS_PER_CLIENT,
     )
     .option('--log', "log every request (fastify's JSON log on stdout)")
-    .action(async (o: ServeOpts) => {
-      const s = await serve.startServer({
-        port: o.port,
-        host: o.host,
-        models: o.models,
-        queue: { concurrency: o.jobs, maxWaiting: o.queue, waitMs: o.queueTimeout },
-        deadlines: {
-          writeMs: o.writeTimeout,
-          jobMs: o.jobTimeout,
-          jobMsPerNfe: o.jobTimeoutPerNfe,
-        },
-        streamsPerClient: o.streamsPerClient,
-        log: o.log,
-      });
-      const log = (line: string) => console.error(`sjd serve: ${line}`);
-      const models = resolve(o.models ?? serve.SHIPPED_MODELS);
-      log(`models: ${models}`);
-      for (const [task, m] of Object.entries(s.ctx.served)) {
-        log(
-          `${task}: ${'unavailable' in m ? `unavailable (${m.unavailable})` : join(models, m.source)}`,
-        );
-      }
-      if (!s.loopback)
-        log(
-          `warning: listening on ${o.host}, reachable from other machines; the server has no authentication and no TLS`,
-        );
-      console.log(`sjd serve: listening on ${s.url}`);
-      serve.drainOnSignals(s, { drainMs: DRAIN_MS, log });
-    });
+    .action(serveModels);
 }

@@ -1,4 +1,4 @@
-// What every `sjd train TASK` shares (issue #28): the run and data-parallel flags, the process
+// What every `sjd train TASK` shares: the run and data-parallel flags, the process
 // flags as a config's options, and the body of the command (ranks launched or joined, the run
 // folder checked, the config resumed with its flags checked (resume.ts) or made, trained with a
 // progress bar and exact resume).
@@ -8,7 +8,13 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { PRECISIONS, type Precision, type PreparedRun, train as T } from '../index.js';
 import { int, num, oneOf } from './options.js';
-import { joinGroup, launched, type ParallelFlags, RENDEZVOUS_S, withShards } from './parallel.js';
+import {
+  joinGroup,
+  launched,
+  type ParallelFlags,
+  parallelOptions,
+  withShards,
+} from './parallel.js';
 import { extensionNote, resumeFlags } from './resume.js';
 
 export interface RunFlags extends ParallelFlags {
@@ -25,74 +31,55 @@ export interface RunFlags extends ParallelFlags {
   precision?: Precision;
 }
 
+/** The run flags every training command takes, then the data-parallel ones (parallel.ts). */
 export const runOptions = (c: Command) =>
-  c
-    .hook('preAction', (cmd) => {
-      const o = cmd.opts() as RunFlags;
-      if (o.init !== undefined && o.resume)
-        throw new Error('--init starts a new run; --resume continues one: give one of them');
-      if (o.init !== undefined && !existsSync(join(o.init, T.RUN_FILES.config)))
-        throw new Error(`--init ${o.init}: not a model or run folder (no config.json)`);
-    })
-    .requiredOption('--out <dir>', 'run folder (new, empty, or with --resume the run to continue)')
-    .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
-    .option(
-      '--steps <n>',
-      "training steps (default: the size); with --resume, more than the run's extends it (a cosine learning rate is stretched to end there)",
-      int(1, 1_000_000_000),
-    )
-    .option('--batch <n>', 'sequences a step (default: the size)', int(1, 1_000_000))
-    .option('--lr <x>', 'peak learning rate (default: the size)', num(1e-8, 10))
-    .option(
-      '--warmup <n>',
-      'learning-rate warm-up steps (default: the size)',
-      int(0, 1_000_000_000),
-    )
-    .option(
-      '--eval-every <n>',
-      'steps between held-out evaluations (default: the size)',
-      int(1, 1_000_000_000),
-    )
-    .option(
-      '--precision <p>',
-      "the network's compute precision: float32, or bfloat16 (matrix products and convolutions under autocast, weights and optimiser in float32; the paper's setting, several times faster on CPUs with AVX-512 BF16) (default: float32)",
-      oneOf(PRECISIONS),
-    )
-    .option('--resume', 'continue the run in --out from its checkpoint')
-    .option(
-      '--init <dir>',
-      "warm start a new run from a run's EMA weights or a model folder with the same network (fresh optimiser and schedule)",
-    )
-    .option(
-      '--stop-after <n>',
-      'stop after N steps of this invocation, with a checkpoint',
-      int(1, 1_000_000_000),
-    )
-    .option('--nproc <n>', 'data-parallel: start N local processes (ranks 0..N-1)', int(1, 1024))
-    .option('--rank <r>', "data-parallel across machines: this process's rank", int(0, 1_000_000))
-    .option(
-      '--world-size <n>',
-      'data-parallel across machines: the number of ranks',
-      int(1, 1_000_000),
-    )
-    .option(
-      '--master <addr:port>',
-      "data-parallel across machines: rank 0's address and a free port",
-    )
-    .option(
-      '--interface <name>',
-      'data-parallel across machines: the network interface the ranks talk over (default: $GLOO_SOCKET_IFNAME, or loopback when --master is on it)',
-    )
-    .option(
-      '--rendezvous-timeout <s>',
-      `data-parallel: seconds a rank waits to join the group (default ${RENDEZVOUS_S})`,
-      int(1, 86_400),
-    )
-    .option(
-      '--shards <n>',
-      "data-parallel: each step's batch in N parts with their own generators, shared by the ranks (default: the number of ranks)",
-      int(1, 65_536),
-    );
+  parallelOptions(
+    c
+      .hook('preAction', (cmd) => {
+        const o = cmd.opts() as RunFlags;
+        if (o.init !== undefined && o.resume)
+          throw new Error('--init starts a new run; --resume continues one: give one of them');
+        if (o.init !== undefined && !existsSync(join(o.init, T.RUN_FILES.config)))
+          throw new Error(`--init ${o.init}: not a model or run folder (no config.json)`);
+      })
+      .requiredOption(
+        '--out <dir>',
+        'run folder (new, empty, or with --resume the run to continue)',
+      )
+      .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
+      .option(
+        '--steps <n>',
+        "training steps (default: the size); with --resume, more than the run's extends it (a cosine learning rate is stretched to end there)",
+        int(1, 1_000_000_000),
+      )
+      .option('--batch <n>', 'sequences a step (default: the size)', int(1, 1_000_000))
+      .option('--lr <x>', 'peak learning rate (default: the size)', num(1e-8, 10))
+      .option(
+        '--warmup <n>',
+        'learning-rate warm-up steps (default: the size)',
+        int(0, 1_000_000_000),
+      )
+      .option(
+        '--eval-every <n>',
+        'steps between held-out evaluations (default: the size)',
+        int(1, 1_000_000_000),
+      )
+      .option(
+        '--precision <p>',
+        "the network's compute precision: float32, or bfloat16 (matrix products and convolutions under autocast, weights and optimiser in float32; the paper's setting, several times faster on CPUs with AVX-512 BF16) (default: float32)",
+        oneOf(PRECISIONS),
+      )
+      .option('--resume', 'continue the run in --out from its checkpoint')
+      .option(
+        '--init <dir>',
+        "warm start a new run from a run's EMA weights or a model folder with the same network (fresh optimiser and schedule)",
+      )
+      .option(
+        '--stop-after <n>',
+        'stop after N steps of this invocation, with a checkpoint',
+        int(1, 1_000_000_000),
+      ),
+  );
 
 /**
  * The body every `sjd train TASK` shares: its ranks launched or joined, the run folder checked,
@@ -129,6 +116,55 @@ export function trainAction<F extends RunFlags>(
 }
 
 /**
+ * The progress bar (loss, tokens/s, ETA) on stderr, started at the first report; log lines go
+ * below it.
+ */
+function progressBar() {
+  const bar = new cliProgress.SingleBar(
+    {
+      format: 'step {value}/{total} |{bar}| loss {loss} | {tps} tokens/s | ETA {eta_formatted}',
+      stream: process.stderr,
+      noTTYOutput: true,
+      notTTYSchedule: 30_000,
+      etaBuffer: 50,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  const hooks: Pick<T.TrainHooks, 'progress' | 'log'> = {
+    progress: (step, total, info) => {
+      if (!started) {
+        bar.start(total, step, { loss: '-', tps: '-' });
+        started = true;
+      }
+      bar.update(step, { loss: info.loss.toFixed(4), tps: Math.round(info.tokensPerS) });
+    },
+    log: (line) => {
+      if (started && process.stderr.isTTY) process.stderr.write('\n');
+      console.error(line);
+    },
+  };
+  return { hooks, stop: () => started && bar.stop() };
+}
+
+/** The line that ends training: how it ended, the last evaluation, the takeoff, the checkpoint. */
+function outcomeLine(r: T.TrainResult, task: T.TrainTask, o: RunFlags, out: string): string {
+  const ev = r.lastEval
+    ? Object.entries(r.lastEval)
+        .map(([k, v]) => `${k} ${v.toFixed(4)}`)
+        .join(', ')
+    : 'no evaluation';
+  const takeoff = task.takeoffMetric ? `; takeoff ${r.takeoff ?? 'not yet'}` : '';
+  const outcome =
+    r.stoppedBy === 'signal'
+      ? `interrupted at step ${r.step}`
+      : r.stoppedBy === 'stopAfter'
+        ? `stopped at step ${r.step} (--stop-after ${o.stopAfter}; --resume continues)`
+        : `finished at step ${r.step}`;
+  return `${outcome}; ${ev}${takeoff}; checkpoint in ${join(out, T.RUN_FILES.checkpoint)}`;
+}
+
+/**
  * Trains with a progress bar (loss, tokens/s, ETA) and prints the outcome: finished, stopped as
  * --stop-after asked (exit 0), or interrupted by a signal (exit 130).
  */
@@ -142,61 +178,13 @@ export async function runWithProgress(
   const resume = o.resume === true;
   // (--init with --resume is refused before this, by runOptions' hook)
   if (o.init !== undefined && !resume) config = { ...config, init: { from: o.init } };
-  const bar = new cliProgress.SingleBar(
-    {
-      format: 'step {value}/{total} |{bar}| loss {loss} | {tps} tokens/s | ETA {eta_formatted}',
-      stream: process.stderr,
-      noTTYOutput: true,
-      notTTYSchedule: 30_000,
-      etaBuffer: 50,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
   const lead = dp.rank === 0;
+  const bar = progressBar();
   // on resume, o.steps is the run's new end when it extends the run (resume.ts), else unset
   const hooks: T.TrainHooks = { stopAfter: o.stopAfter, steps: resume ? o.steps : undefined };
-  const r = await T.train(
-    out,
-    config,
-    task,
-    resume,
-    lead
-      ? {
-          ...hooks,
-          progress: (step, total, info) => {
-            if (!started) {
-              bar.start(total, step, { loss: '-', tps: '-' });
-              started = true;
-            }
-            bar.update(step, { loss: info.loss.toFixed(4), tps: Math.round(info.tokensPerS) });
-          },
-          log: (line) => {
-            if (started && process.stderr.isTTY) process.stderr.write('\n');
-            console.error(line);
-          },
-        }
-      : hooks,
-    dp,
-  );
+  const r = await T.train(out, config, task, resume, lead ? { ...hooks, ...bar.hooks } : hooks, dp);
   dp.group?.destroy();
-  if (started) bar.stop();
-  const signalled = r.stoppedBy === 'signal';
-  if (!lead) {
-    if (signalled) process.exitCode = 130;
-    return;
-  }
-  const ev = r.lastEval
-    ? Object.entries(r.lastEval)
-        .map(([k, v]) => `${k} ${v.toFixed(4)}`)
-        .join(', ')
-    : 'no evaluation';
-  const takeoff = task.takeoffMetric ? `; takeoff ${r.takeoff ?? 'not yet'}` : '';
-  const outcome = signalled
-    ? `interrupted at step ${r.step}`
-    : r.stoppedBy === 'stopAfter'
-      ? `stopped at step ${r.step} (--stop-after ${o.stopAfter}; --resume continues)`
-      : `finished at step ${r.step}`;
-  console.log(`${outcome}; ${ev}${takeoff}; checkpoint in ${join(out, T.RUN_FILES.checkpoint)}`);
-  if (signalled) process.exitCode = 130;
+  bar.stop();
+  if (r.stoppedBy === 'signal') process.exitCode = 130;
+  if (lead) console.log(outcomeLine(r, task, o, out));
 }

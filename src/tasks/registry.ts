@@ -17,6 +17,7 @@ export type {
   CompareOptions,
   PreparedRun,
   SamplingDefaults,
+  TaskFlag,
   TrainEntry,
   TrainOptions,
   UnconditionalSettings,

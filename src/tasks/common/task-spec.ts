@@ -1,9 +1,11 @@
-// What a task is to the commands and `sjd serve` (issue #28; docs/design.md §6): one TaskSpec per
-// task, written in the task's folder (spec.ts) and listed in tasks/registry.ts, so that `sjd
-// train`, `sjd compare`, `sjd serve` and the demo loop over the tasks instead of branching on
-// their names. A new task is its folder, its spec and one line of the registry. This folder sits
-// below every task's (it imports none), so the tasks and the registry above them form no circle;
-// a spec names the model its task loads (M: an image's geometry, the text's alphabet).
+// What a task is to the commands and `sjd serve` (docs/design.md §6): one TaskSpec per task,
+// written in the task's folder (spec.ts) and listed in tasks/registry.ts, so that `sjd train`,
+// `sjd compare`, `sjd serve` and the demo loop over the tasks instead of branching on their
+// names. A new task is its folder, its spec and one line of the registry. This folder sits below
+// every task's (it imports none), so the tasks and the registry above them form no circle; a spec
+// names the model its task loads (M: an image's geometry, the text's alphabet). A task's own flags
+// of `sjd train TASK` and `sjd compare TASK` are data it declares (TaskFlag), which the command
+// line adds as it finds them, a task registered at run time's as the shipped ones'.
 
 import type { Precision } from '../../model/precision.js';
 import type { SamplingDefaults, SamplingSettings, TrajectoryStep } from '../../sampling/index.js';
@@ -28,6 +30,21 @@ export interface UnconditionalSettings extends SamplingSettings {
 }
 
 /**
+ * A flag of the task's own, as `sjd train TASK` or `sjd compare TASK` takes it; its value reaches
+ * the task under the flag's camelCase name (`--eval-size` as evalSize).
+ */
+export interface TaskFlag {
+  flags: string; // commander's syntax: '--eval-size <n>', '-n, --n <n>', '--infill [shapes]', '--json'
+  description: string; // the help line (a default shown by `default` is not repeated here)
+  /** The value from its text; throws an Error whose one-line message says what is wrong. */
+  parse?: (value: string) => unknown;
+  default?: unknown; // the value when the flag is not given (the help shows it)
+  hidden?: boolean; // taken, not shown by --help (an earlier name)
+  /** Its default is a path of this installation: a reproduce line leaves it out while it holds it. */
+  localDefault?: boolean;
+}
+
+/**
  * What `sjd train TASK` gives a task: the run and process flags, the task's own flags, and where
  * to say what it is doing while it prepares (generating data, say).
  */
@@ -48,6 +65,7 @@ export interface TrainEntry {
   description: string; // `sjd train TASK --help`
   sizes: Record<string, Size>;
   defaults: ProcessDefaults;
+  flags?: TaskFlag[]; // the task's own flags, after the run and process flags every task takes
   /** The run's config and task: made from `o`, or `saved` (the run's config) on resume. */
   prepare(o: TrainOptions, saved: TrainConfig | undefined): PreparedRun;
 }
@@ -71,6 +89,16 @@ export interface CompareEntry {
   models: { help: string; defaults: string[] }; // the names beyond the presets; the default list
   seeds: string[]; // the default seeds
   doc: string; // the default report
+  flags?: TaskFlag[]; // the task's own flags, after the flags every comparison takes
+  /**
+   * Checks across the flags before the comparison starts (one line on what is wrong), given the
+   * parsed flags and whether a flag (its camelCase name) was on the command line; returns values
+   * to set, if any (an earlier name's value under today's).
+   */
+  check?(
+    flags: Record<string, unknown>,
+    given: (name: string) => boolean,
+  ): Record<string, unknown> | undefined;
   /** The options (attribute names) that these flags leave unused, left out of the reproduce line. */
   unused?(flags: Record<string, unknown>): string[];
   /**
@@ -103,7 +131,7 @@ export interface TaskSpec<M extends LoadedModel = LoadedModel> {
     condition?: unknown,
   ): Generator<TrajectoryStep, { answer: Record<string, unknown>; nfe: number }>;
   /**
-   * What a sample request may condition on (text: a template, issue #30): the API's extra
+   * What a sample request may condition on (text: a template): the API's extra
    * fields (strings or whole numbers) and their parse against the model, whose result reaches
    * sampleSteps; it throws a one-line message naming the field (a 400).
    */

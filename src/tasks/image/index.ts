@@ -10,6 +10,7 @@ export * from './evaluate.js';
 export * from './feature-net.js';
 export * from './feature-train.js';
 export * from './file.js';
+export * from './flags.js';
 export * from './folder.js';
 export * from './frechet.js';
 export * from './idx.js';

@@ -1,7 +1,7 @@
-// The image task as the commands and `sjd serve` see it (issue #28; common/task-spec.ts): its
-// models' shape (from the geometry their config carries), the shipped model, the sampling
-// defaults (app:cifar10-imagenet: MDLM's ancestral step for the masked preset, else Alg. 2; NFE
-// 64), a training run from `sjd train image`'s flags, the comparison of `sjd compare image`
+// The image task as the commands and `sjd serve` see it (common/task-spec.ts): its models' shape
+// (from the geometry their config carries), the shipped model, the sampling defaults
+// (app:cifar10-imagenet: MDLM's ancestral step for the masked preset, else Alg. 2; NFE 64), a
+// training run from `sjd train image`'s flags (flags.ts), the comparison of `sjd compare image`
 // (tab:cifar10_fid at this machine's scale), and unconditional sampling as the API answers it
 // (grey levels [n][C * H * W]).
 import { describeProcess } from '../../process/index.js';
@@ -9,34 +9,19 @@ import type { LoadedModel } from '../../train/model-io.js';
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
 import { imageReportFiles, runImageComparison } from './compare/comparison.js';
 import { loadFeatureNet, SHIPPED_FEATURES } from './feature-train.js';
+import {
+  IMAGE_COMPARE_FLAGS,
+  IMAGE_TRAIN_DEFAULTS,
+  IMAGE_TRAIN_FLAGS,
+  type ImageCompareFlags,
+  type ImageTrainFlags,
+} from './flags.js';
 import { loadImageModel, savedImageShape } from './load.js';
 import { IMAGE_PROCESS, IMAGE_SIZES, imageConfig } from './presets.js';
 import { IMAGE_SAMPLING, sampleImageSteps } from './sample.js';
 import { checkGeometry, imagesOrFashion } from './source.js';
 import { ImageTask } from './task.js';
 import { describeGeometry, geometryOf, type ImageGeometry } from './tokens.js';
-
-/** `sjd train image`'s own flags and their defaults. */
-export interface ImageTrainFlags {
-  data?: string; // training images from `sjd data images` (default: Fashion-MNIST train)
-  evalData?: string; // held-out images (default: Fashion-MNIST test)
-  levels?: number; // Fashion-MNIST grey levels
-  limit?: number; // only the first N training images
-  evalSize?: number;
-}
-export const IMAGE_TRAIN_DEFAULTS = { evalSize: 256 };
-
-/** `sjd compare image`'s own flags. */
-export interface ImageCompareFlags {
-  nfes: string[];
-  sampler: string; // of the hybrid and sjd models (masked ones: MDLM's)
-  maskedTopP: number;
-  topP: number; // of the hybrid and sjd models' draws
-  n: number; // images per scored set
-  levels: number;
-  limit?: number;
-  features: string; // the feature network's folder
-}
 
 export const imageSpec: TaskSpec<LoadedModel & { geometry: ImageGeometry }> = {
   name: 'image',
@@ -48,6 +33,7 @@ export const imageSpec: TaskSpec<LoadedModel & { geometry: ImageGeometry }> = {
       'train an image denoiser, a U-Net (default: sjd with the pixel-grid blur, sigma_B 2.5)',
     sizes: IMAGE_SIZES,
     defaults: IMAGE_PROCESS,
+    flags: IMAGE_TRAIN_FLAGS,
     prepare: (o: TrainOptions & ImageTrainFlags, saved) => {
       const evalSize = o.evalSize ?? IMAGE_TRAIN_DEFAULTS.evalSize;
       const lv = o.levels ?? (o.data === undefined ? saved?.image?.levels : undefined);
@@ -78,6 +64,7 @@ export const imageSpec: TaskSpec<LoadedModel & { geometry: ImageGeometry }> = {
     },
     seeds: ['0'],
     doc: 'docs/reports/image/comparison.md',
+    flags: IMAGE_COMPARE_FLAGS,
     outputs: (o) => {
       const f = imageReportFiles(o.doc, o.models);
       return { report: f.report, beside: [f.svg, ...f.grids] };

@@ -5,6 +5,7 @@
 export * from './compare/comparison.js';
 export * from './data.js';
 export * from './demo.js';
+export * from './flags.js';
 export * from './kept-cells.js';
 export * from './load.js';
 export * from './metrics.js';

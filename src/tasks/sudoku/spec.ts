@@ -1,37 +1,26 @@
-// The Sudoku task as the commands and `sjd serve` see it (issue #28; common/task-spec.ts): its
-// models' shape (81 cells, the row/column/box structure), the shipped model, the sampling
-// defaults of a solve (Sudoku's rules, the adaptive sampler that undoes what breaks them, its NFE
-// cap per board), a training run from `sjd train sudoku`'s flags (app:sudoku), the comparison of
-// `sjd compare sudoku` (sec:exp-sudoku), and the retries /api/models tells the page. Sudoku has
-// no unconditional sampling: it is solved from clues (solve.ts, `POST /api/sudoku/solve`).
+// The Sudoku task as the commands and `sjd serve` see it (common/task-spec.ts): its models' shape
+// (81 cells, the row/column/box structure), the shipped model, the sampling defaults of a solve
+// (Sudoku's rules, the adaptive sampler that undoes what breaks them, its NFE cap per board), a
+// training run from `sjd train sudoku`'s flags (app:sudoku; the flags in flags.ts), the
+// comparison of `sjd compare sudoku` (sec:exp-sudoku), and the retries /api/models tells the
+// page. Sudoku has no unconditional sampling: it is solved from clues (solve.ts,
+// `POST /api/sudoku/solve`).
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
 import { runComparison, sudokuReportFiles } from './compare/comparison.js';
 import { pairsOrGenerated } from './data.js';
+import {
+  checkSudokuCompareFlags,
+  SUDOKU_COMPARE_FLAGS,
+  SUDOKU_TRAIN_DEFAULTS,
+  type SudokuCompareFlags,
+  type SudokuTrainFlags,
+  sudokuTrainFlags,
+} from './flags.js';
 import { loadSudokuModel } from './load.js';
-import { SUDOKU_PROCESS, SUDOKU_SIZES, type SudokuOptions, sudokuConfig } from './presets.js';
+import { SUDOKU_PROCESS, SUDOKU_SIZES, sudokuConfig } from './presets.js';
 import { DEFAULT_RETRIES } from './retry.js';
 import { SUDOKU_SAMPLING } from './solve.js';
 import { SudokuTask, sudokuShape } from './task.js';
-
-/** `sjd train sudoku`'s own flags and their defaults. */
-export interface SudokuTrainFlags extends SudokuOptions {
-  data?: string; // training puzzles, .csv or .npy (default: 20,000 generated here)
-  evalData?: string; // held-out puzzles (default: generated here)
-  evalSize?: number;
-  evalNfe?: number;
-  evalSampler?: string;
-}
-export const SUDOKU_TRAIN_DEFAULTS = { evalSize: 200, evalNfe: 32, evalSampler: 'confidence' };
-
-/** `sjd compare sudoku`'s own flags. */
-export interface SudokuCompareFlags extends SudokuOptions {
-  evalEvery?: number;
-  limit: number; // held-out puzzles of the final evaluation
-  nfe: number; // the confidence policy's
-  adaptiveNfe: number; // the adaptive sampler's cap
-  data?: string;
-  evalData?: string;
-}
 
 /** The training puzzles: the file given, else 20,000 generated here (saying so on `log`). */
 const trainingPuzzles = (data: string | undefined, log?: (line: string) => void) =>
@@ -46,6 +35,10 @@ export const sudokuSpec: TaskSpec = {
     description: 'train a Sudoku denoiser (default: sjd with the constraint-graph W)',
     sizes: SUDOKU_SIZES,
     defaults: SUDOKU_PROCESS,
+    // when the command is built: the evaluation sampler's choices are the registry's then
+    get flags() {
+      return sudokuTrainFlags();
+    },
     prepare: (o: TrainOptions & SudokuTrainFlags, saved) => {
       const d = SUDOKU_TRAIN_DEFAULTS;
       const evalSize = o.evalSize ?? d.evalSize;
@@ -74,6 +67,8 @@ export const sudokuSpec: TaskSpec = {
     },
     seeds: ['0', '1', '2'],
     doc: 'docs/reports/sudoku/comparison.md',
+    flags: SUDOKU_COMPARE_FLAGS,
+    check: checkSudokuCompareFlags,
     outputs: (o) => sudokuReportFiles(o.doc),
     run: async (o: CompareOptions & SudokuCompareFlags, hooks) => {
       const d = SUDOKU_TRAIN_DEFAULTS;

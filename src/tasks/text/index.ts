@@ -8,6 +8,7 @@ export { hazardVerdict, rankCorrelation } from './compare/hazard-report.js';
 export * from './compare/hazards.js';
 export * from './compare/infill.js';
 export * from './corpus.js';
+export * from './flags.js';
 export * from './infill.js';
 export * from './load.js';
 export * from './metrics.js';

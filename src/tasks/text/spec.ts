@@ -1,8 +1,8 @@
-// The text task as the commands and `sjd serve` see it (issue #28; common/task-spec.ts): its
-// models' shape, the shipped model and its alphabet, the sampling defaults (app:text8: MDLM's
-// ancestral step for the masked preset, else Alg. 2; NFE 64, temperature 0.7), a training run
-// from `sjd train text`'s flags, the comparison of `sjd compare text` (fig:text8), and
-// unconditional sampling as the API answers it.
+// The text task as the commands and `sjd serve` see it (common/task-spec.ts): its models' shape,
+// the shipped model and its alphabet, the sampling defaults (app:text8: MDLM's ancestral step for
+// the masked preset, else Alg. 2; NFE 64, temperature 0.7), a training run from `sjd train
+// text`'s flags (flags.ts), the comparison of `sjd compare text` (fig:text8), and unconditional
+// sampling as the API answers it.
 
 import { networkLength } from '../../model/network.js';
 import { describeProcess, withHazardWeights, withObjective } from '../../process/index.js';
@@ -13,34 +13,19 @@ import { FRONTIER_NFES } from './compare/frontier.js';
 import { runHazardComparison } from './compare/hazards.js';
 import { runInfillComparison } from './compare/infill.js';
 import { ALPHABET, EMBEDDED, loadCorpus, tokenCounts } from './corpus.js';
+import {
+  TEXT_TRAIN_DEFAULTS,
+  TEXT_TRAIN_FLAGS,
+  type TextCompareFlags,
+  type TextTrainFlags,
+  textCompareFlags,
+} from './flags.js';
 import { HOLE_SHAPES, type HoleShape } from './infill.js';
 import { loadTextModel } from './load.js';
 import { SIGMA_SWEEP, TEXT_PROCESS, TEXT_SIZES, textConfig } from './presets.js';
 import { sampleTextSteps, TEXT_SAMPLING } from './sample.js';
 import { TextTask, textShape } from './task.js';
 import { type TemplateSpec, type TextTemplate, textTemplate } from './template.js';
-
-/** `sjd train text`'s own flags and their defaults. */
-export interface TextTrainFlags {
-  data?: string; // a corpus folder from `sjd data text8` (default: the embedded corpus)
-  evalSamples?: number;
-  evalNfe?: number;
-  hazardWeights?: string; // per-anchor hazard weights (uniform, freq:GAMMA, learned-*) from the corpus
-  objective?: 'ce' | 'elbo'; // the classifier's loss (default: ce; learned weights: elbo)
-}
-export const TEXT_TRAIN_DEFAULTS = { evalSamples: 16, evalNfe: 32 };
-
-/** `sjd compare text`'s own flags. */
-export interface TextCompareFlags {
-  samplers: string[]; // of the hybrid and sjd models, the first in the verdicts
-  n: number; // samples per frontier point
-  nfes: string[]; // the frontiers' NFE budgets
-  data?: string;
-  hazards?: string[]; // the hazard tables' arms instead of the models (compare/hazards.ts)
-  infill?: true | string[]; // the infilling benchmark's shapes instead of the frontiers
-  infillNfe?: number;
-  learnedSeeds?: string[];
-}
 
 const TEXT_COMPARISON_DOC = 'docs/reports/text/comparison.md';
 const TEXT_HAZARDS_DOC = 'docs/reports/text/hazards.md';
@@ -75,6 +60,7 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
     description: 'train a text8-style character denoiser (default: sjd with the 1-D Gaussian W)',
     sizes: TEXT_SIZES,
     defaults: TEXT_PROCESS,
+    flags: TEXT_TRAIN_FLAGS,
     prepare: (o: TrainOptions & TextTrainFlags, saved) => {
       let config = saved ?? { ...textConfig(o), data: o.data ?? EMBEDDED };
       const task = textTask(o.data ?? config.data, config.length ?? 0, {
@@ -100,6 +86,10 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
     },
     seeds: ['0'],
     doc: TEXT_COMPARISON_DOC,
+    // when the command is built: --infill-nfe's default is the sampling default then
+    get flags() {
+      return textCompareFlags();
+    },
     // the hazard tables train their own arms: --models is not read
     unused: (flags) => (flags.hazards ? ['models'] : []),
     // the frontiers' report has its plot and their JSON beside it; the others, the report alone

@@ -1,6 +1,6 @@
 // How a solve is reported (`sjd solve`, `sjd eval sudoku`, `sjd demo`): the note on retried
 // boards and the exit status when a board is not solved.
-import { sudoku } from '../index.js';
+import { sudoku } from '../../index.js';
 
 /** The exit status of `sjd solve` when some board is not solved. */
 export const EXIT_NOT_SOLVED = 3;

@@ -1,11 +1,11 @@
-// `sjd solve --file` (issue #27): a file of puzzles solved a chunk at a time, its rows written as
+// `sjd solve --file`: a file of puzzles solved a chunk at a time, its rows written as
 // they are done, with progress (a bar on a terminal, a plain line every few seconds otherwise)
 // and a Ctrl-C that is acknowledged at once, stops within a sampler step and keeps the rows done.
 import { statSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
 import cliProgress from 'cli-progress';
-import { sudoku, util } from '../index.js';
-import { EXIT_INTERRUPTED, interruptible } from './interrupt.js';
+import { sudoku, util } from '../../index.js';
+import { EXIT_INTERRUPTED, interruptible } from '../interrupt.js';
 import { EXIT_NOT_SOLVED, retryCounts } from './solve-report.js';
 
 /** Boards a chunk of `solve --file` (the batched sampler's batch). */
@@ -73,8 +73,36 @@ function progress(total: number, tally: Tally, t0: number) {
   };
 }
 
+/** A chunk's boards counted in the tally (`r`: its solve, `n`: the boards done). */
+function count(tally: Tally, r: sudoku.PartialSolve, n: number): void {
+  tally.boards += n;
+  tally.solved += r.solved;
+  tally.firstSolved += r.firstSolved;
+  tally.retried += sudoku.retriedBoards(r.attempts);
+  tally.nfeSum += r.nfe.reduce((a, b) => a + b, 0);
+  tally.nfeMax = util.maxOf(r.nfe, tally.nfeMax);
+}
+
+/** The closing line, and the exit status of a stopped solve or of boards not solved. */
+function finish(out: string, how: string, nfe: number, tally: Tally, stopped: boolean): void {
+  const { boards, solved } = tally;
+  const note = retryCounts(tally.firstSolved, boards, tally.retried);
+  console.log(
+    `solved ${solved} of ${boards} puzzles into ${out} (${how}; NFE per board mean ${(tally.nfeSum / Math.max(boards, 1)).toFixed(1)}, max ${tally.nfeMax} of ${nfe})${note}`,
+  );
+  if (stopped) {
+    console.error(`sjd: interrupted after ${boards} puzzles; ${out} holds their rows`);
+    process.exitCode = EXIT_INTERRUPTED;
+  } else if (solved < boards) {
+    console.error(
+      `sjd: ${boards - solved} of ${boards} boards not solved; see the status column of ${out}`,
+    );
+    process.exitCode = EXIT_NOT_SOLVED;
+  }
+}
+
 /**
- * `solve --file` (issue #27): the file is read, solved and written a chunk at a time, so memory
+ * `solve --file`: the file is read, solved and written a chunk at a time, so memory
  * stays flat in the number of rows; rows go to a temporary file beside --out, renamed onto it at
  * the end (removed on any failure). Progress on stderr. Ctrl-C (or SIGTERM) is acknowledged at
  * once and stops the solve within a sampler step: --out then holds the rows of the chunks done
@@ -91,27 +119,19 @@ export async function solveFile(
 ): Promise<void> {
   const total = inputSize(file);
   const loaded = sudoku.loadSudokuModel(o.model);
-  const how = sudoku.samplerLabel(o.sampler, settings.commit);
   const writer = new sudoku.SudokuCsvAppender(out);
   const tally: Tally = { boards: 0, solved: 0, firstSolved: 0, retried: 0, nfeSum: 0, nfeMax: 0 };
   const stop = interruptible('the solve', () => {
     writer.commit();
     console.error(`sjd: stopped at once after ${tally.boards} puzzles; ${out} holds their rows`);
   });
-  const t0 = performance.now();
-  const shown = progress(total, tally, t0);
+  const shown = progress(total, tally, performance.now());
   try {
     for await (const { rows, bytes } of sudoku.streamSudokuCsv(file, FILE_CHUNK * workers)) {
       if (stop.signal.aborted) break;
       const all = rows.map((r) => r.puzzle);
-      const r = await sudoku.solvePuzzles(
-        loaded,
-        o.model,
-        all,
-        { ...settings, seed: settings.seed + tally.boards },
-        workers,
-        stop.signal,
-      );
+      const seeded = { ...settings, seed: settings.seed + tally.boards };
+      const r = await sudoku.solvePuzzles(loaded, o.model, all, seeded, workers, stop.signal);
       const puzzles = all.slice(0, r.done); // all of them unless stopped
       writer.append(
         puzzles.map((p, n) => ({
@@ -120,12 +140,7 @@ export async function solveFile(
           status: r.problems[n]!.length === 0 ? 'solved' : sudoku.failureReason(p, r.problems[n]!),
         })),
       );
-      tally.boards += puzzles.length;
-      tally.solved += r.solved;
-      tally.firstSolved += r.firstSolved;
-      tally.retried += sudoku.retriedBoards(r.attempts);
-      tally.nfeSum += r.nfe.reduce((a, b) => a + b, 0);
-      tally.nfeMax = util.maxOf(r.nfe, tally.nfeMax);
+      count(tally, r, puzzles.length);
       shown.update(bytes);
       await setImmediate(); // signals and finalisers between chunks
     }
@@ -137,19 +152,6 @@ export async function solveFile(
   }
   shown.stop();
   writer.commit(); // a second Ctrl-C from here on finds the rows already in place
-  const { boards, solved } = tally;
-  const note = retryCounts(tally.firstSolved, boards, tally.retried);
-  console.log(
-    `solved ${solved} of ${boards} puzzles into ${out} (${how}; NFE per board mean ${(tally.nfeSum / Math.max(boards, 1)).toFixed(1)}, max ${tally.nfeMax} of ${o.nfe})${note}`,
-  );
-  if (stop.signal.aborted) {
-    console.error(`sjd: interrupted after ${boards} puzzles; ${out} holds their rows`);
-    process.exitCode = EXIT_INTERRUPTED;
-  } else if (solved < boards) {
-    console.error(
-      `sjd: ${boards - solved} of ${boards} boards not solved; see the status column of ${out}`,
-    );
-    process.exitCode = EXIT_NOT_SOLVED;
-  }
+  finish(out, sudoku.samplerLabel(o.sampler, settings.commit), o.nfe, tally, stop.signal.aborted);
   stop.release();
 }

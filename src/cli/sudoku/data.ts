@@ -1,13 +1,13 @@
 // `sjd data sudoku`: write a Sudoku set in the qqwing layout (quizzes, solutions, givens, one
 // count per logical strategy, qqwing_difficulty) and the search-node count (search_nodes), the
 // columns from our solvers: generated (--count, --seed; --allow-guessing adds puzzles that logic
-// alone cannot finish; --min-nodes, --max-nodes, --clues: minimal puzzles by search difficulty,
-// issue #32), or converted from a puzzle file (--from: a CSV, with or without solutions, or a
+// alone cannot finish; --min-nodes, --max-nodes, --clues: minimal puzzles by search difficulty),
+// or converted from a puzzle file (--from: a CSV, with or without solutions, or a
 // Shah et al. .npy file; the node and clue flags keep the rows in range).
 import type { Command } from 'commander';
-import { sudoku, util } from '../index.js';
-import { group, int, parsed } from './options.js';
-import { withProgress } from './progress.js';
+import { sudoku, util } from '../../index.js';
+import { group, int, parsed } from '../options.js';
+import { withProgress } from '../progress.js';
 
 interface DataSudokuOpts {
   out: string;
@@ -21,7 +21,7 @@ interface DataSudokuOpts {
   clues?: { minClues: number; maxClues: number };
 }
 
-export function registerDataSudoku(program: Command): void {
+export function registerData(program: Command): void {
   group(program, 'data', 'prepare data')
     .command('sudoku')
     .description(

@@ -6,9 +6,9 @@
 // and centre-cropped to --size, grey or RGB by --channels; labelled by class subfolders).
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
-import { image, util } from '../index.js';
-import { group, int, levels, oneOf } from './options.js';
-import { progress } from './progress.js';
+import { image, util } from '../../index.js';
+import { group, int, levels, oneOf } from '../options.js';
+import { progress } from '../progress.js';
 
 interface DataImagesOpts {
   out: string;
@@ -63,7 +63,7 @@ async function readSource(o: DataImagesOpts): Promise<{ set: image.ImageSet; abo
   return { set, about: `fashion-mnist ${o.split} (${o.from})` };
 }
 
-export function registerDataImages(program: Command): void {
+export function registerData(program: Command): void {
   group(program, 'data', 'prepare data')
     .command('images')
     .description(

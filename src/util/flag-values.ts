@@ -1,0 +1,58 @@
+// The values of command-line flags read from text, as plain functions: each returns the value or
+// throws an Error whose one-line message says what is wrong with it (the command line adds the
+// flag's name; docs/design.md §6). A task declares its flags with these (common/task-spec.ts
+// TaskFlag), so that a task registered at run time reads its values as the shipped ones do.
+import { intIn } from './integer.js';
+
+/** A parser of whole numbers in [min, max] (integer.ts's check and message). */
+export const integerIn =
+  (min: number, max: number) =>
+  (value: string): number =>
+    intIn(value, min, max);
+
+/** A parser of finite numbers in [min, max]. */
+export const numberIn =
+  (min: number, max: number) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < min || n > max)
+      throw new RangeError(`expected a number in [${min}, ${max}]`);
+    return n;
+  };
+
+/** A parser of one of `choices`. */
+export const oneOf =
+  (choices: readonly string[]) =>
+  (value: string): string => {
+    if (!choices.includes(value)) throw new Error(`expected one of ${choices.join(', ')}`);
+    return value;
+  };
+
+/**
+ * A parser of a comma-separated list whose every item `check` accepts (items trimmed); a refused
+ * item is named after `what` ("expected a comma-separated list of seeds: 'x' is not a seed").
+ */
+export const listOf =
+  (check: (item: string) => unknown, what: string) =>
+  (value: string): string[] => {
+    const items = value.split(',').map((s) => s.trim());
+    for (const s of items) {
+      try {
+        check(s);
+      } catch (e) {
+        throw new Error(`${what}: ${(e as Error).message}`);
+      }
+    }
+    return items;
+  };
+
+/** Seeds: whole numbers from 0 to 2^31 - 1, a comma-separated list (kept as written). */
+export const seedList = listOf((s) => {
+  if (!/^\d+$/.test(s) || Number(s) > 2 ** 31 - 1) throw new Error(`'${s}' is not a seed`);
+}, 'expected a comma-separated list of seeds');
+
+/** An NFE budget: every NFE flag takes this range (a budget below a sampler's step is the driver's to refuse). */
+export const nfeValue = integerIn(1, 4096);
+
+/** NFE budgets, a comma-separated list (kept as written). */
+export const nfeList = listOf(nfeValue, 'expected a comma-separated list of NFE');
