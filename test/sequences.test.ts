@@ -5,7 +5,8 @@
 // 11 / 4^6 = 0.27%; a tiny masked model trained 1,200 steps (one thread, about 35 s) puts it in
 // 32.8% of 64 samples (seed 0, measured; the test asks for 20%, 70 times chance).
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { makeProcess } from '../src/process/index.js';
@@ -132,4 +133,60 @@ test('DNA with a planted motif: a trained model samples the motif far above chan
   console.log(`# motif TATAAT in ${(100 * share).toFixed(1)}% of 64 samples (chance about 0.27%)`);
   assert.ok(share >= 0.2, `motif share ${share}`);
   assert.equal(makeProcess('masked', { length: 16 }).config.kernel, 'mask');
+});
+
+test('through the CLI: sjd train sequences, sjd sample sequences, and bad files in one line', () => {
+  const dir = tempDir('sjd-sequences-cli-');
+  const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
+  const sjd = (...args: string[]) =>
+    spawnSync(process.execPath, [bin, ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, SJD_THREADS: '1' },
+    });
+  const seqs = lines(40, (i) => 'ACGT'.repeat(4).slice(i % 4, (i % 4) + 12));
+  writeFileSync(join(dir, 'dna.txt'), `${seqs.join('\n')}\n`);
+  const t = sjd(
+    'train',
+    'sequences',
+    '--data',
+    'dna.txt',
+    '--size',
+    'tiny',
+    '--process',
+    'masked',
+    '--steps',
+    '40',
+    '--alphabet',
+    'ACGT',
+    '--out',
+    'run',
+  );
+  assert.equal(t.status, 0, t.stderr);
+  assert.match(
+    t.stdout + t.stderr,
+    /36 training and 4 held-out sequences of 12 symbols from dna\.txt \(lines; alphabet ACGT\)/,
+  );
+  const s = sjd('sample', 'sequences', '--model', 'run', '-n', '5', '--nfe', '12');
+  assert.equal(s.status, 0, s.stderr);
+  const answer = JSON.parse(s.stdout) as { sequences: string[] };
+  assert.equal(answer.sequences.length, 5);
+  for (const x of answer.sequences) assert.match(x, /^[ACGT]{12}$/);
+
+  writeFileSync(join(dir, 'bad.fa'), `>a\nACGT\n>b\nACXT\n${'>c\nACGT\n'.repeat(10)}`);
+  for (const [args, message] of [
+    [
+      ['--data', 'bad.fa', '--alphabet', 'ACGT'],
+      "bad.fa line 3: 'X' at position 3 is not in the alphabet ACGT",
+    ],
+    [['--data', 'none.fa'], 'none.fa: no such file'],
+    [[], 'sjd train sequences needs --data FILE (FASTA, or one sequence a line)'],
+    [['--data', 'dna.txt', '--alphabet', 'AAC'], "--alphabet 'AAC': 'A' is given twice"],
+  ] as const) {
+    const r = sjd('train', 'sequences', ...args, '--out', 'bad-run');
+    assert.notEqual(r.status, 0);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.ok(r.stderr.includes(message), r.stderr);
+    assert.ok(!existsSync(join(dir, 'bad-run')), 'no run folder left');
+  }
 });

@@ -5,7 +5,7 @@
 import { integerIn, numberIn } from '../../util/flag-values.js';
 import { gaussianSampler, nfesFlag } from '../common/flag-values.js';
 import type { TaskFlag } from '../common/task-spec.js';
-import { MD4_TOP_P } from './compare/comparison.js';
+import { MD4_TOP_P } from './compare/scores.js';
 import { SHIPPED_FEATURES } from './feature-train.js';
 import { checkLevels } from './levels.js';
 

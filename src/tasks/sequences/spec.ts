@@ -7,22 +7,12 @@ import type { LoadedModel } from '../../train/model-io.js';
 import { loadTransformer } from '../../train/model-io.js';
 import type { TaskSpec, TrainOptions } from '../common/task-spec.js';
 import type { Alphabet } from './alphabet.js';
+import { SEQUENCE_TRAIN_DEFAULTS, SEQUENCE_TRAIN_FLAGS, type SequenceTrainFlags } from './flags.js';
 import { SEQUENCE_PROCESS, SEQUENCE_SIZES, sequenceConfig } from './presets.js';
 import { readSequences } from './read.js';
 import { SEQUENCE_SAMPLING, sampleSequenceSteps } from './sample.js';
 import { sequenceSet } from './sequence-set.js';
 import { SequenceTask, sequenceShape } from './task.js';
-
-/** `sjd train sequences`'s own flags. */
-export interface SequenceTrainFlags {
-  data?: string; // a FASTA file or one sequence a line (required)
-  alphabet?: string; // declared symbols in order (default: those the data uses)
-  length?: number; // L (default: the longest sequence)
-  pad?: boolean; // pad shorter sequences (default: when lengths differ)
-  evalSamples?: number;
-  evalNfe?: number;
-}
-export const SEQUENCE_TRAIN_DEFAULTS = { evalSamples: 64, evalNfe: 32 };
 
 /** A loaded sequences model and its vocabulary (its symbols, and PAD when padded). */
 export type SequenceModel = LoadedModel & { vocabulary: Alphabet };
@@ -47,6 +37,7 @@ export const sequenceSpec: TaskSpec<SequenceModel> = {
       'train a denoiser of sequences over any alphabet (FASTA or one a line; default: sjd with the 1-D Gaussian W)',
     sizes: SEQUENCE_SIZES,
     defaults: SEQUENCE_PROCESS,
+    flags: SEQUENCE_TRAIN_FLAGS,
     prepare: (o: TrainOptions & SequenceTrainFlags, saved) => {
       const data = o.data ?? saved?.data;
       if (!data)

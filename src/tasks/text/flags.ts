@@ -8,7 +8,7 @@ import { integerIn, nfeValue, oneOf, seedList } from '../../util/flag-values.js'
 import { gaussianSamplers, nfesFlag } from '../common/flag-values.js';
 import type { TaskFlag } from '../common/task-spec.js';
 import { FRONTIER_NFES } from './compare/frontier.js';
-import { HAZARD_ARMS, parseArms } from './compare/hazards.js';
+import { HAZARD_ARMS, parseArms } from './compare/hazard-arms.js';
 import { EMBEDDED } from './corpus.js';
 import { HOLE_SHAPES, parseHoleShapes } from './infill.js';
 import { TEXT_SAMPLING } from './sample.js';
