@@ -90,6 +90,7 @@ before(() => {
   for (const d of ['frontier-json', 'frontier-svg']) mkdirSync(p(d));
   mine('frontier-json', 'frontier.json');
   mine('frontier-svg', 'frontier.svg');
+  writeFileSync(p('dna.txt'), 'ACGTACGT\n'.repeat(12)); // sequences for `train sequences`
   const g = generatePuzzles(4, { seed: 5 });
   writeFileSync(p('puzzles.csv'), formatSudokuCsv(g));
   const t = sjd([
@@ -115,6 +116,10 @@ const cases: Record<string, (() => string[])[]> = {
   'train image --out': [
     () => ['train', 'image', '--out', p('user-file')],
     () => ['train', 'image', '--out', p('folder')],
+  ],
+  'train sequences --out': [
+    () => ['train', 'sequences', '--data', p('dna.txt'), '--out', p('user-file')],
+    () => ['train', 'sequences', '--data', p('dna.txt'), '--out', p('folder')],
   ],
   'train features --out': [
     () => ['train', 'features', '--out', p('user-file')],

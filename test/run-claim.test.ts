@@ -244,7 +244,8 @@ test('two sjd compare processes on one --out train each run once between them an
   const strip = (doc: string) =>
     readFileSync(join(out, doc), 'utf8')
       .replace(/ --doc \S+/, '')
-      .replace(/\]\([abc]\.svg\)/, '](.svg)');
+      .replace(/\]\([abc]\.svg\)/, '](.svg)')
+      .replace(/\[[abc]\.json\]\([abc]\.json\)/, '[.json](.json)');
   assert.equal(strip('a.md'), strip('b.md'));
   assert.match(strip('a.md'), /\| MDLM \(masked\) \| mdlm \| 2 \| /);
   // --no-wait changes who works the runs, not the report (its reproduce line leaves it out)

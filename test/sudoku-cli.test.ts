@@ -679,7 +679,7 @@ test('solve --file streams: 4,000 rows solved and written a chunk at a time; Ctr
   assert.equal(bad.status, 1);
   assert.match(
     bad.stderr.trim().split('\n').at(-1)!,
-    /^sjd: .*big\.csv line 402: puzzle has 3 characters, expected 81$/,
+    /^sjd: .*big\.csv line 402, column 1 \(quizzes\): puzzle has 3 characters, expected 81$/,
   );
   assert.ok(!existsSync(join(dir, 'bad-out.csv')));
   assert.deepEqual(

@@ -32,7 +32,7 @@ export function gaussianSampler(name: string): string {
   const s = getSampler(name);
   if (s.maskedOnly || s.kind === 'adaptive')
     throw new Error(
-      `sampler '${name}' does not trace text frontiers (it is ${s.maskedOnly ? "the masked models'" : 'adaptive'})`,
+      `sampler '${name}' cannot run the hybrid and sjd models of a comparison (it is ${s.maskedOnly ? "the masked models'" : 'adaptive'}; a grid sampler is needed)`,
     );
   return name;
 }

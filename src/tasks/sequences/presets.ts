@@ -1,53 +1,29 @@
-// Configs of the sequences task: text's DiT (rotary positions, adaLN time conditioning) at two CPU
-// sizes, the length the data sets (sequence-set.ts), and text's process defaults: SJD with the
-// full-band 1-D Gaussian W over the positions in their order (row-normalised, sigma_W = 1) on
-// CANDI's rank schedule; `--process masked` (MDLM) and `--process hybrid` (CADD, W = I) as for
-// every task.
+// Configs of the sequences task: text's DiT (rotary positions, adaLN time conditioning) at its
+// two CPU sizes (the tiny one widened), the length the data sets (sequence-set.ts), and text's
+// process defaults: SJD with the full-band 1-D Gaussian W over the positions in their order
+// (row-normalised, sigma_W = 1) on CANDI's rank schedule; `--process masked` (MDLM) and
+// `--process hybrid` (CADD, W = I) as for every task.
 import {
   type ConfigOptions,
   presetConfig,
   type TransformerConfig,
   type TransformerSize,
 } from '../../train/index.js';
-import { TEXT_PROCESS } from '../text/presets.js';
+import { TEXT_PROCESS, TEXT_SIZES } from '../text/presets.js';
 
-const dit = {
-  anchorDim: 32,
-  anchors: 'learned' as const,
-  structure: false,
-  conditioning: 'adaln' as const,
-  rotary: true,
-};
-const optimiser = { weightDecay: 0, clip: 1, timeSampling: 'antithetic' as const };
+// text's sizes without their length (the data sets it); the tiny one wider, to learn a motif
+const { length: _cpuLength, ...cpu } = TEXT_SIZES.cpu!;
+const { length: _tinyLength, ...tiny } = TEXT_SIZES.tiny!;
 
 export const SEQUENCE_SIZES: Record<string, TransformerSize> = {
-  cpu: {
-    model: { size: 'cpu', ...dit, width: 128, depth: 4, heads: 4, mlpHidden: 512, dropout: 0 },
-    batch: 64,
-    steps: 3000,
-    lr: { kind: 'constant', lr: 1e-3, warmup: 100, total: 3000 },
-    ema: 0.999,
-    ...optimiser,
-    logEvery: 25,
-    evalEvery: 500,
-    checkpointEvery: 100,
-  },
+  cpu: { ...cpu, batch: 64 },
   tiny: {
-    model: {
-      size: 'tiny',
-      ...dit,
-      anchorDim: 16,
-      width: 64,
-      depth: 2,
-      heads: 4,
-      mlpHidden: 128,
-      dropout: 0,
-    },
+    ...tiny,
+    model: { ...tiny.model, width: 64, depth: 2, heads: 4, mlpHidden: 128 },
     batch: 32,
     steps: 400,
     lr: { kind: 'constant', lr: 3e-3, warmup: 20, total: 400 },
     ema: 0.99,
-    ...optimiser,
     logEvery: 50,
     evalEvery: 200,
     checkpointEvery: 100,

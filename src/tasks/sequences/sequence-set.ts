@@ -11,6 +11,7 @@ import {
   encodeSymbols,
   tokenCount,
 } from './alphabet.js';
+import { maxOf } from '../../util/fold.js';
 import type { SequenceFile } from './read.js';
 
 export interface SequenceSetOptions {
@@ -40,7 +41,7 @@ export function sequenceSet(file: SequenceFile, o: SequenceSetOptions = {}): Seq
     );
   const symbols = o.alphabet === undefined ? alphabetOf(sequences) : declaredAlphabet(o.alphabet);
   if (symbols.length < 2) throw new Error(`${path}: the sequences use one symbol only`);
-  const longest = Math.max(...sequences.map((s) => Array.from(s).length));
+  const longest = maxOf(sequences.map((s) => Array.from(s).length));
   const L = o.length ?? longest;
   const uneven = sequences.some((s) => Array.from(s).length !== L);
   const pad = o.pad ?? uneven;
