@@ -359,5 +359,8 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
   assert.match(bad.stderr, /unknown model 'bert'/);
   const masked = sjd('compare', 'text', '--steps', '3', '--out', dir, '--samplers', 'mdlm');
   assert.equal(masked.status, 2);
-  assert.match(masked.stderr, /sampler 'mdlm' cannot run the hybrid and sjd models of a comparison/);
+  assert.match(
+    masked.stderr,
+    /sampler 'mdlm' cannot run the hybrid and sjd models of a comparison/,
+  );
 });

@@ -4,6 +4,7 @@
 // goes to validation, the rest to training, so the split is fixed by the file alone. Problems name
 // the file and the line the sequence starts on.
 import { createHash } from 'node:crypto';
+import { maxOf } from '../../util/fold.js';
 import {
   type Alphabet,
   alphabetOf,
@@ -11,7 +12,6 @@ import {
   encodeSymbols,
   tokenCount,
 } from './alphabet.js';
-import { maxOf } from '../../util/fold.js';
 import type { SequenceFile } from './read.js';
 
 export interface SequenceSetOptions {
