@@ -109,7 +109,7 @@ before(() => {
   const first = Object.keys(weights).sort()[0]!;
   weights[first] = weights[first]!.mul(Number.NaN);
   torch.saveSafetensors(p('models', 'nan', 'model.safetensors'), weights);
-  // weights that are a folder; a tensor whose bytes disagree with its shape (issue #27)
+  // weights that are a folder; a tensor whose bytes disagree with its shape
   modelFolder('wfolder', shipped);
   rmSync(p('models', 'wfolder', 'model.safetensors'));
   mkdirSync(p('models', 'wfolder', 'model.safetensors'));

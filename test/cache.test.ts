@@ -1,4 +1,4 @@
-// Results cached beside a run (src/util/cache.ts; issue #13): reused only under an equal key,
+// Results cached beside a run (src/util/cache.ts): reused only under an equal key,
 // recomputed and rewritten under another, and a damaged file counts as no cache.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -124,8 +124,8 @@ test('confidence policy at temperature 1 is the untempered policy (golden values
   // Recorded from commit 9e30e77 (the confidence step ignored --temperature then) and held to
   // 74e8980; re-recorded when the move's noise came to be drawn at active sites only
   // (sampling/site-draws.ts: a shorter stream, the same law), and again when the state at
-  // eta = 1 went to float32 with float32 draws (sampling/state.ts stateDtype, issue #30: another
-  // stream, the same law).
+  // eta = 1 went to float32 with float32 draws (sampling/state.ts stateDtype: another stream, the
+  // same law).
   const golden = [
     [
       P.makeProcess('hybrid', { length: 3 }),

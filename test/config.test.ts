@@ -14,7 +14,7 @@ import { parseConfig } from '../src/train/config.js';
 // biome-ignore lint/suspicious/noExplicitAny: JSON edited by hand, on purpose
 type Cfg = any;
 
-// the config.json of the model shipped until issue 13's r2, written under the earlier names
+// the config.json of the model shipped before r2, written under the earlier names
 const earlier = JSON.parse(
   readFileSync(new URL('../../test/fixtures/config-earlier-names.json', import.meta.url), 'utf8'),
 );
@@ -68,7 +68,7 @@ test('the configs the presets write are valid as they are', () => {
     }
 });
 
-test("the cpu size is issue #13's recipe; flags override its network and augmentation", () => {
+test('the cpu size holds its recipe; flags override its network and augmentation', () => {
   const cpu = sudokuConfig({ size: 'cpu' });
   assert.equal(cpu.model.attention, 'peers');
   assert.equal(cpu.augment, 'full');

@@ -1,10 +1,10 @@
-// Data-parallel training (issue #16; src/train/data-parallel.ts, launcher.ts): two local
+// Data-parallel training (src/train/data-parallel.ts, launcher.ts): two local
 // processes with one shard each take exactly the steps of one process doing both shards (the
 // same parameters, compared to a stated tolerance); a two-process run stopped half way resumes
 // on one process along the same trajectory; Ctrl-C reaches every rank and leaves a checkpoint;
 // a killed rank takes the group down with a one-line error and an intact last checkpoint; bad
 // flags are one-line errors; --nproc is bounded by the machine, and a signal during the launch
-// stops it (issue #27). Loopback only, one thread a rank.
+// stops it. Loopback only, one thread a rank.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -184,7 +184,7 @@ test('bad data-parallel flags are one-line errors', () => {
       ['--nproc', '2', '--rank', '0', '--steps', '2', '--out', join(dir, 'b5')],
       /--nproc starts its own ranks/,
     ],
-    // a master name that does not resolve fails at once (issue #27)
+    // a master name that does not resolve fails at once
     [
       [
         ...['--rank', '1', '--world-size', '2', '--master', 'nohost.invalid:29555'],

@@ -1,4 +1,4 @@
-// Data-parallel training across machines, simulated (issue #16): the test makes two network
+// Data-parallel training across machines, simulated: the test makes two network
 // namespaces joined by a veth pair with private addresses, runs rank 0 in one and rank 1 in the
 // other (so the group's traffic crosses a real interface, not loopback), checks that they take
 // the steps one process takes with both shards, and removes the namespaces. Skipped, with the

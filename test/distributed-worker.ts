@@ -1,4 +1,4 @@
-// One rank of a torch.distributed test (issue #16, docs/design.md §5b), run by distributed.test.ts as
+// One rank of a torch.distributed test (docs/design.md §5b), run by distributed.test.ts as
 // `node dist/test/distributed-worker.js run <JSON task>` (one process per rank, one libtorch
 // thread). It joins the group, plays its scenario and writes JSON lines to stdout (synchronous
 // writes: the collectives block the event loop). Without the argument `run` (the test runner

@@ -1,4 +1,4 @@
-// torch.distributed over Gloo (issue #16, docs/design.md §5b; src/torch/distributed.ts): 2 and 3
+// torch.distributed over Gloo (docs/design.md §5b; src/torch/distributed.ts): 2 and 3
 // ranks, each a process of its own (test/distributed-worker.ts, one libtorch thread) on
 // loopback, rendezvous through a FileStore in a temporary folder or a TCPStore on a free port.
 // Collectives are exact on known tensors; a rank that never joins a collective, a killed peer

@@ -190,7 +190,7 @@ test('gradcheck layerNorm (x, weight, bias)', () =>
     torch.layerNorm(x, [4], w, b),
   ));
 
-// The U-Net's ops (issue #14): convolution with stride, padding and groups; group norm; nearest
+// The U-Net's ops: convolution with stride, padding and groups; group norm; nearest
 // upsampling; average pooling.
 test('gradcheck conv2d (x, weight, bias), stride 1, padding 1', () =>
   gradcheck('conv2d', [any([2, 2, 4, 4]), any([3, 2, 3, 3]), any([3])], (x, w, b) =>

@@ -1,4 +1,4 @@
-// The hazard report's verdict of an arm against uniform (src/tasks/text/compare/hazard-report.ts, issue #29):
+// The hazard report's verdict of an arm against uniform (src/tasks/text/compare/hazard-report.ts):
 // the difference in points, every seed on one side or an overlap, the mean +- std criterion in
 // either direction (an arm far below uniform read "does not clear" before, as one level with it), and
 // no verdict from one seed on both sides (a 0.2-point difference between two single runs said

@@ -1,4 +1,4 @@
-// Frozen frequency-keyed hazard weights (app:e2e-hazard, tab:frozen-hazard; issue #29): the
+// Frozen frequency-keyed hazard weights (app:e2e-hazard, tab:frozen-hazard): the
 // normalisation sum_a p0(a) w(a) = 1 for every gamma, w proportional to freq^gamma (ratios in
 // closed form), gamma = 0 exactly uniform, the spread a gamma from gammaForSpread gives, the
 // direction of each sign, unseen tokens, and one-line refusals of bad input. End to end through

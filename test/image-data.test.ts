@@ -1,4 +1,4 @@
-// The image data layer (issue #14; the paper's image experiments, app:cifar10-imagenet): idx
+// The image data layer (the paper's image experiments, app:cifar10-imagenet): idx
 // parsing on bytes built here (exact round trip, every error in one line), gzip through fflate,
 // grey-level reduction and expansion on all 256 values, Fashion-MNIST itself when Debian's
 // dataset-fashion-mnist is installed, the seeded synthetic colour set, image-set files, and

@@ -1,4 +1,4 @@
-// The image metrics (issue #14): the Fréchet distance against its closed form for Gaussians with
+// The image metrics: the Fréchet distance against its closed form for Gaussians with
 // diagonal covariances (|mu_1 - mu_2|^2 + sum (s_1 - s_2)^2), zero for a set against itself and
 // symmetric; KID near 0 for two samples of one law and clearly positive for shifted laws; the
 // feature network learns a synthetic labelled set well above chance. The speckle measures (issue

@@ -1,4 +1,4 @@
-// The tensor ops of the image task (issue #14: the U-Net of app:cifar10-imagenet and the Fréchet
+// The tensor ops of the image task (the U-Net of app:cifar10-imagenet and the Fréchet
 // distance): each against a direct computation in JavaScript on small inputs. Gradients are in
 // gradcheck.test.ts.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The shipped image model (models/image, issue #14): `sjd demo image` samples it into a PNG grid
+// The shipped image model (models/image): `sjd demo image` samples it into a PNG grid
 // with no data files, and its samples are garments by the metric: on N = 100 samples at 32 NFE
 // the Fréchet distance in the feature network's space is below a third of the independent-pixel
 // ceiling's at the same N (measured: see docs/results.md, Images), at least 8 of the 10

@@ -1,4 +1,4 @@
-// The image task (issue #14): tokens laid out site-major with a site's channels together (the
+// The image task: tokens laid out site-major with a site's channels together (the
 // blur's and the U-Net's layout) and back; training batches are training images; presets make
 // valid configs for every size and process, the masked and CADD presets without a value mean;
 // and the commands end to end on a small synthetic colour set written here: sjd train image,

@@ -1,4 +1,4 @@
-// scripts/keep-results.sh (issue #31: comparisons that span machines): a run of a comparison is kept
+// scripts/keep-results.sh (comparisons that span machines): a run of a comparison is kept
 // (its config, manifest, metrics, score caches and learned hazard weights, never its checkpoint)
 // only when something of it is scored; a frontier's partial trace neither counts nor travels,
 // since its points belong to weights that are not kept.

@@ -1,5 +1,4 @@
-// Hazards learned end to end and the ELBO objective in runs (app:e2e-hazard, tab:e2e-text8; issue
-// #29 item 2): `--hazard-weights learned-bounded | learned-uniform-ce` puts w(a) in the network
+// Hazards learned end to end and the ELBO objective in runs (app:e2e-hazard, tab:e2e-text8): `--hazard-weights learned-bounded | learned-uniform-ce` puts w(a) in the network
 // (drawing nothing: its other weights start as the run without it), trains it by the ELBO, keeps
 // it within its bounds, resumes bit for bit, and the saved model samples with it (deployed) or
 // with w = 1 (`--uniform-hazard`); `--objective elbo` trains a fixed-hazard classifier by the

@@ -1,4 +1,4 @@
-// The pixel-space baselines of tab:cifar10_fid (issue #29 item 1; src/pixel/): DDPM's linear-beta
+// The pixel-space baselines of tab:cifar10_fid (src/pixel/): DDPM's linear-beta
 // chain in closed form, the encodings of levels (values, analog bits) round-trip, the forward law's
 // moments, the loss is zero under the exact predictor of a one-image data set, and the samplers
 // (DDPM ancestral, DDIM) with the exact denoiser of Gaussian data reach the variance that the

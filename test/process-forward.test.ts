@@ -405,7 +405,7 @@ test('value-space blending (images, eq:embed-the-blur): mu = E(B v(x0)), the one
   assert.ok(viaPosterior.sub(mu).abs().amax().item() < 1e-9);
 });
 
-test('tensor forms (issue 17): Lambda^{-1} of every hazard and v_t(tau) of both VP laws match the float64 scalars', () => {
+test('tensor forms: Lambda^{-1} of every hazard and v_t(tau) of both VP laws match the float64 scalars', () => {
   const hazards: P.HazardSpec[] = [
     { kind: 'polynomial-alpha', p: 1 },
     { kind: 'polynomial-alpha', p: 2.5 },

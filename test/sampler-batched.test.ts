@@ -1,7 +1,7 @@
 // The batched sampling loop (src/sampling/batched.ts) on a tiny random classifier: n sequences in
 // chunks are exactly the driver's chunks seeded seed + start, conditioned by the chunk's own
 // rows, with the first chunk's trajectory and the NFE spent; the driver's error names the
-// default sampler. Step by step (issue #15): sampleBatchSteps yields the steps sample records
+// default sampler. Step by step: sampleBatchSteps yields the steps sample records
 // (with the classifier's argmax and confidence) and returns sampleInBatches's result; stopping
 // early frees every tensor the run holds.
 import assert from 'node:assert/strict';

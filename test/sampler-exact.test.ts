@@ -1,4 +1,4 @@
-// The paper's samplers, exactly (issue #31): the VP posterior and the survival-ratio commit in
+// The paper's samplers, exactly: the VP posterior and the survival-ratio commit in
 // closed form; the exact ancestral step keeps the active sites' variance at sigma^2(s) along a
 // whole NFE-32 trajectory (where Alg. 2's Euler-Maruyama move leaves them too noisy), and beats
 // Alg. 2's total variation on the oracle toy; CANDI's deterministic update against its formula;

@@ -1,4 +1,4 @@
-// Hard constraints at sampling (src/sampling/exclusion.ts, src/tasks/sudoku/rules.ts, issue #13):
+// Hard constraints at sampling (src/sampling/exclusion.ts, src/tasks/sudoku/rules.ts):
 // Sudoku's rules rule out, at every cell, exactly the digits its committed peers hold; the
 // classifier's logits there drop to -1e9 and a cell with every digit ruled out keeps its
 // logits. End to end, a classifier that knows nothing (uniform logits) solves a puzzle whose

@@ -1,4 +1,4 @@
-// The remasking adaptive sampler (src/sampling/remask-step.ts, issue #32), exact on a toy
+// The remasking adaptive sampler (src/sampling/remask-step.ts), exact on a toy
 // colouring problem whose classifier ignores y: five sites a, x, y, z and a clue p = 0, three
 // values, neighbours differ (a-x, a-y, x-y, x-z, y-z, p-x, p-y). Its one solution is a = 0,
 // {x, y} = {1, 2}, z = 0. The classifier prefers a = 1 (0.6) and knows nothing else, so the

@@ -1,4 +1,4 @@
-// The API of `sjd serve` (issue #15) against a server on an ephemeral loopback port, with the
+// The API of `sjd serve` against a server on an ephemeral loopback port, with the
 // shipped Sudoku model and tiny text and image models trained here: status and models; a solve
 // (JSON and streamed) is `sjd solve`'s answer for the same seed and settings, a text sample is
 // `sjd sample text`'s; the stream sends its first step at once and several steps; bad requests

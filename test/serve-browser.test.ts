@@ -1,10 +1,10 @@
-// The page of `sjd serve` end to end in a real headless browser (issue #15): Debian's chromium
+// The page of `sjd serve` end to end in a real headless browser: Debian's chromium
 // driven by playwright-core (no browser download). The page loads and says which tasks are
 // unavailable; a puzzle typed in is solved with the board shown solved while the stream
 // advances (several steps seen as they arrive); the slider replays the run; a generated puzzle
 // fills the input; a bad puzzle shows the server's one-line reason. A screenshot of the replay
 // half-way is saved in the test's folder (and, with SJD_SERVE_SCREENSHOT=path, there too: how
-// docs/assets/serve-sudoku.png is made). The Text tab fills a template (issue #30): through the replay,
+// docs/assets/serve-sudoku.png is made). The Text tab fills a template: through the replay,
 // the given characters never change and every hole, once committed, keeps its character; a bad
 // template shows the server's one-line reason. Skipped, saying so, where chromium is not installed.
 import assert from 'node:assert/strict';

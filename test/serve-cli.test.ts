@@ -1,4 +1,4 @@
-// `sjd serve` as a command (issue #15): it prints its URL on loopback, names the tasks it serves
+// `sjd serve` as a command: it prints its URL on loopback, names the tasks it serves
 // and those it cannot (models/ without text or image models), warns in one line when it listens
 // on an address other than loopback, answers /health, and on SIGTERM
 // drains and exits with status 0; a SIGINT during a solve lets the solve finish first. Bad

@@ -1,4 +1,4 @@
-// What the `sjd serve` tests share (issue #15): a models folder with the shipped Sudoku model and
+// What the `sjd serve` tests share: a models folder with the shipped Sudoku model and
 // tiny text and image models trained here by the commands (a few steps on a periodic text and
 // a synthetic colour set), a server on an ephemeral loopback port, the `sjd` command run as a
 // child with the test process's libtorch threads, and small puzzles. Importing this file does

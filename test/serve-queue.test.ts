@@ -1,4 +1,4 @@
-// The job queue of `sjd serve` (src/serve/job-queue.ts, issue #15) and the step runner
+// The job queue of `sjd serve` (src/serve/job-queue.ts) and the step runner
 // (run-steps.ts): at most `concurrency` jobs run, at most `maxWaiting` wait, more are refused at
 // once with a Retry-After, and one that waits `waitMs` without a slot is refused then; a waiting
 // job whose signal aborts leaves the line without running; a

@@ -9,8 +9,8 @@
  * attempt within 300 NFE solves it; with the rules, the default sampler solves it on the first
  * attempt at seeds 0, 1 and 2. (The puzzle used before, the 729th of qqwing_noguess_test.csv,
  * 050000026800902047420000000000008002030060050000000000080007000003050800005206090, lost those
- * properties when the sampler's state at eta = 1 went to float32 draws, issue #30: the same
- * law, another stream.)
+ * properties when the sampler's state at eta = 1 went to float32 draws: the same law,
+ * another stream.)
  */
 export const HARD =
   '000500782109200006500400000080005000090002300003000070000000400860000000000639007';

@@ -1,4 +1,4 @@
-// Remasking retries (issue #32): the retry's puzzle keeps exactly the answered cells outside the
+// Remasking retries: the retry's puzzle keeps exactly the answered cells outside the
 // units that repeat a digit (widened: outside their peers too), never a clash; the starts cycle
 // remask, widen, restart; and the retry loop hands each attempt the puzzle its start says (a
 // fake attempt that always breaks one cell records what it was given), within the one budget.

@@ -1,4 +1,4 @@
-// The task registry (issue #28): a fourth task is its spec and one registerTask call. A toy task
+// The task registry: a fourth task is its spec and one registerTask call. A toy task
 // (repeats: every site the same token a, uniform over 4, 8 sites) is registered here, trained through
 // `sjd train`'s own command body (the subcommand the registry loop makes), sampled through its
 // spec, and served by `sjd serve`'s app (GET /api/models, POST /api/repeat/sample), whose answer is

@@ -211,7 +211,7 @@ test('thread count is a setting', () => {
   assert.throws(() => torch.setNumThreads(0), /threads: must be between 1 and 1024/);
 });
 
-test('the default device (issue 17): new tensors, typed arrays, bytes and draws land there; a device the build lacks is refused', () => {
+test('the default device: new tensors, typed arrays, bytes and draws land there; a device the build lacks is refused', () => {
   const dev = process.env.SJD_DEVICE ?? 'cpu'; // scripts/device.sh runs this suite on CUDA
   assert.equal(torch.defaultDevice(), dev);
   torch.setDefaultDevice(dev);

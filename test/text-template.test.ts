@@ -1,9 +1,9 @@
-// Text templates (issue #30 item 1): a prompt, a suffix or an infill with holes becomes known
+// Text templates: a prompt, a suffix or an infill with holes becomes known
 // characters at their positions, the rest holes; every sampler a model's process runs keeps the
 // known characters exactly as given and fills the holes (a tiny hybrid model trained here, and the
 // shipped masked one); texts come back at the template's length; bad templates are refused in
 // one line naming the character and its position, from the library and from `sjd sample text`.
-// The infilling benchmark's holes (issue #30 item 2): each shape as defined, seeded by the window,
+// The infilling benchmark's holes: each shape as defined, seeded by the window,
 // exact scores on the truth and on a sample wrong at every hole, and `sjd eval text --infill`;
 // the infilling comparison (item 3) end to end at the tiny size, `sjd compare text --infill`.
 import assert from 'node:assert/strict';

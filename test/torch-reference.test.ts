@@ -47,7 +47,7 @@ test('safetensors round trip keeps names, dtypes, shapes, values and metadata; b
   assert.throws(() => torch.loadSafetensors(join(dir, 'short')), /file too short/);
   writeFileSync(join(dir, 'cut'), buf.subarray(0, buf.byteLength - 4));
   assert.throws(() => torch.loadSafetensors(join(dir, 'cut')), /lies outside the file/);
-  // a folder, and a tensor whose bytes disagree with its shape: both named (issue #27)
+  // a folder, and a tensor whose bytes disagree with its shape: both named
   assert.throws(
     () => torch.loadSafetensors(dir),
     new RegExp(`^Error: ${dir}: is a folder, not a safetensors file$`),

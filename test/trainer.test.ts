@@ -108,7 +108,7 @@ test('resume is exact: 9 + 11 steps give the losses and weights of 20 uninterrup
   const b = fresh();
   const part1 = await train(b, config(20), toy, false, { stopAfter: 9 });
   assert.equal(part1.step, 9);
-  // the run folder as earlier code wrote it (process.preset, issue #28): it resumes the same
+  // the run folder as earlier code wrote it (process.preset): it resumes the same
   const saved = JSON.parse(readFileSync(join(b, 'config.json'), 'utf8'));
   const { name, ...rest } = saved.process;
   writeFileSync(

@@ -1,4 +1,4 @@
-// The image U-Net (src/model/unet.ts, issue #14): its layout of tokens as a feature map, that it
+// The image U-Net (src/model/unet.ts): its layout of tokens as a feature map, that it
 // starts at zero logits (zero-initialised output) with identity residual blocks, that gradients
 // reach every parameter, and that Debian's PyTorch computes the same logits from the same
 // weights with the same network written in Python (bench/torch_ref.py).
