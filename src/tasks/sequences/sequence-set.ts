@@ -5,13 +5,7 @@
 // the file and the line the sequence starts on.
 import { createHash } from 'node:crypto';
 import { maxOf } from '../../util/fold.js';
-import {
-  type Alphabet,
-  alphabetOf,
-  declaredAlphabet,
-  encodeSymbols,
-  tokenCount,
-} from './alphabet.js';
+import { type Alphabet, alphabetOf, declaredAlphabet, encodeSymbols } from './alphabet.js';
 import type { SequenceFile } from './read.js';
 
 export interface SequenceSetOptions {
@@ -29,6 +23,9 @@ export interface SequenceSet {
   source: string;
 }
 
+/** The most symbols an alphabet may have (with PAD, 65,536 tokens). */
+const MAX_SYMBOLS = 65_535;
+
 /** One in VALID_EVERY sequences is held out. */
 export const VALID_EVERY = 10;
 
@@ -41,9 +38,11 @@ export function sequenceSet(file: SequenceFile, o: SequenceSetOptions = {}): Seq
     );
   const symbols = o.alphabet === undefined ? alphabetOf(sequences) : declaredAlphabet(o.alphabet);
   if (symbols.length < 2) throw new Error(`${path}: the sequences use one symbol only`);
-  const longest = maxOf(sequences.map((s) => Array.from(s).length));
-  const L = o.length ?? longest;
-  const uneven = sequences.some((s) => Array.from(s).length !== L);
+  // the bound of a saved config's alphabet (train/config-schema.ts), checked before any work
+  if (symbols.length > MAX_SYMBOLS) throw new Error(`${path}: more than ${MAX_SYMBOLS} symbols`);
+  const lengths = sequences.map((s) => Array.from(s).length); // in symbols (code points)
+  const L = o.length ?? maxOf(lengths);
+  const uneven = lengths.some((n) => n !== L);
   const pad = o.pad ?? uneven;
   const alphabet: Alphabet = { symbols, pad };
   const PAD = symbols.length;
@@ -80,7 +79,6 @@ export function sequenceSet(file: SequenceFile, o: SequenceSetOptions = {}): Seq
     .update(new Uint8Array(rows.buffer))
     .digest('hex')
     .slice(0, 16);
-  if (tokenCount(alphabet) > 65_536) throw new Error(`${path}: more than 65,536 symbols`);
   return {
     alphabet,
     length: L,
