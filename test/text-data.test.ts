@@ -12,10 +12,10 @@ import {
   embeddedText,
   encode,
   loadCorpus,
-  readSource,
   splitText,
-  writeCorpus,
+  withAlphabet,
 } from '../src/tasks/text/corpus.js';
+import { readSource, writeCorpus } from '../src/tasks/text/corpus-write.js';
 import {
   dictionary,
   heldOutWindows,
@@ -42,10 +42,17 @@ test('normalisation follows wikifil: doc lines and titles dropped, digits spelle
     'Café au lait, 3.5 percent',
     '</doc>',
   ].join('\n');
+  // letters of every script are kept, lowercased, their accents stripped ('Café' is 'cafe')
   assert.equal(
     normaliseText(raw),
+    'anarchism from greek αναρχια is a political philosophy founded in one eight four zero ' +
+      'it s bold text see freedom cafe au lait three five percent',
+  );
+  // text8's alphabet then makes the Greek word a space
+  assert.equal(
+    withAlphabet(normaliseText(raw), 'text8').text,
     'anarchism from greek is a political philosophy founded in one eight four zero ' +
-      'it s bold text see freedom caf au lait three five percent',
+      'it s bold text see freedom cafe au lait three five percent',
   );
   assert.equal(
     normaliseText('Plain TEXT, no tags.\r\nSecond line 42'),
@@ -118,7 +125,7 @@ test('encode and decode are inverse on a-z and space; other characters are refus
   assert.equal(t[0], 19);
   assert.equal(t[3], 26);
   assert.equal(decode(t), s);
-  assert.throws(() => encode('no Caps'), /character "C" at position 3/);
+  assert.throws(() => encode('no Caps'), /'C' at position 4 is not in the alphabet/);
   assert.throws(() => decode([27]), /outside 0\.\.26/);
 });
 

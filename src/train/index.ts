@@ -17,6 +17,7 @@ export {
 } from './config.js';
 export { type DataParallel, SINGLE, shardsOf } from './data-parallel.js';
 export { EMA } from './ema.js';
+export { ELBO_DRAWS, elboUnavailable, heldOutElboBits } from './held-out-elbo.js';
 export { heldOutLoss, heldOutLossOf, type LossFn } from './held-out-loss.js';
 export { launch, rankBound } from './launcher.js';
 export { checkRunData, readManifest } from './manifest.js';

@@ -29,7 +29,10 @@ export class MetricsLog {
   ) {
     this.path = join(dir, RUN_FILES.metrics);
     this.columns = [...BASE, ...evalMetrics];
-    if (!existsSync(this.path)) writeFileSync(this.path, `${this.columns.join(',')}\n`);
+    // a run resumed by a version that evaluates more keeps the columns it started with
+    if (existsSync(this.path))
+      this.columns = readFileSync(this.path, 'utf8').split('\n', 1)[0]!.split(',');
+    else writeFileSync(this.path, `${this.columns.join(',')}\n`);
   }
 
   append(

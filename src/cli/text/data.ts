@@ -1,9 +1,10 @@
-// `sjd data text8`: make a text8-style corpus folder: text normalised as text8 (wikifil: lower-case
-// a-z and single spaces) and split 90/5/5 into train.txt, valid.txt and test.txt, from
-// WikiExtractor output, plain text, a text8 file or text8.zip, or the embedded corpus.
+// `sjd data text` (alias `text8`): make a text8-style corpus folder: text normalised as text8
+// (wikifil: lowercase letters, accents stripped, single spaces) over text8's alphabet or the
+// corpus's own, split 90/5/5 into train.txt, valid.txt and test.txt, from WikiExtractor output,
+// plain text, a text8 file or text8.zip, or the embedded corpus; it says what was dropped.
 import type { Command } from 'commander';
 import { text } from '../../index.js';
-import { group } from '../options.js';
+import { group, oneOf } from '../options.js';
 import { type Progress, progress, REPORT_FROM } from '../progress.js';
 
 /** A progress bar in MiB once the size is known (a source too small for one shows none). */
@@ -20,11 +21,28 @@ function readingProgress(from: string) {
   return { update, stop: () => bar?.stop() };
 }
 
+/** One line saying what normalisation dropped (corpus.json's `dropped`), or none. */
+function droppedLine(d: text.Dropped): string | undefined {
+  const top = (xs: [string, number][]) =>
+    xs.map(([c, n]) => `${JSON.stringify(c)} ${n}`).join(', ');
+  const parts = [
+    d.accents > 0 ? `${d.accents} accents stripped` : '',
+    d.characters.total > 0
+      ? `${d.characters.total} other characters made spaces (most: ${top(d.characters.top)})`
+      : '',
+    d.letters.total > 0
+      ? `${d.letters.total} letters outside the alphabet made spaces (most: ${top(d.letters.top)})`
+      : '',
+  ].filter(Boolean);
+  return parts.length ? `normalisation: ${parts.join('; ')}` : undefined;
+}
+
 export function registerData(program: Command): void {
   group(program, 'data', 'prepare data')
-    .command('text8')
+    .command('text')
+    .alias('text8')
     .description(
-      'normalise text as text8 (wikifil) and split it 90/5/5 into train.txt, valid.txt, test.txt',
+      "normalise text as text8 (wikifil; letters lowercased, accents stripped) in text8's alphabet or the corpus's own, and split it 90/5/5 into train.txt, valid.txt, test.txt",
     )
     .requiredOption('--out <dir>', 'corpus folder to write')
     .option(
@@ -32,16 +50,28 @@ export function registerData(program: Command): void {
       `WikiExtractor output or plain text (file or folder), a text8 file or text8.zip; '${text.EMBEDDED}' for the embedded corpus`,
       text.EMBEDDED,
     )
+    .option(
+      '--alphabet <mode>',
+      `the letters kept: text8 (a-z), own (every letter the text uses), or auto (text8 unless over ${100 * text.OWN_SHARE}% of the letters are outside a-z)`,
+      oneOf([...text.ALPHABET_MODES]),
+      'auto',
+    )
     .option('--force', 'replace --out even when it is not a corpus folder sjd wrote')
-    .action((o: { out: string; from: string; force?: boolean }) => {
+    .action((o: { out: string; from: string; alphabet: text.AlphabetMode; force?: boolean }) => {
       const reading = readingProgress(o.from);
       const meta = text.writeCorpus(o.from, o.out, {
         force: o.force,
         progress: reading.update,
-      }) as Record<string, { chars: number }>;
+        alphabet: o.alphabet,
+      }) as Record<string, { chars: number }> & { alphabet: string; dropped: text.Dropped };
       reading.stop();
+      const symbols = Array.from(meta.alphabet);
+      const alphabet =
+        meta.alphabet === text.ALPHABET ? 'a-z and space' : `${symbols.length} symbols`;
       console.log(
-        `wrote ${o.out}: train ${meta.train!.chars}, valid ${meta.valid!.chars}, test ${meta.test!.chars} characters (from ${o.from})`,
+        `wrote ${o.out}: train ${meta.train!.chars}, valid ${meta.valid!.chars}, test ${meta.test!.chars} characters, alphabet ${alphabet} (from ${o.from})`,
       );
+      const dropped = droppedLine(meta.dropped);
+      if (dropped) console.log(dropped);
     });
 }

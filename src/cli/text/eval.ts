@@ -1,15 +1,18 @@
 // `sjd eval text`: score a trained text model (the shipped one unless --model) by the words of a
 // corpus's test split: the valid-word fractions (>= 5, >= 6 letters) and the unique-word fraction
-// of its samples; --frontier sweeps 11 temperatures at NFE 32, 64, 128 and writes frontier.json
+// of its samples, and the held-out negative ELBO on its valid split (prop:elbo-eta1); --frontier sweeps 11 temperatures at NFE 32, 64, 128 and writes frontier.json
 // and frontier.svg; --infill runs the infilling benchmark (holes of each shape in test windows,
 // filled with the rest clamped; mean +- std over --seeds).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { sampling, text, util } from '../../index.js';
+import { sampling, text, train, util } from '../../index.js';
 import { group, parsed } from '../options.js';
 import { withProgress } from '../progress.js';
 import { type SampleOpts, samplingOptions } from './sampling-flags.js';
+
+/** Held-out windows the ELBO is estimated on. */
+const ELBO_WINDOWS = 64;
 
 type EvalOpts = SampleOpts & {
   data?: string;
@@ -28,7 +31,8 @@ function evalInfill(o: EvalOpts, m: Loaded, test: string): void {
   const shapes = o.infill === true ? [...text.HOLE_SHAPES] : (o.infill as text.HoleShape[]);
   const seeds = o.seeds.map(Number);
   const opts = { ...o, shapes, windows: o.n, seeds };
-  const results = text.infillBenchmark(m.model, m.process, test, opts);
+  const alphabet = text.textAlphabet(m.config);
+  const results = text.infillBenchmark(m.model, m.process, test, { ...opts, alphabet });
   const pm = (m: number, s: number) => `${(100 * m).toFixed(1)} +- ${(100 * s).toFixed(1)}%`;
   for (const r of results)
     console.log(
@@ -40,17 +44,40 @@ function evalInfill(o: EvalOpts, m: Loaded, test: string): void {
   }
 }
 
-/** -n samples at the flags' settings, scored. */
-function evalSamples(o: EvalOpts, m: Loaded, scorer: text.TextScorer): void {
+/** The held-out negative ELBO in bits a character on the corpus's valid split, where it exists. */
+function elboLine(m: Loaded, valid: string): { elbo_bits?: number; line: string } {
+  const why = train.elboUnavailable(m.process);
+  if (why) return { line: `held-out ELBO: none (${why})` };
+  const L = m.model.config.length;
+  const x0 = text.heldOutTokens(valid, text.textAlphabet(m.config), L, ELBO_WINDOWS);
+  const elbo_bits = train.heldOutElboBits(m.model, m.process, x0);
+  const kind = m.process.config.kernel === 'mask' ? 'a bound' : 'its jump part, no score term';
+  return {
+    elbo_bits,
+    line: `held-out ELBO: ${elbo_bits.toFixed(3)} bits a character (${kind}; ${x0.size(0)} windows of ${L}, ${train.ELBO_DRAWS} draws)`,
+  };
+}
+
+/** -n samples at the flags' settings, scored, and the held-out ELBO. */
+function evalSamples(o: EvalOpts, m: Loaded, scorer: text.TextScorer, valid: string): void {
+  const alphabet = text.textAlphabet(m.config);
   const t0 = performance.now();
   const { texts } = withProgress(`sampling ${o.n} texts`, o.n, 'texts', (progress) =>
-    text.sampleText(m.model, m.process, { ...o, progress }),
+    text.sampleText(m.model, m.process, { ...o, alphabet, progress }),
   );
   const chars_per_s = (texts.length * m.model.config.length) / ((performance.now() - t0) / 1000);
-  const r = { ...scorer.score(texts), nfe: o.nfe, temperature: o.temperature, chars_per_s };
+  const elbo = elboLine(m, valid);
+  const r = {
+    ...scorer.score(texts),
+    nfe: o.nfe,
+    temperature: o.temperature,
+    chars_per_s,
+    ...(elbo.elbo_bits === undefined ? {} : { elbo_bits: elbo.elbo_bits }),
+  };
   console.log(
     `valid words >= 5: ${(100 * r.valid_words5).toFixed(2)}%, >= 6: ${(100 * r.valid_words6).toFixed(2)}%, unique words ${(100 * r.unique_words).toFixed(2)}% (${r.samples} samples, ${o.nfe} NFE, temperature ${o.temperature}, ${chars_per_s.toFixed(0)} characters/s)`,
   );
+  console.log(elbo.line);
   if (o.json) console.log(JSON.stringify(r));
 }
 
@@ -63,6 +90,7 @@ async function evalFrontier(
 ): Promise<void> {
   const { scorer } = corpus;
   const points = text.frontier(m.model, m.process, scorer, {
+    alphabet: text.textAlphabet(m.config),
     n: o.n,
     seed: o.seed,
     sampler: o.sampler,
@@ -95,7 +123,13 @@ function corpusOf(o: EvalOpts, m: Loaded) {
     console.error(
       `sjd eval text: ${trained} (the model's corpus) is not here; scoring against the words of ${data}`,
     );
-  return { data, corpus: text.loadCorpus(data) };
+  const corpus = text.loadCorpus(data);
+  const want = text.textAlphabet(m.config);
+  if (!text.sameAlphabet(corpus.alphabet ?? text.TEXT8, want))
+    throw new Error(
+      `${data}: its alphabet is not the model's (${want.symbols.length} symbols); pass the model's corpus with --data`,
+    );
+  return { data, corpus };
 }
 
 async function evalText(o: EvalOpts): Promise<void> {
@@ -115,7 +149,7 @@ async function evalText(o: EvalOpts): Promise<void> {
   const { data, corpus } = corpusOf(o, m);
   if (o.infill) return evalInfill(o, m, corpus.test);
   const scorer = new text.TextScorer(corpus.test);
-  if (!o.frontier) return evalSamples(o, m, scorer);
+  if (!o.frontier) return evalSamples(o, m, scorer, corpus.valid);
   await evalFrontier(o, m, { valid: corpus.valid, data, scorer }, files);
 }
 

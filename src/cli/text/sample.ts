@@ -15,13 +15,14 @@ interface TemplateOpts {
 }
 
 function sampleText(o: SampleOpts & TemplateOpts): void {
-  const { model, process: proc } = text.loadTextModel(o.model, o);
-  const template = text.textTemplate(o, model.config.length);
+  const { model, process: proc, config } = text.loadTextModel(o.model, o);
+  const alphabet = text.textAlphabet(config);
+  const template = text.textTemplate(o, model.config.length, undefined, alphabet);
   for (const [field, v] of Object.entries(template?.normalised ?? {}))
     console.error(`--${field} normalised as the corpus is: ${JSON.stringify(v)}`);
   const t0 = performance.now();
   const { texts } = withProgress(`sampling ${o.n} texts`, o.n, 'texts', (progress) =>
-    text.sampleText(model, proc, { ...o, template, progress }),
+    text.sampleText(model, proc, { ...o, template, alphabet, progress }),
   );
   const s = (performance.now() - t0) / 1000;
   for (const t of texts) console.log(t);

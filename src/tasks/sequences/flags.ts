@@ -1,8 +1,8 @@
 // The sequences task's own flags of `sjd train sequences` (common/task-spec.ts TaskFlag), which its
 // spec declares: the data file, its alphabet and length, and the evaluation during training.
 import { integerIn, nfeValue } from '../../util/flag-values.js';
+import { declaredAlphabet } from '../common/alphabet.js';
 import type { TaskFlag } from '../common/task-spec.js';
-import { declaredAlphabet } from './alphabet.js';
 
 /** `sjd train sequences`'s own flags. */
 export interface SequenceTrainFlags {

@@ -1,7 +1,7 @@
 // The sequences task: sequences over any alphabet (DNA, proteins, SMILES, a user's own symbols),
 // read from FASTA or one a line, at a fixed or padded length; training, sampling and the k-mer
 // distance of samples to held-out data.
-export * from './alphabet.js';
+export * from '../common/alphabet.js';
 export * from './flags.js';
 export * from './kmer.js';
 export * from './presets.js';

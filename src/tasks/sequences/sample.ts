@@ -12,7 +12,7 @@ import {
   type UnconditionalOptions,
   unconditionalSampling,
 } from '../../sampling/index.js';
-import { type Alphabet, decodeTokens } from './alphabet.js';
+import { type Alphabet, decodeTokens } from '../common/alphabet.js';
 
 /** The sequences task's sampling defaults: the library's. */
 export const SEQUENCE_SAMPLING: SamplingDefaults = { ...SAMPLING_DEFAULTS };

@@ -5,7 +5,7 @@
 // the file and the line the sequence starts on.
 import { createHash } from 'node:crypto';
 import { maxOf } from '../../util/fold.js';
-import { type Alphabet, alphabetOf, declaredAlphabet, encodeSymbols } from './alphabet.js';
+import { type Alphabet, alphabetOf, declaredAlphabet, SymbolIndex } from '../common/alphabet.js';
 import type { SequenceFile } from './read.js';
 
 export interface SequenceSetOptions {
@@ -47,10 +47,11 @@ export function sequenceSet(file: SequenceFile, o: SequenceSetOptions = {}): Seq
   const alphabet: Alphabet = { symbols, pad };
   const PAD = symbols.length;
   const rows = new Int32Array(sequences.length * L);
+  const index = new SymbolIndex(symbols);
   sequences.forEach((s, n) => {
-    let tokens: number[];
+    let tokens: Int32Array;
     try {
-      tokens = encodeSymbols(s, symbols);
+      tokens = index.encode(s);
     } catch (e) {
       throw new Error(`${path} line ${lines[n]}: ${(e as Error).message}`);
     }

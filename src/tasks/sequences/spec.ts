@@ -5,8 +5,8 @@
 // sampling as the API answers it.
 import type { LoadedModel } from '../../train/model-io.js';
 import { loadTransformer } from '../../train/model-io.js';
+import type { Alphabet } from '../common/alphabet.js';
 import type { TaskSpec, TrainOptions } from '../common/task-spec.js';
-import type { Alphabet } from './alphabet.js';
 import { SEQUENCE_TRAIN_DEFAULTS, SEQUENCE_TRAIN_FLAGS, type SequenceTrainFlags } from './flags.js';
 import { SEQUENCE_PROCESS, SEQUENCE_SIZES, sequenceConfig } from './presets.js';
 import { readSequences } from './read.js';

@@ -7,7 +7,7 @@ import type { SJDProcess } from '../../process/index.js';
 import { keep, type Tensor, type TorchGenerator, tensor } from '../../torch/index.js';
 import { heldOutLoss } from '../../train/held-out-loss.js';
 import type { TaskShape, TrainConfig, TrainTask } from '../../train/index.js';
-import { type Alphabet, decodeTokens, tokenCount } from './alphabet.js';
+import { type Alphabet, decodeTokens, tokenCount } from '../common/alphabet.js';
 import { kmerDistance } from './kmer.js';
 import { sampleSequences } from './sample.js';
 import type { SequenceSet } from './sequence-set.js';

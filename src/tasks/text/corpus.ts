@@ -1,82 +1,73 @@
-// Text8-style corpora (app:text8): 27 tokens (a-z = 0..25, space = 26), a contiguous 90/5/5
-// train/valid/test split of one normalised character stream, as text8 is split. Sources
-// (source.ts): a folder or file of WikiExtractor output or plain text, the real `text8` file or
-// `text8.zip`, and the embedded State of the Union corpus, so a fresh machine needs no data. A
-// corpus folder holds train.txt, valid.txt, test.txt and corpus.json (source, sizes, sha256 of
-// each split). It is written in bounded memory whatever the source's size: the normalised stream
-// goes to a file in the folder being built, which is then split and cut to the train split; the
-// folder is claimed before anything is read and put in place atomically (util/).
+// Text8-style corpora (app:text8): a contiguous 90/5/5 train/valid/test split of one normalised
+// character stream, as text8 is split, over the corpus's alphabet (text-alphabet.ts): text8's 27
+// tokens (a-z = 0..25, space = 26) for English and the languages whose accents normalisation
+// strips, or the corpus's own letters and the space. Sources (source.ts): a folder or file of
+// WikiExtractor output or plain text, the real `text8` file or `text8.zip`, and the embedded
+// State of the Union corpus, so a fresh machine needs no data. A corpus folder (corpus-write.ts)
+// holds train.txt, valid.txt, test.txt (UTF-8, one line) and corpus.json (source, alphabet, what
+// normalisation dropped, sizes, sha256 of each split).
 import { constants } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  ftruncateSync,
-  openSync,
-  readFileSync,
-  readSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fsReason, replaceDirAtomic, writeJsonAtomic } from '../../util/atomic.js';
-import { claimOutDir, type FolderKind } from '../../util/out-path.js';
+import { fsReason } from '../../util/atomic.js';
+import { type Alphabet, SymbolIndex, sameAlphabet, TEXT8, tokenCount } from '../common/alphabet.js';
 import { isText8, normaliseText } from './normalise.js';
-import {
-  CHUNK_BYTES,
-  EMBEDDED,
-  embeddedFiles,
-  normaliseSource,
-  planSource,
-  type SourcePlan,
-} from './source.js';
+import { EMBEDDED, embeddedFiles } from './source.js';
+import { type AlphabetMode, CharTally, chooseAlphabet, restrictText } from './text-alphabet.js';
 
-export { EMBEDDED } from './source.js';
-export const ALPHABET = 'abcdefghijklmnopqrstuvwxyz ';
-export const VOCAB = ALPHABET.length; // 27
-export const SPACE = 26;
+export { EMBEDDED };
+
+/** text8's symbols as one string, and its token count (27). */
+export const ALPHABET = TEXT8.symbols.join('');
+export const VOCAB = tokenCount(TEXT8);
 
 export interface Corpus {
   train: string;
   valid: string;
   test: string;
   source: string;
+  alphabet?: Alphabet; // text8's when absent
 }
 
-const FORMAT = 'sjd-text8';
-const MIN_CHARS = 1000;
+export const CORPUS_FORMAT = 'sjd-text8';
+export const MIN_CHARS = 1000;
 
 export type SplitName = 'train' | 'valid' | 'test';
-const SPLITS: SplitName[] = ['train', 'valid', 'test'];
+export const SPLITS: SplitName[] = ['train', 'valid', 'test'];
 
-/** a-z and space -> tokens; anything else is refused with its position. */
-export function encode(text: string): Uint8Array {
-  const out = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 97 && c <= 122) out[i] = c - 97;
-    else if (c === 32) out[i] = SPACE;
-    else
-      throw new Error(
-        `character ${JSON.stringify(text[i])} at position ${i} is not a-z or space (normalise the text first)`,
-      );
+const indexes = new WeakMap<Alphabet, SymbolIndex>();
+const indexOf = (a: Alphabet): SymbolIndex => {
+  const known = indexes.get(a);
+  if (known) return known;
+  const i = new SymbolIndex(a.symbols);
+  indexes.set(a, i);
+  return i;
+};
+
+/** Text -> tokens of `alphabet` (text8's by default); a character outside it is refused. */
+export function encode(text: string, alphabet: Alphabet = TEXT8): Int32Array {
+  try {
+    return indexOf(alphabet).encode(text);
+  } catch (e) {
+    throw new Error(`${(e as Error).message} (normalise the text first)`);
   }
-  return out;
 }
 
-/** How often each token occurs in `text` ([VOCAB] integer counts; p0 of the hazard weights). */
-export function tokenCounts(text: string): number[] {
-  const counts = new Array<number>(VOCAB).fill(0);
-  for (const t of encode(text)) counts[t]!++;
+/** How often each token occurs in `text` (integer counts; p0 of the hazard weights). */
+export function tokenCounts(text: string, alphabet: Alphabet = TEXT8): number[] {
+  const counts = new Array<number>(tokenCount(alphabet)).fill(0);
+  for (const t of encode(text, alphabet)) counts[t]!++;
   return counts;
 }
 
-export function decode(tokens: ArrayLike<number>): string {
+export function decode(tokens: ArrayLike<number>, alphabet: Alphabet = TEXT8): string {
+  const K = alphabet.symbols.length;
   let s = '';
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (!(t >= 0 && t < VOCAB)) throw new Error(`token ${t} is outside 0..${VOCAB - 1}`);
-    s += ALPHABET[t];
+    if (!(t >= 0 && t < K)) throw new Error(`token ${t} is outside 0..${K - 1}`);
+    s += alphabet.symbols[t];
   }
   return s;
 }
@@ -88,172 +79,61 @@ export function splitText(text: string): { train: string; valid: string; test: s
   return { train: text.slice(0, a), valid: text.slice(a, b), test: text.slice(b) };
 }
 
+/** Normalised text restricted to the alphabet `mode` chooses for it. */
+export function withAlphabet(
+  text: string,
+  mode: AlphabetMode = 'auto',
+): { text: string; alphabet: Alphabet } {
+  const tally = new CharTally();
+  tally.add(text);
+  const { alphabet, dropped } = chooseAlphabet(tally, mode);
+  return { text: dropped.total > 0 ? restrictText(text, alphabet) : text, alphabet };
+}
+
 /** The embedded default: State of the Union addresses in chronological order, normalised. */
 export function embeddedText(): string {
-  return normaliseText(
-    embeddedFiles()
-      .map((f) => readFileSync(f, 'utf8'))
-      .join('\n'),
-  );
+  const raw = embeddedFiles()
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
+  return withAlphabet(normaliseText(raw)).text;
 }
 
-export interface CorpusOptions {
-  /** Replace --out even when it is not a corpus folder sjd wrote. */
-  force?: boolean;
-  /** Bytes read at a time (tests use a few, to put every case across a chunk boundary). */
-  chunkBytes?: number;
-  /** Characters of one line a markup construct may hold open (normalise-stream.ts). */
-  limit?: number;
-  /** told the source's bytes read so far and the total (a command's progress bar) */
-  progress?: (read: number, total: number) => void;
-}
-
-function checkLength(source: string, chars: number): void {
-  if (chars < MIN_CHARS)
-    throw new Error(
-      `${source}: only ${chars} characters after normalisation (need at least ${MIN_CHARS})`,
-    );
-}
-
-/** The whole normalised character stream of a source, in memory (for sources that fit). */
-export function readSource(source: string, opts: CorpusOptions = {}): string {
-  const parts: string[] = [];
-  normaliseSource(planSource(source), (t) => parts.push(t), opts);
-  const text = parts.join('');
-  checkLength(source, text.length);
-  return text;
-}
-
-/** A corpus folder: recognised by its corpus.json, holding the three splits. */
-export const CORPUS_FOLDER: FolderKind = {
-  name: 'corpus folder',
-  isOurs(dir: string): boolean {
-    try {
-      return JSON.parse(readFileSync(join(dir, 'corpus.json'), 'utf8')).format === FORMAT;
-    } catch {
-      return false;
-    }
-  },
-  entries: ['corpus.json', ...SPLITS.map((s) => `${s}.txt`)],
-};
-
-/** write(2) may write less than asked: loops until all of `data` (one byte a character) is written. */
-function writeAll(fd: number, data: Uint8Array | string): void {
-  for (let at = 0; at < data.length; )
-    at +=
-      typeof data === 'string'
-        ? writeSync(fd, at === 0 ? data : data.slice(at), null, 'latin1')
-        : writeSync(fd, data, at, data.length - at);
-}
-
-/** Writes the normalised stream of `plan` to `path` in pieces; returns its length. */
-function writeStream(plan: SourcePlan, path: string, out: string, opts: CorpusOptions): number {
-  const fd = openSync(path, 'w');
-  let pending: string[] = [];
-  let held = 0;
-  let chars = 0;
-  const flush = () => {
-    try {
-      writeAll(fd, pending.join(''));
-    } catch (e) {
-      throw new Error(`cannot write ${out}: ${fsReason(e)}`);
-    }
-    pending = [];
-    held = 0;
-  };
+/** A corpus folder's alphabet: corpus.json's, else text8's (a folder made by hand). */
+function folderAlphabet(dir: string): Alphabet {
+  const meta = join(dir, 'corpus.json');
+  if (!existsSync(meta)) return TEXT8;
+  let symbols: unknown;
   try {
-    normaliseSource(
-      plan,
-      (t) => {
-        pending.push(t);
-        held += t.length;
-        chars += t.length;
-        if (held >= CHUNK_BYTES) flush();
-      },
-      opts,
-    );
-    flush();
-  } finally {
-    closeSync(fd);
-  }
-  return chars;
-}
-
-/**
- * Splits the stream file at `path` (n characters, one byte each) 90/5/5 as splitText does: the
- * valid and test parts are copied out, then the file is cut to the train part. Returns each
- * split's length and sha256.
- */
-function splitStream(path: string, dir: string, n: number, out: string) {
-  const a = Math.floor(n * 0.9);
-  const b = Math.floor(n * 0.95);
-  const ranges: [SplitName, number, number][] = [
-    ['train', 0, a],
-    ['valid', a, b],
-    ['test', b, n],
-  ];
-  const fd = openSync(path, 'r+');
-  const meta: Record<string, { chars: number; sha256: string }> = {};
-  try {
-    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
-    for (const [s, from, to] of ranges) {
-      const hash = createHash('sha256');
-      const copy = s === 'train' ? undefined : openSync(join(dir, `${s}.txt`), 'w');
-      try {
-        for (let at = from; at < to; ) {
-          const got = readSync(fd, buf, 0, Math.min(CHUNK_BYTES, to - at), at);
-          if (got === 0) throw new Error(`${out}: the stream file ended at ${at} of ${n} bytes`);
-          hash.update(buf.subarray(0, got));
-          if (copy !== undefined) writeAll(copy, buf.subarray(0, got));
-          at += got;
-        }
-      } finally {
-        if (copy !== undefined) closeSync(copy);
-      }
-      meta[s] = { chars: to - from, sha256: hash.digest('hex') };
-    }
-    ftruncateSync(fd, a);
+    symbols = JSON.parse(readFileSync(meta, 'utf8')).alphabet;
   } catch (e) {
-    if (e instanceof Error && !(e as NodeJS.ErrnoException).code) throw e;
-    throw new Error(`cannot write ${out}: ${fsReason(e)}`);
-  } finally {
-    closeSync(fd);
+    throw new Error(`${meta}: cannot read (${fsReason(e)})`);
   }
-  return meta;
+  if (symbols === undefined) return TEXT8;
+  if (typeof symbols !== 'string' || !symbols.includes(' ') || Array.from(symbols).length < 3)
+    throw new Error(`${meta}: "alphabet" must be a string of symbols holding the space`);
+  const a: Alphabet = { symbols: Array.from(symbols), pad: false };
+  return sameAlphabet(a, TEXT8) ? TEXT8 : a;
 }
 
-/**
- * Normalises and splits a source into the corpus folder `out`; returns its corpus.json. `out`
- * is claimed before the source is read (a user's folder needs `force`) and replaced atomically;
- * on failure nothing is left behind and `out` is as it was.
- */
-export function writeCorpus(
-  source: string,
-  out: string,
-  opts: CorpusOptions = {},
-): Record<string, unknown> {
-  claimOutDir(out, CORPUS_FOLDER, opts.force ?? false);
-  const plan = planSource(source, out);
-  return replaceDirAtomic(out, (tmp) => {
-    const stream = join(tmp, 'train.txt'); // the whole stream, cut to the train split at the end
-    const n = writeStream(plan, stream, out, opts);
-    checkLength(source, n);
-    const meta: Record<string, unknown> = { format: FORMAT, source, alphabet: ALPHABET };
-    Object.assign(meta, splitStream(stream, tmp, n, out));
-    writeJsonAtomic(join(tmp, 'corpus.json'), meta);
-    return meta;
-  });
+/** One line of the alphabet's symbols (an optional final newline): text8's test, any alphabet. */
+function inAlphabet(text: string, a: Alphabet): boolean {
+  if (a === TEXT8) return isText8(text);
+  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+  const index = indexOf(a);
+  for (const c of body) if (index.of(c.codePointAt(0)!) < 0) return false;
+  return body.trim().length > 0;
 }
 
 /** A corpus folder written by writeCorpus, or (no folder) the embedded corpus split in memory. */
 export function loadCorpus(dir?: string): Corpus {
   if (dir === undefined || dir === EMBEDDED)
-    return { ...splitText(embeddedText()), source: EMBEDDED };
+    return { ...splitText(embeddedText()), source: EMBEDDED, alphabet: TEXT8 };
+  const alphabet = folderAlphabet(dir);
   const parts = {} as Record<SplitName, string>;
   for (const s of SPLITS) {
     const p = join(dir, `${s}.txt`);
     if (!existsSync(p))
-      throw new Error(`${dir}: no ${s}.txt (make a corpus with \`sjd data text8 --out ${dir}\`)`);
+      throw new Error(`${dir}: no ${s}.txt (make a corpus with \`sjd data text --out ${dir}\`)`);
     const bytes = statSync(p).size;
     if (bytes > constants.MAX_STRING_LENGTH)
       throw new Error(
@@ -264,11 +144,21 @@ export function loadCorpus(dir?: string): Corpus {
     } catch (e) {
       throw new Error(`${p}: cannot read (${fsReason(e)})`);
     }
-    if (!isText8(parts[s])) throw new Error(`${p}: not text8 format (one line of a-z and spaces)`);
+    if (!inAlphabet(parts[s], alphabet))
+      throw new Error(
+        alphabet === TEXT8
+          ? `${p}: not text8 format (one line of a-z and spaces)`
+          : `${p}: not one line of the corpus's alphabet (corpus.json)`,
+      );
+    if (parts[s].endsWith('\n')) parts[s] = parts[s].slice(0, -1);
   }
-  return { ...parts, source: dir };
+  return { ...parts, source: dir, alphabet };
 }
 
+/** The training split's hash, with the alphabet when it is not text8's. */
 export function corpusHash(c: Corpus): string {
-  return createHash('sha256').update(c.train).digest('hex');
+  const h = createHash('sha256').update(c.train);
+  if (c.alphabet && !sameAlphabet(c.alphabet, TEXT8))
+    h.update(`\u0000${c.alphabet.symbols.join('')}`);
+  return h.digest('hex');
 }

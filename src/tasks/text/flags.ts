@@ -15,7 +15,8 @@ import { TEXT_SAMPLING } from './sample.js';
 
 /** `sjd train text`'s own flags and their defaults. */
 export interface TextTrainFlags {
-  data?: string; // a corpus folder from `sjd data text8` (default: the embedded corpus)
+  data?: string; // a corpus folder from `sjd data text` (default: the embedded corpus)
+  length?: number; // the training window L in characters (default: the size's)
   evalSamples?: number;
   evalNfe?: number;
   hazardWeights?: string; // per-anchor hazard weights (uniform, freq:GAMMA, learned-*) from the corpus
@@ -45,7 +46,12 @@ function hazardWeights(value: string): string {
 export const TEXT_TRAIN_FLAGS: TaskFlag[] = [
   {
     flags: '--data <dir>',
-    description: 'corpus folder from `sjd data text8` (default: the embedded corpus)',
+    description: 'corpus folder from `sjd data text` (default: the embedded corpus)',
+  },
+  {
+    flags: '--length <n>',
+    description: "the training window L in characters (default: the size's)",
+    parse: integerIn(2, 1 << 16),
   },
   {
     flags: '--eval-samples <n>',

@@ -1,5 +1,6 @@
 // The text8-style text task (sec:exp-text8, app:text8): corpus, normalisation, the training task
 // and its configs, sampling, word metrics, frontiers and the MDLM/CADD/SJD comparison.
+export { type Alphabet, sameAlphabet, TEXT8 } from '../common/alphabet.js';
 export * from './compare/comparison.js';
 export * from './compare/frontier.js';
 export * from './compare/frontier-cache.js';
@@ -8,6 +9,7 @@ export { hazardVerdict, rankCorrelation } from './compare/hazard-report.js';
 export * from './compare/hazards.js';
 export * from './compare/infill.js';
 export * from './corpus.js';
+export * from './corpus-write.js';
 export * from './flags.js';
 export * from './infill.js';
 export * from './load.js';
@@ -18,3 +20,4 @@ export * from './sample.js';
 export * from './spec.js';
 export * from './task.js';
 export * from './template.js';
+export * from './text-alphabet.js';

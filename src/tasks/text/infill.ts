@@ -18,6 +18,7 @@ import { noGrad, TorchGenerator, tensor, tidy } from '../../torch/index.js';
 import { sjdLoss } from '../../train/sjd-loss.js';
 import { mean, std } from '../../util/stats.js';
 import { uniforms } from '../../util/uniforms.js';
+import type { Alphabet } from '../common/alphabet.js';
 import { encode } from './corpus.js';
 import { dictionary, heldOutWindows } from './metrics.js';
 import { sampleText } from './sample.js';
@@ -119,13 +120,14 @@ function holeCrossEntropy(
   proc: SJDProcess,
   windows: string[],
   masks: boolean[][],
+  alphabet?: Alphabet,
 ): number {
   const B = windows.length;
   const L = windows[0]!.length;
   return noGrad(() =>
     tidy(() => {
       const x0 = tensor(
-        windows.flatMap((w) => Array.from(encode(w))),
+        windows.flatMap((w) => Array.from(encode(w, alphabet))),
         [B, L],
         'int64',
       ); // [B, L]
@@ -148,6 +150,8 @@ export interface InfillOptions {
   sampler?: string;
   temperature?: number;
   topP?: number;
+  /** the model's alphabet (default text8's) */
+  alphabet?: Alphabet;
 }
 
 export interface InfillResult {
@@ -174,10 +178,10 @@ export function infillBenchmark(
     const masks = windows.map((w, i) => holeMask(shape, w, i));
     const templates: TextTemplate[] = windows.map((w, i) => ({
       length: L,
-      tokens: Array.from(encode(w)),
+      tokens: Array.from(encode(w, o.alphabet)),
       known: masks[i]!.map((h) => !h),
     }));
-    const hole_ce = holeCrossEntropy(model, proc, windows, masks);
+    const hole_ce = holeCrossEntropy(model, proc, windows, masks, o.alphabet);
     const bySeed = o.seeds.map((seed) => {
       const { texts } = sampleText(model, proc, {
         n: windows.length,
@@ -186,6 +190,7 @@ export function infillBenchmark(
         sampler: o.sampler,
         temperature: o.temperature,
         topP: o.topP,
+        alphabet: o.alphabet,
         template: templates,
       });
       return { ...scoreInfill(texts, windows, masks, dict), hole_ce };

@@ -6,7 +6,14 @@
 // place its scan has not settled (regex-prefix.ts) and holds the rest. A construct still open
 // after `limit` characters of one line (an unclosed `<` before megabytes of text) is the one
 // departure: it is cut there, the same way for every split into pieces, so memory stays bounded.
-import { DOC_TAG_CHARS, docTag, foldChars, WIKIFIL, wikifilLine } from './normalise.js';
+import {
+  DOC_TAG_CHARS,
+  docTag,
+  type FoldTally,
+  foldChars,
+  WIKIFIL,
+  wikifilLine,
+} from './normalise.js';
 import { type OpenPrefix, openPrefix } from './regex-prefix.js';
 
 /** Characters of one line a substitution may hold while a construct is open. */
@@ -107,10 +114,13 @@ class Fold {
   private started = false;
   private space = false;
 
-  constructor(private readonly emit: Sink) {}
+  constructor(
+    private readonly emit: Sink,
+    private readonly tally?: FoldTally,
+  ) {}
 
   push(s: string): void {
-    const m = foldChars(s); // a-z and single spaces
+    const m = foldChars(s, this.tally); // letters and single spaces
     if (m === '') return;
     const lead = m.charCodeAt(0) === 32;
     const trail = m.length > 1 && m.charCodeAt(m.length - 1) === 32;
@@ -139,11 +149,13 @@ export class StreamNormaliser {
   private line: 'head' | 'drop' | 'text' = 'head';
   private head = ''; // the start of a line not yet classified
 
+  /** `tally`, when given, counts what folding drops (normalise.ts). */
   constructor(
     emit: Sink,
     private readonly limit = HOLD_LIMIT,
+    tally?: FoldTally,
   ) {
-    this.fold = new Fold(emit);
+    this.fold = new Fold(emit, tally);
     const chain: Substitution[] = [];
     for (let k = WIKIFIL.length - 1; k >= 0; k--) {
       const next = chain[0] ?? this.fold;

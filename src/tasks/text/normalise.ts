@@ -1,10 +1,14 @@
 // text8's normalisation (sec:exp-text8, app:text8; Matt Mahoney's wikifil.pl, which made text8
-// from enwik9), applied to WikiExtractor output or plain text: `<doc ...>` / `</doc>` lines
-// and the title line WikiExtractor writes after `<doc>` are dropped (wikifil keeps only an
-// article's <text>), character entities decoded, references, tags, URLs, templates and link
-// targets removed as wikifil does, A-Z lowercased, each digit spelled as a word (" zero " ...
-// " nine "), every other character made a space, and runs of spaces collapsed to one. This is
-// the whole-string definition; normalise-stream.ts gives the same output on text in pieces.
+// from enwik9), applied to WikiExtractor output or plain text, in any language: `<doc ...>` /
+// `</doc>` lines and the title line WikiExtractor writes after `<doc>` are dropped (wikifil keeps
+// only an article's <text>), character entities decoded, references, tags, URLs, templates and
+// link targets removed as wikifil does; then letters are folded: lowercased, decomposed by
+// Unicode NFKD with the accents (combining marks) stripped, so that 'Café' is 'cafe' where
+// wikifil made it 'caf', and the Latin letters NFKD keeps whole spelled out ('ß' 'ss', 'æ' 'ae');
+// each digit is spelled as a word (" zero " ... " nine "), every other character made a space,
+// and runs of spaces collapsed to one. The result holds the letters of any script; which of them
+// a corpus keeps is its alphabet's choice (text-alphabet.ts). This is the whole-string
+// definition; normalise-stream.ts gives the same output on text in pieces.
 const DIGITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
 
 /** wikifil's substitutions on one line, in its order: character entities, then markup. */
@@ -34,15 +38,57 @@ export function wikifilLine(line: string): string {
   return s;
 }
 
-/** Digits spelled, A-Z lowercased, every run of other characters one space (none trimmed). */
-export function foldChars(s: string): string {
-  return s
-    .replace(/[0-9]/g, (d) => ` ${DIGITS[Number(d)]} `)
-    .replace(/[A-Z]/g, (c) => c.toLowerCase())
-    .replace(/[^a-z]+/g, ' ');
+/** Latin letters that NFKD leaves whole, lowercase, spelled in a-z. */
+const LATIN: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ł: 'l',
+  ı: 'i',
+};
+const LATIN_RE = new RegExp(`[${Object.keys(LATIN).join('')}]`, 'g');
+
+/** What folding dropped: accents stripped, and other characters (by character) made spaces. */
+export interface FoldTally {
+  accents: number;
+  other: Map<string, number>;
 }
 
-/** text -> a-z and single spaces, no leading or trailing space. */
+export const emptyTally = (): FoldTally => ({ accents: 0, other: new Map() });
+
+const spellDigits = (s: string) => s.replace(/[0-9]/g, (d) => ` ${DIGITS[Number(d)]} `);
+
+const OTHER_ASCII = /[^a-zA-Z0-9\s]/g;
+const OTHER = /[^\p{L}\p{M}0-9\s]/gu;
+
+function countOther(s: string, re: RegExp, tally: FoldTally): void {
+  for (const [c] of s.matchAll(re)) tally.other.set(c, (tally.other.get(c) ?? 0) + 1);
+}
+
+/**
+ * Letters lowercased with their accents stripped, digits spelled, every run of other characters
+ * one space (none trimmed). An ASCII string takes wikifil's own path (A-Z lowercased); `tally`,
+ * when given, counts what was dropped.
+ */
+export function foldChars(s: string, tally?: FoldTally): string {
+  let x = s;
+  if (/[^ -~\t\n\r]/.test(x)) {
+    if (tally) countOther(x, OTHER, tally);
+    const decomposed = x.toLowerCase().normalize('NFKD');
+    x = decomposed.replace(/\p{M}/gu, '');
+    if (tally) tally.accents += decomposed.length - x.length;
+    x = x.replace(LATIN_RE, (c) => LATIN[c]!).replace(/[A-Z]/g, (c) => c.toLowerCase());
+    return spellDigits(x).replace(/[^\p{L}]+/gu, ' ');
+  }
+  if (tally) countOther(x, OTHER_ASCII, tally);
+  return spellDigits(x.replace(/[A-Z]/g, (c) => c.toLowerCase())).replace(/[^a-z]+/g, ' ');
+}
+
+/** text -> lowercase letters and single spaces, no leading or trailing space. */
 export function spellAndFold(s: string): string {
   return foldChars(s).trim();
 }
@@ -57,7 +103,7 @@ export function docTag(line: string): 'open' | 'close' | undefined {
   return undefined;
 }
 
-/** WikiExtractor output or plain text -> text8-style text (a-z and single spaces). */
+/** WikiExtractor output or plain text -> lowercase letters (any script) and single spaces. */
 export function normaliseText(raw: string): string {
   const out: string[] = [];
   let title = false;

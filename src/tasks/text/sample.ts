@@ -16,6 +16,7 @@ import {
   unconditionalSampling,
 } from '../../sampling/index.js';
 import { tensor } from '../../torch/index.js';
+import type { Alphabet } from '../common/alphabet.js';
 import { decode } from './corpus.js';
 import type { TextTemplate } from './template.js';
 
@@ -31,6 +32,8 @@ export const TEXT_SAMPLING: SamplingDefaults = { ...SAMPLING_DEFAULTS, temperatu
  */
 export type TextSampleOptions = UnconditionalOptions & {
   template?: TextTemplate | TextTemplate[] | null;
+  /** the model's alphabet (task.ts textAlphabet; default text8's) */
+  alphabet?: Alphabet;
 };
 
 /** The batched sampler's options: the template's known characters clamped in every row. */
@@ -61,10 +64,11 @@ function textSampling(proc: SJDProcess, o: TextSampleOptions): BatchedSampleOpti
 }
 
 /** Rows of tokens as texts, each cut to its template's length. */
-const textsOf = (rows: number[][], t?: TextTemplate | TextTemplate[] | null) =>
+const textsOf = (rows: number[][], o: TextSampleOptions) =>
   rows.map((r, i) => {
+    const t = o.template;
     const length = t ? (Array.isArray(t) ? t[i]! : t).length : r.length;
-    return decode(r.slice(0, length));
+    return decode(r.slice(0, length), o.alphabet);
   });
 
 export function sampleText(
@@ -73,7 +77,7 @@ export function sampleText(
   o: TextSampleOptions,
 ): { texts: string[]; trajectory?: TrajectoryStep[] } {
   const { rows, trajectory } = sampleInBatches(model, proc, textSampling(proc, o));
-  return { texts: textsOf(rows, o.template), trajectory };
+  return { texts: textsOf(rows, o), trajectory };
 }
 
 /**
@@ -87,5 +91,5 @@ export function* sampleTextSteps(
   o: TextSampleOptions,
 ): Generator<TrajectoryStep, { texts: string[]; nfe: number }> {
   const { rows, nfe } = yield* sampleBatchSteps(model, proc, textSampling(proc, o));
-  return { texts: textsOf(rows, o.template), nfe };
+  return { texts: textsOf(rows, o), nfe };
 }

@@ -19,6 +19,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { Unzip, type UnzipDecoder, UnzipInflate, UnzipPassThrough } from 'fflate';
 import { fsReason } from '../../util/atomic.js';
 import { within } from '../../util/out-path.js';
+import type { FoldTally } from './normalise.js';
 import { HOLD_LIMIT, StreamNormaliser } from './normalise-stream.js';
 
 export const EMBEDDED = 'sotu';
@@ -203,10 +204,12 @@ export function normaliseSource(
     limit?: number;
     /** told the source's bytes read so far and how many it will read in all */
     progress?: (read: number, total: number) => void;
+    /** counts what folding drops */
+    tally?: FoldTally;
   } = {},
 ): void {
   const chunk = opts.chunkBytes ?? CHUNK_BYTES;
-  const n = new StreamNormaliser(emit, opts.limit ?? HOLD_LIMIT);
+  const n = new StreamNormaliser(emit, opts.limit ?? HOLD_LIMIT, opts.tally);
   let read = 0;
   let total = 0;
   const onRead = (bytes: number) => {

@@ -7,12 +7,13 @@
 import { networkLength } from '../../model/network.js';
 import { describeProcess, withHazardWeights, withObjective } from '../../process/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
+import { sameAlphabet, TEXT8 } from '../common/alphabet.js';
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
 import { runTextComparison, textReportFiles } from './compare/comparison.js';
 import { FRONTIER_NFES } from './compare/frontier.js';
 import { runHazardComparison } from './compare/hazards.js';
 import { runInfillComparison } from './compare/infill.js';
-import { ALPHABET, EMBEDDED, loadCorpus, tokenCounts } from './corpus.js';
+import { EMBEDDED, loadCorpus, tokenCounts } from './corpus.js';
 import {
   TEXT_TRAIN_DEFAULTS,
   TEXT_TRAIN_FLAGS,
@@ -24,7 +25,7 @@ import { HOLE_SHAPES, type HoleShape } from './infill.js';
 import { loadTextModel } from './load.js';
 import { SIGMA_SWEEP, TEXT_PROCESS, TEXT_SIZES, textConfig } from './presets.js';
 import { sampleTextSteps, TEXT_SAMPLING } from './sample.js';
-import { TextTask, textShape } from './task.js';
+import { TextTask, textAlphabet, textShape } from './task.js';
 import { type TemplateSpec, type TextTemplate, textTemplate } from './template.js';
 
 const TEXT_COMPARISON_DOC = 'docs/reports/text/comparison.md';
@@ -54,7 +55,10 @@ const textTask = (data: string | undefined, length: number, d = TEXT_TRAIN_DEFAU
 export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
   name: 'text',
   shape: textShape,
-  load: (dir) => ({ ...loadTextModel(dir), alphabet: ALPHABET }),
+  load: (dir) => {
+    const m = loadTextModel(dir);
+    return { ...m, alphabet: textAlphabet(m.config).symbols.join('') };
+  },
   sampling: TEXT_SAMPLING,
   train: {
     description: 'train a text8-style character denoiser (default: sjd with the 1-D Gaussian W)',
@@ -63,17 +67,26 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
     flags: TEXT_TRAIN_FLAGS,
     prepare: (o: TrainOptions & TextTrainFlags, saved) => {
       let config = saved ?? { ...textConfig(o), data: o.data ?? EMBEDDED };
+      if (!saved && o.length !== undefined) config = { ...config, length: o.length };
       const task = textTask(o.data ?? config.data, config.length ?? 0, {
         evalSamples: o.evalSamples ?? TEXT_TRAIN_DEFAULTS.evalSamples,
         evalNfe: o.evalNfe ?? TEXT_TRAIN_DEFAULTS.evalNfe,
       });
+      // a model over another alphabet than text8's keeps it in its config
+      if (!saved && !sameAlphabet(task.alphabet, TEXT8))
+        config = { ...config, alphabet: task.alphabet };
+      if (saved && !sameAlphabet(task.alphabet, textAlphabet(saved)))
+        throw new Error(
+          `${o.data ?? saved.data}: its alphabet (${task.alphabet.symbols.length} symbols) is not the run's (${textAlphabet(saved).symbols.length})`,
+        );
       if (!saved && o.hazardWeights !== undefined) {
-        const counts = tokenCounts(task.corpus.train);
+        const counts = tokenCounts(task.corpus.train, task.alphabet);
         config = { ...config, process: withHazardWeights(config.process, o.hazardWeights, counts) };
       }
       if (!saved && o.objective !== undefined)
         config = { ...config, process: withObjective(config.process, o.objective) };
-      const about = `${task.corpus.train.length} training characters from ${task.corpus.source}; ${describeProcess(config.process)}`;
+      const letters = sameAlphabet(task.alphabet, TEXT8) ? '' : `, ${task.classes} symbols`;
+      const about = `${task.corpus.train.length} training characters from ${task.corpus.source} (windows of ${config.length}${letters}); ${describeProcess(config.process)}`;
       return { config, task, about };
     },
   },
@@ -128,13 +141,15 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
   },
   *sampleSteps(m, s, condition) {
     const template = (condition as TextTemplate | null | undefined) ?? null;
-    const r = yield* sampleTextSteps(m.model, m.process, { ...s, template });
+    const alphabet = textAlphabet(m.config);
+    const r = yield* sampleTextSteps(m.model, m.process, { ...s, template, alphabet });
     // the fields normalisation changed, as they were used (the page shows them)
     const normalised = template?.normalised;
     return { answer: normalised ? { texts: r.texts, normalised } : { texts: r.texts }, nfe: r.nfe };
   },
   conditioning: {
     fields: { prompt: 'string', suffix: 'string', infill: 'string', length: 'int' },
-    parse: (m, q) => textTemplate(q as TemplateSpec, networkLength(m.model), (f) => f),
+    parse: (m, q) =>
+      textTemplate(q as TemplateSpec, networkLength(m.model), (f) => f, textAlphabet(m.config)),
   },
 };

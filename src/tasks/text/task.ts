@@ -1,14 +1,18 @@
 // Text8-style character modelling as a training task (sec:exp-text8, app:text8): random
-// windows of L characters from the training split, 27 tokens, no clues; W the identity (CADD)
-// or the full-band 1-D Gaussian over positions (SJD). Evaluation: the loss of the EMA model
-// on fixed held-out windows at fixed times and corruption, and the valid- and unique-word
-// fractions of a few samples (Alg. 2 or MDLM ancestral, cosine grid).
+// windows of L characters from the training split, one token a symbol of the corpus's alphabet
+// (text8's 27 by default), no clues; W the identity (CADD) or the full-band 1-D Gaussian over
+// positions (SJD). Evaluation: the loss of the EMA model on fixed held-out windows at fixed
+// times and corruption, the held-out negative ELBO in bits a character (prop:elbo-eta1; where
+// the process has one), and the valid- and unique-word fractions of a few samples (Alg. 2 or
+// MDLM ancestral, cosine grid).
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import { arange, keep, type Tensor, type TorchGenerator, tensor } from '../../torch/index.js';
+import { elboUnavailable, heldOutElboBits } from '../../train/held-out-elbo.js';
 import { heldOutLoss } from '../../train/held-out-loss.js';
 import type { TaskShape, TrainConfig, TrainTask } from '../../train/index.js';
-import { type Corpus, corpusHash, encode, VOCAB } from './corpus.js';
+import { type Alphabet, TEXT8, tokenCount } from '../common/alphabet.js';
+import { type Corpus, corpusHash, encode } from './corpus.js';
 import { TextScorer } from './metrics.js';
 import { sampleText } from './sample.js';
 
@@ -20,24 +24,39 @@ export interface TextTaskOptions {
   evalTemperature: number;
 }
 
-/** What loading a text model needs: its sequence length (saved in its config). */
-export function textShape(config: Pick<TrainConfig, 'task'> & { length?: number }): TaskShape {
+/** A text model's alphabet: its config's, else text8's (the models before other alphabets). */
+export const textAlphabet = (config: Pick<TrainConfig, 'alphabet'>): Alphabet =>
+  config.alphabet ?? TEXT8;
+
+/** What loading a text model needs: its sequence length and alphabet (saved in its config). */
+export function textShape(
+  config: Pick<TrainConfig, 'task' | 'alphabet'> & { length?: number },
+): TaskShape {
   const L = config.length;
   if (config.task !== 'text' || !(Number.isInteger(L) && L! > 0))
     throw new Error('not a text model config (no sequence length)');
   return {
     name: 'text',
     length: L!,
-    classes: VOCAB,
+    classes: tokenCount(textAlphabet(config)),
   };
+}
+
+/** The first n whole windows of L characters of held-out text, as tokens: [n, L] int64. */
+export function heldOutTokens(text: string, alphabet: Alphabet, L: number, n: number): Tensor {
+  const v = encode(text, alphabet);
+  const m = Math.min(n, Math.floor(v.length / L));
+  if (m === 0) throw new Error(`text: ${v.length} held-out characters, fewer than L = ${L}`);
+  return tensor(v.subarray(0, m * L), [m, L], 'int32').to('int64');
 }
 
 export class TextTask implements TrainTask {
   readonly name = 'text';
-  readonly classes = VOCAB;
-  readonly evalMetrics = ['valid_loss', 'valid_words5', 'unique_words'];
+  readonly classes: number;
+  readonly evalMetrics = ['valid_loss', 'elbo_bits', 'valid_words5', 'unique_words'];
   readonly dataHash: string;
   readonly length: number;
+  readonly alphabet: Alphabet;
   readonly scorer: TextScorer;
   readonly #train: Tensor; // [N] int64
   readonly #valid: Tensor; // [evalWindows, L] int64
@@ -49,6 +68,8 @@ export class TextTask implements TrainTask {
   ) {
     const L = opts.length;
     this.length = L;
+    this.alphabet = corpus.alphabet ?? TEXT8;
+    this.classes = tokenCount(this.alphabet);
     if (corpus.train.length < 2 * L)
       throw new Error(
         `text: the training split has ${corpus.train.length} characters, fewer than 2 L = ${2 * L}`,
@@ -57,10 +78,9 @@ export class TextTask implements TrainTask {
       throw new Error(
         `text: the valid split has ${corpus.valid.length} characters, fewer than L = ${L}`,
       );
-    this.#train = keep(tensor(encode(corpus.train), [corpus.train.length], 'uint8').to('int64'));
-    const v = encode(corpus.valid);
-    const n = Math.min(opts.evalWindows, Math.floor(v.length / L));
-    this.#valid = keep(tensor(v.subarray(0, n * L), [n, L], 'uint8').to('int64'));
+    const t = encode(corpus.train, this.alphabet);
+    this.#train = keep(tensor(t, [t.length], 'int32').to('int64'));
+    this.#valid = keep(heldOutTokens(corpus.valid, this.alphabet, L, opts.evalWindows));
     this.#offsets = keep(arange(0, L));
     this.scorer = new TextScorer(corpus.test);
     this.dataHash = corpusHash(corpus);
@@ -78,15 +98,23 @@ export class TextTask implements TrainTask {
     return heldOutLoss(model, proc, this.#valid);
   }
 
+  /** The held-out negative ELBO in bits a character, or undefined where the process has none. */
+  heldOutElbo(model: Network, proc: SJDProcess): number | undefined {
+    return elboUnavailable(proc) ? undefined : heldOutElboBits(model, proc, this.#valid);
+  }
+
   evaluate(model: Network, proc: SJDProcess, step: number): Record<string, number> {
     const valid_loss = this.heldOutLoss(model, proc);
+    const elbo_bits = this.heldOutElbo(model, proc);
     const { texts } = sampleText(model, proc, {
       n: this.opts.evalSamples,
       nfe: this.opts.evalNfe,
       temperature: this.opts.evalTemperature,
       seed: step,
+      alphabet: this.alphabet,
     });
     const s = this.scorer.score(texts);
-    return { valid_loss, valid_words5: s.valid_words5, unique_words: s.unique_words };
+    const words = { valid_words5: s.valid_words5, unique_words: s.unique_words };
+    return elbo_bits === undefined ? { valid_loss, ...words } : { valid_loss, elbo_bits, ...words };
   }
 }

@@ -4,13 +4,13 @@
 // rest. Built from
 //   prompt  a prefix (the rest generated);
 //   suffix  an ending, placed so the text ends with it;
-//   infill  a whole template with holes marked '_' (not in text8's alphabet, so it cannot clash);
+//   infill  a whole template with holes marked '_' (never a letter, so in no text alphabet);
 //   length  the text's length, at most the model's L (default: the infill's, else L).
 // A text shorter than L is sampled at L (the model's one length) and cut: the positions past it are
 // generated freely and dropped. A field is first normalised as the corpus is (normalise.ts:
 // capitals lowercased, digits spelled, every other run of characters one space; an infill's holes
 // kept), and the template says which fields that changed, so that a command can show it.
-import { ALPHABET } from './corpus.js';
+import { type Alphabet, SymbolIndex, TEXT8 } from '../common/alphabet.js';
 import { foldChars } from './normalise.js';
 
 export const HOLE = '_';
@@ -32,7 +32,12 @@ export interface TextTemplate {
 
 /** A template field as the corpus is normalised; `holes` keeps an infill's holes where they are. */
 export function normaliseField(s: string, holes: boolean): string {
-  return holes ? s.split(HOLE).map(foldChars).join(HOLE) : foldChars(s);
+  return holes
+    ? s
+        .split(HOLE)
+        .map((p) => foldChars(p))
+        .join(HOLE)
+    : foldChars(s);
 }
 
 /** How errors name a field: the CLI's flags (default), or the API's fields. */
@@ -40,17 +45,19 @@ export type FieldName = (field: 'prompt' | 'suffix' | 'infill' | 'length') => st
 const FLAGS: FieldName = (f) => `--${f}`;
 
 /** The tokens of a template part; `holes` lets '_' through as -1. */
-function tokensOf(what: string, s: string, holes: boolean): number[] {
+function tokensOf(what: string, s: string, holes: boolean, index: SymbolIndex): number[] {
   return Array.from(s, (c, i) => {
     if (holes && c === HOLE) return -1;
-    const t = ALPHABET.indexOf(c);
+    const t = index.of(c.codePointAt(0)!);
     if (t < 0)
       throw new Error(
-        `${what}: ${JSON.stringify(c)} at position ${i} is not in the model's alphabet (a-z and space${holes ? `; ${HOLE} marks a hole` : ''})`,
+        `${what}: ${JSON.stringify(c)} at position ${i} is not in the model's alphabet (${index === TEXT8_INDEX ? 'a-z and space' : index.shown}${holes ? `; ${HOLE} marks a hole` : ''})`,
       );
     return t;
   });
 }
+
+const TEXT8_INDEX = new SymbolIndex(TEXT8.symbols);
 
 /**
  * A template for a model of L positions; null when the spec asks for nothing (unconditional).
@@ -60,7 +67,11 @@ export function textTemplate(
   spec: TemplateSpec,
   L: number,
   name: FieldName = FLAGS,
+  alphabet: Alphabet = TEXT8,
 ): TextTemplate | null {
+  const index = alphabet === TEXT8 ? TEXT8_INDEX : new SymbolIndex(alphabet.symbols);
+  const tokens = (field: 'prompt' | 'suffix' | 'infill', s: string) =>
+    tokensOf(name(field), s, field === 'infill', index);
   const normalised: TextTemplate['normalised'] = {};
   const fold = (field: 'prompt' | 'suffix' | 'infill', v: string | undefined) => {
     if (v === undefined) return undefined;
@@ -103,15 +114,15 @@ export function textTemplate(
       if (t !== -1) slots[at + i] = t;
     });
   };
-  if (infill !== undefined) place(name('infill'), tokensOf(name('infill'), infill, true), 0);
-  if (prompt !== undefined) place(name('prompt'), tokensOf(name('prompt'), prompt, false), 0);
+  if (infill !== undefined) place(name('infill'), tokens('infill', infill), 0);
+  if (prompt !== undefined) place(name('prompt'), tokens('prompt', prompt), 0);
   if (suffix !== undefined) {
-    const ts = tokensOf(name('suffix'), suffix, false);
+    const ts = tokens('suffix', suffix);
     place(name('suffix'), ts, length - ts.length);
   }
-  const tokens = slots.map((t) => Math.max(t, 0));
   const known = slots.map((t) => t >= 0);
+  const clamped = slots.map((t) => Math.max(t, 0));
   return Object.keys(normalised).length > 0
-    ? { length, tokens, known, normalised }
-    : { length, tokens, known };
+    ? { length, tokens: clamped, known, normalised }
+    : { length, tokens: clamped, known };
 }

@@ -11,6 +11,7 @@ import type { SJDProcess } from '../../../process/index.js';
 import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
 import { type FileKind, smallFileText } from '../../../util/out-path.js';
 import { writeSvg } from '../../../util/plot.js';
+import type { Alphabet } from '../../common/alphabet.js';
 import { heldOutWindows, type TextScorer, type TextScores } from '../metrics.js';
 import { sampleText } from '../sample.js';
 
@@ -32,6 +33,8 @@ export interface FrontierOptions {
   nfes?: number[];
   temperatures?: number[];
   sampler?: string;
+  /** the model's alphabet (default text8's) */
+  alphabet?: Alphabet;
   onPoint?: (p: FrontierPoint) => void;
   /**
    * points traced before (a stopped trace's, kept by the text comparison): each is taken as it is, since a
@@ -61,6 +64,7 @@ export function frontier(
         temperature,
         seed: o.seed,
         sampler: o.sampler,
+        alphabet: o.alphabet,
       });
       const seconds = (performance.now() - t0) / 1000;
       const chars = texts.reduce((a, s) => a + s.length, 0);
