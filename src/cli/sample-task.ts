@@ -16,7 +16,7 @@ interface Flags {
 }
 
 function registerOne(cmd: Command, spec: TaskSpec): void {
-  samplerOption(
+  const sub = samplerOption(
     cmd.command(spec.name).description(`sample the ${spec.name} task's model (one JSON line)`),
     '--sampler',
     "sampler (default: the task's for the model's process)",
@@ -25,24 +25,35 @@ function registerOne(cmd: Command, spec: TaskSpec): void {
     .option('-n, --n <n>', 'number of samples', int(1, 4096), 16)
     .option(...nfeOption(spec.name))
     .option(...temperatureOption(spec.name))
-    .option(...seedOption)
-    .action((o: Flags) => {
-      const m = spec.load(o.model);
-      const given = { sampler: o.sampler, nfe: o.nfe, temperature: o.temperature };
-      const settings = {
-        ...sampling.withSamplingDefaults(spec.sampling, m.process, given),
-        n: o.n,
-        seed: o.seed,
-      };
-      const { sampler } = settings;
-      const t0 = performance.now();
-      const { answer, nfe } = sampling.drain(spec.sampleSteps!(m, settings), false);
-      const s = (performance.now() - t0) / 1000;
-      console.log(JSON.stringify(answer));
-      console.error(
-        `${o.n} ${spec.name} samples, ${sampler} sampler, ${nfe} NFE, temperature ${o.temperature}, seed ${o.seed}: ${(o.n / s).toFixed(1)} samples/s`,
-      );
-    });
+    .option(...seedOption);
+  // the task's conditioning fields as flags (sequences: a template)
+  const fields = Object.entries(spec.conditioning?.fields ?? {});
+  for (const [field, kind] of fields) {
+    const flag = `--${field} <${kind === 'int' ? 'n' : 'value'}>`;
+    const about = `condition on ${field} (as POST /api/${spec.name}/sample takes it)`;
+    if (kind === 'int') sub.option(flag, about, int(1, 1_000_000));
+    else sub.option(flag, about);
+  }
+  sub.action((o: Flags & Record<string, unknown>) => {
+    const m = spec.load(o.model);
+    const q = Object.fromEntries(fields.flatMap(([f]) => (o[f] === undefined ? [] : [[f, o[f]]])));
+    const condition =
+      Object.keys(q).length > 0 ? spec.conditioning!.parse(m, q, (f) => `--${f}`) : undefined;
+    const given = { sampler: o.sampler, nfe: o.nfe, temperature: o.temperature };
+    const settings = {
+      ...sampling.withSamplingDefaults(spec.sampling, m.process, given),
+      n: o.n,
+      seed: o.seed,
+    };
+    const { sampler } = settings;
+    const t0 = performance.now();
+    const { answer, nfe } = sampling.drain(spec.sampleSteps!(m, settings, condition), false);
+    const s = (performance.now() - t0) / 1000;
+    console.log(JSON.stringify(answer));
+    console.error(
+      `${o.n} ${spec.name} samples, ${sampler} sampler, ${nfe} NFE, temperature ${o.temperature}, seed ${o.seed}: ${(o.n / s).toFixed(1)} samples/s`,
+    );
+  });
 }
 
 /** A `sample` subcommand for every registered task that samples and has none yet. */

@@ -133,11 +133,12 @@ export interface TaskSpec<M extends LoadedModel = LoadedModel> {
   /**
    * What a sample request may condition on (text: a template): the API's extra
    * fields (strings or whole numbers) and their parse against the model, whose result reaches
-   * sampleSteps; it throws a one-line message naming the field (a 400).
+   * sampleSteps; it throws a one-line message naming the field as `name` does (default: the
+   * field itself, the API's 400; `sjd sample TASK` names its flags).
    */
   conditioning?: {
     fields: Record<string, 'string' | 'int'>;
-    parse(m: M, q: Record<string, unknown>): unknown;
+    parse(m: M, q: Record<string, unknown>, name?: (field: string) => string): unknown;
   };
   /** Fixed facts /api/models adds to the task's entry (Sudoku: the retries a solve makes). */
   apiInfo?: Record<string, unknown>;

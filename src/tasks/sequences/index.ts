@@ -2,6 +2,7 @@
 // read from FASTA or one a line, at a fixed or padded length; training, sampling and the k-mer
 // distance of samples to held-out data.
 export * from '../common/alphabet.js';
+export * from './evaluate.js';
 export * from './flags.js';
 export * from './kmer.js';
 export * from './presets.js';

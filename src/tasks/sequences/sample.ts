@@ -1,9 +1,12 @@
 // Sampling a sequences model: the process's own sampler (MDLM's ancestral step for the masked
-// preset, else Alg. 2) in batches, with the library's sampling defaults; tokens back to strings,
-// each ending at its first PAD.
+// preset, else Alg. 2) in batches, with the library's sampling defaults, free or from a template
+// (common/template.ts: a prompt, a suffix, an infill with holes, a length; one for all rows or
+// one a row) whose known symbols are clamped; tokens back to strings, each ending at its first
+// PAD.
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import {
+  type BatchedSampleOptions,
   SAMPLING_DEFAULTS,
   type SamplingDefaults,
   sampleBatchSteps,
@@ -13,17 +16,28 @@ import {
   unconditionalSampling,
 } from '../../sampling/index.js';
 import { type Alphabet, decodeTokens } from '../common/alphabet.js';
+import { type Template, templateCondition } from '../common/template.js';
 
 /** The sequences task's sampling defaults: the library's. */
 export const SEQUENCE_SAMPLING: SamplingDefaults = { ...SAMPLING_DEFAULTS };
+
+/** A run's options: those of every unconditional run, and a template (or one a row). */
+export type SequenceSampleOptions = UnconditionalOptions & {
+  template?: Template | Template[] | null;
+};
+
+function sequenceSampling(proc: SJDProcess, o: SequenceSampleOptions): BatchedSampleOptions {
+  const base = unconditionalSampling(proc, o, SEQUENCE_SAMPLING);
+  return o.template ? { ...base, condition: templateCondition(o.template, o.n) } : base;
+}
 
 export function sampleSequences(
   model: Network,
   proc: SJDProcess,
   alphabet: Alphabet,
-  o: UnconditionalOptions,
+  o: SequenceSampleOptions,
 ): string[] {
-  const { rows } = sampleInBatches(model, proc, unconditionalSampling(proc, o, SEQUENCE_SAMPLING));
+  const { rows } = sampleInBatches(model, proc, sequenceSampling(proc, o));
   return rows.map((r) => decodeTokens(r, alphabet));
 }
 
@@ -32,9 +46,9 @@ export function* sampleSequenceSteps(
   model: Network,
   proc: SJDProcess,
   alphabet: Alphabet,
-  o: UnconditionalOptions,
+  o: SequenceSampleOptions,
 ): Generator<TrajectoryStep, { sequences: string[]; nfe: number }> {
-  const run = sampleBatchSteps(model, proc, unconditionalSampling(proc, o, SEQUENCE_SAMPLING));
+  const run = sampleBatchSteps(model, proc, sequenceSampling(proc, o));
   const { rows, nfe } = yield* run;
   return { sequences: rows.map((r) => decodeTokens(r, alphabet)), nfe };
 }

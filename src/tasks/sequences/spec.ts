@@ -3,10 +3,13 @@
 // line; its models' shape from the length and alphabet their config carries, no shipped model, the
 // library's sampling defaults, a training run from `sjd train sequences`'s flags, and unconditional
 // sampling as the API answers it.
+
+import { networkLength } from '../../model/network.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import { loadTransformer } from '../../train/model-io.js';
 import type { Alphabet } from '../common/alphabet.js';
 import type { TaskSpec, TrainOptions } from '../common/task-spec.js';
+import { makeTemplate, type Template, type TemplateSpec } from '../common/template.js';
 import { SEQUENCE_TRAIN_DEFAULTS, SEQUENCE_TRAIN_FLAGS, type SequenceTrainFlags } from './flags.js';
 import { SEQUENCE_PROCESS, SEQUENCE_SIZES, sequenceConfig } from './presets.js';
 import { readSequences } from './read.js';
@@ -63,8 +66,14 @@ export const sequenceSpec: TaskSpec<SequenceModel> = {
       return { config, task, about };
     },
   },
-  *sampleSteps(m, s) {
-    const r = yield* sampleSequenceSteps(m.model, m.process, m.vocabulary, s);
+  *sampleSteps(m, s, condition) {
+    const template = (condition as Template | null | undefined) ?? null;
+    const r = yield* sampleSequenceSteps(m.model, m.process, m.vocabulary, { ...s, template });
     return { answer: { sequences: r.sequences }, nfe: r.nfe };
+  },
+  conditioning: {
+    fields: { prompt: 'string', suffix: 'string', infill: 'string', length: 'int' },
+    parse: (m, q, name = (f) => f) =>
+      makeTemplate(q as TemplateSpec, networkLength(m.model), { alphabet: m.vocabulary, name }),
   },
 };

@@ -15,8 +15,8 @@ import {
   type UnconditionalOptions,
   unconditionalSampling,
 } from '../../sampling/index.js';
-import { tensor } from '../../torch/index.js';
 import type { Alphabet } from '../common/alphabet.js';
+import { templateCondition } from '../common/template.js';
 import { decode } from './corpus.js';
 import type { TextTemplate } from './template.js';
 
@@ -39,28 +39,7 @@ export type TextSampleOptions = UnconditionalOptions & {
 /** The batched sampler's options: the template's known characters clamped in every row. */
 function textSampling(proc: SJDProcess, o: TextSampleOptions): BatchedSampleOptions {
   const base = unconditionalSampling(proc, o, TEXT_SAMPLING);
-  const t = o.template;
-  if (!t) return base;
-  if (Array.isArray(t) && t.length !== o.n)
-    throw new Error(`${t.length} templates for ${o.n} samples`);
-  const row = (i: number) => (Array.isArray(t) ? t[i]! : t);
-  const L = row(0).tokens.length;
-  const condition = (start: number, size: number) => {
-    const rows = Array.from({ length: size }, (_, i) => row(start + i));
-    return {
-      tokens: tensor(
-        rows.flatMap((r) => r.tokens),
-        [size, L],
-        'int64',
-      ), // [size, L]
-      mask: tensor(
-        rows.flatMap((r) => r.known.map(Number)),
-        [size, L],
-        'uint8',
-      ).to('bool'), // [size, L]
-    };
-  };
-  return { ...base, condition };
+  return o.template ? { ...base, condition: templateCondition(o.template, o.n) } : base;
 }
 
 /** Rows of tokens as texts, each cut to its template's length. */

@@ -149,7 +149,7 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
   },
   conditioning: {
     fields: { prompt: 'string', suffix: 'string', infill: 'string', length: 'int' },
-    parse: (m, q) =>
-      textTemplate(q as TemplateSpec, networkLength(m.model), (f) => f, textAlphabet(m.config)),
+    parse: (m, q, name = (f) => f) =>
+      textTemplate(q as TemplateSpec, networkLength(m.model), name, textAlphabet(m.config)),
   },
 };
