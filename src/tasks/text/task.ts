@@ -7,7 +7,7 @@
 // MDLM ancestral, cosine grid).
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
-import { arange, keep, type Tensor, type TorchGenerator, tensor } from '../../torch/index.js';
+import { keep, type Tensor, type TorchGenerator } from '../../torch/index.js';
 import { elboUnavailable, heldOutElboBits } from '../../train/held-out-elbo.js';
 import { heldOutLoss } from '../../train/held-out-loss.js';
 import type { TaskShape, TrainConfig, TrainTask } from '../../train/index.js';
@@ -15,6 +15,7 @@ import { type Alphabet, TEXT8, tokenCount } from '../common/alphabet.js';
 import { type Corpus, corpusHash, encode } from './corpus.js';
 import { TextScorer } from './metrics.js';
 import { sampleText } from './sample.js';
+import { heldOutIds, Windows } from './windows.js';
 
 export interface TextTaskOptions {
   length: number; // L
@@ -43,12 +44,8 @@ export function textShape(
 }
 
 /** The first n whole windows of L characters of held-out text, as tokens: [n, L] int64. */
-export function heldOutTokens(text: string, alphabet: Alphabet, L: number, n: number): Tensor {
-  const v = encode(text, alphabet);
-  const m = Math.min(n, Math.floor(v.length / L));
-  if (m === 0) throw new Error(`text: ${v.length} held-out characters, fewer than L = ${L}`);
-  return tensor(v.subarray(0, m * L), [m, L], 'int32').to('int64');
-}
+export const heldOutTokens = (text: string, alphabet: Alphabet, L: number, n: number): Tensor =>
+  heldOutIds(encode(text, alphabet), L, n, 'text: characters');
 
 export class TextTask implements TrainTask {
   readonly name = 'text';
@@ -58,9 +55,8 @@ export class TextTask implements TrainTask {
   readonly length: number;
   readonly alphabet: Alphabet;
   readonly scorer: TextScorer;
-  readonly #train: Tensor; // [N] int64
+  readonly #train: Windows;
   readonly #valid: Tensor; // [evalWindows, L] int64
-  readonly #offsets: Tensor; // [L] int64
 
   constructor(
     readonly corpus: Corpus,
@@ -70,27 +66,14 @@ export class TextTask implements TrainTask {
     this.length = L;
     this.alphabet = corpus.alphabet ?? TEXT8;
     this.classes = tokenCount(this.alphabet);
-    if (corpus.train.length < 2 * L)
-      throw new Error(
-        `text: the training split has ${corpus.train.length} characters, fewer than 2 L = ${2 * L}`,
-      );
-    if (corpus.valid.length < L)
-      throw new Error(
-        `text: the valid split has ${corpus.valid.length} characters, fewer than L = ${L}`,
-      );
-    const t = encode(corpus.train, this.alphabet);
-    this.#train = keep(tensor(t, [t.length], 'int32').to('int64'));
+    this.#train = new Windows(encode(corpus.train, this.alphabet), L, 'text: characters');
     this.#valid = keep(heldOutTokens(corpus.valid, this.alphabet, L, opts.evalWindows));
-    this.#offsets = keep(arange(0, L));
     this.scorer = new TextScorer(corpus.test);
     this.dataHash = corpusHash(corpus);
   }
 
   batch(size: number, gen: TorchGenerator): { x0: Tensor } {
-    const N = this.#train.size(0);
-    const start = gen.randint(0, N - this.length + 1, [size]); // [B]
-    const idx = start.unsqueeze(1).add(this.#offsets); // [B, L]
-    return { x0: this.#train.indexSelect(0, idx.reshape([-1])).reshape([size, this.length]) };
+    return { x0: this.#train.batch(size, gen) };
   }
 
   /** Mean cross-entropy of the model on the held-out windows, with fixed times and noise. */
