@@ -1,5 +1,6 @@
 // The text8-style text task (sec:exp-text8, app:text8): corpus, normalisation, the training task
-// and its configs, sampling, word metrics, frontiers and the MDLM/CADD/SJD comparison.
+// and its configs, sampling, word metrics, frontiers and the MDLM/CADD/SJD comparison; token
+// corpora (raw text through GPT-2's BPE or a tokenizer.json).
 export * from './compare/comparison.js';
 export * from './compare/frontier.js';
 export * from './compare/frontier-cache.js';
@@ -18,3 +19,6 @@ export * from './sample.js';
 export * from './spec.js';
 export * from './task.js';
 export * from './template.js';
+export * from './tokens/token-corpus.js';
+export * from './tokens/token-file.js';
+export * from './tokens/tokenizer.js';
