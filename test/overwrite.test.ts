@@ -134,6 +134,10 @@ const cases: Record<string, (() => string[])[]> = {
     () => ['data', 'text8', '--out', p('user-file')],
     () => ['data', 'text8', '--out', p('folder')],
   ],
+  'data tokens --out': [
+    () => ['data', 'tokens', '--from', 'sotu', '--tokenizer', 'gpt2', '--out', p('user-file')],
+    () => ['data', 'tokens', '--from', 'sotu', '--tokenizer', 'gpt2', '--out', p('folder')],
+  ],
   'data sudoku --out': [() => ['data', 'sudoku', '--out', p('user.csv'), '--count', '1']],
   'data images --out': [() => ['data', 'images', '--out', p('user.safetensors')]],
   'sample image --out': [() => ['sample', 'image', '--out', p('user.png')]],

@@ -1,5 +1,6 @@
 // The text8-style text task (sec:exp-text8, app:text8): corpus, normalisation, the training task
-// and its configs, sampling, word metrics, frontiers and the MDLM/CADD/SJD comparison.
+// and its configs, sampling, word metrics, frontiers and the MDLM/CADD/SJD comparison; corpora
+// in any alphabet; token corpora (raw text through GPT-2's BPE or a tokenizer.json).
 export { type Alphabet, sameAlphabet, TEXT8 } from '../common/alphabet.js';
 export * from './compare/comparison.js';
 export * from './compare/frontier.js';
@@ -21,3 +22,6 @@ export * from './spec.js';
 export * from './task.js';
 export * from './template.js';
 export * from './text-alphabet.js';
+export * from './tokens/token-corpus.js';
+export * from './tokens/token-file.js';
+export * from './tokens/tokenizer.js';
