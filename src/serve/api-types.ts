@@ -117,6 +117,7 @@ export interface ServedTask {
   length: number; // sites a sample
   geometry?: Geometry; // images
   alphabet?: string; // text: the character of each token
+  pieces?: string[]; // text: the text of each token (a character, or a BPE token's piece)
   retries?: number; // Sudoku: a solve's default retries
 }
 

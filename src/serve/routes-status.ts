@@ -25,6 +25,7 @@ function taskInfo(spec: TaskSpec, m: Served[string]): TaskInfo {
     length: m.length,
     ...(m.geometry ? { geometry: m.geometry } : {}),
     ...(m.alphabet ? { alphabet: m.alphabet } : {}),
+    ...(m.pieces ? { pieces: m.pieces } : {}),
     ...(spec.apiInfo as Partial<ServedTask>), // Sudoku: a solve's retries
   };
 }

@@ -27,6 +27,7 @@ export type {
 export interface TaskModel extends LoadedModel {
   geometry?: ImageGeometry;
   alphabet?: string; // the character of each token
+  pieces?: string[]; // the text of each token (a character, or a BPE token's piece)
 }
 
 /** A task as the registry holds it: its model one of those TaskModel describes. */

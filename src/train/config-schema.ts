@@ -160,6 +160,14 @@ export const configSchema = z.object({
   deepSupervision: z.boolean().optional(),
   shards: int(1, 65_536).optional(),
   init: z.object({ from: z.string().min(1), sha256: z.string().optional() }).optional(),
+  tokenizer: z
+    .object({
+      spec: z.string().min(1),
+      name: z.string(),
+      vocab: int(2, 1 << 24),
+      json: z.string().optional(),
+    })
+    .optional(),
   alphabet: z
     .object({
       symbols: z.array(z.string().min(1)).min(2).max(65_535),

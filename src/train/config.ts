@@ -58,7 +58,9 @@ export interface TrainConfig {
   augment?: 'none' | 'digits' | 'full'; // Sudoku: the symmetries drawn per training board
   deepSupervision?: boolean; // a looped transformer's cross-entropy at every loop, averaged
   image?: { height: number; width: number; channels: number; levels: number }; // images
-  alphabet?: { symbols: string[]; pad: boolean }; // sequences: one token a symbol, then PAD
+  alphabet?: { symbols: string[]; pad: boolean }; // sequences, text: one token a symbol, then PAD
+  /** text on a token corpus: its tokenizer (a tokenizer.json's text kept whole, so the run decodes) */
+  tokenizer?: { spec: string; name: string; vocab: number; json?: string };
   shards?: number; // data-parallel: the global batch in this many parts (data-parallel.ts)
   /** warm start: the weights of a run (its EMA) or model folder, and their sha256 */
   init?: { from: string; sha256?: string };

@@ -7,7 +7,7 @@
 // but is not a bound on their likelihood. It holds at eta = 1 only; other processes have none.
 import type { Network } from '../model/network.js';
 import type { SJDProcess } from '../process/index.js';
-import type { Tensor } from '../torch/index.js';
+import type { Tensor, TorchGenerator } from '../torch/index.js';
 import { heldOutLossOf } from './held-out-loss.js';
 import { elboLoss } from './sjd-loss.js';
 
@@ -39,8 +39,9 @@ export function heldOutElboBits(
   const draws = o.draws ?? ELBO_DRAWS;
   const seed = o.seed ?? 12345;
   let nats = 0; // a position
+  const loss = (x: Tensor, t: Float64Array, g: TorchGenerator) => elboLoss(model, proc, x, t, g);
   for (let k = 0; k < draws; k++)
-    nats += heldOutLossOf((x, t, g) => elboLoss(model, proc, x, t, g), proc.T, x0, seed + k);
+    nats += heldOutLossOf(loss, proc.T, x0, seed + k, model.anchors.count);
   const positions = x0.size(0) * x0.size(1);
   return ((nats / draws) * positions) / (o.tokens ?? positions) / Math.LN2;
 }

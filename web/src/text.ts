@@ -11,7 +11,8 @@ export function setupText(section: HTMLElement, info: ServedTask, models: Models
   const form = section.querySelector<HTMLFormElement>('form')!;
   const out = section.querySelector<HTMLElement>('.texts')!;
   fillSettings(section.querySelector('fieldset')!, info, models);
-  const alphabet = info.alphabet!;
+  // the text of each token: a character, or a BPE token's piece
+  const alphabet = info.pieces ?? Array.from(info.alphabet!);
   const L = info.length!;
 
   const template = form.querySelector<HTMLInputElement>('input[name="infill"]')!;

@@ -6,13 +6,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { sampling, text, train, util } from '../../index.js';
+import { sampling, text, type torch, train, util } from '../../index.js';
 import { group, parsed } from '../options.js';
 import { withProgress } from '../progress.js';
 import { type SampleOpts, samplingOptions } from './sampling-flags.js';
-
-/** Held-out windows the ELBO is estimated on. */
-const ELBO_WINDOWS = 64;
 
 type EvalOpts = SampleOpts & {
   data?: string;
@@ -44,18 +41,41 @@ function evalInfill(o: EvalOpts, m: Loaded, test: string): void {
   }
 }
 
-/** The held-out negative ELBO in bits a character on the corpus's valid split, where it exists. */
-function elboLine(m: Loaded, valid: string): { elbo_bits?: number; line: string } {
+/**
+ * The held-out negative ELBO on held-out windows x0 [n, L] (prop:elbo-eta1), where the process
+ * has one, in bits a `unit`; a token model's line adds the perplexity bound 2^bits.
+ */
+function elboLine(m: Loaded, x0: torch.Tensor, unit: string): { elbo_bits?: number; line: string } {
   const why = train.elboUnavailable(m.process);
   if (why) return { line: `held-out ELBO: none (${why})` };
-  const L = m.model.config.length;
-  const x0 = text.heldOutTokens(valid, text.textAlphabet(m.config), L, ELBO_WINDOWS);
   const elbo_bits = train.heldOutElboBits(m.model, m.process, x0);
-  const kind = m.process.config.kernel === 'mask' ? 'a bound' : 'its jump part, no score term';
+  const bound = m.process.config.kernel === 'mask';
+  const kind = bound ? 'a bound' : 'its jump part, no score term';
+  const perplexity =
+    unit === 'token' && bound ? `, perplexity at most ${(2 ** elbo_bits).toFixed(1)}` : '';
   return {
     elbo_bits,
-    line: `held-out ELBO: ${elbo_bits.toFixed(3)} bits a character (${kind}; ${x0.size(0)} windows of ${L}, ${train.ELBO_DRAWS} draws)`,
+    line: `held-out ELBO: ${elbo_bits.toFixed(3)} bits a ${unit}${perplexity} (${kind}; ${x0.size(0)} windows of ${x0.size(1)}, ${train.ELBO_DRAWS} draws)`,
   };
+}
+
+/** A token model: the held-out ELBO on its token corpus's valid split (or --data's). */
+function evalTokens(o: EvalOpts, m: Loaded): void {
+  if (o.frontier || o.infill)
+    throw new Error('--frontier and --infill score words: they are for character models');
+  const data = o.data ?? m.config.data;
+  if (!data || !existsSync(data))
+    throw new Error(`the model's token corpus (${data}) is not here; pass it with --data`);
+  const corpus = text.loadTokenCorpus(data);
+  const mine = text.textTokenizer(m.config)!;
+  if (corpus.tokenizer.vocab !== mine.vocab || corpus.tokenizer.spec !== mine.spec)
+    throw new Error(
+      `${data}: its tokenizer (${corpus.tokenizer.name}) is not the model's (${mine.name})`,
+    );
+  const x0 = text.heldOutIds(corpus.valid, m.model.config.length, text.TOKEN_EVAL_WINDOWS, data);
+  const elbo = elboLine(m, x0, 'token');
+  console.log(elbo.line);
+  if (o.json) console.log(JSON.stringify({ elbo_bits: elbo.elbo_bits ?? null, data }));
 }
 
 /** -n samples at the flags' settings, scored, and the held-out ELBO. */
@@ -66,7 +86,9 @@ function evalSamples(o: EvalOpts, m: Loaded, scorer: text.TextScorer, valid: str
     text.sampleText(m.model, m.process, { ...o, alphabet, progress }),
   );
   const chars_per_s = (texts.length * m.model.config.length) / ((performance.now() - t0) / 1000);
-  const elbo = elboLine(m, valid);
+  const L = m.model.config.length;
+  const x0 = text.heldOutTokens(valid, text.textAlphabet(m.config), L, text.EVAL_WINDOWS);
+  const elbo = elboLine(m, x0, 'character');
   const r = {
     ...scorer.score(texts),
     nfe: o.nfe,
@@ -146,6 +168,7 @@ async function evalText(o: EvalOpts): Promise<void> {
       kind: text.FRONTIER_FILE,
     });
   const m = text.loadTextModel(o.model, o);
+  if (m.config.tokenizer) return evalTokens(o, m);
   const { data, corpus } = corpusOf(o, m);
   if (o.infill) return evalInfill(o, m, corpus.test);
   const scorer = new text.TextScorer(corpus.test);

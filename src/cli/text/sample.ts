@@ -16,20 +16,20 @@ interface TemplateOpts {
 
 function sampleText(o: SampleOpts & TemplateOpts): void {
   const { model, process: proc, config } = text.loadTextModel(o.model, o);
-  const alphabet = text.textAlphabet(config);
-  const template = text.textTemplate(o, model.config.length, undefined, alphabet);
+  const template = text.modelTemplate(config, o, model.config.length);
   for (const [field, v] of Object.entries(template?.normalised ?? {}))
     console.error(`--${field} normalised as the corpus is: ${JSON.stringify(v)}`);
   const t0 = performance.now();
   const { texts } = withProgress(`sampling ${o.n} texts`, o.n, 'texts', (progress) =>
-    text.sampleText(model, proc, { ...o, template, alphabet, progress }),
+    text.sampleText(model, proc, { ...o, template, ...text.textDecoding(config), progress }),
   );
   const s = (performance.now() - t0) / 1000;
   for (const t of texts) console.log(t);
   const length = template?.length ?? model.config.length;
   const given = template ? `, ${template.known.filter(Boolean).length} given` : '';
+  const unit = text.textUnit(config);
   console.error(
-    `${texts.length} samples of ${length} characters${given}, ${o.sampler ?? sampling.defaultSampler(proc)} sampler, ${o.nfe} NFE, temperature ${o.temperature}: ${((texts.length * model.config.length) / s).toFixed(0)} characters/s`,
+    `${texts.length} samples of ${length} ${unit}${given}, ${o.sampler ?? sampling.defaultSampler(proc)} sampler, ${o.nfe} NFE, temperature ${o.temperature}: ${((texts.length * model.config.length) / s).toFixed(0)} ${unit}/s`,
   );
 }
 

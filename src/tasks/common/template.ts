@@ -54,14 +54,78 @@ function normaliseField(s: string, holes: boolean, f: (s: string) => string): st
   return holes ? s.split(HOLE).map(f).join(HOLE) : f(s);
 }
 
+/** A template's parts as tokens: -1 marks an infill's hole. */
+export interface TemplateParts {
+  prompt?: number[];
+  suffix?: number[];
+  infill?: number[];
+}
+
+export interface PlaceOptions {
+  name?: FieldName;
+  unit?: string; // what one position holds, in messages (default 'symbols')
+  result?: string; // the kind of result, in messages (default 'sequence')
+  /** a padded model's PAD token: clamped past the length, so the result ends there */
+  pad?: number;
+}
+
 /**
- * A template for a model of L positions; null when the spec asks for nothing (unconditional).
- * Errors name the fields as `o.name` does (the CLI's flags by default).
+ * Tokenised parts placed in a template of L positions: the infill from the start, the prompt at
+ * the start, the suffix ending at `length` (default: the infill's, else L); null when nothing is
+ * asked. Errors are one line naming the field as `o.name` does.
  */
-export function makeTemplate(spec: TemplateSpec, L: number, o: TemplateOptions): Template | null {
+export function placeTemplate(
+  parts: TemplateParts,
+  askedLength: number | undefined,
+  L: number,
+  o: PlaceOptions = {},
+): Template | null {
   const name = o.name ?? FLAG_NAMES;
   const unit = o.unit ?? 'symbols';
   const result = o.result ?? 'sequence';
+  const { prompt, suffix, infill } = parts;
+  if (infill !== undefined && (prompt !== undefined || suffix !== undefined))
+    throw new Error(
+      `${name('infill')} is a whole template: give it alone, not with ${name('prompt')} or ${name('suffix')}`,
+    );
+  if (infill !== undefined && askedLength === undefined && infill.length > L)
+    throw new Error(`${name('infill')} has ${infill.length} ${unit}; the model takes at most ${L}`);
+  const length = askedLength ?? infill?.length ?? L;
+  if (!(Number.isInteger(length) && length >= 1 && length <= L))
+    throw new Error(
+      `${name('length')} must be a whole number from 1 to the model's ${L}, got ${length}`,
+    );
+  const slots: number[] = new Array(L).fill(-1); // -1: a hole
+  if (o.pad !== undefined) slots.fill(o.pad, length);
+  const asked = prompt !== undefined || suffix !== undefined || infill !== undefined;
+  if (!asked && (askedLength === undefined || o.pad === undefined)) {
+    return askedLength === undefined
+      ? null
+      : { length, tokens: new Array(L).fill(0), known: new Array(L).fill(false) };
+  }
+  const place = (field: TemplateField, ts: number[], at: number) => {
+    if (at < 0 || at + ts.length > length)
+      throw new Error(`${name(field)}: ${ts.length} ${unit} do not fit a ${result} of ${length}`);
+    ts.forEach((t, i) => {
+      if (slots[at + i] !== -1 && t !== -1)
+        throw new Error(
+          `${name('prompt')} and ${name('suffix')} overlap at position ${at + i} (a ${result} of ${length})`,
+        );
+      if (t !== -1) slots[at + i] = t;
+    });
+  };
+  if (infill !== undefined) place('infill', infill, 0);
+  if (prompt !== undefined) place('prompt', prompt, 0);
+  if (suffix !== undefined) place('suffix', suffix, length - suffix.length);
+  return { length, tokens: slots.map((t) => Math.max(t, 0)), known: slots.map((t) => t >= 0) };
+}
+
+/**
+ * A template for a model of L positions over an alphabet; null when the spec asks for nothing
+ * (unconditional). Errors name the fields as `o.name` does (the CLI's flags by default).
+ */
+export function makeTemplate(spec: TemplateSpec, L: number, o: TemplateOptions): Template | null {
+  const name = o.name ?? FLAG_NAMES;
   const { alphabet } = o;
   const index = new SymbolIndex(alphabet.symbols);
   if (spec.infill !== undefined && index.of(HOLE.codePointAt(0)!) >= 0)
@@ -79,59 +143,20 @@ export function makeTemplate(spec: TemplateSpec, L: number, o: TemplateOptions):
       return t;
     });
   const normalised: Template['normalised'] = {};
-  const fold = (field: TemplateField, v: string | undefined) => {
-    if (v === undefined || !o.normalise) return v;
-    const n = normaliseField(v, field === 'infill', o.normalise);
-    if (n !== v) normalised[field] = n;
-    return n;
-  };
-  const [prompt, suffix, infill] = [
-    fold('prompt', spec.prompt),
-    fold('suffix', spec.suffix),
-    fold('infill', spec.infill),
-  ];
-  if (infill !== undefined && (prompt !== undefined || suffix !== undefined))
-    throw new Error(
-      `${name('infill')} is a whole template: give it alone, not with ${name('prompt')} or ${name('suffix')}`,
-    );
-  if (infill !== undefined && spec.length === undefined && infill.length > L)
-    throw new Error(`${name('infill')} has ${infill.length} ${unit}; the model takes at most ${L}`);
-  const length = spec.length ?? (infill !== undefined ? infill.length : L);
-  if (!(Number.isInteger(length) && length >= 1 && length <= L))
-    throw new Error(
-      `${name('length')} must be a whole number from 1 to the model's ${L}, got ${length}`,
-    );
-  const slots: number[] = new Array(L).fill(-1); // -1: a hole
-  // a padded model: PAD past the length, so the sequence ends there
-  if (alphabet.pad) slots.fill(alphabet.symbols.length, length);
-  const asked = prompt !== undefined || suffix !== undefined || infill !== undefined;
-  if (!asked && (spec.length === undefined || !alphabet.pad)) {
-    return spec.length === undefined
-      ? null
-      : { length, tokens: new Array(L).fill(0), known: new Array(L).fill(false) };
+  const parts: TemplateParts = {};
+  for (const field of ['prompt', 'suffix', 'infill'] as const) {
+    let v = spec[field];
+    if (v === undefined) continue;
+    if (o.normalise) {
+      const n = normaliseField(v, field === 'infill', o.normalise);
+      if (n !== v) normalised[field] = n;
+      v = n;
+    }
+    parts[field] = tokensOf(field, v);
   }
-  const place = (field: TemplateField, ts: number[], at: number) => {
-    if (at < 0 || at + ts.length > length)
-      throw new Error(`${name(field)}: ${ts.length} ${unit} do not fit a ${result} of ${length}`);
-    ts.forEach((t, i) => {
-      if (slots[at + i] !== -1 && t !== -1)
-        throw new Error(
-          `${name('prompt')} and ${name('suffix')} overlap at position ${at + i} (a ${result} of ${length})`,
-        );
-      if (t !== -1) slots[at + i] = t;
-    });
-  };
-  if (infill !== undefined) place('infill', tokensOf('infill', infill), 0);
-  if (prompt !== undefined) place('prompt', tokensOf('prompt', prompt), 0);
-  if (suffix !== undefined) {
-    const ts = tokensOf('suffix', suffix);
-    place('suffix', ts, length - ts.length);
-  }
-  const known = slots.map((t) => t >= 0);
-  const tokens = slots.map((t) => Math.max(t, 0));
-  return Object.keys(normalised).length > 0
-    ? { length, tokens, known, normalised }
-    : { length, tokens, known };
+  const pad = alphabet.pad ? alphabet.symbols.length : undefined;
+  const t = placeTemplate(parts, spec.length, L, { name, unit: o.unit, result: o.result, pad });
+  return t && Object.keys(normalised).length > 0 ? { ...t, normalised } : t;
 }
 
 /**

@@ -19,6 +19,7 @@ import type { Alphabet } from '../common/alphabet.js';
 import { templateCondition } from '../common/template.js';
 import { decode } from './corpus.js';
 import type { TextTemplate } from './template.js';
+import type { TextTokenizer } from './tokens/tokenizer.js';
 
 /**
  * Text's sampling defaults (the commands', the page's and sampleText's): the library's, at
@@ -34,6 +35,8 @@ export type TextSampleOptions = UnconditionalOptions & {
   template?: TextTemplate | TextTemplate[] | null;
   /** the model's alphabet (task.ts textAlphabet; default text8's) */
   alphabet?: Alphabet;
+  /** a token model's tokenizer (task.ts textTokenizer): rows decode through it */
+  tokenizer?: TextTokenizer;
 };
 
 /** The batched sampler's options: the template's known characters clamped in every row. */
@@ -47,7 +50,8 @@ const textsOf = (rows: number[][], o: TextSampleOptions) =>
   rows.map((r, i) => {
     const t = o.template;
     const length = t ? (Array.isArray(t) ? t[i]! : t).length : r.length;
-    return decode(r.slice(0, length), o.alphabet);
+    const ids = r.slice(0, length);
+    return o.tokenizer ? o.tokenizer.decode(ids) : decode(ids, o.alphabet);
   });
 
 export function sampleText(

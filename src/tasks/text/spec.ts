@@ -1,32 +1,25 @@
 // The text task as the commands and `sjd serve` see it (common/task-spec.ts): its models' shape,
-// the shipped model and its alphabet, the sampling defaults (app:text8: MDLM's ancestral step for
+// the shipped model and its vocabulary (an alphabet, or a tokenizer), the sampling defaults (app:text8: MDLM's ancestral step for
 // the masked preset, else Alg. 2; NFE 64, temperature 0.7), a training run from `sjd train
-// text`'s flags (flags.ts), the comparison of `sjd compare text` (fig:text8), and unconditional
+// text`'s flags (prepare.ts), the comparison of `sjd compare text` (fig:text8), and unconditional
 // sampling as the API answers it.
 
 import { networkLength } from '../../model/network.js';
-import { describeProcess, withHazardWeights, withObjective } from '../../process/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
-import { sameAlphabet, TEXT8 } from '../common/alphabet.js';
-import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
+import type { CompareOptions, TaskSpec } from '../common/task-spec.js';
 import { runTextComparison, textReportFiles } from './compare/comparison.js';
 import { FRONTIER_NFES } from './compare/frontier.js';
 import { runHazardComparison } from './compare/hazards.js';
 import { runInfillComparison } from './compare/infill.js';
-import { EMBEDDED, loadCorpus, tokenCounts } from './corpus.js';
-import {
-  TEXT_TRAIN_DEFAULTS,
-  TEXT_TRAIN_FLAGS,
-  type TextCompareFlags,
-  type TextTrainFlags,
-  textCompareFlags,
-} from './flags.js';
+import { TEXT_TRAIN_FLAGS, type TextCompareFlags, textCompareFlags } from './flags.js';
 import { HOLE_SHAPES, type HoleShape } from './infill.js';
 import { loadTextModel } from './load.js';
-import { SIGMA_SWEEP, TEXT_PROCESS, TEXT_SIZES, textConfig } from './presets.js';
+import { characterTask, prepareTextRun } from './prepare.js';
+import { SIGMA_SWEEP, TEXT_PROCESS, TEXT_SIZES } from './presets.js';
 import { sampleTextSteps, TEXT_SAMPLING } from './sample.js';
-import { TextTask, textAlphabet, textShape } from './task.js';
-import { type TemplateSpec, type TextTemplate, textTemplate } from './template.js';
+import { textShape } from './task.js';
+import type { TemplateSpec, TextTemplate } from './template.js';
+import { modelTemplate, textDecoding, tokenPieces } from './vocabulary.js';
 
 const TEXT_COMPARISON_DOC = 'docs/reports/text/comparison.md';
 const TEXT_HAZARDS_DOC = 'docs/reports/text/hazards.md';
@@ -42,22 +35,13 @@ const textDoc = (o: { doc: string; infill?: unknown; hazards?: unknown }): strin
         ? TEXT_HAZARDS_DOC
         : TEXT_COMPARISON_DOC;
 
-/** The task a run trains on: the corpus in windows of the size's length. */
-const textTask = (data: string | undefined, length: number, d = TEXT_TRAIN_DEFAULTS) =>
-  new TextTask(loadCorpus(data), {
-    length,
-    evalWindows: 64,
-    evalSamples: d.evalSamples,
-    evalNfe: d.evalNfe,
-    evalTemperature: 1,
-  });
-
-export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
+export const textSpec: TaskSpec<LoadedModel & { alphabet?: string; pieces: string[] }> = {
   name: 'text',
   shape: textShape,
   load: (dir) => {
     const m = loadTextModel(dir);
-    return { ...m, alphabet: textAlphabet(m.config).symbols.join('') };
+    const pieces = tokenPieces(m.config);
+    return m.config.tokenizer ? { ...m, pieces } : { ...m, alphabet: pieces.join(''), pieces };
   },
   sampling: TEXT_SAMPLING,
   train: {
@@ -65,30 +49,7 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
     sizes: TEXT_SIZES,
     defaults: TEXT_PROCESS,
     flags: TEXT_TRAIN_FLAGS,
-    prepare: (o: TrainOptions & TextTrainFlags, saved) => {
-      let config = saved ?? { ...textConfig(o), data: o.data ?? EMBEDDED };
-      if (!saved && o.length !== undefined) config = { ...config, length: o.length };
-      const task = textTask(o.data ?? config.data, config.length ?? 0, {
-        evalSamples: o.evalSamples ?? TEXT_TRAIN_DEFAULTS.evalSamples,
-        evalNfe: o.evalNfe ?? TEXT_TRAIN_DEFAULTS.evalNfe,
-      });
-      // a model over another alphabet than text8's keeps it in its config
-      if (!saved && !sameAlphabet(task.alphabet, TEXT8))
-        config = { ...config, alphabet: task.alphabet };
-      if (saved && !sameAlphabet(task.alphabet, textAlphabet(saved)))
-        throw new Error(
-          `${o.data ?? saved.data}: its alphabet (${task.alphabet.symbols.length} symbols) is not the run's (${textAlphabet(saved).symbols.length})`,
-        );
-      if (!saved && o.hazardWeights !== undefined) {
-        const counts = tokenCounts(task.corpus.train, task.alphabet);
-        config = { ...config, process: withHazardWeights(config.process, o.hazardWeights, counts) };
-      }
-      if (!saved && o.objective !== undefined)
-        config = { ...config, process: withObjective(config.process, o.objective) };
-      const letters = sameAlphabet(task.alphabet, TEXT8) ? '' : `, ${task.classes} symbols`;
-      const about = `${task.corpus.train.length} training characters from ${task.corpus.source} (windows of ${config.length}${letters}); ${describeProcess(config.process)}`;
-      return { config, task, about };
-    },
+    prepare: prepareTextRun,
   },
   compare: {
     description:
@@ -116,7 +77,7 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
         throw new Error('--infill and --hazards are two comparisons: one at a time');
       if (o.infill && o.nfes.join(',') !== FRONTIER_NFES.join(','))
         throw new Error("--nfes sets the frontiers' budgets; --infill fills at --infill-nfe");
-      const task = textTask(o.data, TEXT_SIZES[o.size]!.length);
+      const task = characterTask(o.data, TEXT_SIZES[o.size]!.length);
       if (o.infill) {
         const doc = textDoc(o);
         const shapes = (o.infill === true ? [...HOLE_SHAPES] : o.infill) as HoleShape[];
@@ -141,8 +102,8 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
   },
   *sampleSteps(m, s, condition) {
     const template = (condition as TextTemplate | null | undefined) ?? null;
-    const alphabet = textAlphabet(m.config);
-    const r = yield* sampleTextSteps(m.model, m.process, { ...s, template, alphabet });
+    const decoding = textDecoding(m.config);
+    const r = yield* sampleTextSteps(m.model, m.process, { ...s, template, ...decoding });
     // the fields normalisation changed, as they were used (the page shows them)
     const normalised = template?.normalised;
     return { answer: normalised ? { texts: r.texts, normalised } : { texts: r.texts }, nfe: r.nfe };
@@ -150,6 +111,6 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet: string }> = {
   conditioning: {
     fields: { prompt: 'string', suffix: 'string', infill: 'string', length: 'int' },
     parse: (m, q, name = (f) => f) =>
-      textTemplate(q as TemplateSpec, networkLength(m.model), name, textAlphabet(m.config)),
+      modelTemplate(m.config, q as TemplateSpec, networkLength(m.model), name),
   },
 };

@@ -12,9 +12,10 @@ import { elboUnavailable, heldOutElboBits } from '../../train/held-out-elbo.js';
 import { heldOutLoss } from '../../train/held-out-loss.js';
 import type { TaskShape, TrainConfig, TrainTask } from '../../train/index.js';
 import { type Alphabet, TEXT8, tokenCount } from '../common/alphabet.js';
-import { type Corpus, corpusHash, encode } from './corpus.js';
+import { type Corpus, corpusHash, encode, tokenCounts } from './corpus.js';
 import { TextScorer } from './metrics.js';
 import { sampleText } from './sample.js';
+import { textAlphabet } from './vocabulary.js';
 import { heldOutIds, Windows } from './windows.js';
 
 export interface TextTaskOptions {
@@ -25,13 +26,9 @@ export interface TextTaskOptions {
   evalTemperature: number;
 }
 
-/** A text model's alphabet: its config's, else text8's (the models before other alphabets). */
-export const textAlphabet = (config: Pick<TrainConfig, 'alphabet'>): Alphabet =>
-  config.alphabet ?? TEXT8;
-
 /** What loading a text model needs: its sequence length and alphabet (saved in its config). */
 export function textShape(
-  config: Pick<TrainConfig, 'task' | 'alphabet'> & { length?: number },
+  config: Pick<TrainConfig, 'task' | 'alphabet' | 'tokenizer'> & { length?: number },
 ): TaskShape {
   const L = config.length;
   if (config.task !== 'text' || !(Number.isInteger(L) && L! > 0))
@@ -39,7 +36,7 @@ export function textShape(
   return {
     name: 'text',
     length: L!,
-    classes: tokenCount(textAlphabet(config)),
+    classes: config.tokenizer?.vocab ?? tokenCount(textAlphabet(config)),
   };
 }
 
@@ -79,6 +76,11 @@ export class TextTask implements TrainTask {
   /** Mean cross-entropy of the model on the held-out windows, with fixed times and noise. */
   heldOutLoss(model: Network, proc: SJDProcess): number {
     return heldOutLoss(model, proc, this.#valid);
+  }
+
+  /** How often each token occurs in the training split (p0 of the hazard weights). */
+  tokenCounts(): number[] {
+    return tokenCounts(this.corpus.train, this.alphabet);
   }
 
   /** The held-out negative ELBO in bits a character, or undefined where the process has none. */

@@ -88,8 +88,14 @@ function readTokenizerFile(path: string): string {
 }
 
 /** A HuggingFace tokenizer.json, read and checked; errors are one line naming the file. */
-function fileTokenizer(path: string): TextTokenizer {
-  const text = readTokenizerFile(path);
+const fileTokenizer = (path: string): TextTokenizer =>
+  tokenizerFromJson(readTokenizerFile(path), path);
+
+/**
+ * A HuggingFace tokenizer from the text of its tokenizer.json (a file's, or the copy a model's
+ * config keeps); errors are one line naming `path`, where the text came from.
+ */
+export function tokenizerFromJson(text: string, path: string): TextTokenizer {
   let json: Record<string, unknown>;
   try {
     json = JSON.parse(text);
