@@ -74,9 +74,16 @@ test('sjd info names the libtorch build', () => {
 test('text end to end: data text8, train text, sample text, eval text --frontier, export', () => {
   const dir = tempDir('sjd-cli-text-');
   const corpus = join(dir, 'corpus');
-  const d = sjd('data', 'text8', '--out', corpus);
+  const d = sjd('data', 'text8', '--out', corpus); // text8: the alias of `data text`
   assert.equal(d.status, 0, d.stderr);
-  assert.match(d.stdout, /train \d{7}, valid \d+, test \d+ characters \(from sotu\)/);
+  assert.match(
+    d.stdout,
+    /train \d{7}, valid \d+, test \d+ characters, alphabet a-z and space \(from sotu\)/,
+  );
+  assert.match(
+    d.stdout,
+    /^normalisation: \d+ accents stripped; \d+ other characters made spaces \(most: "," \d+/m,
+  );
   const run = join(dir, 'run');
   const t = sjd(
     'train',
@@ -99,7 +106,7 @@ test('text end to end: data text8, train text, sample text, eval text --frontier
   assert.equal(t.status, 0, t.stderr);
   assert.match(
     t.stdout,
-    /finished at step 20; valid_loss \d\.\d+, valid_words5 [\d.]+, unique_words [\d.]+/,
+    /finished at step 20; valid_loss \d\.\d+, elbo_bits \d\.\d+, valid_words5 [\d.]+, unique_words [\d.]+/,
   );
   const config = JSON.parse(readFileSync(join(run, 'config.json'), 'utf8'));
   assert.deepEqual(config.process, {

@@ -130,9 +130,9 @@ const cases: Record<string, (() => string[])[]> = {
     () => ['eval', 'text', '--frontier', '--out', p('frontier-json')],
     () => ['eval', 'text', '--frontier', '--out', p('frontier-svg')],
   ],
-  'data text8 --out': [
-    () => ['data', 'text8', '--out', p('user-file')],
-    () => ['data', 'text8', '--out', p('folder')],
+  'data text --out': [
+    () => ['data', 'text', '--out', p('user-file')],
+    () => ['data', 'text', '--out', p('folder')],
   ],
   'data tokens --out': [
     () => ['data', 'tokens', '--from', 'sotu', '--tokenizer', 'gpt2', '--out', p('user-file')],
