@@ -8,6 +8,7 @@ import {
   setDefaultDevice,
   torchVersion,
 } from '../src/torch/index.js';
+import './data.js';
 import './distributed.js';
 import './gemm.js';
 import './image.js';
