@@ -9,7 +9,6 @@
 // code's length: the Monte Carlo estimate may dip a little under the entropy); and recovers 54.4%
 // of held-out middle quarters against the commonest base's 36.9% (asks better than it).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -29,6 +28,7 @@ import {
   totalVariation,
 } from '../src/tasks/sequences/index.js';
 import { train } from '../src/train/index.js';
+import { cliIn } from './sjd-cli.js';
 import { tempDir } from './tmp.js';
 
 const lines = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
@@ -169,13 +169,7 @@ test('DNA with a planted motif: a trained model samples the motif far above chan
 
 test('through the CLI: sjd train sequences, sjd sample sequences, and bad files in one line', () => {
   const dir = tempDir('sjd-sequences-cli-');
-  const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
-  const sjd = (...args: string[]) =>
-    spawnSync(process.execPath, [bin, ...args], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: { ...process.env, SJD_THREADS: '1' },
-    });
+  const { run: sjd } = cliIn(dir);
   const seqs = lines(40, (i) => 'ACGT'.repeat(4).slice(i % 4, (i % 4) + 12));
   writeFileSync(join(dir, 'dna.txt'), `${seqs.join('\n')}\n`);
   const t = sjd(

@@ -29,6 +29,7 @@ import { normaliseText } from '../src/tasks/text/normalise.js';
 import { StreamNormaliser } from '../src/tasks/text/normalise-stream.js';
 import { openPrefix } from '../src/tasks/text/regex-prefix.js';
 import { uniforms } from '../src/util/uniforms.js';
+import { sourceAndUserFolder } from './tmp.js';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -269,11 +270,7 @@ test('writeCorpus splits a file, a folder and a zip at the same points as the in
 
 test('writeCorpus claims --out first: a user folder needs force, a corpus folder is replaced', () => {
   const dir = tmp();
-  const src = join(dir, 'src.txt');
-  writeFileSync(src, 'Hello, World 7! '.repeat(200));
-  const out = join(dir, 'out');
-  mkdirSync(out);
-  writeFileSync(join(out, 'notes.txt'), 'mine');
+  const { src, out } = sourceAndUserFolder(dir, 'Hello, World 7! '.repeat(200));
   assert.throws(
     () => writeCorpus(src, out),
     /out is not empty and is not a corpus folder written by sjd; .*--force/,

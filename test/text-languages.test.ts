@@ -5,7 +5,6 @@
 // the masked process scores log2 K bits a token); and a German and a Greek paragraph end to end
 // through the CLI (data, train with --length, sample, a prompt, eval with the ELBO line).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -18,6 +17,7 @@ import { emptyTally, foldChars, normaliseText } from '../src/tasks/text/normalis
 import { CharTally, chooseAlphabet, restrictText } from '../src/tasks/text/text-alphabet.js';
 import { tensor, zeros } from '../src/torch/index.js';
 import { elboUnavailable, heldOutElboBits } from '../src/train/held-out-elbo.js';
+import { cliIn } from './sjd-cli.js';
 import { tempDir } from './tmp.js';
 
 const GERMAN =
@@ -127,31 +127,21 @@ test('the held-out ELBO: a uniform classifier under the masked process scores lo
 
 test('German and Greek through the CLI: data, train --length, sample, a prompt, eval with the ELBO', () => {
   const dir = tempDir('sjd-languages-cli-');
-  const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
-  const sjd = (...args: string[]) =>
-    spawnSync(process.execPath, [bin, ...args], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: { ...process.env, SJD_THREADS: '1' },
-    });
-  const ok = (r: ReturnType<typeof sjd>) => {
-    assert.equal(r.status, 0, r.stderr);
-    return r.stdout;
-  };
+  const { run: sjd, ok } = cliIn(dir);
   writeFileSync(join(dir, 'de.txt'), GERMAN.repeat(8));
   writeFileSync(join(dir, 'el.txt'), GREEK.repeat(12));
-  const de = ok(sjd('data', 'text', '--from', 'de.txt', '--out', 'de'));
+  const de = ok('data', 'text', '--from', 'de.txt', '--out', 'de');
   assert.match(de, /alphabet a-z and space/);
   assert.match(de, /normalisation: \d+ accents stripped; \d+ other characters made spaces/);
-  const el = ok(sjd('data', 'text', '--from', 'el.txt', '--out', 'el'));
+  const el = ok('data', 'text', '--from', 'el.txt', '--out', 'el');
   const symbols = Array.from(
     JSON.parse(readFileSync(join(dir, 'el/corpus.json'), 'utf8')).alphabet,
   );
   assert.match(el, new RegExp(`alphabet ${symbols.length} symbols`));
 
   const trainArgs = ['--size', 'tiny', '--process', 'masked', '--steps', '20', '--length', '32'];
-  ok(sjd('train', 'text', '--data', 'de', ...trainArgs, '--out', 'de-run'));
-  ok(sjd('train', 'text', '--data', 'el', ...trainArgs, '--out', 'el-run'));
+  ok('train', 'text', '--data', 'de', ...trainArgs, '--out', 'de-run');
+  ok('train', 'text', '--data', 'el', ...trainArgs, '--out', 'el-run');
   const config = JSON.parse(readFileSync(join(dir, 'el-run/config.json'), 'utf8'));
   assert.equal(config.length, 32);
   assert.deepEqual(config.alphabet, { symbols, pad: false });
@@ -166,16 +156,25 @@ test('German and Greek through the CLI: data, train --length, sample, a prompt, 
   assert.ok(last > 0 && last < 2 * Math.log2(symbols.length), `${last}`);
 
   const letters = new RegExp(`^[${symbols.join('')}]{32}$`, 'u');
-  const samples = ok(sjd('sample', 'text', '--model', 'el-run', '-n', '3', '--nfe', '8'));
+  const samples = ok('sample', 'text', '--model', 'el-run', '-n', '3', '--nfe', '8');
   const lines = samples.trim().split('\n');
   assert.equal(lines.length, 3);
   for (const l of lines) assert.match(l, letters);
   const prompted = ok(
-    sjd('sample', 'text', '--model', 'el-run', '-n', '2', '--nfe', '8', '--prompt', 'Η Αθήνα'),
+    'sample',
+    'text',
+    '--model',
+    'el-run',
+    '-n',
+    '2',
+    '--nfe',
+    '8',
+    '--prompt',
+    'Η Αθήνα',
   );
   for (const l of prompted.trim().split('\n')) assert.ok(l.startsWith('η αθηνα'), l);
   for (const run of ['de-run', 'el-run']) {
-    const e = ok(sjd('eval', 'text', '--model', run, '-n', '4', '--nfe', '8'));
+    const e = ok('eval', 'text', '--model', run, '-n', '4', '--nfe', '8');
     assert.match(e, /held-out ELBO: \d+\.\d+ bits a character \(a bound; \d+ windows of 32/);
   }
   const wrong = sjd('eval', 'text', '--model', 'el-run', '--data', 'de', '-n', '2');

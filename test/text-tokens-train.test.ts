@@ -5,7 +5,6 @@
 // on a HuggingFace tokenizer.json corpus, whose tokenizer its config keeps, so that sampling and
 // the page decode through it.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -13,24 +12,8 @@ import { embeddedFiles } from '../src/tasks/text/source.js';
 import { textSpec } from '../src/tasks/text/spec.js';
 import { tokenTemplate } from '../src/tasks/text/tokens/token-template.js';
 import { loadTokenizer } from '../src/tasks/text/tokens/tokenizer.js';
+import { cliIn } from './sjd-cli.js';
 import { tempDir } from './tmp.js';
-
-const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
-
-function cli(dir: string) {
-  const run = (...args: string[]) =>
-    spawnSync(process.execPath, [bin, ...args], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: { ...process.env, SJD_THREADS: '1' },
-    });
-  const ok = (...args: string[]) => {
-    const r = run(...args);
-    assert.equal(r.status, 0, r.stderr);
-    return r.stdout;
-  };
-  return { run, ok };
-}
 
 test('token templates: a prompt first, a suffix last, an infill tokenised between its holes', () => {
   const g = loadTokenizer('gpt2');
@@ -56,7 +39,7 @@ test('token templates: a prompt first, a suffix last, an infill tokenised betwee
 
 test('GPT-2 tokens through the CLI: data tokens, train text, sample from a prompt, eval the ELBO', () => {
   const dir = tempDir('sjd-gpt2-');
-  const { run, ok } = cli(dir);
+  const { run, ok } = cliIn(dir);
   const text = embeddedFiles()
     .map((f) => readFileSync(f, 'utf8'))
     .join('\n')
@@ -113,7 +96,7 @@ test('GPT-2 tokens through the CLI: data tokens, train text, sample from a promp
 
 test('a tokenizer.json corpus: a hybrid model keeps the tokenizer, samples and the page decode by it', () => {
   const dir = tempDir('sjd-wordlevel-');
-  const { ok } = cli(dir);
+  const { ok } = cliIn(dir);
   const words = ['[UNK]', 'the', 'cat', 'sat', 'on', 'mat', 'dog', 'ran', '.'];
   writeFileSync(
     join(dir, 'tokenizer.json'),

@@ -27,7 +27,7 @@ import {
 import { readTokenFile, writeTokenFile } from '../src/tasks/text/tokens/token-file.js';
 import { loadTokenizer } from '../src/tasks/text/tokens/tokenizer.js';
 import { pushAll } from '../src/util/fold.js';
-import { tempDir } from './tmp.js';
+import { sourceAndUserFolder, tempDir } from './tmp.js';
 
 const tmp = () => tempDir('sjd-tokens-');
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
@@ -238,11 +238,7 @@ test('a tokenizer.json corpus carries its copy and reads back without the origin
 
 test('corpus folders: claimed first, refused with a count, checked when read', () => {
   const dir = tmp();
-  const src = join(dir, 'src.txt');
-  writeFileSync(src, 'Hello, World 7! '.repeat(300));
-  const out = join(dir, 'out');
-  mkdirSync(out);
-  writeFileSync(join(out, 'notes.txt'), 'mine');
+  const { src, out } = sourceAndUserFolder(dir, 'Hello, World 7! '.repeat(300));
   assert.throws(
     () => writeTokenCorpus(src, out, { tokenizer: 'gpt2' }),
     oneLine(/out is not empty and is not a token corpus folder written by sjd; .*--force/),
