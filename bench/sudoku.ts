@@ -110,6 +110,8 @@ function adaptiveSolveBench(sampler: string, rules: boolean): BenchResult {
   return {
     ...t,
     boards_per_s: (128 * 1000) / t.sjd_ms,
+    // the classifier evaluations the boards needed over those the batch paid (passes x 128)
+    batch_efficiency: nfe_mean / t.passes,
     nfe_mean,
     nfe_max,
     solved_of_128: solved(r),
