@@ -9,12 +9,14 @@
 // score from the same classifier pass with the new commitments exact: 1 NFE a step. A board stops
 // when every site is committed; the driver's last step (NFE budget spent) fills every active site
 // with its argmax. As in Alg. 2 the temperature divides the logits wherever they are read.
+
 import { type SJDProcess, VARIANCE_FLOOR } from '../process/index.js';
-import { type Tensor, type TorchGenerator, where } from '../torch/index.js';
+import { type Tensor, where } from '../torch/index.js';
 import { boardTimes } from './board-time.js';
 import { commitSites } from './commit.js';
 import { classify } from './exclusion.js';
 import { reverseSdeMoveAlong, temperedProbs } from './reverse-sde.js';
+import type { StepRandom } from './step-random.js';
 import type { AdaptiveStepFn, CommitRule, SamplerState, StepContext } from './types.js';
 
 /**
@@ -54,7 +56,7 @@ export function adaptiveMove(
   state: SamplerState,
   blanks: Float64Array,
   last: boolean,
-  gen: TorchGenerator,
+  gen: StepRandom,
 ): AdaptiveMove {
   const rule = ctx.commit ?? DEFAULT_COMMIT;
   checkCommitRule(rule);

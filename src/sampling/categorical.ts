@@ -1,9 +1,11 @@
 // Categorical draws in float64 from per-position distributions, with top-p (nucleus)
 // truncation: keep the most probable anchors whose mass first reaches p, renormalise.
-import { type Tensor, type TorchGenerator, zerosLike } from '../torch/index.js';
+
+import { type Tensor, zerosLike } from '../torch/index.js';
+import type { StepRandom } from './step-random.js';
 
 /** probs [..., K] (rows sum to 1) -> draws [...] int64. */
-export function drawCategorical(probs: Tensor, gen: TorchGenerator, topP = 1): Tensor {
+export function drawCategorical(probs: Tensor, gen: StepRandom, topP = 1): Tensor {
   if (!(topP > 0 && topP <= 1)) throw new Error(`top-p must be in (0, 1], got ${topP}`);
   const shape = probs.shape;
   const K = shape[shape.length - 1]!;

@@ -18,11 +18,13 @@
 // before. A board nothing breaks is stepped exactly as by the adaptive sampler (the same draws).
 // The verifier is the rules alone: what is undone is read from the rules and the commits' own
 // sureness, never from a solution.
-import { type Tensor, type TorchGenerator, tensor, where } from '../torch/index.js';
+
+import { type Tensor, tensor, where } from '../torch/index.js';
 import { adaptiveMove, DEFAULT_COMMIT } from './adaptive-step.js';
 import { boardTimes } from './board-time.js';
 import { ruledOut } from './exclusion.js';
 import { CONDITIONED } from './state.js';
+import type { StepRandom } from './step-random.js';
 import type { AdaptiveStepFn, SamplerState, SearchState, StepContext } from './types.js';
 
 /**
@@ -60,7 +62,7 @@ export function undo(
   ctx: StepContext,
   state: SamplerState,
   blanks: Float64Array,
-  gen: TorchGenerator,
+  gen: StepRandom,
 ): SamplerState {
   const s: SearchState | undefined = state.search;
   if (!s)
@@ -132,7 +134,7 @@ function forwardDraw(
   ctx: StepContext,
   state: SamplerState,
   blanks: Float64Array,
-  gen: TorchGenerator,
+  gen: StepRandom,
 ): Tensor {
   const proc = ctx.process;
   const [B, L] = state.committed.shape as [number, number];

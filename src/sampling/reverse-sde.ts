@@ -6,6 +6,7 @@
 // confidence policy's second pass and the adaptive sampler take this step; the adaptive one
 // with per-row times (each board from its own t to its own s) in substeps from one classifier
 // pass, composed in closed form at eta = 1 (reverseSdeMoveAlong, eulerChain).
+
 import {
   blendedPosteriorMean,
   classifierScore,
@@ -14,9 +15,10 @@ import {
   type SJDProcess,
   VARIANCE_FLOOR,
 } from '../process/index.js';
-import { cat, type Tensor, type TorchGenerator, tensor, where } from '../torch/index.js';
+import { cat, type Tensor, tensor, where } from '../torch/index.js';
 import { maxOf, pushAll } from '../util/fold.js';
 import { normalAt } from './site-draws.js';
+import type { StepRandom } from './step-random.js';
 import type { SamplerState, StepContext, Time } from './types.js';
 
 /**
@@ -44,7 +46,7 @@ export function reverseSdeMove(
   logits: Tensor,
   t: Time,
   s: Time,
-  gen: TorchGenerator,
+  gen: StepRandom,
   mixture?: MixtureTerms,
 ): Tensor {
   if (typeof t === 'number' && typeof s === 'number')
@@ -79,7 +81,7 @@ export function reverseSdeMoveAlong(
   state: SamplerState,
   logits: Tensor,
   paths: number[][],
-  gen: TorchGenerator,
+  gen: StepRandom,
 ): Tensor {
   const proc = ctx.process;
   const y = state.y; // [B, L, d]
@@ -143,7 +145,7 @@ function substepsOneByOne(
   logits: Tensor,
   paths: number[][],
   live: ArrayLike<number | boolean>,
-  gen: TorchGenerator,
+  gen: StepRandom,
 ): Tensor {
   let y = state.y;
   const B = y.size(0);
@@ -203,7 +205,7 @@ function chainMove(
   logits: Tensor,
   k: { a: number | Tensor; b: number | Tensor; c: number | Tensor },
   stays: Tensor,
-  gen: TorchGenerator,
+  gen: StepRandom,
 ): Tensor {
   const y = state.y; // [B, L, d]
   const probs = temperedProbs(logits, ctx.temperature, 'float32'); // [B, L, K]
@@ -219,7 +221,7 @@ function moveAt(
   logits: Tensor,
   t: number,
   s: number,
-  gen: TorchGenerator,
+  gen: StepRandom,
   mixture?: MixtureTerms,
 ): Tensor {
   const proc = ctx.process;

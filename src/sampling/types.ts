@@ -1,6 +1,7 @@
 // What the samplers share: the classifier they call (the network as the samplers see it), the state they carry, and a step's context.
 import type { SJDProcess } from '../process/index.js';
-import type { Tensor, TorchGenerator } from '../torch/index.js';
+import type { Tensor } from '../torch/index.js';
+import type { StepRandom } from './step-random.js';
 
 /**
  * A forward time: one number for the whole batch (the fixed-grid samplers), or one per row
@@ -77,7 +78,7 @@ export type StepFn = (
   t: number,
   s: number,
   last: boolean,
-  gen: TorchGenerator,
+  gen: StepRandom,
 ) => SamplerState;
 
 /**
@@ -89,7 +90,7 @@ export type AdaptiveStepFn = (
   state: SamplerState,
   blanks: Float64Array,
   last: boolean,
-  gen: TorchGenerator,
+  gen: StepRandom, // a run's generator, or one stream a row (step-random.ts)
 ) => SamplerState;
 
 /** A state of a run as the driver shows it (plots, the web page's stream). */

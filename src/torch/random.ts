@@ -19,6 +19,16 @@ export class TorchGenerator {
   randn(shape: number[], dtype: DType = 'float32', device?: string): Tensor {
     return new Tensor(native.randn(shape, this.handle, dtype, device));
   }
+  /**
+   * counts[r] standard normals of shape `tail` for each row r, one stream for all:
+   * [sum counts, ...tail], the same numbers as randn of that shape (sampling/step-random.ts has
+   * the keyed-by-row kind).
+   */
+  randnRows(counts: ArrayLike<number>, tail: number[], dtype: DType = 'float32'): Tensor {
+    let n = 0;
+    for (let r = 0; r < counts.length; r++) n += counts[r]!;
+    return this.randn([n, ...tail], dtype);
+  }
   /** Integers in [low, high), int64. */
   randint(low: number, high: number, shape: number[], device?: string): Tensor {
     return new Tensor(native.randint(low, high, shape, this.handle, device));
