@@ -19,10 +19,11 @@
 // The verifier is the rules alone: what is undone is read from the rules and the commits' own
 // sureness, never from a solution.
 
-import { type Tensor, tensor, where } from '../torch/index.js';
+import { type Tensor, tensor, where, zeros } from '../torch/index.js';
 import { adaptiveMove, DEFAULT_COMMIT } from './adaptive-step.js';
 import { boardTimes } from './board-time.js';
 import { ruledOut } from './exclusion.js';
+import { siteIndices } from './site-draws.js';
 import { CONDITIONED } from './state.js';
 import type { StepRandom } from './step-random.js';
 import type { AdaptiveStepFn, SamplerState, SearchState, StepContext } from './types.js';
@@ -103,7 +104,8 @@ export function undo(
     undos: s.undos.add(broken.to('int32')),
   };
   const next: SamplerState = { y: state.y, committed: kept, tokens, search };
-  return { ...next, y: where(back.unsqueeze(-1), forwardDraw(ctx, next, blanks, gen), state.y) };
+  const redrawn = forwardDraw(ctx, next, blanks, broken.squeeze(-1), gen);
+  return { ...next, y: where(back.unsqueeze(-1), redrawn, state.y) };
 }
 
 /**
@@ -126,7 +128,9 @@ function latestGuess(mine: Tensor, s: SearchState, threshold: number): Tensor {
 
 /**
  * y [B, L, d] from the forward law at each row's board time given its committed sites, the
- * active ones uniform over the values left to them (all values where none is left). The variance
+ * active ones uniform over the values left to them (all values where none is left); the noise
+ * drawn for the `rows` [B] bool that are redrawn only (0 elsewhere, which no caller reads), a row
+ * at a time, so that a row's draws do not depend on the rows beside it (step-random.ts). The variance
  * is sigma^2(t'): the law's own at eta = 1, where v_t(tau) does not depend on the unstick time;
  * at eta < 1 it stands in for the mixture over tau (corrupt.ts draws tau; here none is known).
  */
@@ -134,6 +138,7 @@ function forwardDraw(
   ctx: StepContext,
   state: SamplerState,
   blanks: Float64Array,
+  rows: Tensor,
   gen: StepRandom,
 ): Tensor {
   const proc = ctx.process;
@@ -155,8 +160,16 @@ function forwardDraw(
     [B, 1, 1],
     'float64',
   );
-  return mu
-    .mul(alpha)
-    .add(gen.randn([B, L, d], 'float64').mul(sigma))
-    .to(state.y.dtype);
+  const redraw = rows.toArray() as number[]; // [B] 0/1
+  const noise = gen.randnRows(
+    redraw.map((r) => (r ? L : 0)),
+    [d],
+    'float64',
+  ); // [rows * L, d]
+  const idx = siteIndices(rows.unsqueeze(-1).expand([B, L])); // [rows * L]
+  const n = idx.size(0);
+  const xi = zeros([B * L, d], 'float64')
+    .scatter(0, idx.unsqueeze(1).expand([n, d]), noise)
+    .view([B, L, d]);
+  return mu.mul(alpha).add(xi.mul(sigma)).to(state.y.dtype);
 }
