@@ -12,11 +12,14 @@ import * as P from '../src/process/index.js';
 import {
   type CommitRule,
   type Exclusion,
+  getSampler,
   type SampleResult,
   type SamplerState,
   sample,
 } from '../src/sampling/index.js';
 import { undo } from '../src/sampling/remask-step.js';
+import { RowKeyedRandom, rowKey } from '../src/sampling/step-random.js';
+import type { AdaptiveStepFn } from '../src/sampling/types.js';
 import * as torch from '../src/torch/index.js';
 import { SETTINGS } from './settings.js';
 
@@ -234,4 +237,34 @@ test('remask: the latest guess is taken back first (depth-first), not an earlier
   const ruled = new Array(L * K).fill(0);
   ruled[A * K + 1] = 1;
   assert.deepEqual(back.search!.tabu.toArray(), ruled, 'a = 1 ruled out back to round 1');
+});
+
+test('remask keyed by row: a healthy board beside a broken one steps as it does alone, and so does the broken one', () => {
+  const ctx = context(colouring);
+  // broken: x = y = 2 clash (the redraw runs); healthy: a = 0 alone committed, nothing clashes
+  const broken = board([1, 1, 1, 0, 1], [0, 2, 2, 0, 0], [0.6, 0.5, 0.9, 0, 2], [1, 2, 2, 0, 0]);
+  const healthy = board([1, 0, 0, 0, 1], [0, 0, 0, 0, 0], [0.6, 0, 0, 0, 2], [1, 0, 0, 0, 0]);
+  const rows = [healthy, broken];
+  const pick = (f: (s: SamplerState) => torch.Tensor) => torch.cat(rows.map(f), 0);
+  const both: SamplerState = {
+    y: pick((s) => s.y),
+    committed: pick((s) => s.committed),
+    tokens: pick((s) => s.tokens),
+    search: {
+      sure: pick((s) => s.search!.sure),
+      order: pick((s) => s.search!.order),
+      tabu: pick((s) => s.search!.tabu),
+      undos: pick((s) => s.search!.undos),
+    },
+  };
+  const step = getSampler('adaptive-remask').step as AdaptiveStepFn;
+  const keys = [rowKey(1, 0, 0, 4), rowKey(1, 1, 0, 4)];
+  const batch = step(ctx, both, Float64Array.of(4, 4), false, new RowKeyedRandom(keys));
+  rows.forEach((s, b) => {
+    const alone = step(ctx, s, Float64Array.of(4), false, new RowKeyedRandom([keys[b]!]));
+    const row = (x: torch.Tensor) => x.narrow(0, b, 1).toArray();
+    assert.deepEqual(row(batch.committed), alone.committed.toArray(), `board ${b}`);
+    assert.deepEqual(row(batch.tokens), alone.tokens.toArray(), `board ${b}`);
+    assert.deepEqual(row(batch.y), alone.y.toArray(), `board ${b}`);
+  });
 });
