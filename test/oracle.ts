@@ -138,6 +138,15 @@ export function oracleClassifier(proc: SJDProcess, toy: Toy): Classifier {
 }
 
 /** Committed positions sit exactly on an anchor: recover the token from y. */
+/** A sampler step's context on the exact oracle of `toy`: temperature 1, no truncation. */
+export const oracleContext = (proc: SJDProcess, toy: Toy) => ({
+  process: proc,
+  classifier: oracleClassifier(proc, toy),
+  anchors: toy.anchors,
+  temperature: 1,
+  topP: 1,
+});
+
 function committedTokens(toy: Toy, y: Tensor, committed: Tensor): Tensor {
   const dist = y
     .to('float64')

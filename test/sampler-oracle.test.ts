@@ -14,6 +14,7 @@ import {
   ORACLE_W,
   oracleClassifier,
   oracleConfigs,
+  oracleContext,
   oracleTokens,
   totalVariation,
 } from './oracle.js';
@@ -116,13 +117,7 @@ test('same seed, same samples; step i is reproducible on its own; the trajectory
   }
   // Re-run step 5 alone from a state rebuilt with the same committed sites (y differs: only
   // the commitments are compared, through the same generator).
-  const ctx = {
-    process: proc,
-    classifier: oracleClassifier(proc, toy),
-    anchors: toy.anchors,
-    temperature: 1,
-    topP: 1,
-  };
+  const ctx = oracleContext(proc, toy);
   const state = {
     y: torch.zeros([64, 3, 2], 'float64'),
     committed: torch.zeros([64, 3], 'bool'),

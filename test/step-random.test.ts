@@ -10,7 +10,7 @@ import { adaptiveStep, type SamplerState } from '../src/sampling/index.js';
 import { normalAt } from '../src/sampling/site-draws.js';
 import { RowKeyedRandom, rowKey } from '../src/sampling/step-random.js';
 import * as torch from '../src/torch/index.js';
-import { ORACLE_TOY, oracleClassifier } from './oracle.js';
+import { ORACLE_TOY, oracleContext } from './oracle.js';
 
 const keys = [rowKey(7, 0, 0, 3), rowKey(7, 1, 0, 0), rowKey(7, 2, 1, 5)];
 
@@ -58,11 +58,7 @@ test('an adaptive step on an exact oracle: a row steps the same alone and in a b
   const tokens = torch.zeros([3, L], 'int64');
   const state: SamplerState = { y, committed, tokens };
   const ctx = {
-    process: proc,
-    classifier: oracleClassifier(proc, toy),
-    anchors: toy.anchors,
-    temperature: 1,
-    topP: 1,
+    ...oracleContext(proc, toy),
     commit: { by: 'probability' as const, threshold: 0.6 },
   };
   const blanks = new Float64Array(3).fill(L);
