@@ -10,6 +10,13 @@
 // a sequence of that length; an unpadded one samples at L and the result is cut (text). A field
 // is first normalised as the model's data was (text: normalise.ts), and the template says which
 // fields that changed, so that a command can show it.
+import type { SJDProcess } from '../../process/index.js';
+import {
+  type BatchedSampleOptions,
+  type SamplingDefaults,
+  type UnconditionalOptions,
+  unconditionalSampling,
+} from '../../sampling/index.js';
 import { type Tensor, tensor } from '../../torch/index.js';
 import { type Alphabet, SymbolIndex } from './alphabet.js';
 
@@ -185,4 +192,17 @@ export function templateCondition(
       ).to('bool'), // [size, L]
     };
   };
+}
+
+/**
+ * A batched run's options: the unconditional ones at a task's sampling defaults, and the known
+ * tokens of `o.template` (one for every row, or one a row) clamped when there is one.
+ */
+export function templateSampling(
+  proc: SJDProcess,
+  o: UnconditionalOptions & { template?: Template | Template[] | null },
+  defaults: SamplingDefaults,
+): BatchedSampleOptions {
+  const base = unconditionalSampling(proc, o, defaults);
+  return o.template ? { ...base, condition: templateCondition(o.template, o.n) } : base;
 }

@@ -7,7 +7,7 @@
 //   - infilling by templates (common/template.ts): the middle quarter of each held-out sequence
 //     hidden, the rest (and its PADs) clamped, filled; the share of hidden symbols recovered,
 //     beside the share a constant guess of the commonest training symbol gets.
-import { noGrad, tensor } from '../../torch/index.js';
+import { tensor, tidy } from '../../torch/index.js';
 import { elboUnavailable, heldOutElboBits } from '../../train/held-out-elbo.js';
 import { maxOf } from '../../util/fold.js';
 import type { Template } from '../common/template.js';
@@ -67,7 +67,7 @@ export function evaluateSequences(
   const why = elboUnavailable(m.process);
   const elbo_bits = why
     ? undefined
-    : noGrad(() => {
+    : tidy(() => {
         const x0 = tensor(set.valid, [rows, L], 'int32').to('int64'); // [M, L]
         return heldOutElboBits(m.model, m.process, x0, { tokens });
       });

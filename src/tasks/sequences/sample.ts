@@ -6,17 +6,15 @@
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import {
-  type BatchedSampleOptions,
   SAMPLING_DEFAULTS,
   type SamplingDefaults,
   sampleBatchSteps,
   sampleInBatches,
   type TrajectoryStep,
   type UnconditionalOptions,
-  unconditionalSampling,
 } from '../../sampling/index.js';
 import { type Alphabet, decodeTokens } from '../common/alphabet.js';
-import { type Template, templateCondition } from '../common/template.js';
+import { type Template, templateSampling } from '../common/template.js';
 
 /** The sequences task's sampling defaults: the library's. */
 export const SEQUENCE_SAMPLING: SamplingDefaults = { ...SAMPLING_DEFAULTS };
@@ -26,18 +24,13 @@ export type SequenceSampleOptions = UnconditionalOptions & {
   template?: Template | Template[] | null;
 };
 
-function sequenceSampling(proc: SJDProcess, o: SequenceSampleOptions): BatchedSampleOptions {
-  const base = unconditionalSampling(proc, o, SEQUENCE_SAMPLING);
-  return o.template ? { ...base, condition: templateCondition(o.template, o.n) } : base;
-}
-
 export function sampleSequences(
   model: Network,
   proc: SJDProcess,
   alphabet: Alphabet,
   o: SequenceSampleOptions,
 ): string[] {
-  const { rows } = sampleInBatches(model, proc, sequenceSampling(proc, o));
+  const { rows } = sampleInBatches(model, proc, templateSampling(proc, o, SEQUENCE_SAMPLING));
   return rows.map((r) => decodeTokens(r, alphabet));
 }
 
@@ -48,7 +41,7 @@ export function* sampleSequenceSteps(
   alphabet: Alphabet,
   o: SequenceSampleOptions,
 ): Generator<TrajectoryStep, { sequences: string[]; nfe: number }> {
-  const run = sampleBatchSteps(model, proc, sequenceSampling(proc, o));
+  const run = sampleBatchSteps(model, proc, templateSampling(proc, o, SEQUENCE_SAMPLING));
   const { rows, nfe } = yield* run;
   return { sequences: rows.map((r) => decodeTokens(r, alphabet)), nfe };
 }

@@ -6,17 +6,15 @@
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import {
-  type BatchedSampleOptions,
   SAMPLING_DEFAULTS,
   type SamplingDefaults,
   sampleBatchSteps,
   sampleInBatches,
   type TrajectoryStep,
   type UnconditionalOptions,
-  unconditionalSampling,
 } from '../../sampling/index.js';
 import type { Alphabet } from '../common/alphabet.js';
-import { templateCondition } from '../common/template.js';
+import { templateSampling } from '../common/template.js';
 import { decode } from './corpus.js';
 import type { TextTemplate } from './template.js';
 import type { TextTokenizer } from './tokens/tokenizer.js';
@@ -39,12 +37,6 @@ export type TextSampleOptions = UnconditionalOptions & {
   tokenizer?: TextTokenizer;
 };
 
-/** The batched sampler's options: the template's known characters clamped in every row. */
-function textSampling(proc: SJDProcess, o: TextSampleOptions): BatchedSampleOptions {
-  const base = unconditionalSampling(proc, o, TEXT_SAMPLING);
-  return o.template ? { ...base, condition: templateCondition(o.template, o.n) } : base;
-}
-
 /** Rows of tokens as texts, each cut to its template's length. */
 const textsOf = (rows: number[][], o: TextSampleOptions) =>
   rows.map((r, i) => {
@@ -59,7 +51,11 @@ export function sampleText(
   proc: SJDProcess,
   o: TextSampleOptions,
 ): { texts: string[]; trajectory?: TrajectoryStep[] } {
-  const { rows, trajectory } = sampleInBatches(model, proc, textSampling(proc, o));
+  const { rows, trajectory } = sampleInBatches(
+    model,
+    proc,
+    templateSampling(proc, o, TEXT_SAMPLING),
+  );
   return { texts: textsOf(rows, o), trajectory };
 }
 
@@ -73,6 +69,10 @@ export function* sampleTextSteps(
   proc: SJDProcess,
   o: TextSampleOptions,
 ): Generator<TrajectoryStep, { texts: string[]; nfe: number }> {
-  const { rows, nfe } = yield* sampleBatchSteps(model, proc, textSampling(proc, o));
+  const { rows, nfe } = yield* sampleBatchSteps(
+    model,
+    proc,
+    templateSampling(proc, o, TEXT_SAMPLING),
+  );
   return { texts: textsOf(rows, o), nfe };
 }
