@@ -1,20 +1,21 @@
 // Remasking retries: the retry's puzzle keeps exactly the answered cells outside the
 // units that repeat a digit (widened: outside their peers too), never a clash; the starts cycle
-// remask, widen, restart; and the retry loop hands each attempt the puzzle its start says (a
-// fake attempt that always breaks one cell records what it was given), within the one budget.
+// remask, widen, restart; and the retries hand each attempt the puzzle its start says (a fake
+// run that always breaks one cell records what it was given), within the one budget.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { RowJob } from '../src/sampling/index.js';
 import {
-  type Attempt,
   type Board,
   CELLS,
   hasContradiction,
   nextStart,
   PEERS,
   parseBoard,
+  RetrySource,
   remaskedPuzzle,
+  retrySymmetry,
   solveByBacktracking,
-  solveWithRetries,
   UNITS,
   unitRepeats,
 } from '../src/tasks/sudoku/index.js';
@@ -60,25 +61,40 @@ test('remaskedPuzzle keeps the answered cells outside the broken units (widened:
   );
 });
 
+/** The board a row's condition holds (digit v from token v - 1; 0 where not conditioned). */
+function conditioned(job: RowJob): Board {
+  const c = job.condition!;
+  return Uint8Array.from(c.tokens, (v, i) => (c.mask[i] ? v + 1 : 0));
+}
+
+/**
+ * Runs `source`'s rows one at a time, each answered by `answer` (a fake sampler run) as tokens
+ * of the board it returns: the retries run as soon as they are queued, ahead of the next board.
+ */
+function drive(source: RetrySource, answer: (job: RowJob) => { board: Board; nfe: number }) {
+  for (let job = source.take(); job; job = source.take()) {
+    const { board, nfe } = answer(job);
+    source.done(job, { tokens: Array.from(board, (v) => v - 1), nfe });
+  }
+  return source.result;
+}
+
 test('retries with remask: each attempt gets the start its turn says, all within the one budget', () => {
   const given: number[] = []; // clues of each puzzle an attempt received (one board)
-  const attempt: Attempt = function* (ps: Board[], _budgets: readonly number[]) {
-    given.push(clues(ps[0]!));
-    yield null;
-    const s = solveByBacktracking(ps[0]!)!;
-    return { boards: [broken(ps[0]!, s)], problems: [['broken']], nfe: [2] };
-  };
   const run = (remask: boolean) => {
     given.length = 0;
-    const gen = solveWithRetries(
-      attempt,
-      [puzzle],
-      { nfe: 12, seed: 3, retries: 8, minNfe: 1, remask },
-      'none',
-    );
-    let step = gen.next();
-    while (!step.done) step = gen.next();
-    return step.value;
+    const source = new RetrySource([puzzle], 0, {
+      nfe: 12,
+      seed: 3,
+      retries: 8,
+      minNfe: 1,
+      remask,
+    });
+    return drive(source, (job) => {
+      const p = conditioned(job);
+      given.push(clues(p));
+      return { board: broken(p, solveByBacktracking(p)!), nfe: 2 };
+    });
   };
   const plain = run(false);
   assert.deepEqual(given, new Array(6).fill(clues(puzzle))); // every retry from the puzzle
@@ -95,8 +111,8 @@ test('retries with remask: each attempt gets the start its turn says, all within
   assert.equal(r.solved, 0);
 });
 
-test('a retry round is one attempt over every failing board, each under the budget it has left', () => {
-  // Three boards with 0, 1 and 2 cells given beyond the puzzle; a fake attempt that never solves
+test('a board retries under the budget it has left, its retries ahead of the boards not started; answers mapped back to the puzzle', () => {
+  // Three boards with 0, 1 and 2 cells given beyond the puzzle; a fake run that never solves
   // spends 2, 3 and 4 NFE on them (told apart by their clues, which a symmetry keeps).
   const c0 = clues(puzzle);
   const blanks = [...puzzle.keys()].filter((i) => puzzle[i] === 0);
@@ -105,25 +121,38 @@ test('a retry round is one attempt over every failing board, each under the budg
     for (const i of blanks.slice(0, extra)) b[i] = solution[i]!;
     return b;
   });
-  const calls: number[][] = [];
-  const attempt: Attempt = function* (ps: Board[], budgets: readonly number[]) {
-    calls.push([...budgets]);
-    yield null;
+  const calls: [number, number, number][] = []; // id, attempt, budget
+  const source = new RetrySource(boards, 5, { nfe: 12, seed: 3, retries: 8, minNfe: 1 });
+  const r = drive(source, (job) => {
+    calls.push([job.id, job.attempt, job.budget]);
+    const p = conditioned(job);
     return {
-      boards: ps.map((p) => broken(p, solveByBacktracking(p)!)),
-      problems: ps.map(() => ['broken']),
-      nfe: ps.map((p, k) => Math.min(budgets[k]!, clues(p) - c0 + 2)),
+      board: broken(p, solveByBacktracking(p)!),
+      nfe: Math.min(job.budget, clues(p) - c0 + 2),
     };
-  };
-  const gen = solveWithRetries(
-    attempt,
-    boards,
-    { nfe: 12, seed: 3, retries: 8, minNfe: 1 },
-    'none',
+  });
+  const budgets = (id: number) => calls.filter((c) => c[0] === id).map((c) => c[2]);
+  assert.deepEqual(budgets(5), [12, 10, 8, 6, 4, 2]);
+  assert.deepEqual(budgets(6), [12, 9, 6, 3]);
+  assert.deepEqual(budgets(7), [12, 8, 4]);
+  assert.deepEqual(
+    calls.map((c) => c[0]),
+    [5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7],
   );
-  let step = gen.next();
-  while (!step.done) step = gen.next();
-  assert.deepEqual(calls, [[12, 12, 12], [10, 9, 8], [8, 6, 4], [6, 3], [4], [2]]);
-  assert.deepEqual(step.value.nfe, [12, 12, 12]);
-  assert.deepEqual(step.value.attempts, [6, 4, 3]);
+  assert.deepEqual(r.nfe, [12, 12, 12]);
+  assert.deepEqual(r.attempts, [6, 4, 3]);
+  // each answer is the broken board of a moved puzzle, mapped back: it holds the puzzle's clues
+  r.boards.forEach((b, k) => {
+    for (let i = 0; i < CELLS; i++) if (boards[k]![i]! > 0) assert.equal(b[i], boards[k]![i]);
+    assert.ok(r.problems[k]!.length > 0);
+  });
+  assert.ok(source.complete);
+});
+
+test('a retry is keyed by its board, its attempt and the seed alone', () => {
+  const a = retrySymmetry(3, 7, 2);
+  assert.deepEqual(retrySymmetry(3, 7, 2), a);
+  assert.notDeepEqual(retrySymmetry(3, 7, 3), a);
+  assert.notDeepEqual(retrySymmetry(3, 8, 2), a);
+  assert.notDeepEqual(retrySymmetry(4, 7, 2), a);
 });

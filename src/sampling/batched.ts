@@ -17,6 +17,8 @@ import {
 } from './defaults.js';
 import { driverSteps, type SampleOptions, type TrajectoryStep } from './driver.js';
 import { modelClassifier } from './model-classifier.js';
+import { type RowJob, type RowSource, refillSteps, samplingSteps } from './refill.js';
+import { getSampler } from './registry.js';
 import { drain, shown } from './run.js';
 
 export interface BatchedSampleOptions
@@ -121,6 +123,7 @@ export function* batchedSteps(
   checkBatchSize(o.batchSize);
   if (o.budgets && o.budgets.length !== o.n)
     throw new Error(`${o.budgets.length} row budgets for ${o.n} sequences`);
+  if (getSampler(o.sampler).kind === 'adaptive') return yield* refilledSteps(model, proc, o, watch);
   const L = networkLength(model);
   const rows: number[][] = [];
   const rowNfe: number[] = [];
@@ -146,6 +149,68 @@ export function* batchedSteps(
     anchors.dispose();
   }
   return { rows, nfe: rowNfe.reduce((a, b) => Math.max(a, b), 0), rowNfe };
+}
+
+/**
+ * An adaptive sampler's `n` sequences as one refilled batch of `batchSize` slots (refill.ts):
+ * sequence k keyed by (seed, k) with its condition and budget, whatever slot and pass it gets.
+ */
+function* refilledSteps(
+  model: Model,
+  proc: SJDProcess,
+  o: BatchedSampleOptions,
+  watch: Watch,
+): Generator<TrajectoryStep | null, BatchedSampleResult> {
+  const L = networkLength(model);
+  const rows: number[][] = new Array(o.n);
+  const rowNfe: number[] = new Array(o.n).fill(0);
+  let next = 0;
+  let done = 0;
+  const source: RowSource = {
+    take: () => {
+      if (next >= o.n) return undefined;
+      const id = next++;
+      const budget = o.budgets?.[id] ?? o.nfe;
+      if (budget > o.nfe)
+        throw new Error(`a row's NFE budget must be at most the run's ${o.nfe}, got ${budget}`);
+      return { seed: o.seed, id, attempt: 0, budget, condition: rowCondition(o, id, L) };
+    },
+    done: (job, answer) => {
+      rows[job.id] = answer.tokens;
+      rowNfe[job.id] = answer.nfe;
+      o.progress?.(++done, o.n);
+    },
+  };
+  const anchors = tidy(() => model.anchors.forward().detach()); // [K, d]
+  try {
+    const { n: _n, batchSize, condition: _c, record: _r, budgets: _b, ...rest } = o;
+    const run = refillSteps(
+      { ...rest, process: proc, classifier: modelClassifier(model), anchors, length: L, batchSize },
+      source,
+      watch,
+    );
+    const r = yield* samplingSteps(run);
+    r.tokens.dispose();
+    r.y.dispose();
+  } finally {
+    anchors.dispose();
+  }
+  return { rows, nfe: rowNfe.reduce((a, b) => Math.max(a, b), 0), rowNfe };
+}
+
+/** Sequence `id`'s conditioned sites as host arrays (tokens [L], mask [L]), if any. */
+function rowCondition(o: BatchedSampleOptions, id: number, L: number): RowJob['condition'] {
+  if (!o.condition) return undefined;
+  const c = o.condition(id, 1);
+  try {
+    const tokens = c.tokens.toArray();
+    const mask = tidy(() => c.mask.to('uint8').toArray());
+    if (tokens.length !== L) throw new Error(`a condition row must have ${L} sites`);
+    return { tokens, mask };
+  } finally {
+    c.tokens.dispose();
+    c.mask.dispose();
+  }
 }
 
 /** `n` sequences in chunks: batchedSteps drained, with the first chunk's trajectory when `record`. */

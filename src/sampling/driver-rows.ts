@@ -2,23 +2,18 @@
 // have active sites, each at its own time, so the rows a step sees are taken out of the batch's
 // state and put back, the others neither evaluated nor changed; and the tensors of a state no
 // later state holds are freed as soon as it is replaced.
-import {
-  noGrad,
-  type TorchGenerator as RandomGenerator,
-  type Tensor,
-  tensor,
-  tidy,
-} from '../torch/index.js';
+import { noGrad, type Tensor, tensor, tidy } from '../torch/index.js';
 import { mapState, stateTensors } from './state.js';
+import type { StepRandom } from './step-random.js';
 import type { AdaptiveStepFn, SamplerState, StepContext } from './types.js';
 
 /** The rows of `s` at idx [n] int64. */
-function rowsOf(s: SamplerState, idx: Tensor): SamplerState {
+export function rowsOf(s: SamplerState, idx: Tensor): SamplerState {
   return mapState(s, (x) => x.indexSelect(0, idx));
 }
 
 /** `s` with its rows idx [n] int64 replaced by `part`'s. */
-function withRows(s: SamplerState, idx: Tensor, part: SamplerState): SamplerState {
+export function withRows(s: SamplerState, idx: Tensor, part: SamplerState): SamplerState {
   return mapState(
     s,
     (x, p) => x.scatter(0, idx.view([-1, ...x.shape.slice(1).map(() => 1)]).expand(p!.shape), p!),
@@ -49,7 +44,7 @@ export function stepRows(
   rows: number[],
   blanks: Float64Array,
   last: boolean,
-  gen: RandomGenerator,
+  gen: StepRandom,
 ): SamplerState {
   return noGrad(() =>
     tidy(() => {

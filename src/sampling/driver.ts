@@ -5,7 +5,8 @@
 // plots and the web page. A grid sampler steps every row along the time grid built for the NFE
 // budget; an adaptive one steps only the rows with active sites, each at its own time, until
 // none is left or the budget is spent (its last step fills every row; each row may have a budget
-// of its own, so that a Sudoku retry round is one batch). The loop is a generator:
+// of its own): its run is a refilled batch (refill.ts), each row's randomness keyed by the row.
+// The loop is a generator:
 // `sampleSteps` yields each step as it is made, so a server can stream it and let its event loop
 // turn between steps; `sample` drains it (`drain`, which every batch answer uses: the batch
 // answer is the last step of the stream). The checks of a run's options are driver-options.ts's;
@@ -20,11 +21,11 @@ import {
   where,
   zeros,
 } from '../torch/index.js';
-import { boardTime } from './board-time.js';
 import { checkSampleOptions, lastSteps, stepsOf } from './driver-options.js';
-import { activeRows, freeUnkept, stepRows } from './driver-rows.js';
+import { freeUnkept } from './driver-rows.js';
 import type { Exclusion } from './exclusion.js';
 import { type GridKind, timeGrid } from './grid.js';
+import { type RowJob, type RowSource, refillSteps, samplingSteps } from './refill.js';
 import { getSampler } from './registry.js';
 import { temperedProbs } from './reverse-sde.js';
 import { drain, shown } from './run.js';
@@ -166,23 +167,24 @@ function priorState(
 /**
  * The loop; `watch` snapshots each state (else yields null, which costs nothing) and reads each
  * classifier pass. Every sampling path runs it: `sample` and `sampleSteps` here, the batched
- * runs (batched.ts) and the tasks' solves and samples above them.
+ * runs (batched.ts) and the tasks' solves and samples above them. An adaptive sampler's run is a
+ * refilled batch (refill.ts) of the B rows, row b keyed by (seed, b).
  */
 export function* driverSteps(
   o: SampleOptions,
   watch: boolean,
 ): Generator<TrajectoryStep | null, SampleResult> {
   checkSampleOptions(o);
+  const sampler = getSampler(o.sampler);
+  const steps = stepsOf(o, o.sampler, sampler.nfePerStep);
+  const lastStep = lastSteps(o, o.batch, steps, sampler.nfePerStep, sampler.kind === 'adaptive'); // [B]
+  if (sampler.kind === 'adaptive') return yield* adaptiveSteps(o, lastStep, watch);
   const proc = o.process;
-  const name = o.sampler;
-  const sampler = getSampler(name);
-  const steps = stepsOf(o, name, sampler.nfePerStep);
   const [B, L] = [o.batch, o.length];
-  const lastStep = lastSteps(o, B, steps, sampler.nfePerStep, sampler.kind === 'adaptive'); // [B]
-  const grid = sampler.kind === 'adaptive' ? undefined : timeGrid(o.grid, steps, proc.T);
+  const grid = timeGrid(o.grid, steps, proc.T);
   let nfe = 0;
   const rowNfe = new Int32Array(B);
-  let rows: number[] = Array.from({ length: B }, (_, b) => b); // the rows the step sees
+  const rows: number[] = Array.from({ length: B }, (_, b) => b); // the rows the step sees
   const temperature = o.temperature;
   const reads: Reads = {
     argmax: new Int32Array(B * L).fill(-1),
@@ -208,46 +210,13 @@ export function* driverSteps(
   let finished = false;
   try {
     state = priorState(o, E, B, L, sampler.search === true);
-    const blanks = new Float64Array(B).fill(L); // [B] sites not conditioned
-    if (o.condition) blanks.set(tidy(() => o.condition!.mask.logicalNot().sum(-1).toArray()));
-    // Row 0's time: the grid's, or (adaptive) the time its state reads.
-    const timeOf = (i: number, s: SamplerState) =>
-      grid
-        ? grid[i]!
-        : tidy(() =>
-            boardTime(proc, s.committed.select(0, 0).logicalNot().sum().item() / (blanks[0]! || 1)),
-          );
-    const look = (i: number, s: SamplerState) =>
-      watch ? snapshot(timeOf(i, s), nfe, s, reads) : null;
+    const look = (i: number, s: SamplerState) => (watch ? snapshot(grid[i]!, nfe, s, reads) : null);
     yield look(0, state);
     for (let i = 0; i < steps; i++) {
       const prev: SamplerState = state;
       const last = i === steps - 1;
       const gen = stepGenerator(o.seed, i);
-      let next: SamplerState;
-      if (sampler.kind === 'adaptive') {
-        const active = activeRows(prev);
-        if (active.length === 0) break;
-        // the rows whose budget this step ends (their last step fills them), then the others
-        const ending = active.filter((b) => lastStep[b] === i);
-        const going = active.filter((b) => lastStep[b] !== i);
-        next = prev;
-        for (const [part, isLast] of [
-          [ending, true],
-          [going, false],
-        ] as const) {
-          if (part.length === 0) continue;
-          rows = part;
-          const before = next;
-          next = stepRows(sampler.step, ctx, before, part, blanks, isLast, gen);
-          if (before !== prev) freeUnkept(before, [next, prev]);
-        }
-      } else {
-        next = noGrad(() =>
-          tidy(() => sampler.step(ctx, prev, grid![i]!, grid![i + 1]!, last, gen)),
-        );
-      }
-      state = next;
+      state = noGrad(() => tidy(() => sampler.step(ctx, prev, grid[i]!, grid[i + 1]!, last, gen)));
       freeUnkept(prev, [state]);
       yield look(i + 1, state);
     }
@@ -260,4 +229,40 @@ export function* driverSteps(
       for (const x of stateTensors(state)) if (!answer.includes(x)) x.dispose();
     }
   }
+}
+
+/**
+ * An adaptive sampler's run: the B rows as one refilled batch of B slots (refill.ts), row b keyed
+ * by (seed, b) with its last step `lastStep[b]`; the slots end holding row b in slot b.
+ */
+function* adaptiveSteps(
+  o: SampleOptions,
+  lastStep: Int32Array, // [B]
+  watch: boolean,
+): Generator<TrajectoryStep | null, SampleResult> {
+  const [B, L] = [o.batch, o.length];
+  const perStep = getSampler(o.sampler).nfePerStep;
+  const [tokens, mask] = o.condition
+    ? tidy(() => [o.condition!.tokens.toArray(), o.condition!.mask.to('uint8').toArray()])
+    : [undefined, undefined];
+  const waiting: RowJob[] = Array.from({ length: B }, (_, b) => ({
+    seed: o.seed,
+    id: b,
+    attempt: 0,
+    budget: (lastStep[b]! + 1) * perStep,
+    condition:
+      tokens && mask
+        ? { tokens: tokens.slice(b * L, (b + 1) * L), mask: mask.slice(b * L, (b + 1) * L) }
+        : undefined,
+  }));
+  const rowNfe = new Int32Array(B);
+  const source: RowSource = {
+    take: () => waiting.shift(),
+    done: (job, answer) => {
+      rowNfe[job.id] = answer.nfe;
+    },
+  };
+  const run = refillSteps({ ...o, batchSize: B }, source, watch ? 'all' : 'none');
+  const r = yield* samplingSteps(run);
+  return { tokens: r.tokens, y: r.y, nfe: r.passes, rowNfe };
 }

@@ -34,6 +34,17 @@ export { classify, type Exclusion } from './exclusion.js';
 export { GRID_KINDS, type GridKind, timeGrid } from './grid.js';
 export { modelClassifier } from './model-classifier.js';
 export {
+  type RefillOptions,
+  type RefillResult,
+  type RefillStep,
+  type RefillWatch,
+  type RowAnswer,
+  type RowJob,
+  type RowSource,
+  refillSteps,
+  samplingSteps,
+} from './refill.js';
+export {
   defaultSampler,
   getSampler,
   registerSampler,
@@ -46,6 +57,7 @@ export { DEFAULT_UNDOS } from './remask-step.js';
 export { eulerChain, reverseSdeMove, reverseSdeMoveAlong } from './reverse-sde.js';
 export { drain, shown } from './run.js';
 export { sjdStep } from './sjd-step.js';
+export { RowKeyedRandom, rowKey, type StepRandom } from './step-random.js';
 export type {
   Classifier,
   CommitRule,

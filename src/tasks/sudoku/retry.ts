@@ -4,17 +4,22 @@
 // only as far as training made it), and the answer, mapped back, is checked again, while the
 // board's NFE budget lasts. Every attempt's classifier evaluations count against the one budget, so
 // a board never spends more than --nfe in all; a grid sampler spends its whole budget on the first
-// attempt and is never retried. Attempt a draws the symmetries of the boards still failing, in
-// puzzle order, from a generator seeded by (seed, a), and samples them together with seed
-// retrySeed(seed, a), each under the budget it has left (one batch, whatever the budgets: the
-// driver ends each row at its own cap): the same seed gives the same boards. With `remask` a retry
-// first starts from the cells the last answer got consistent (kept-cells.ts), then from fewer, then
-// from the puzzle, and so on in turn. A batch solve and a stream take one path: the solve is a
-// generator of the attempts' steps (a batch solve watches none and drains it; a stream watches
-// every one, a retry's seen on the puzzle itself).
-import { shown, stepGenerator, type TrajectoryStep, type Watch } from '../../sampling/index.js';
+// attempt and is never retried. The boards are the rows of a refilled batch (sampling/refill.ts):
+// a board's retry is queued as soon as its answer is checked, ahead of the boards not yet started,
+// and takes the next free slot. Board n's attempt a is keyed by (seed, n, a): its symmetry and its
+// sampler draws, so a board's answer does not depend on the boards beside it. With `remask` a
+// retry first starts from the cells the last answer got consistent (kept-cells.ts), then from
+// fewer, then from the puzzle, and so on in turn.
+import {
+  type RowAnswer,
+  type RowJob,
+  type RowSource,
+  rowKey,
+  type TrajectoryStep,
+} from '../../sampling/index.js';
+import { TorchGenerator } from '../../torch/index.js';
 import { nextStart, type RetryStart, remaskedPuzzle } from './kept-cells.js';
-import type { Board } from './puzzle/board.js';
+import { type Board, CELLS } from './puzzle/board.js';
 import { answerProblems } from './puzzle/check.js';
 import {
   applySymmetry,
@@ -46,17 +51,6 @@ export interface AttemptResult {
   trajectory?: TrajectoryStep[];
 }
 
-/**
- * Solves `puzzles` once, board n with an NFE budget of `budgets[n]` and all with the sampler
- * seed `seed`, step by step (null for a step not watched).
- */
-export type Attempt = (
-  puzzles: Board[],
-  budgets: readonly number[],
-  seed: number,
-  watch: Watch,
-) => Generator<TrajectoryStep | null, AttemptResult>;
-
 export interface RetryOptions {
   nfe: number; // the budget per board, all attempts together
   seed: number;
@@ -64,16 +58,6 @@ export interface RetryOptions {
   minNfe: number; // the least budget an attempt can run on (the sampler's NFE per step)
   /** retry from the answer's consistent cells first (kept-cells.ts): remask, widen, restart, ... */
   remask?: boolean;
-}
-
-/** The sampler seed of attempt a >= 1 (apart from the first attempt's chunk seeds). */
-export function retrySeed(seed: number, a: number): number {
-  return seed + a * 1_000_000_007;
-}
-
-/** The symmetries of attempt a for the n boards it retries. */
-function drawRetrySymmetries(n: number, seed: number, a: number): BoardSymmetry[] {
-  return drawBoardSymmetries(n, stepGenerator(retrySeed(seed, a), -1)); // no sampler step uses -1
 }
 
 /** The boards that took more than one attempt. */
@@ -99,49 +83,134 @@ export function joinSolves(parts: SolveResult[]): SolveResult {
   return parts[0]?.trajectory ? { ...joined, trajectory: parts[0].trajectory } : joined;
 }
 
-/** The first attempt's result as the solve's, before any retry. */
-function started(puzzles: Board[], first: AttemptResult): SolveResult {
-  const solved = first.problems.filter((p) => p.length === 0).length;
+/** A board as a row's condition: its clues committed, digit v as token v - 1. */
+export function boardCondition(board: Board): { tokens: number[]; mask: number[] } {
   return {
-    ...first,
-    boards: [...first.boards],
-    problems: [...first.problems],
-    nfe: [...first.nfe],
-    solved,
-    firstSolved: solved,
-    attempts: puzzles.map(() => 1),
+    tokens: Array.from(board, (v) => (v > 0 ? v - 1 : 0)),
+    mask: Array.from(board, (v) => (v > 0 ? 1 : 0)),
   };
 }
 
-/** Takes attempt `a`'s answer `image` (of the puzzle moved by `sym`) for board i of `r`. */
-function record(
-  r: SolveResult,
-  i: number,
-  puzzle: Board,
-  image: Board,
-  sym: BoardSymmetry,
-  nfe: number,
-) {
-  r.boards[i] = invertSymmetry(image, sym);
-  r.problems[i] = answerProblems(puzzle, r.boards[i]!);
-  r.nfe[i]! += nfe;
-  r.attempts[i]! += 1;
-  if (r.problems[i]!.length === 0) r.solved += 1;
+/** The symmetry of board `id`'s attempt `a` >= 1, keyed by (seed, id, a) alone. */
+export function retrySymmetry(seed: number, id: number, a: number): BoardSymmetry {
+  return drawBoardSymmetries(1, new TorchGenerator(rowKey(seed, id, a, -2)))[0]!; // no draw of a row uses -2
 }
 
-/** The boards still failing with budget for another attempt, in puzzle order. */
-function retryable(r: SolveResult, o: RetryOptions): number[] {
-  return r.problems.flatMap((p, i) => (p.length > 0 && o.nfe - r.nfe[i]! >= o.minNfe ? [i] : []));
+/** The identity: attempt 0 sees the puzzle itself. */
+export const IDENTITY: BoardSymmetry = {
+  src: Array.from({ length: CELLS }, (_, i) => i),
+  digits: Array.from({ length: 9 }, (_, d) => d),
+};
+
+/**
+ * The boards of `puzzles` (board k has id first + k: its index in the whole set, so that a set
+ * split into parts solves as it does whole) as the rows of a refilled batch, each retried while
+ * it breaks the rules and its budget lasts: a retry waits ahead of the boards not yet started.
+ * `result` holds each board's last checked answer, its NFE over all attempts and its attempts.
+ */
+export class RetrySource implements RowSource {
+  readonly result: SolveResult;
+  /** per board, whether its last attempt has been checked and no retry follows */
+  readonly settled: boolean[];
+  readonly #puzzles: Board[];
+  readonly #first: number;
+  readonly #o: RetryOptions;
+  readonly #retries: RowJob[] = []; // waiting, first in first out
+  readonly #syms = new Map<RowJob, BoardSymmetry>(); // each retry's symmetry
+  readonly #starts: RetryStart[];
+  #next = 0;
+  /** told each board as it settles (a progress report) */
+  onSettled?: (k: number) => void;
+
+  constructor(puzzles: Board[], first: number, o: RetryOptions) {
+    checkRetries(o.retries);
+    this.#puzzles = puzzles;
+    this.#first = first;
+    this.#o = o;
+    // how each board's next retry starts (kept-cells.ts); every retry restarts without o.remask
+    this.#starts = puzzles.map(() => (o.remask ? 'remask' : 'restart'));
+    this.settled = puzzles.map(() => false);
+    this.result = {
+      boards: puzzles.map((p) => p.slice()),
+      problems: puzzles.map(() => []),
+      nfe: puzzles.map(() => 0),
+      attempts: puzzles.map(() => 0),
+      solved: 0,
+      firstSolved: 0,
+    };
+  }
+
+  take(): RowJob | undefined {
+    const retry = this.#retries.shift();
+    if (retry) return retry;
+    if (this.#next >= this.#puzzles.length) return undefined;
+    const k = this.#next++;
+    const puzzle = this.#puzzles[k]!;
+    return {
+      seed: this.#o.seed,
+      id: this.#first + k,
+      attempt: 0,
+      budget: this.#o.nfe,
+      condition: boardCondition(puzzle),
+    };
+  }
+
+  done(job: RowJob, answer: RowAnswer): void {
+    const k = job.id - this.#first;
+    const r = this.result;
+    const puzzle = this.#puzzles[k]!;
+    const image = Uint8Array.from(answer.tokens, (v) => v + 1);
+    r.boards[k] = invertSymmetry(image, this.symmetryOf(job));
+    r.problems[k] = answerProblems(puzzle, r.boards[k]!);
+    r.nfe[k]! += answer.nfe;
+    r.attempts[k] = job.attempt + 1;
+    const ok = r.problems[k]!.length === 0;
+    if (ok) {
+      r.solved++;
+      if (job.attempt === 0) r.firstSolved++;
+    }
+    const left = this.#o.nfe - r.nfe[k]!;
+    if (ok || job.attempt >= this.#o.retries || left < this.#o.minNfe) {
+      this.settled[k] = true;
+      this.onSettled?.(k);
+      return;
+    }
+    const a = job.attempt + 1;
+    const start = this.#starts[k]!;
+    const from =
+      start === 'restart' ? puzzle : remaskedPuzzle(puzzle, r.boards[k]!, start === 'widen');
+    if (this.#o.remask) this.#starts[k] = nextStart(start);
+    const sym = retrySymmetry(this.#o.seed, job.id, a);
+    const retry: RowJob = {
+      seed: this.#o.seed,
+      id: job.id,
+      attempt: a,
+      budget: left,
+      condition: boardCondition(applySymmetry(from, sym)),
+    };
+    this.#syms.set(retry, sym);
+    this.#retries.push(retry);
+  }
+
+  /** The symmetry a row's board was moved by (the identity for a first attempt). */
+  symmetryOf(job: RowJob): BoardSymmetry {
+    return this.#syms.get(job) ?? IDENTITY;
+  }
+
+  /** Every board settled. */
+  get complete(): boolean {
+    return this.settled.every(Boolean);
+  }
 }
 
 /**
- * A step of an attempt on the moved puzzles, seen on the puzzles themselves (board j moved by
- * syms[j]), NFE counted from `spent` (what the first board had spent before).
+ * A pass over slots holding the rows `jobs` (null: a free slot, shown as it is), seen on the
+ * puzzles themselves: each slot mapped back by the symmetry its board was moved by.
  */
-function stepBack(s: TrajectoryStep, syms: BoardSymmetry[], spent: number): TrajectoryStep {
+export function stepBack(s: TrajectoryStep, syms: BoardSymmetry[]): TrajectoryStep {
   const out: TrajectoryStep = {
     t: s.t,
-    nfe: s.nfe + spent,
+    nfe: s.nfe,
     committed: new Uint8Array(s.committed.length),
     tokens: new Array<number>(s.tokens.length),
     yNorm: new Float32Array(s.yNorm.length),
@@ -161,41 +230,4 @@ function stepBack(s: TrajectoryStep, syms: BoardSymmetry[], spent: number): Traj
     });
   });
   return out;
-}
-
-/**
- * Solves `puzzles` by `attempt`, retrying every board that fails while its budget lasts: yields
- * the attempts' steps, the first attempt's as `watch` says, a retry's (watched only when `watch`
- * is 'all') seen on the puzzles themselves with the NFE counted over all attempts.
- */
-export function* solveWithRetries(
-  attempt: Attempt,
-  puzzles: Board[],
-  o: RetryOptions,
-  watch: Watch,
-): Generator<TrajectoryStep | null, SolveResult> {
-  checkRetries(o.retries);
-  const whole = puzzles.map(() => o.nfe); // every board's budget, for the first attempt
-  const r = started(puzzles, yield* attempt(puzzles, whole, o.seed, watch));
-  const again: Watch = watch === 'all' ? 'all' : 'none';
-  // how each board's next retry starts (kept-cells.ts); every retry restarts without o.remask
-  const starts: RetryStart[] = puzzles.map(() => (o.remask ? 'remask' : 'restart'));
-  const startOf = (i: number): Board =>
-    starts[i] === 'restart'
-      ? puzzles[i]!
-      : remaskedPuzzle(puzzles[i]!, r.boards[i]!, starts[i] === 'widen');
-  for (let a = 1; a <= o.retries; a++) {
-    const failing = retryable(r, o);
-    if (failing.length === 0) break;
-    const syms = drawRetrySymmetries(failing.length, o.seed, a);
-    const budgets = failing.map((i) => o.nfe - r.nfe[i]!);
-    const images = failing.map((i, k) => applySymmetry(startOf(i), syms[k]!));
-    const run = attempt(images, budgets, retrySeed(o.seed, a), again);
-    const got = yield* shown(run, (s) => stepBack(s, syms, o.nfe - budgets[0]!));
-    failing.forEach((i, k) => {
-      record(r, i, puzzles[i]!, got.boards[k]!, syms[k]!, got.nfe[k]!);
-      if (o.remask) starts[i] = nextStart(starts[i]!);
-    });
-  }
-  return r;
 }

@@ -1,9 +1,9 @@
 // Solving many puzzles on several cores: libtorch's intra-op threads scale poorly on the small
 // passes of a Sudoku solve (two threads on one process: 9.0 boards/s on 512 no-guess puzzles; two
 // one-thread processes: 14.5), so the chunks of a solve (solve.ts solveChunks: `batch` puzzles
-// each, solved on their own with their retries) are handed to worker processes, each running
-// libtorch on one thread, the next chunk to whichever is free. A chunk's boards depend on the chunk
-// alone, so the answer is the one solveSudoku gives in one process, whatever the number of workers.
+// each, solved with their retries) are handed to worker processes, each running libtorch on one
+// thread, the next chunk to whichever is free. A board's answer does not depend on the chunk it
+// is in, so the answer is the one solveSudoku gives in one process, whatever the number of workers.
 // The workers load the model from where the caller did (the shipped one when `model` is undefined).
 // A solve may be stopped (an AbortSignal: the commands' Ctrl-C): it ends within a sampler step, its
 // workers killed and awaited, and answers the puzzles done before the stop (a prefix, whole
@@ -15,7 +15,7 @@ import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import type { Board } from './puzzle/board.js';
 import { joinSolves, type SolveResult } from './retry.js';
-import { type SolveOptions, solveChunkInTurns, solveChunks } from './solve.js';
+import { type PartialSolve, type SolveOptions, solveChunkInTurns, solveChunks } from './solve.js';
 
 /** A chunk for a worker: the model folder (undefined: the shipped one), options and puzzles. */
 export interface PoolJob {
@@ -27,9 +27,6 @@ export interface PoolJob {
 
 /** A worker's answer: the chunk's solve, or the one-line reason it failed. */
 export type PoolReply = { start: number; result: SolveResult } | { error: string };
-
-/** A solve that may have stopped part-way: the result over its first `done` puzzles. */
-export type PartialSolve = SolveResult & { done: number };
 
 const WORKER = new URL('./solve-worker.js', import.meta.url);
 
@@ -77,7 +74,7 @@ async function solveInWorkers(
         // (a callback stays here: it cannot cross to the worker)
         const job: PoolJob = {
           model,
-          options: { ...o, record: false, onStep: undefined },
+          options: { ...o, record: false, onStep: undefined, onBoard: undefined },
           ...chunk,
         };
         child.send(job);
@@ -130,7 +127,7 @@ export interface LoadedSudoku {
  * and more than one worker is asked for, else in this process with the model already loaded
  * (from `model`: undefined for the shipped one), a turn of the event loop between sampler steps.
  * The same boards either way; stopped by `stop` (within a sampler step), the puzzles done before
- * it (whole chunks, a prefix).
+ * it (a prefix: whole chunks in workers, the boards settled before the first unsettled one here).
  */
 export async function solvePuzzles(
   loaded: LoadedSudoku,
@@ -139,20 +136,20 @@ export async function solvePuzzles(
   o: SolveOptions,
   workers: number,
   stop?: AbortSignal,
-  onBoards?: (done: number) => void, // told the boards solved so far, after each chunk
+  onBoards?: (done: number) => void, // told the boards settled so far (in workers: after each chunk)
 ): Promise<PartialSolve> {
   checkWorkers(workers);
   const chunks = solveChunks(puzzles, o);
   if (workers > 1 && chunks.length > 1)
     return solveInWorkers(model, chunks, o, workers, stop, onBoards);
-  const parts: SolveResult[] = [];
+  // one part: the whole set as one refilled batch, told each board as it settles
   let boards = 0;
-  for (const chunk of chunks) {
-    const r = await solveChunkInTurns(loaded.model, loaded.process, chunk, o, stop);
-    if (!r) break;
-    parts.push(r);
-    boards += chunk.puzzles.length;
-    onBoards?.(boards);
-  }
-  return prefixOf(parts);
+  const onBoard = () => onBoards?.(++boards);
+  return solveChunkInTurns(
+    loaded.model,
+    loaded.process,
+    { start: 0, puzzles },
+    { ...o, onBoard },
+    stop,
+  );
 }

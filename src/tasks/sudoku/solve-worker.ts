@@ -23,7 +23,7 @@ process.on('message', async (job: PoolJob) => {
     if (!loaded || loaded.from !== job.model)
       loaded = { from: job.model, ...loadSudokuModel(job.model) };
     const result = await solveChunkInTurns(loaded.model, loaded.process, job, job.options);
-    reply = { start: job.start, result: result! };
+    reply = { start: job.start, result };
   } catch (e) {
     reply = { error: (e as Error).message };
   }

@@ -1,39 +1,44 @@
 // Solving Sudoku with a trained classifier: clues are conditioned (committed from the start and
 // re-clamped each step), the blanks are sampled by a named sampler (the commands' default: the
-// adaptive sampler that undoes what breaks Sudoku's rules; the paper's confidence policy, Alg. 2)
-// in chunks of `batch` boards, each solved on its own with its retries (retry.ts) and seeded by
-// its first index, so that chunks can be solved in any process (solve-pool.ts); digits 1..9 are
-// tokens 0..8. Every returned board is checked against the rules (check.ts): a sampler's answer
-// is not taken on trust. The classifier evaluations each board took are reported (the adaptive
-// sampler stops a board when it is filled). What a solve uses unless told otherwise is
-// solve-defaults.ts's; solving groups of puzzles each on its own, solve-grouped.ts's.
+// adaptive sampler that undoes what breaks Sudoku's rules; the paper's confidence policy, Alg. 2);
+// digits 1..9 are tokens 0..8. An adaptive sampler solves the boards as the rows of one refilled
+// batch of `batch` slots (sampling/refill.ts), each retried while it breaks the rules (retry.ts),
+// board n keyed by (seed, n): its answer is the same alone, in any batch, in any part of a set
+// split across processes (solve-pool.ts). A grid sampler solves chunks of `batch` boards, each
+// seeded by its first index. Every returned board is checked against the rules (check.ts): a
+// sampler's answer is not taken on trust. The classifier evaluations each board took are
+// reported (the adaptive sampler stops a board when it is filled). What a solve uses unless told
+// otherwise is solve-defaults.ts's; solving groups of puzzles each on its own, solve-grouped.ts's.
 import { setImmediate as turn } from 'node:timers/promises';
 import type { Network } from '../../model/network.js';
+import { networkLength } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import {
   type BatchedSampleOptions,
-  type BatchedSampleResult,
   batchedSteps,
   type CommitRule,
   checkBatchSize,
   drain,
   type GridKind,
   getSampler,
+  modelClassifier,
+  refillSteps,
   shown,
   type TrajectoryStep,
   type Watch,
 } from '../../sampling/index.js';
-import { tensor } from '../../torch/index.js';
+import { tensor, tidy } from '../../torch/index.js';
 import { maxOf } from '../../util/fold.js';
 import type { Board } from './puzzle/board.js';
 import { answerProblems } from './puzzle/check.js';
 import {
-  type AttemptResult,
   DEFAULT_RETRIES,
+  IDENTITY,
   joinSolves,
   type RetryOptions,
+  RetrySource,
   type SolveResult,
-  solveWithRetries,
+  stepBack,
 } from './retry.js';
 import { sudokuRules } from './rules.js';
 import { DEFAULT_SUDOKU_BATCH, SUDOKU_SAMPLING } from './solve-defaults.js';
@@ -56,9 +61,16 @@ export interface SolveOptions {
   remask?: boolean; // retries start from the answer's consistent cells first (kept-cells.ts)
   /** told the sampler steps (batch passes of the network) taken so far (a progress report) */
   onStep?: (steps: number) => void;
+  /** told each board as it settles: solved, or out of attempts or budget (a progress report) */
+  onBoard?: () => void;
+  /**
+   * false: an adaptive sampler's batch takes new boards only when every slot is free (waits for
+   * its slowest board: the batching before refill, kept to measure against); default true
+   */
+  refill?: boolean;
 }
 
-/** The batched sampler's options for `puzzles`: clues conditioned (digit v is token v - 1). */
+/** The batched sampler's options for a grid sampler's `puzzles`: clues conditioned. */
 function solveOptions(puzzles: Board[], o: SolveOptions): BatchedSampleOptions {
   return {
     n: puzzles.length,
@@ -81,13 +93,6 @@ function solveOptions(puzzles: Board[], o: SolveOptions): BatchedSampleOptions {
   };
 }
 
-/** The sampled token rows as boards, each checked against its puzzle. */
-function checkedBoards(puzzles: Board[], r: BatchedSampleResult): AttemptResult {
-  const boards = r.rows.map((row) => Uint8Array.from(row, (v) => v + 1));
-  const problems = boards.map((b, n) => answerProblems(puzzles[n]!, b));
-  return { boards, problems, nfe: r.rowNfe };
-}
-
 function retryOptions(o: SolveOptions): RetryOptions {
   return {
     nfe: o.nfe,
@@ -98,100 +103,196 @@ function retryOptions(o: SolveOptions): RetryOptions {
   };
 }
 
-/** The puzzles' chunks: `o.batch` boards each (the last may be shorter), by their first index. */
-export function solveChunks(
-  puzzles: Board[],
-  o: SolveOptions,
-): { start: number; puzzles: Board[] }[] {
+/** A part of a set of puzzles: its boards and the index of its first in the set. */
+export interface SolvePart {
+  start: number;
+  puzzles: Board[];
+}
+
+/**
+ * The set's parts for a solve pool: `o.batch` boards each (the last may be shorter), by their
+ * first index; a board's answer does not depend on the part it is in.
+ */
+export function solveChunks(puzzles: Board[], o: SolveOptions): SolvePart[] {
   const size = o.batch ?? DEFAULT_SUDOKU_BATCH;
   checkBatchSize(size);
-  const chunks: { start: number; puzzles: Board[] }[] = [];
+  const chunks: SolvePart[] = [];
   for (let start = 0; start < puzzles.length; start += size)
     chunks.push({ start, puzzles: puzzles.slice(start, start + size) });
   return chunks;
 }
 
-/**
- * One chunk's solve: its attempts through the batched sampler, seeded seed + start, with their
- * retries, as a generator of steps (null where not watched) returning the checked boards.
- */
-function chunkSteps(
-  model: Network,
-  proc: SJDProcess,
-  chunk: { start: number; puzzles: Board[] },
-  o: SolveOptions,
-  watch: Watch,
-): Generator<TrajectoryStep | null, SolveResult> {
-  const own = { ...o, seed: o.seed + chunk.start };
-  function* attempt(p: Board[], budgets: readonly number[], seed: number, w: Watch) {
-    const nfe = maxOf(budgets);
-    const options = { ...solveOptions(p, { ...own, nfe, seed }), budgets };
-    return checkedBoards(p, yield* batchedSteps(model, proc, options, w));
-  }
-  return solveWithRetries(attempt, chunk.puzzles, retryOptions(own), watch);
+/** A solve as it goes: its result so far (settled boards final) and which boards are settled. */
+export interface SolveProgress {
+  result: SolveResult;
+  settled: boolean[];
 }
 
 /**
- * The one solving path (batch solves and streams alike): the chunks of `o.batch` puzzles in turn,
- * each solved on its own with its retries (so a board depends on its chunk alone, and chunks may be
- * solved in any order or process: solve-pool.ts), as a generator of steps (null where not watched;
- * `first` watches the first chunk's first attempt) returning the checked boards.
+ * An adaptive sampler's solve of a part: its boards as the rows of a refilled batch with their
+ * retries (retry.ts RetrySource), each pass seen on the puzzles (null where not watched);
+ * `onSettled` is told each board as it settles.
  */
-function* solveSteps(
+function* refilledSolve(
   model: Network,
   proc: SJDProcess,
-  puzzles: Board[],
+  part: SolvePart,
   o: SolveOptions,
   watch: Watch,
+  progress: SolveProgress | undefined,
+): Generator<TrajectoryStep | null, SolveResult> {
+  const source = new RetrySource(part.puzzles, part.start, retryOptions(o));
+  if (progress) {
+    progress.result = source.result;
+    progress.settled = source.settled;
+  }
+  source.onSettled = () => o.onBoard?.();
+  const anchors = tidy(() => model.anchors.forward().detach()); // [K, d]
+  const run = refillSteps(
+    {
+      process: proc,
+      classifier: modelClassifier(model),
+      anchors,
+      length: networkLength(model),
+      sampler: o.sampler,
+      batchSize: o.batch ?? DEFAULT_SUDOKU_BATCH,
+      temperature: o.temperature ?? SUDOKU_SAMPLING.temperature,
+      topP: SUDOKU_SAMPLING.topP,
+      commit: o.commit,
+      exclude: o.rules ? sudokuRules : undefined,
+      refill: o.refill,
+    },
+    source,
+    watch,
+  );
+  try {
+    for (;;) {
+      const r = run.next();
+      if (r.done) {
+        r.value.tokens.dispose();
+        r.value.y.dispose();
+        return source.result;
+      }
+      const s = r.value;
+      yield s &&
+        stepBack(
+          s.step,
+          s.jobs.map((j) => (j ? source.symmetryOf(j) : IDENTITY)),
+        );
+    }
+  } finally {
+    run.return(undefined as never);
+    anchors.dispose();
+  }
+}
+
+/** A grid sampler's solve of a part: chunks of `o.batch` boards, each seeded seed + its first index. */
+function* gridSolve(
+  model: Network,
+  proc: SJDProcess,
+  part: SolvePart,
+  o: SolveOptions,
+  watch: Watch,
+  progress: SolveProgress | undefined,
 ): Generator<TrajectoryStep | null, SolveResult> {
   const parts: SolveResult[] = [];
-  for (const chunk of solveChunks(puzzles, o))
-    parts.push(
-      yield* chunkSteps(
-        model,
-        proc,
-        chunk,
-        o,
-        chunk.start === 0 || watch === 'all' ? watch : 'none',
-      ),
-    );
+  for (const chunk of solveChunks(part.puzzles, o)) {
+    const seen = chunk.start === 0 || watch === 'all' ? watch : 'none';
+    const options = solveOptions(chunk.puzzles, { ...o, seed: o.seed + part.start + chunk.start });
+    const r = yield* batchedSteps(model, proc, options, seen);
+    const boards = r.rows.map((row) => Uint8Array.from(row, (v) => v + 1));
+    const problems = boards.map((b, n) => answerProblems(chunk.puzzles[n]!, b));
+    const solved = problems.filter((p) => p.length === 0).length;
+    parts.push({
+      boards,
+      problems,
+      nfe: r.rowNfe,
+      solved,
+      firstSolved: solved,
+      attempts: boards.map(() => 1),
+    });
+    for (const _ of chunk.puzzles) o.onBoard?.();
+    if (progress) {
+      progress.result = joinSolves(parts);
+      progress.settled = progress.result.boards.map(() => true);
+    }
+  }
   return joinSolves(parts);
 }
 
-/** One chunk solved (a solve pool's unit of work): chunkSteps drained, no trajectory. */
+/**
+ * The one solving path (batch solves and streams alike) for a part of a set: a generator of
+ * steps (null where not watched; `first` watches the first attempts of the first batch) returning
+ * the checked boards; `progress`, if given, follows the solve as it goes.
+ */
+function solveSteps(
+  model: Network,
+  proc: SJDProcess,
+  part: SolvePart,
+  o: SolveOptions,
+  watch: Watch,
+  progress?: SolveProgress,
+): Generator<TrajectoryStep | null, SolveResult> {
+  return getSampler(o.sampler).kind === 'adaptive'
+    ? refilledSolve(model, proc, part, o, watch, progress)
+    : gridSolve(model, proc, part, o, watch, progress);
+}
+
+/** One part solved (a solve pool's unit of work): solveSteps drained, no trajectory. */
 export function solveChunk(
   model: Network,
   proc: SJDProcess,
-  chunk: { start: number; puzzles: Board[] },
+  chunk: SolvePart,
   o: SolveOptions,
 ): SolveResult {
-  return drain(chunkSteps(model, proc, chunk, o, 'none'), false);
+  return drain(solveSteps(model, proc, chunk, o, 'none'), false);
+}
+
+/** A solve stopped part-way: the result over its first `done` puzzles (those settled in a row). */
+export type PartialSolve = SolveResult & { done: number };
+
+/** The boards of `p` settled before the first one that is not, as a solve of that prefix. */
+function settledPrefix(p: SolveProgress): PartialSolve {
+  const k = p.settled.indexOf(false);
+  const done = k < 0 ? p.settled.length : k;
+  const r = p.result;
+  const boards = r.boards.slice(0, done);
+  const problems = r.problems.slice(0, done);
+  const attempts = r.attempts.slice(0, done);
+  const solved = problems.filter((x) => x.length === 0).length;
+  const firstSolved = problems.filter((x, n) => x.length === 0 && attempts[n] === 1).length;
+  return { boards, problems, nfe: r.nfe.slice(0, done), attempts, solved, firstSolved, done };
 }
 
 /**
- * One chunk solved as solveChunk solves it, with a turn of the event loop between sampler steps,
- * so that a signal, a closed IPC channel or a timer is handled within a step (a fraction of a
- * second) rather than after the chunk (minutes); null when `stop` is aborted between steps (the
- * chunk's boards are not finished, and nothing of it is kept).
+ * A part solved as solveChunk solves it, with a turn of the event loop between sampler steps, so
+ * that a signal, a closed IPC channel or a timer is handled within a step (a fraction of a second)
+ * rather than after the part (minutes); when `stop` is aborted between steps, the boards settled
+ * before the first unsettled one.
  */
 export async function solveChunkInTurns(
   model: Network,
   proc: SJDProcess,
-  chunk: { start: number; puzzles: Board[] },
+  chunk: SolvePart,
   o: SolveOptions,
   stop?: AbortSignal,
-): Promise<SolveResult | null> {
-  const steps = chunkSteps(model, proc, chunk, o, 'none');
+): Promise<PartialSolve> {
+  const progress: SolveProgress = { result: emptySolve(), settled: [] };
+  const steps = solveSteps(model, proc, chunk, o, 'none', progress);
   try {
     for (;;) {
-      if (stop?.aborted) return null;
+      if (stop?.aborted) return settledPrefix(progress);
       const r = steps.next();
-      if (r.done) return r.value;
+      if (r.done) return { ...r.value, done: chunk.puzzles.length };
       await turn();
     }
   } finally {
     steps.return(undefined as never); // a stopped solve releases its tensors
   }
+}
+
+function emptySolve(): SolveResult {
+  return { boards: [], problems: [], nfe: [], attempts: [], solved: 0, firstSolved: 0 };
 }
 
 /** Solves `puzzles` (solveSteps drained; the first batch's trajectory when `record`). */
@@ -202,7 +303,7 @@ export function solveSudoku(
   o: SolveOptions,
 ): SolveResult {
   return drain(
-    solveSteps(model, proc, puzzles, o, o.record ? 'first' : 'none'),
+    solveSteps(model, proc, { start: 0, puzzles }, o, o.record ? 'first' : 'none'),
     o.record === true,
     o.onStep,
   );
@@ -210,9 +311,9 @@ export function solveSudoku(
 
 /**
  * One puzzle solved step by step (the web page's stream; sec:exp-sudoku): yields each
- * sampler step over the board's 81 cells (tokens are digits - 1), a retry's too, and returns what
- * solveSudoku returns for [puzzle] with the same options: the same board as `sjd solve` for the
- * same seed.
+ * sampler step over the board's 81 cells (tokens are digits - 1), a retry's too (seen on the
+ * puzzle itself), and returns what solveSudoku returns for [puzzle] with the same options: the
+ * same board as `sjd solve` for the same seed.
  */
 export function solveSudokuSteps(
   model: Network,
@@ -220,7 +321,7 @@ export function solveSudokuSteps(
   puzzle: Board,
   o: SolveOptions,
 ): Generator<TrajectoryStep, SolveResult> {
-  return shown(solveSteps(model, proc, [puzzle], o, 'all'));
+  return shown(solveSteps(model, proc, { start: 0, puzzles: [puzzle] }, o, 'all'));
 }
 
 /** The classifier evaluations the boards took: mean and max over boards. */
