@@ -71,11 +71,13 @@ export function interleaved(
  * the time its network passes took (medians): the ratio is the sampler's overhead over the bare
  * passes it made, at the batch sizes and inputs it made them. On an accelerator each pass reads
  * one number back, so that its time is spent inside the timer. Also gives the last run's result.
+ * A run long enough to need no warm-up (tens of seconds) may skip it (`warmUp` false).
  */
 export function networkShare<T>(
   model: { forward: (...args: never[]) => Tensor },
   run: () => T,
   rounds: number,
+  warmUp = true,
 ): [{ sjd_ms: number; ref_ms: number; passes: number }, T] {
   const forward = model.forward;
   const own = Object.hasOwn(model, 'forward');
@@ -90,7 +92,7 @@ export function networkShare<T>(
     return out;
   };
   try {
-    let last = run();
+    let last = warmUp ? run() : (undefined as T);
     const [total, net, count]: number[][] = [[], [], []];
     for (let r = 0; r < rounds; r++) {
       [inside, passes] = [0, 0];

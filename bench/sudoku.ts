@@ -10,11 +10,14 @@
 
 import { sampleTimes } from '../src/process/index.js';
 import { generatedPairs } from '../src/tasks/sudoku/data.js';
+import type { Board } from '../src/tasks/sudoku/puzzle/board.js';
+import { generateByNodes } from '../src/tasks/sudoku/puzzle/by-nodes.js';
 import { loadSudokuModel } from '../src/tasks/sudoku/load.js';
 import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
-import { DEFAULT_RETRIES } from '../src/tasks/sudoku/retry.js';
+import { DEFAULT_RETRIES, type SolveResult } from '../src/tasks/sudoku/retry.js';
 import { nfeSummary, solveSudoku } from '../src/tasks/sudoku/solve.js';
 import {
+  DEFAULT_SUDOKU_BATCH,
   DEFAULT_SUDOKU_RULES,
   defaultSudokuNfe,
   defaultSudokuSampler,
@@ -27,7 +30,10 @@ import { buildModel, buildProcess } from '../src/train/build.js';
 import { sjdLoss } from '../src/train/sjd-loss.js';
 import { optimiseStep } from '../src/train/step.js';
 import { interleaved, networkShare } from './reference.js';
-import { type BenchResult, register } from './registry.js';
+import { type BenchResult, type BenchRows, register } from './registry.js';
+
+/** No-guess boards of the batching bench (and half as many that need guessing). */
+const BATCHING_BOARDS = Number(process.env.SJD_BENCH_BOARDS ?? 512);
 
 function setup() {
   const pairs = generatedPairs(300, 3);
@@ -159,4 +165,67 @@ register(
     };
   },
   `the same solve in this process on all its threads`,
+);
+
+/** The boards two solves answered alike: the same digits, NFE and attempts. */
+function sameBoards(a: SolveResult, b: SolveResult): number {
+  return a.boards.filter(
+    (x, n) =>
+      x.every((d, i) => d === b.boards[n]![i]) &&
+      a.nfe[n] === b.nfe[n] &&
+      a.attempts[n] === b.attempts[n],
+  ).length;
+}
+
+/**
+ * The refilled batch against the batch that waits for its slowest board (refill: false), in the
+ * same run, at the defaults (sampler, rules, NFE cap, retries, batch size) on `puzzles`: wall time
+ * (ratio: new over old), boards/s, batch efficiency (the boards' classifier evaluations over
+ * passes x batch size), the sampler over its bare network passes, and the boards answered alike.
+ */
+function batchingRow(puzzles: Board[]): BenchResult {
+  const { model, process: proc } = loadSudokuModel();
+  const { sampler, rules } = sudokuSampling({});
+  const settings = { sampler, rules, nfe: defaultSudokuNfe(sampler), seed: 0 };
+  const batch = DEFAULT_SUDOKU_BATCH;
+  const solve = (refill: boolean) =>
+    networkShare(model, () => solveSudoku(model, proc, puzzles, { ...settings, refill }), 1, false);
+  const [old, oldR] = solve(false);
+  const [now, nowR] = solve(true);
+  const rowPasses = nowR.nfe.reduce((a, b) => a + b, 0);
+  const n = puzzles.length;
+  return {
+    sjd_ms: now.sjd_ms,
+    ref_ms: old.sjd_ms,
+    boards: n,
+    batch,
+    boards_per_s: (n * 1000) / now.sjd_ms,
+    old_boards_per_s: (n * 1000) / old.sjd_ms,
+    speedup: old.sjd_ms / now.sjd_ms,
+    batch_efficiency: rowPasses / (now.passes * batch),
+    old_batch_efficiency: oldR.nfe.reduce((a, b) => a + b, 0) / (old.passes * batch),
+    passes: now.passes,
+    old_passes: old.passes,
+    nfe_mean: rowPasses / n,
+    sampler_over_passes: now.sjd_ms / now.ref_ms,
+    old_sampler_over_passes: old.sjd_ms / old.ref_ms,
+    solved: nowR.solved,
+    old_solved: oldR.solved,
+    same_boards: sameBoards(nowR, oldR),
+  };
+}
+
+register(
+  'sudoku-batching',
+  (): BenchRows =>
+    new Map([
+      ['no-guess', batchingRow(generatedPairs(BATCHING_BOARDS, 3).puzzles)],
+      [
+        'guess',
+        batchingRow(
+          generateByNodes(BATCHING_BOARDS / 2, { minNodes: 1, seed: 101 }).map((g) => g.puzzle),
+        ),
+      ],
+    ]),
+  'the batch that waits for its slowest board (refill off), same boards and settings',
 );
