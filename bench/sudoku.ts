@@ -10,15 +10,15 @@
 
 import { sampleTimes } from '../src/process/index.js';
 import { generatedPairs } from '../src/tasks/sudoku/data.js';
-import type { Board } from '../src/tasks/sudoku/puzzle/board.js';
-import { generateByNodes } from '../src/tasks/sudoku/puzzle/by-nodes.js';
 import { loadSudokuModel } from '../src/tasks/sudoku/load.js';
 import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
+import type { Board } from '../src/tasks/sudoku/puzzle/board.js';
+import { generateByNodes } from '../src/tasks/sudoku/puzzle/by-nodes.js';
 import { DEFAULT_RETRIES, type SolveResult } from '../src/tasks/sudoku/retry.js';
 import { nfeSummary, solveSudoku } from '../src/tasks/sudoku/solve.js';
 import {
-  DEFAULT_SUDOKU_BATCH,
   DEFAULT_SUDOKU_RULES,
+  defaultSudokuBatch,
   defaultSudokuNfe,
   defaultSudokuSampler,
   sudokuSampling,
@@ -187,7 +187,7 @@ function batchingRow(puzzles: Board[]): BenchResult {
   const { model, process: proc } = loadSudokuModel();
   const { sampler, rules } = sudokuSampling({});
   const settings = { sampler, rules, nfe: defaultSudokuNfe(sampler), seed: 0 };
-  const batch = DEFAULT_SUDOKU_BATCH;
+  const batch = defaultSudokuBatch();
   const solve = (refill: boolean) =>
     networkShare(model, () => solveSudoku(model, proc, puzzles, { ...settings, refill }), 1, false);
   const [old, oldR] = solve(false);

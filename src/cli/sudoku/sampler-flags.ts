@@ -21,7 +21,7 @@ export interface SamplerOpts {
   rules: boolean; // resolved before the action (withSolveDefaults)
   retries: number;
   remask?: boolean;
-  batch: number;
+  batch?: number;
   workers?: number; // unset: the thread count (workersOf)
 }
 
@@ -143,9 +143,8 @@ export const samplerOptions = (c: Command) =>
       .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
       .option(
         '--batch <n>',
-        'boards sampled together (at most; the rest wait for the next batch)',
+        `boards sampled together (at most; the rest wait for a free slot; default ${sudoku.defaultSudokuBatch('cpu')} on a CPU, ${sudoku.defaultSudokuBatch('cuda')} on a GPU)`,
         int(1, 1_000_000),
-        sudoku.DEFAULT_SUDOKU_BATCH,
       )
       .option(...retriesOption)
       .option(...remaskOption)

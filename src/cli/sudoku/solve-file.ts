@@ -8,7 +8,7 @@ import { sudoku, util } from '../../index.js';
 import { EXIT_INTERRUPTED, interruptible } from '../interrupt.js';
 import { EXIT_NOT_SOLVED, retryCounts } from './solve-report.js';
 
-/** Boards a chunk of `solve --file` (the batched sampler's batch). */
+/** Boards `solve --file` reads at a time (for each worker): its memory stays flat in the file's rows. */
 const FILE_CHUNK = 256;
 
 /** Seconds between the plain progress lines when stderr is not a terminal. */
@@ -105,10 +105,10 @@ function finish(out: string, how: string, nfe: number, tally: Tally, stopped: bo
  * `solve --file`: the file is read, solved and written a chunk at a time, so memory
  * stays flat in the number of rows; rows go to a temporary file beside --out, renamed onto it at
  * the end (removed on any failure). Progress on stderr. Ctrl-C (or SIGTERM) is acknowledged at
- * once and stops the solve within a sampler step: --out then holds the rows of the chunks done
- * before it (a valid file; the boards of the chunk at hand were not finished and are left out),
- * exit status 130; a second Ctrl-C writes them and exits at once. Chunk k is seeded
- * seed + 256 k.
+ * once and stops the solve within a sampler step: --out then holds the rows done before it, in
+ * file order (a valid file; the boards after the first unfinished one are left out), exit status
+ * 130; a second Ctrl-C writes them and exits at once. Board n of the file is keyed by (seed, n),
+ * so it gets the answer `sjd eval sudoku` gives it.
  */
 export async function solveFile(
   file: string,
@@ -130,8 +130,8 @@ export async function solveFile(
     for await (const { rows, bytes } of sudoku.streamSudokuCsv(file, FILE_CHUNK * workers)) {
       if (stop.signal.aborted) break;
       const all = rows.map((r) => r.puzzle);
-      const seeded = { ...settings, seed: settings.seed + tally.boards };
-      const r = await sudoku.solvePuzzles(loaded, o.model, all, seeded, workers, stop.signal);
+      const part = { start: tally.boards, puzzles: all }; // board n of the file keyed by (seed, n)
+      const r = await sudoku.solvePuzzles(loaded, o.model, part, settings, workers, stop.signal);
       const puzzles = all.slice(0, r.done); // all of them unless stopped
       writer.append(
         puzzles.map((p, n) => ({

@@ -15,7 +15,13 @@ import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import type { Board } from './puzzle/board.js';
 import { joinSolves, type SolveResult } from './retry.js';
-import { type PartialSolve, type SolveOptions, solveChunkInTurns, solveChunks } from './solve.js';
+import {
+  type PartialSolve,
+  type SolveOptions,
+  type SolvePart,
+  solveChunkInTurns,
+  solveChunks,
+} from './solve.js';
 
 /** A chunk for a worker: the model folder (undefined: the shipped one), options and puzzles. */
 export interface PoolJob {
@@ -29,6 +35,13 @@ export interface PoolJob {
 export type PoolReply = { start: number; result: SolveResult } | { error: string };
 
 const WORKER = new URL('./solve-worker.js', import.meta.url);
+
+/**
+ * Boards a worker solves as one part (one refilled batch) before it reports and takes the next:
+ * many batches' worth, so that refilling keeps the batch full for most of a part, and few enough
+ * that the workers share the load at the end of a solve and report progress as it goes.
+ */
+export const POOL_PART = 256;
 
 function checkWorkers(workers: number): void {
   if (!(Number.isInteger(workers) && workers >= 1))
@@ -132,14 +145,18 @@ export interface LoadedSudoku {
 export async function solvePuzzles(
   loaded: LoadedSudoku,
   model: string | undefined,
-  puzzles: Board[],
+  set: Board[] | SolvePart, // the puzzles (a part of a larger set: its boards keyed from its start)
   o: SolveOptions,
   workers: number,
   stop?: AbortSignal,
   onBoards?: (done: number) => void, // told the boards settled so far (in workers: after each chunk)
 ): Promise<PartialSolve> {
   checkWorkers(workers);
-  const chunks = solveChunks(puzzles, o);
+  const { start, puzzles } = Array.isArray(set) ? { start: 0, puzzles: set } : set;
+  const chunks = solveChunks(puzzles, Math.max(POOL_PART, o.batch ?? 0)).map((c) => ({
+    ...c,
+    start: start + c.start,
+  }));
   if (workers > 1 && chunks.length > 1)
     return solveInWorkers(model, chunks, o, workers, stop, onBoards);
   // one part: the whole set as one refilled batch, told each board as it settles
@@ -148,7 +165,7 @@ export async function solvePuzzles(
   return solveChunkInTurns(
     loaded.model,
     loaded.process,
-    { start: 0, puzzles },
+    { start, puzzles },
     { ...o, onBoard },
     stop,
   );

@@ -41,7 +41,7 @@ import {
   stepBack,
 } from './retry.js';
 import { sudokuRules } from './rules.js';
-import { DEFAULT_SUDOKU_BATCH, SUDOKU_SAMPLING } from './solve-defaults.js';
+import { defaultSudokuBatch, SUDOKU_SAMPLING } from './solve-defaults.js';
 
 export type { SolveResult } from './retry.js';
 // Sudoku's sampling defaults, also from here (spec.ts reads them from this module)
@@ -74,7 +74,7 @@ export interface SolveOptions {
 function solveOptions(puzzles: Board[], o: SolveOptions): BatchedSampleOptions {
   return {
     n: puzzles.length,
-    batchSize: o.batch ?? DEFAULT_SUDOKU_BATCH,
+    batchSize: o.batch ?? defaultSudokuBatch(),
     sampler: o.sampler,
     nfe: o.nfe,
     commit: o.commit,
@@ -110,11 +110,10 @@ export interface SolvePart {
 }
 
 /**
- * The set's parts for a solve pool: `o.batch` boards each (the last may be shorter), by their
- * first index; a board's answer does not depend on the part it is in.
+ * The set in parts of `size` boards (the last may be shorter), by their first index: a grid
+ * sampler's chunks, a solve pool's parts; a board's answer does not depend on the part it is in.
  */
-export function solveChunks(puzzles: Board[], o: SolveOptions): SolvePart[] {
-  const size = o.batch ?? DEFAULT_SUDOKU_BATCH;
+export function solveChunks(puzzles: Board[], size: number): SolvePart[] {
   checkBatchSize(size);
   const chunks: SolvePart[] = [];
   for (let start = 0; start < puzzles.length; start += size)
@@ -155,7 +154,7 @@ function* refilledSolve(
       anchors,
       length: networkLength(model),
       sampler: o.sampler,
-      batchSize: o.batch ?? DEFAULT_SUDOKU_BATCH,
+      batchSize: o.batch ?? defaultSudokuBatch(),
       temperature: o.temperature ?? SUDOKU_SAMPLING.temperature,
       topP: SUDOKU_SAMPLING.topP,
       commit: o.commit,
@@ -196,7 +195,7 @@ function* gridSolve(
   progress: SolveProgress | undefined,
 ): Generator<TrajectoryStep | null, SolveResult> {
   const parts: SolveResult[] = [];
-  for (const chunk of solveChunks(part.puzzles, o)) {
+  for (const chunk of solveChunks(part.puzzles, o.batch ?? defaultSudokuBatch())) {
     const seen = chunk.start === 0 || watch === 'all' ? watch : 'none';
     const options = solveOptions(chunk.puzzles, { ...o, seed: o.seed + part.start + chunk.start });
     const r = yield* batchedSteps(model, proc, options, seen);
