@@ -173,6 +173,7 @@ export class SudokuBatches {
     signal: AbortSignal,
   ): Promise<sudoku.SolveResult> {
     if (signal.aborted) return Promise.reject(stopReason(signal));
+    const source = new sudoku.RetrySource([puzzle], 0, sudoku.retryOptions(o)); // checks o.retries
     const settings = sudoku.refillSettings({ ...o, batch: this.#batchSize });
     const key = JSON.stringify({ ...settings, exclude: settings.exclude !== undefined });
     const open = this.#open.get(key);
@@ -181,7 +182,7 @@ export class SudokuBatches {
       const leave = () => b.end(s, stopReason(signal));
       const s: Solve = {
         puzzle,
-        source: new sudoku.RetrySource([puzzle], 0, sudoku.retryOptions(o)),
+        source,
         nfe: o.nfe,
         answer: (r) => {
           signal.removeEventListener('abort', leave);
