@@ -23,6 +23,7 @@ import {
 import {
   EASY,
   HARD,
+  MEDIUM,
   modelsFolder,
   NO_SOLUTION,
   readUntil,
@@ -138,9 +139,6 @@ test('a task without a model, or with one that does not load, is unavailable; no
 });
 
 test('a solve gives the answer of sjd solve for the same seed and settings, JSON and streamed', async () => {
-  // A puzzle both samplers solve here in several steps (EASY takes the shipped model one step).
-  const MEDIUM =
-    '002000000000700000403006001300000000701300805000800004060008302004030150200510406';
   for (const o of [
     { sampler: 'confidence', nfe: 32, seed: 7, temperature: 1, rules: false },
     { sampler: 'adaptive', nfe: 64, seed: 3, temperature: 0.8, rules: false },

@@ -94,7 +94,7 @@ export async function startServer(o: AppOptions = {}) {
   return { app, ctx, url: `http://127.0.0.1:${port}`, port, close: () => app.close() };
 }
 
-export { EASY, HARD } from './sudoku-puzzles.js';
+export { EASY, HARD, MEDIUM } from './sudoku-puzzles.js';
 
 /** A puzzle without a digit twice in a unit but without a solution (cell 1 has no candidate). */
 export const NO_SOLUTION =

@@ -15,6 +15,13 @@
 export const HARD =
   '000500782109200006500400000080005000090002300003000070000000400860000000000639007';
 
+/**
+ * A puzzle the shipped model solves in several steps of the adaptive samplers and of the
+ * confidence policy (EASY takes it one step).
+ */
+export const MEDIUM =
+  '002000000000700000403006001300000000701300805000800004060008302004030150200510406';
+
 /** An easy puzzle the shipped model solves (in one step of the adaptive sampler). */
 export const EASY =
   '530070000600195000098000060800060003400803001700020006060000280000419005000080079';

@@ -139,12 +139,26 @@ export interface ModelsInfo {
   difficulties: readonly string[];
 }
 
+/**
+ * The shared batches of POST /api/sudoku/solve (an adaptive sampler's solves share the network's
+ * passes; each batch is one job of the queue): now, and counted since the start.
+ */
+export interface SharedBatchStats {
+  batches: number; // running or waiting for a job slot
+  solves: number; // riding them, not yet answered
+  answered: number; // solves a shared batch answered with a board
+  left: number; // solves that left before their answer: their client went away, or their time cap
+  passes: number; // network passes of the shared batches
+  rows: number; // the boards those passes took, summed (rows / passes: a pass's mean batch)
+}
+
 /** GET /health: the queue's state, the open streams, memory and the event loop's delay. */
 export interface HealthAnswer {
   status: 'ok';
   uptime_s: number;
   rss_mb: number;
   loop_delay_ms: { p99: number; max: number };
-  queue: QueueStats;
+  queue: QueueStats; // a shared batch counts as one job
+  sudoku_batch: SharedBatchStats;
   streams: number; // open event streams
 }

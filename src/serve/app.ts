@@ -1,13 +1,14 @@
 // The fastify application of `sjd serve`: the served models and the job queue, the request limits
-// (body size, timeouts), the deadlines (a stream's write, a job's time cap) and the per-client
-// stream limit, zod validation and one-line JSON errors, the page's static files from web/
-// (@fastify/static, which keeps every path inside that folder), the Server-Sent Events plugin, and
-// the routes (status, Sudoku, text and images). No CORS headers are sent: the page and its API
-// share one origin; a request must name this server in its Host header (host-header.ts), so a page
-// of another site cannot reach it by rebinding its name.
+// (body size, timeouts), the deadlines (a stream's write, a job's time cap), the per-client stream
+// limit and the seats of Sudoku's shared solve batch, zod validation and one-line JSON errors, the
+// page's static files from web/ (@fastify/static, which keeps every path inside that folder), the
+// Server-Sent Events plugin, and the routes (status, Sudoku, text and images). No CORS headers are
+// sent: the page and its API share one origin; a request must name this server in its Host header
+// (host-header.ts), so a page of another site cannot reach it by rebinding its name.
 import { fastifySSE } from '@fastify/sse';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { defaultSudokuBatch } from '../tasks/sudoku/solve-defaults.js';
 import { LIMITS } from './api-constants.js';
 import type { ServeContext } from './context.js';
 import { type Deadlines, deadlinesOf } from './deadlines.js';
@@ -27,6 +28,7 @@ import { statusRoutes } from './routes-status.js';
 import { sudokuRoutes } from './routes-sudoku.js';
 import { zodValidator } from './schemas.js';
 import { DEFAULT_STREAMS_PER_CLIENT, StreamClients } from './stream-clients.js';
+import { SudokuBatches } from './sudoku-batch.js';
 
 /** The page: web/index.html, its style sheet and its scripts compiled into web/dist/. */
 export const WEB_ROOT = new URL('../../../web', import.meta.url).pathname;
@@ -50,17 +52,21 @@ export interface AppOptions {
   queue?: QueueOptions;
   deadlines?: Partial<Deadlines>; // (default: DEFAULT_DEADLINES)
   streamsPerClient?: number; // open streams a remote address may hold (default 2)
+  sudokuBatch?: number; // boards a shared solve batch seats (default: defaultSudokuBatch())
   log?: boolean; // fastify's request log on stdout
 }
 
 export async function buildApp(
   o: AppOptions = {},
 ): Promise<{ app: FastifyInstance; ctx: ServeContext }> {
+  const queue = new JobQueue(o.queue ?? DEFAULT_QUEUE);
+  const deadlines = deadlinesOf(o.deadlines);
   const ctx: ServeContext = {
     served: loadServedModels(o.models ?? SHIPPED_MODELS),
-    queue: new JobQueue(o.queue ?? DEFAULT_QUEUE),
-    deadlines: deadlinesOf(o.deadlines),
+    queue,
+    deadlines,
     streams: new StreamClients(o.streamsPerClient ?? DEFAULT_STREAMS_PER_CLIENT),
+    sudokuBatches: new SudokuBatches(queue, deadlines, o.sudokuBatch ?? defaultSudokuBatch()),
   };
   const app = Fastify({
     logger: o.log === true,

@@ -1,6 +1,7 @@
-// What the routes of `sjd serve` share: the served models, the job queue, the deadlines and the
-// per-client stream limit, and a request's sampling settings resolved against its model's defaults
-// (those of the matching command, so the same seed gives the command's answer).
+// What the routes of `sjd serve` share: the served models, the job queue, the deadlines, the
+// per-client stream limit and the shared batches of Sudoku's solves (sudoku-batch.ts), and a
+// request's sampling settings resolved against its model's defaults (those of the matching
+// command, so the same seed gives the command's answer).
 import { getSampler, samplers } from '../sampling/index.js';
 import type { Settings } from './api-types.js';
 import type { Deadlines } from './deadlines.js';
@@ -8,12 +9,14 @@ import { HttpError } from './errors.js';
 import type { JobQueue } from './job-queue.js';
 import { type Served, type ServedModel, servedModel } from './models.js';
 import type { StreamClients } from './stream-clients.js';
+import type { SudokuBatches } from './sudoku-batch.js';
 
 export interface ServeContext {
   served: Served;
   queue: JobQueue;
   deadlines: Deadlines;
   streams: StreamClients;
+  sudokuBatches: SudokuBatches;
 }
 
 /**

@@ -1,13 +1,14 @@
-// The bounded job queue of `sjd serve`: all libtorch work (a solve, a sample, a generated puzzle)
-// runs as a job; at most `concurrency` jobs run at once (their sampler steps interleave on the one
-// event loop, one step at a time, since a step is synchronous) and at most `maxWaiting` wait for a
-// slot. A job that finds both full is refused at once (QueueFullError, with a Retry-After estimate
-// from recent job times): the backlog never grows past the bound; one that has waited `waitMs`
-// without a slot (the slots held by long jobs) is refused then, so every request is answered within
-// `waitMs` plus its own run. A waiting job whose client goes away leaves the queue without running.
-// A running job says when it is stalled (waiting for a client that does not read), so the stats
-// tell running jobs from stalled ones; they count the jobs dropped with their client and those
-// stopped at their time cap.
+// The bounded job queue of `sjd serve`: all libtorch work (a solve, a sample, a generated puzzle;
+// the solves that share a batch, as that batch: sudoku-batch.ts) runs as a job; at most
+// `concurrency` jobs run at once (their sampler steps interleave on the one event loop, one step at
+// a time, since a step is synchronous) and at most `maxWaiting` wait for a slot. A job that finds
+// both full is refused at once (QueueFullError, with a Retry-After estimate from recent job times):
+// the backlog never grows past the bound; one that has waited `waitMs` without a slot (the slots
+// held by long jobs) is refused then, so every request is answered within `waitMs` plus its own
+// run. A waiting job whose client goes away leaves the queue without running. A running job says
+// when it is stalled (waiting for a client that does not read), so the stats tell running jobs
+// from stalled ones; they count the jobs dropped with their client and those stopped at their
+// time cap.
 
 /** Refused: every slot runs and the waiting line is full, or no slot freed within `waitMs`. */
 export class QueueFullError extends Error {
@@ -61,7 +62,7 @@ export interface QueueStats {
   done: number; // jobs finished (or failed)
   refused: number; // jobs refused as the queue was full
   dropped: number; // jobs cancelled as their client stopped reading
-  timed_out: number; // jobs stopped at their time cap
+  timed_out: number; // jobs stopped at their time cap (a shared batch's solves each count)
 }
 
 /** What a running job tells the queue about itself. */
@@ -169,8 +170,7 @@ export class JobQueue {
     try {
       return await job(state);
     } catch (e) {
-      if (e instanceof StalledClientError) this.#dropped++;
-      if (e instanceof JobTimeoutError) this.#timedOut++;
+      this.tally(e);
       throw e;
     } finally {
       this.#jobs.delete(state);
@@ -182,6 +182,15 @@ export class JobQueue {
       else this.#running--;
       this.#settle();
     }
+  }
+
+  /**
+   * Counts why work stopped early: a client dropped as it stopped reading, a time cap. A job's
+   * error is counted when it ends; a shared batch (sudoku-batch.ts) counts each request it stops.
+   */
+  tally(e: unknown): void {
+    if (e instanceof StalledClientError) this.#dropped++;
+    if (e instanceof JobTimeoutError) this.#timedOut++;
   }
 
   /** The error that refuses a job (counted as refused). */

@@ -1,9 +1,9 @@
 // The status API of `sjd serve`: GET /health (cheap: never queued, so it answers while jobs run;
-// the queue's state, running jobs told from those stalled on a client that does not read, the open
-// streams, the resident memory and the event loop's delay since the start) and GET /api/models
-// (what the page offers: each task's model, samplers and defaults, or why it is unavailable; the
-// request limits; the difficulty classes of generated puzzles). Both answers are typed by
-// api-types.ts, the page's types.
+// the queue's state, running jobs told from those stalled on a client that does not read, Sudoku's
+// shared solve batches, the open streams, the resident memory and the event loop's delay since the
+// start) and GET /api/models (what the page offers: each task's model, samplers and defaults, or
+// why it is unavailable; the request limits; the difficulty classes of generated puzzles). Both
+// answers are typed by api-types.ts, the page's types.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { type TaskSpec, taskSpecs } from '../tasks/registry.js';
@@ -43,6 +43,7 @@ export function statusRoutes(app: FastifyInstance, ctx: ServeContext): void {
       rss_mb: Math.round(process.memoryUsage.rss() / 2 ** 20),
       loop_delay_ms: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
       queue: ctx.queue.stats(),
+      sudoku_batch: ctx.sudokuBatches.stats(),
       streams: ctx.streams.open(),
     }),
   );

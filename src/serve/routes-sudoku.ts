@@ -1,16 +1,19 @@
 // The Sudoku API of `sjd serve` (sec:exp-sudoku): a generated puzzle of a chosen difficulty class,
 // a solve answered whole (POST /api/sudoku/solve, JSON) or streamed step by step (GET
 // /api/sudoku/stream, Server-Sent Events). A solve is `sjd solve`'s: the same sampler, defaults and
-// seed give the same board (solveSudokuSteps over the one driver), and the answer is checked as the
-// command checks it (check.ts: solved, or which rows, columns and boxes break). The puzzle check
-// that needs a search (has it a solution?) runs inside the job.
+// seed give the same board, and the answer is checked as the command checks it (check.ts: solved,
+// or which rows, columns and boxes break). A POST with an adaptive sampler rides the shared batch of
+// its settings (sudoku-batch.ts: concurrent solves share the network's passes); a grid sampler's,
+// and every stream (it shows one board's steps), runs as its own job (solveSudokuSteps over the one
+// driver). The puzzle check that needs a search (has it a solution?) runs inside the job or batch.
 import type { FastifyInstance } from 'fastify';
 import { getSampler, type TrajectoryStep } from '../sampling/index.js';
 import * as sudoku from '../tasks/sudoku/index.js';
 import type { GenerateAnswer, SolveAnswer, SolveSettings } from './api-types.js';
 import { need, refuseWhenFull, type ServeContext, servedSamplers, settingsOf } from './context.js';
 import { HttpError } from './errors.js';
-import { queuedSteps, type StepRun } from './run-steps.js';
+import type { ServedModel } from './models.js';
+import { disconnectSignal, queuedSteps, type StepRun } from './run-steps.js';
 import {
   type GenerateRequest,
   generateRequest,
@@ -48,10 +51,10 @@ export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
   const onRequest = refuseWhenFull(ctx);
 
   /**
-   * The run for a request (its settings are checked at once; in the job, the puzzle's solution
-   * check comes before the first step); it returns the checked answer.
+   * A request's model and settings, checked at once (a sampler that searches by the rules needs
+   * them).
    */
-  const solve = (q: SolveRequest): StepRun<TrajectoryStep, SolveAnswer> => {
+  const settingsFor = (q: SolveRequest): { m: ServedModel; settings: SolveSettings } => {
     const m = need(ctx, 'sudoku');
     const { sampler, rules } = sudoku.sudokuSampling({
       sampler: q.sampler,
@@ -68,6 +71,17 @@ export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
         400,
         `sampler: ${settings.sampler} undoes what breaks Sudoku's rules; it needs rules: true`,
       );
+    return { m, settings };
+  };
+
+  /**
+   * The run of a request as its own job (in the job, the puzzle's solution check comes before
+   * the first step); it returns the checked answer.
+   */
+  const solve = (
+    q: SolveRequest,
+    { m, settings } = settingsFor(q),
+  ): StepRun<TrajectoryStep, SolveAnswer> => {
     return {
       nfe: settings.nfe, // the budget of every attempt together
       start: function* () {
@@ -97,7 +111,15 @@ export function sudokuRoutes(app: FastifyInstance, ctx: ServeContext): void {
     '/api/sudoku/solve',
     { onRequest, schema: { body: solveRequest(samplers, 'body') } },
     async (req, reply) => {
-      return queuedSteps(ctx, reply, solve(req.body as SolveRequest));
+      const q = req.body as SolveRequest;
+      const resolved = settingsFor(q);
+      const { m, settings } = resolved;
+      // a grid sampler's run cannot be refilled: it runs as its own job
+      if (getSampler(settings.sampler).kind !== 'adaptive')
+        return queuedSteps(ctx, reply, solve(q, resolved));
+      const signal = disconnectSignal(reply);
+      const r = await ctx.sudokuBatches.solve(m.model, m.process, q.puzzle, settings, signal);
+      return answer(q.puzzle, r, settings);
     },
   );
 

@@ -22,12 +22,13 @@ import {
   type GridKind,
   getSampler,
   modelClassifier,
+  type RefillOptions,
   refillSteps,
   shown,
   type TrajectoryStep,
   type Watch,
 } from '../../sampling/index.js';
-import { tensor, tidy } from '../../torch/index.js';
+import { type Tensor, tensor, tidy } from '../../torch/index.js';
 import { maxOf } from '../../util/fold.js';
 import type { Board } from './puzzle/board.js';
 import { answerProblems } from './puzzle/check.js';
@@ -93,13 +94,50 @@ function solveOptions(puzzles: Board[], o: SolveOptions): BatchedSampleOptions {
   };
 }
 
-function retryOptions(o: SolveOptions): RetryOptions {
+/** A board's retries under `o` (its own rows' budget, attempts and restarts: retry.ts). */
+export function retryOptions(o: SolveOptions): RetryOptions {
   return {
     nfe: o.nfe,
     seed: o.seed,
     retries: o.retries ?? DEFAULT_RETRIES,
     minNfe: getSampler(o.sampler).nfePerStep,
     remask: o.remask,
+  };
+}
+
+/**
+ * What an adaptive solve under `o` asks of its refilled batch beyond the model (the slots, the
+ * sampler and its settings, the rules); the rows carry the rest (seed, budget, retries: retry.ts).
+ * Solves whose settings are equal can share one batch (the server's, serve/sudoku-batch.ts).
+ */
+export type RefillSettings = Omit<RefillOptions, 'process' | 'classifier' | 'anchors' | 'length'>;
+
+/** An adaptive solve's RefillSettings under `o`, Sudoku's defaults where it gives none. */
+export function refillSettings(o: SolveOptions): RefillSettings {
+  return {
+    sampler: o.sampler,
+    batchSize: o.batch ?? defaultSudokuBatch(),
+    temperature: o.temperature ?? SUDOKU_SAMPLING.temperature,
+    topP: SUDOKU_SAMPLING.topP,
+    commit: o.commit,
+    exclude: o.rules ? sudokuRules : undefined,
+    refill: o.refill,
+  };
+}
+
+/** The refilled batch's options for `model` with `settings`; the caller frees `anchors` [K, d]. */
+export function refillOptions(
+  model: Network,
+  proc: SJDProcess,
+  anchors: Tensor,
+  settings: RefillSettings,
+): RefillOptions {
+  return {
+    process: proc,
+    classifier: modelClassifier(model),
+    anchors,
+    length: networkLength(model),
+    ...settings,
   };
 }
 
@@ -147,23 +185,7 @@ function* refilledSolve(
   }
   source.onSettled = () => o.onBoard?.();
   const anchors = tidy(() => model.anchors.forward().detach()); // [K, d]
-  const run = refillSteps(
-    {
-      process: proc,
-      classifier: modelClassifier(model),
-      anchors,
-      length: networkLength(model),
-      sampler: o.sampler,
-      batchSize: o.batch ?? defaultSudokuBatch(),
-      temperature: o.temperature ?? SUDOKU_SAMPLING.temperature,
-      topP: SUDOKU_SAMPLING.topP,
-      commit: o.commit,
-      exclude: o.rules ? sudokuRules : undefined,
-      refill: o.refill,
-    },
-    source,
-    watch,
-  );
+  const run = refillSteps(refillOptions(model, proc, anchors, refillSettings(o)), source, watch);
   try {
     for (;;) {
       const r = run.next();
