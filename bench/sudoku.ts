@@ -33,7 +33,7 @@ import { interleaved, networkShare } from './reference.js';
 import { type BenchResult, type BenchRows, register } from './registry.js';
 
 /** No-guess boards of the batching bench (and half as many that need guessing). */
-const BATCHING_BOARDS = Number(process.env.SJD_BENCH_BOARDS ?? 512);
+const BATCHING_BOARDS = 512;
 
 function setup() {
   const pairs = generatedPairs(300, 3);

@@ -83,12 +83,12 @@ test('sjd solve --no-rules on a hard puzzle: the board breaks rules, the command
 });
 
 test('sjd solve retries a broken board on symmetric copies, every attempt within the one budget', () => {
-  // a budget of 128 ends the model's retries on HARD before one solves it
-  const r = sjd('solve', HARD, '--no-rules', '--nfe', '128');
+  // a budget of 96 ends the model's retries on HARD before one solves it
+  const r = sjd('solve', HARD, '--no-rules', '--nfe', '96');
   assert.equal(r.status, 3, r.stderr);
   assert.match(
     r.stdout,
-    /^adaptive sampler \(probability >= 0\.9999\): 128 NFE of 128 in 4 attempts$/m,
+    /^adaptive sampler \(probability >= 0\.9999\): 96 NFE of 96 in 3 attempts$/m,
   );
   const more = sjd('solve', HARD, '--nfe', '300', '--retries', '10', '--no-rules');
   assert.equal(more.status, 0, more.stderr);
@@ -111,12 +111,12 @@ test('sjd solve on an easy puzzle: the solution, exit 0, nothing on stderr', () 
 
 test('sjd solve --file --out: a status column per row, the count solved, exit 3 when any is not', () => {
   const out = join(dir, 'solved.csv');
-  const r = sjd('solve', '--file', input, '--out', out, '--no-rules', '--nfe', '128');
+  const r = sjd('solve', '--file', input, '--out', out, '--no-rules', '--nfe', '96');
   assert.equal(r.status, 3, r.stderr);
   assert.match(
     r.stdout.trim(),
     new RegExp(
-      `^solved 1 of 2 puzzles into ${out} \\(adaptive sampler \\(probability >= 0\\.9999\\); NFE per board mean \\d+\\.\\d, max 128 of 128\\) \\(first attempt 50\\.00%; 1 board retried\\)$`,
+      `^solved 1 of 2 puzzles into ${out} \\(adaptive sampler \\(probability >= 0\\.9999\\); NFE per board mean \\d+\\.\\d, max 96 of 96\\) \\(first attempt 50\\.00%; 1 board retried\\)$`,
     ),
   );
   assert.equal(r.stderr.trim(), `sjd: 1 of 2 boards not solved; see the status column of ${out}`);
@@ -154,7 +154,7 @@ test('sjd solve --out: an existing file is refused before the model runs unless 
     '--force',
     '--no-rules',
     '--nfe',
-    '128',
+    '96',
   );
   assert.equal(forced.status, 3, forced.stderr);
   assert.match(readFileSync(out, 'utf8'), /^quizzes,solutions,status\n/);
@@ -202,7 +202,8 @@ test('sjd solve --sampler takes every registered sampler name', () => {
 });
 
 test('sjd solve --file and sjd eval sudoku across worker processes: the same boards and scores as in one process', () => {
-  // HARD breaks without the rules, so its chunk retries; five chunks of two puzzles, three workers
+  // HARD breaks without the rules, so it retries; three parts of four puzzles or fewer (four
+  // batches of one), three workers
   const many = join(dir, 'many.csv');
   const rows = [HARD, EASY, EASY, HARD, HARD, EASY, EASY, EASY, HARD, EASY];
   writeFileSync(many, `quizzes\n${rows.join('\n')}\n`);
@@ -216,9 +217,9 @@ test('sjd solve --file and sjd eval sudoku across worker processes: the same boa
       out,
       '--no-rules',
       '--nfe',
-      '128',
+      '96',
       '--batch',
-      '2',
+      '1',
       '--workers',
       workers,
     );
@@ -244,7 +245,7 @@ test('sjd solve --file and sjd eval sudoku across worker processes: the same boa
       '--data',
       pairs,
       '--batch',
-      '2',
+      '1',
       '--workers',
       workers,
       '--json',

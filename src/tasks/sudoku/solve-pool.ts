@@ -13,6 +13,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
+import { getSampler } from '../../sampling/index.js';
 import type { Board } from './puzzle/board.js';
 import { joinSolves, type SolveResult } from './retry.js';
 import {
@@ -22,6 +23,7 @@ import {
   solveChunkInTurns,
   solveChunks,
 } from './solve.js';
+import { defaultSudokuBatch } from './solve-defaults.js';
 
 /** A chunk for a worker: the model folder (undefined: the shipped one), options and puzzles. */
 export interface PoolJob {
@@ -37,11 +39,18 @@ export type PoolReply = { start: number; result: SolveResult } | { error: string
 const WORKER = new URL('./solve-worker.js', import.meta.url);
 
 /**
- * Boards a worker solves as one part (one refilled batch) before it reports and takes the next:
- * many batches' worth, so that refilling keeps the batch full for most of a part, and few enough
- * that the workers share the load at the end of a solve and report progress as it goes.
+ * Batches' worth of boards a worker solves as one part (one refilled batch of an adaptive
+ * sampler) before it reports and takes the next: several, so that refilling keeps the batch full
+ * for most of a part, and few, so that the workers share the load at the end of a solve and
+ * report progress as it goes. A grid sampler's part is its batch (it cannot be refilled).
  */
-export const POOL_PART = 256;
+export const POOL_PART_BATCHES = 4;
+
+/** A part's boards: POOL_PART_BATCHES batches for an adaptive sampler, one for a grid one. */
+function partSize(o: SolveOptions): number {
+  const batch = o.batch ?? defaultSudokuBatch();
+  return getSampler(o.sampler).kind === 'adaptive' ? POOL_PART_BATCHES * batch : batch;
+}
 
 function checkWorkers(workers: number): void {
   if (!(Number.isInteger(workers) && workers >= 1))
@@ -153,7 +162,7 @@ export async function solvePuzzles(
 ): Promise<PartialSolve> {
   checkWorkers(workers);
   const { start, puzzles } = Array.isArray(set) ? { start: 0, puzzles: set } : set;
-  const chunks = solveChunks(puzzles, Math.max(POOL_PART, o.batch ?? 0)).map((c) => ({
+  const chunks = solveChunks(puzzles, partSize(o)).map((c) => ({
     ...c,
     start: start + c.start,
   }));
