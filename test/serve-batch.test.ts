@@ -31,7 +31,9 @@ type Answer = SolveAnswer & { status: number; error?: string };
 const post = async (s: Server, body: unknown, signal?: AbortSignal): Promise<Answer> => {
   const res = await fetch(`${s.url}/api/sudoku/solve`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    // a fresh connection each: the in-process reference solves block the loop for seconds, after
+    // which the server closes idle kept-alive sockets just as a pooled one would be reused
+    headers: { 'content-type': 'application/json', connection: 'close' },
     body: JSON.stringify(body),
     signal,
   });
