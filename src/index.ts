@@ -1,7 +1,10 @@
 // sjd's public entry point (`import 'sjd'`): the tensor layer, the process engine, the pixel-space
-// baselines (DDPM, Bit Diffusion), samplers, denoisers, training, the tasks, and the utilities the
-// command line uses. The HTTP server is not here, so that importing the library loads no server:
-// it is the `sjd/serve` entry (src/serve/index.ts). docs/design.md §2: the CLI imports only these two.
+// baselines (DDPM, Bit Diffusion), samplers, denoisers, training, the tasks, the paper's figures,
+// and the utilities the command line uses. The HTTP server is not here, so that importing the
+// library loads no server: it is the `sjd/serve` entry (src/serve/index.ts). docs/design.md §2:
+// the CLI imports only these two.
+
+export * as figures from './figures/index.js';
 export { Backbone, type BackboneConfig } from './model/backbone.js';
 export { Denoiser, type DenoiserConfig } from './model/denoiser.js';
 export type { Network } from './model/network.js';

@@ -83,7 +83,8 @@ const mine = (...parts: string[]) => {
 before(() => {
   mkdirSync(p('folder'));
   mine('folder', 'notes.txt'); // a user's non-empty folder
-  for (const f of ['user.md', 'user.png', 'user.csv', 'user.safetensors', 'user-file']) mine(f);
+  for (const f of ['user.md', 'user.png', 'user.csv', 'user.safetensors', 'user.svg', 'user-file'])
+    mine(f);
   // a report's plot, data and grid the user has, beside a report that does not exist yet
   for (const f of ['fresh.svg', 'fresh-text.json', 'fresh-image-masked.png']) mine(f);
   // an --out folder of `eval text --frontier` holding the user's frontier.json or .svg
@@ -172,6 +173,10 @@ const cases: Record<string, (() => string[])[]> = {
   'export --out': [
     () => ['export', '--run', p('run'), '--out', p('user-file')],
     () => ['export', '--run', p('run'), '--out', p('folder')],
+  ],
+  'figure eta-commit --out': [() => ['figure', 'eta-commit', '--out', p('user.svg')]],
+  'figure diffusion-comparison --out': [
+    () => ['figure', 'diffusion-comparison', '--out', p('user.svg')],
   ],
 };
 

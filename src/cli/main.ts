@@ -13,6 +13,7 @@ import { torch } from '../index.js';
 import { registerCompare } from './compare.js';
 import { registerDemo } from './demo.js';
 import { registerExport } from './export.js';
+import { registerFigure } from './figure.js';
 import * as image from './image/index.js';
 import { int } from './options.js';
 import { registerRuns } from './runs.js';
@@ -103,6 +104,7 @@ registerSampleTasks(program);
 registerCompare(program);
 registerExport(program);
 registerRuns(program);
+registerFigure(program);
 registerServe(program);
 
 program

@@ -2,11 +2,28 @@
 //   lambdahat_t(y, a) = lambda_t(a) S_a(t) r_t(y | a) / p_t^ac(y | a),
 // in the log domain with p^ac from the quadrature (app:plugin), and its closed form
 // lambda_t(a) S_a(t) / (1 - S_a(t)) when the spatial factor r/p^ac is 1/(1 - S) (eta = 1,
-// the mask kernel, or instant unsticking: eq:eta1-collapse).
+// the mask kernel, or instant unsticking: eq:eta1-collapse). `logTarget` picks the one the
+// process has, as the samplers read it.
 import { type Tensor, tensor, where } from '../torch/index.js';
 import { logRate, logSurvival } from './hazard.js';
 import type { SJDProcess } from './process.js';
 import { type MixtureTerms, mixtureTerms } from './quadrature.js';
+
+/**
+ * log lambdahat_t(y, a) at the state y [..., d] for anchors [K, d]: the closed form [K] (the same
+ * at every y) where the process has it, else the quadrature's [..., K] with its mixture terms
+ * (which the classifier-induced score at eta < 1 reuses).
+ */
+export function logTarget(
+  proc: SJDProcess,
+  y: Tensor,
+  anchors: Tensor,
+  t: number,
+): { logTarget: Tensor; mixture?: MixtureTerms } {
+  const [K, d] = anchors.shape as [number, number];
+  if (proc.closedForm) return { logTarget: logTargetClosedForm(proc, t, K) };
+  return logTargetQuadrature(proc, proc.anchorDistances(y, anchors, t), t, d);
+}
 
 /** log lambda_t(a) S_a(t) / (1 - S_a(t)) per anchor [K] (-Infinity where nothing can commit). */
 export function logTargetClosedForm(proc: SJDProcess, t: number, K: number): Tensor {

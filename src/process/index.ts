@@ -2,7 +2,7 @@
 export * from './blend.js';
 export * from './choice.js';
 export { type Corrupted, corrupt } from './corrupt.js';
-export { logTargetClosedForm, logTargetQuadrature } from './dhm.js';
+export { logTarget, logTargetClosedForm, logTargetQuadrature } from './dhm.js';
 export { type ElboInput, type ElboTerms, elboTerms } from './elbo.js';
 export * from './hazard.js';
 export {

@@ -7,12 +7,7 @@
 // the score's posterior mean (as CANDI's sampler, whose temperature sweep the paper traces; the
 // authors' text8 runs set their symmetric temperature so). `sjd-refresh` is the authors'
 // optional logit refresh (their text8 and CIFAR-10 settings).
-import {
-  logTargetClosedForm,
-  logTargetQuadrature,
-  plugInAllocation,
-  plugInRate,
-} from '../process/index.js';
+import { logTarget, plugInAllocation, plugInRate } from '../process/index.js';
 import type { Tensor } from '../torch/index.js';
 import { drawCategorical } from './categorical.js';
 import { commitSites } from './commit.js';
@@ -23,10 +18,7 @@ import type { StepContext, StepFn } from './types.js';
 
 /** log lambdahat at (y, t) and, at eta < 1, the quadrature's mixture terms (shared with the score). */
 function dhmTarget(ctx: StepContext, y: Tensor, t: number) {
-  const proc = ctx.process;
-  const [K, d] = ctx.anchors.shape as [number, number];
-  if (proc.closedForm) return { logTarget: logTargetClosedForm(proc, t, K), mixture: undefined };
-  return logTargetQuadrature(proc, proc.anchorDistances(y, ctx.anchors, t), t, d);
+  return logTarget(ctx.process, y, ctx.anchors, t);
 }
 
 /**
