@@ -709,6 +709,8 @@ test('solve --file holds memory flat in the number of rows: 60,000 rows solved w
       '0',
       '--sampler',
       'confidence',
+      '--batch',
+      '256', // the tiny model's passes are all overhead: few and large
     ]),
     { encoding: 'utf8' },
   );
