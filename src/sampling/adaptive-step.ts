@@ -50,19 +50,23 @@ export interface AdaptiveMove {
   sure: Tensor;
 }
 
-/** The adaptive step, with what it committed and how sure it was of each site (remask-step.ts). */
+/**
+ * The adaptive step, with what it committed and how sure it was of each site (remask-step.ts,
+ * which passes the values ruled out on `state` when it has them: `ruled` [B, L, K] bool).
+ */
 export function adaptiveMove(
   ctx: StepContext,
   state: SamplerState,
   blanks: Float64Array,
   last: boolean,
   gen: StepRandom,
+  ruled?: Tensor,
 ): AdaptiveMove {
   const rule = ctx.commit ?? DEFAULT_COMMIT;
   checkCommitRule(rule);
   const active = state.committed.logicalNot(); // [B, L]
   const t = boardTimes(ctx.process, active.sum(-1).toArray(), blanks); // [B]
-  const logits = classify(ctx, state, t); // [B, L, K]
+  const logits = classify(ctx, state, t, ruled); // [B, L, K]
   const probs = temperedProbs(logits, ctx.temperature); // [B, L, K]
   const K = probs.size(-1);
   const [top, pred] = probs.topk(Math.min(2, K), -1); // [B, L, 2]

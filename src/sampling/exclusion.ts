@@ -23,10 +23,13 @@ export function ruledOut(ctx: StepContext, state: SamplerState): Tensor | undefi
   return byRules && tabu ? byRules.logicalOr(tabu) : (byRules ?? tabu);
 }
 
-/** The classifier's logits [B, L, K] on `state` at time t, with the values ruled out applied. */
-export function classify(ctx: StepContext, state: SamplerState, t: Time): Tensor {
+/**
+ * The classifier's logits [B, L, K] on `state` at time t, with the values ruled out applied
+ * (`ruled`: ruledOut(ctx, state), when the caller has it already).
+ */
+export function classify(ctx: StepContext, state: SamplerState, t: Time, ruled?: Tensor): Tensor {
   const logits = ctx.classifier(state.y.to('float32'), t, state.committed); // [B, L, K]
-  const out = ruledOut(ctx, state);
+  const out = ruled ?? ruledOut(ctx, state);
   if (!out) return logits;
   const open = out.all(-1, true).logicalNot(); // [B, L, 1] sites with a value left
   return logits.maskedFill(out.logicalAnd(open), RULED_OUT);

@@ -40,9 +40,13 @@ import type { AdaptiveStepFn, SamplerState, SearchState, StepContext } from './t
 export const DEFAULT_UNDOS = 128;
 
 export const remaskStep: AdaptiveStepFn = (ctx, state, blanks, last, gen) => {
-  const undone = last ? state : undo(ctx, state, blanks, gen);
+  // the rules read once a step: the state's values ruled out serve the classifier's pass too
+  // when nothing was undone
+  const { state: undone, ruled } = last
+    ? { state, ruled: undefined }
+    : undoing(ctx, state, blanks, gen);
   const search = undone.search!;
-  const { next, jump, sure } = adaptiveMove(ctx, undone, blanks, last, gen);
+  const { next, jump, sure } = adaptiveMove(ctx, undone, blanks, last, gen, ruled);
   const round = search.order.amax(-1, true).add(1).expand(search.order.shape); // [B, L] the row's next round
   return {
     ...next,
@@ -65,6 +69,16 @@ export function undo(
   blanks: Float64Array,
   gen: StepRandom,
 ): SamplerState {
+  return undoing(ctx, state, blanks, gen).state;
+}
+
+/** undo's state, with the values ruled out on it [B, L, K] when it is `state` itself (nothing undone). */
+function undoing(
+  ctx: StepContext,
+  state: SamplerState,
+  blanks: Float64Array,
+  gen: StepRandom,
+): { state: SamplerState; ruled?: Tensor } {
   const s: SearchState | undefined = state.search;
   if (!s)
     throw new Error('the adaptive-remask sampler needs its search record (the driver makes it)');
@@ -85,7 +99,7 @@ export function undo(
   const broken = (stuck ? met.logicalOr(stuck) : met)
     .logicalAnd(mine.any(-1, true))
     .logicalAnd(s.undos.lt(cap)); // [B, 1]
-  if (!(broken.any().item() > 0)) return state;
+  if (!(broken.any().item() > 0)) return { state, ruled };
   const g = latestGuess(mine, s, ctx.commit?.threshold ?? DEFAULT_COMMIT.threshold); // [B, 1]
   const from = s.order.gather(-1, g); // [B, 1] its round
   const back = mine.logicalAnd(s.order.ge(from)).logicalAnd(broken); // [B, L] commits undone
@@ -105,7 +119,7 @@ export function undo(
   };
   const next: SamplerState = { y: state.y, committed: kept, tokens, search };
   const redrawn = forwardDraw(ctx, next, blanks, broken.squeeze(-1), gen);
-  return { ...next, y: where(back.unsqueeze(-1), redrawn, state.y) };
+  return { state: { ...next, y: where(back.unsqueeze(-1), redrawn, state.y) } };
 }
 
 /**
