@@ -9,11 +9,16 @@ import { modelList, process as P, PRECISIONS, util } from '../index.js';
 import { int, oneOf, parsed } from './options.js';
 
 /** `--models`: the comparison's processes by name, one grammar for every task. */
-export function modelsOption(cmd: Command, help: string, defaults: string[]): Command {
+export function modelsOption(
+  cmd: Command,
+  help: string,
+  defaults: string[],
+  parse: (value: string) => string[] = modelList,
+): Command {
   return cmd.option(
     '--models <list>',
     `models: ${P.PRESETS.join(', ')} (mdlm and cadd read as masked and hybrid), ${help}`,
-    parsed(modelList),
+    parsed(parse),
     defaults,
   );
 }
@@ -85,7 +90,7 @@ export function comparison(
   cmd: Command,
   description: string,
   sizes: string[],
-  models: { help: string; defaults: string[] },
+  models: { help: string; defaults: string[]; parse?: (value: string) => string[] },
   seeds: string[],
 ): Command {
   return modelsOption(
@@ -106,5 +111,6 @@ export function comparison(
       ),
     models.help,
     models.defaults,
+    models.parse,
   );
 }

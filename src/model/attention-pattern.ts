@@ -5,8 +5,9 @@
 // lets every head attend only the union of the relations (the position itself and its peers: 21 of
 // Sudoku's 81 cells); 'typed' gives each head one relation, the structure's relations and then
 // their union, heads split evenly in contiguous blocks. The pattern is an additive bias
-// [H or 1, L, L] (0 = may attend, -inf = may not), built once.
-import { keep, stack, type Tensor, tensor, tidy, zeros } from '../torch/index.js';
+// [H or 1, L, L] (0 = may attend, -inf = may not), built once. A causal pattern (position i sees
+// positions j <= i: an autoregressive model's) is one more such bias, added to the relations'.
+import { arange, keep, stack, type Tensor, tensor, tidy, zeros } from '../torch/index.js';
 
 export type AttentionKind = 'dense' | 'peers' | 'typed';
 
@@ -62,6 +63,17 @@ export function attentionBias(
     tidy(() => {
       const allowed = attentionPattern(kind, structure, heads, length); // [H or 1, L, L] bool
       return zeros(allowed.shape).maskedFill(allowed.logicalNot(), Number.NEGATIVE_INFINITY);
+    }),
+  );
+}
+
+/** The causal bias [1, L, L] (kept, derived): 0 where key j <= query i, -inf after it. */
+export function causalBias(length: number): Tensor {
+  return keep(
+    tidy(() => {
+      const i = arange(0, length); // [L]
+      const later = i.unsqueeze(0).gt(i.unsqueeze(1)); // [L, L]: key j after query i
+      return zeros([1, length, length]).maskedFill(later.unsqueeze(0), Number.NEGATIVE_INFINITY);
     }),
   );
 }

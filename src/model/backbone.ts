@@ -4,10 +4,11 @@
 // with adaLN-zero conditioning on a vector c in every block and in the output layer.
 // Options: attention restricted to the task's relations (attention-pattern.ts), and weight-tied
 // looping (the stack of blocks applied `loops` times with the same weights), with the head
-// readable after every loop for deep supervision.
+// readable after every loop for deep supervision, and a causal mask (each position sees itself
+// and the positions before it: the autoregressive baselines' decoder, causal-decoder.ts).
 // Input is a sequence of d-vectors (token embeddings, or the SJD state y), output logits.
 import { arange, keep, nn, type Tensor, type TorchGenerator, tidy } from '../torch/index.js';
-import { type AttentionKind, attentionBias } from './attention-pattern.js';
+import { type AttentionKind, attentionBias, causalBias } from './attention-pattern.js';
 import { DiTBlock, DiTFinal } from './dit-block.js';
 
 export type Conditioning = 'add' | 'adaln';
@@ -32,6 +33,19 @@ export interface BackboneConfig {
   relations?: number[][];
   /** weight-tied looping: the blocks are applied this many times in sequence (default 1) */
   loops?: number;
+  /** each position attends only to itself and earlier positions (default false) */
+  causal?: boolean;
+}
+
+/** The relations' bias [H or 1, L, L] with the causal one added when `causal` (kept). */
+function withCausal(bias: Tensor | undefined, causal: boolean, length: number): Tensor | undefined {
+  if (!causal) return bias;
+  const mask = causalBias(length); // [1, L, L]
+  if (!bias) return mask;
+  const both = keep(tidy(() => bias.add(mask))); // [H or 1, L, L]
+  bias.dispose();
+  mask.dispose();
+  return both;
 }
 
 export class Backbone extends nn.Module {
@@ -56,7 +70,11 @@ export class Backbone extends nn.Module {
     const dit = c.conditioning === 'adaln';
     if (c.loops !== undefined && !(Number.isInteger(c.loops) && c.loops >= 1))
       throw new Error(`model.loops: ${c.loops} is not a whole number >= 1`);
-    this.bias = attentionBias(c.attention ?? 'dense', c.relations, c.heads, c.length);
+    this.bias = withCausal(
+      attentionBias(c.attention ?? 'dense', c.relations, c.heads, c.length),
+      c.causal === true,
+      c.length,
+    );
     const opts = {
       dim: c.dim,
       heads: c.heads,

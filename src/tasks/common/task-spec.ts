@@ -86,7 +86,8 @@ export type CompareOptions = {
 /** How a task compares processes at a matched budget (its own metrics and report). */
 export interface CompareEntry {
   description: string; // `sjd compare TASK --help`
-  models: { help: string; defaults: string[] }; // the names beyond the presets; the default list
+  /** the names beyond the presets; the default list; the task's own reading of --models */
+  models: { help: string; defaults: string[]; parse?: (value: string) => string[] };
   seeds: string[]; // the default seeds
   doc: string; // the default report
   flags?: TaskFlag[]; // the task's own flags, after the flags every comparison takes

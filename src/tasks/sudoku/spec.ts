@@ -6,6 +6,7 @@
 // page. Sudoku has no unconditional sampling: it is solved from clues (solve.ts,
 // `POST /api/sudoku/solve`).
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
+import { sudokuModelList } from './compare/autoregressive-run.js';
 import { runComparison, sudokuReportFiles } from './compare/comparison.js';
 import { pairsOrGenerated } from './data.js';
 import {
@@ -62,8 +63,9 @@ export const sudokuSpec: TaskSpec = {
     description:
       'hybrid (CADD, W = I) against sjd (the constraint-graph W): train every model x seed (resumable), evaluate, write docs',
     models: {
-      help: 'sjd-SIGMA (the constraint-graph W at sigma_W SIGMA)',
+      help: 'sjd-SIGMA (the constraint-graph W at sigma_W SIGMA), ar-ltr and ar-solver (the autoregressive baselines: left-to-right and solver order)',
       defaults: ['hybrid', 'sjd'],
+      parse: sudokuModelList,
     },
     seeds: ['0', '1', '2'],
     doc: 'docs/reports/sudoku/comparison.md',

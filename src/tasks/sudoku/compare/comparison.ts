@@ -1,9 +1,11 @@
 // The paper's Sudoku comparison at this machine's scale (sec:exp-sudoku,
 // tab:sudoku_schedule_ablations): hybrid (CADD, W = I) against sjd (constraint graph, sigma_W = 1.5),
-// same network, budget and seeds. Each run is a resumable run folder; finished runs are
+// and beside them masked (MDM) and the autoregressive baselines (ar-ltr, ar-solver:
+// autoregressive-run.ts, greedy decoding in their order), same size, budget and seeds. Each run is a resumable run folder; finished runs are
 // skipped and their final scores cached beside them, so the comparison can be continued across
 // sessions. Writes a Markdown table (board accuracy mean +- std over seeds under the adaptive
-// sampler and the paper's confidence policy, takeoff step, collapsed seeds) and a plot of
+// sampler and the paper's confidence policy, the baselines' under greedy decoding; takeoff step,
+// collapsed seeds) and a plot of
 // held-out board accuracy against step.
 import { dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
@@ -29,6 +31,7 @@ import { SUDOKU_SIZES, sudokuConfig } from '../presets.js';
 import { solveSudoku } from '../solve.js';
 import type { Augment } from '../symmetry.js';
 import { hashPairs, type SudokuPairs, type SudokuTask } from '../task.js';
+import { AR_MODELS, autoregressiveRun, isAutoregressive } from './autoregressive-run.js';
 
 /** A seed has collapsed when its final adaptive solve rate is below this (near chance). */
 export const COLLAPSE_BELOW = 0.01;
@@ -41,7 +44,7 @@ export interface CompareOptions {
   steps: number;
   evalEvery?: number; // held-out evaluation period (default: the preset's)
   seeds: number[];
-  models: string[]; // process/choice.ts's names: 'hybrid' (CADD), 'sjd' (the constraint-graph W), 'sjd-<sigma_W>', 'masked'
+  models: string[]; // process/choice.ts's names: 'hybrid' (CADD), 'sjd' (the constraint-graph W), 'sjd-<sigma_W>', 'masked'; or 'ar-ltr', 'ar-solver'
   attention?: AttentionKind; // the network (default: the size's)
   augment?: Augment; // training boards' symmetries (default: the size's)
   loops?: number; // weight-tied passes through the blocks (default: the size's)
@@ -57,16 +60,18 @@ export interface RunSummary {
   model: string;
   seed: number;
   dir: string;
-  solveRate: number; // adaptive sampler
-  cellAccuracy: number; // adaptive sampler
-  nfeMean: number; // adaptive sampler, per board
-  confidenceRate: number; // the paper's confidence policy at `nfe`
+  solveRate: number; // adaptive sampler (the autoregressive baselines: greedy decoding)
+  cellAccuracy: number; // adaptive sampler (greedy decoding)
+  nfeMean: number; // adaptive sampler, per board (greedy decoding: network passes a board)
+  confidenceRate: number | null; // the paper's confidence policy at `nfe` (null: no such sampler)
   takeoff: number | null;
   collapsed: boolean;
 }
 
 const label = (model: string) =>
-  describeProcess(sudokuConfig({ ...parseProcessName(model) }).process);
+  isAutoregressive(model)
+    ? AR_MODELS[model]!.label
+    : describeProcess(sudokuConfig({ ...parseProcessName(model) }).process);
 
 type FinalEvaluation = Pick<
   RunSummary,
@@ -121,6 +126,7 @@ export async function runComparison(
       const dir = join(o.out, `${model}-seed${seed}`);
       const work = async (): Promise<RunSummary | null> => {
         hooks.log?.(`${label(model)}, seed ${seed}`);
+        if (isAutoregressive(model)) return baseline(task, o, model, seed, dir, hooks);
         const config = sudokuConfig({
           size: o.size,
           ...parseProcessName(model),
@@ -137,7 +143,7 @@ export async function runComparison(
         const state = runState(dir);
         const f = finalEvaluation(dir, task, o, state.step, hooks.log);
         hooks.log?.(
-          `${dir}: solve rate ${(100 * f.solveRate).toFixed(2)}% adaptive, ${(100 * f.confidenceRate).toFixed(2)}% confidence; takeoff ${state.takeoff ?? 'none'}`,
+          `${dir}: solve rate ${(100 * f.solveRate).toFixed(2)}% adaptive, ${(100 * f.confidenceRate!).toFixed(2)}% confidence; takeoff ${state.takeoff ?? 'none'}`,
         );
         return {
           model,
@@ -156,6 +162,48 @@ export async function runComparison(
   return summaries;
 }
 
+/** A seed of an autoregressive baseline, at the comparison's size, budget and augmentation. */
+function baseline(
+  task: SudokuTask,
+  o: CompareOptions,
+  model: string,
+  seed: number,
+  dir: string,
+  hooks: TrainHooks,
+): RunSummary | null {
+  const augment = sudokuConfig({ size: o.size, augment: o.augment }).augment ?? 'digits';
+  const r = autoregressiveRun(
+    model,
+    dir,
+    {
+      size: o.size,
+      seed,
+      steps: o.steps,
+      evalEvery: o.evalEvery,
+      augment,
+      train: task.train,
+      test: o.test,
+    },
+    hooks,
+  );
+  if (!r) return null;
+  const f = r.scores;
+  hooks.log?.(
+    `${dir}: solve rate ${(100 * f.solveRate).toFixed(2)}% greedy (${f.brokenRules} answers break a rule); takeoff ${r.takeoff ?? 'none'}`,
+  );
+  return {
+    model,
+    seed,
+    dir,
+    solveRate: f.solveRate,
+    cellAccuracy: f.cellAccuracy,
+    nfeMean: f.passesPerBoard,
+    confidenceRate: null,
+    takeoff: r.takeoff,
+    collapsed: f.solveRate < COLLAPSE_BELOW,
+  };
+}
+
 /** The report and what goes beside it: its plot (the report's name, .svg). */
 export const sudokuReportFiles = (doc: string) => ({
   report: doc,
@@ -170,7 +218,8 @@ async function writeReport(o: CompareOptions, runs: RunSummary[]): Promise<void>
     const takeoffs = rs.map((r) => r.takeoff).filter((x): x is number => x !== null);
     const per = rs.map((r) => `${(100 * r.solveRate).toFixed(1)}`).join(', ');
     const collapsed = rs.filter((r) => r.collapsed).length;
-    return `| ${label(k)} | ${pct(rs.map((r) => r.solveRate))} | ${per} | ${mean(rs.map((r) => r.nfeMean)).toFixed(1)} | ${pct(rs.map((r) => r.confidenceRate))} | ${takeoffs.length ? Math.round(mean(takeoffs)) : 'none'} (${takeoffs.length}/${rs.length} took off) | ${collapsed}/${rs.length} |`;
+    const confidence = rs.map((r) => r.confidenceRate).filter((x): x is number => x !== null);
+    return `| ${label(k)} | ${pct(rs.map((r) => r.solveRate))} | ${per} | ${mean(rs.map((r) => r.nfeMean)).toFixed(1)} | ${confidence.length ? pct(confidence) : 'NA'} | ${takeoffs.length ? Math.round(mean(takeoffs)) : 'none'} (${takeoffs.length}/${rs.length} took off) | ${collapsed}/${rs.length} |`;
   });
   const [svg] = sudokuReportFiles(o.doc).beside as [string];
   const c = sudokuConfig({
@@ -180,15 +229,18 @@ async function writeReport(o: CompareOptions, runs: RunSummary[]): Promise<void>
     loops: o.loops,
     deepSupervision: o.deepSupervision,
   });
-  const md = `# Sudoku: CADD against SJD at this machine's scale
+  const ar = o.models.some(isAutoregressive)
+    ? `The autoregressive baselines (Shah et al. 2024) are causal transformers of the same width, depth and optimiser (dense causal attention), trained by next-token cross-entropy on the blanks with the clues given, left to right or in the order a logical solver fills the cells (clues first; cells the solver cannot place last, row-major), and decoded greedily in that order: their board accuracy is under greedy decoding (one network pass a position some board predicts: the NFE column), and the confidence policy does not apply (NA).\n`
+    : '';
+  const md = `# Sudoku: ${o.models.map(label).join(', ')} at this machine's scale
 
-Size \`${o.size}\` (same network and optimiser for both: attention \`${c.model.attention ?? 'dense'}\`, ${c.model.loops ?? 1} loop(s) through the blocks${c.deepSupervision ? ' (deep supervision)' : ''}, augmentation \`${c.augment}\`), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
+Size \`${o.size}\` (same network and optimiser for all: attention \`${c.model.attention ?? 'dense'}\`, ${c.model.loops ?? 1} loop(s) through the blocks${c.deepSupervision ? ' (deep supervision)' : ''}, augmentation \`${c.augment}\`), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
 Board accuracy: exact-match solve rate of the EMA model on the first ${o.test.puzzles.length} held-out puzzles, under the
 adaptive sampler (at most ${o.adaptiveNfe} NFE a board; its mean NFE in the table) and under the paper's confidence policy at ${o.nfe} NFE.
 Takeoff: first training evaluation (every ${o.evalEvery ?? SUDOKU_SIZES[o.size]!.evalEvery} steps, 200 held-out puzzles, confidence policy at 32 NFE)
 that solves a board. Collapsed: a seed whose final adaptive solve rate is below ${100 * COLLAPSE_BELOW}%.
-
-| method | board accuracy (%), adaptive, mean +- std | per seed | NFE a board | board accuracy (%), confidence ${o.nfe} NFE | takeoff step | collapsed |
+${ar}
+| method | board accuracy (%), adaptive (baselines: greedy), mean +- std | per seed | NFE a board | board accuracy (%), confidence ${o.nfe} NFE | takeoff step | collapsed |
 |---|---|---|---|---|---|---|
 ${rows.join('\n')}
 

@@ -25,6 +25,7 @@ export interface LogicalResult {
   grid: Board; // the cells placed so far (the solution when solved)
   counts: Record<Strategy, number>; // singles: digits placed; others: eliminating applications
   hardest: Strategy | null; // the hardest strategy used (null: nothing to do)
+  placements: number[]; // the cells placed, in the order the solver placed them
 }
 
 /** A board being solved: digits placed and the candidates left (shared with search-nodes.ts). */
@@ -32,6 +33,7 @@ export interface CandidateState {
   grid: Uint8Array; // [81] digits, 0 = blank
   cand: Uint16Array; // [81] candidate masks of blank cells (0 on filled cells)
   broken: boolean; // a contradiction was found: a blank cell or a unit's digit has no place
+  placed?: number[]; // when given, every placement's cell is appended, in order
 }
 
 type State = CandidateState;
@@ -52,6 +54,7 @@ export function candidateState(puzzle: Board): CandidateState {
 function place(s: State, i: number, bit: number): void {
   s.grid[i] = DIGIT_OF_BIT[bit]!;
   s.cand[i] = 0;
+  s.placed?.push(i);
   for (const p of PEERS[i]!) s.cand[p]! &= ~bit;
 }
 
@@ -217,7 +220,7 @@ export function solveLogically(
   allowed: readonly Strategy[] = STRATEGIES,
 ): LogicalResult {
   const order = STRATEGIES.filter((k) => allowed.includes(k));
-  const s = candidateState(puzzle);
+  const s: State = { ...candidateState(puzzle), placed: [] };
   const counts = Object.fromEntries(STRATEGIES.map((k) => [k, 0])) as Record<Strategy, number>;
   let hardest = -1;
   let progress = true;
@@ -235,7 +238,13 @@ export function solveLogically(
     }
   }
   const solved = !s.broken && isValidSolution(s.grid);
-  return { solved, grid: s.grid, counts, hardest: hardest < 0 ? null : STRATEGIES[hardest]! };
+  return {
+    solved,
+    grid: s.grid,
+    counts,
+    hardest: hardest < 0 ? null : STRATEGIES[hardest]!,
+    placements: s.placed!,
+  };
 }
 
 /** qqwing's label for the hardest strategy a logical solve needed. */

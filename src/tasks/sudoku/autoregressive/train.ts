@@ -1,0 +1,213 @@
+// Training the autoregressive baselines of tab:sudoku_schedule_ablations (Shah et al. 2024):
+// the causal decoder (model/causal-decoder.ts) by next-token cross-entropy on the blanks of each
+// board written in its order (order.ts, sequence.ts), with the Sudoku size's network and
+// optimiser (presets.ts: width, depth, heads, AdamW, warm-up and cosine, clip, EMA, batch) so
+// that the comparison gives every model the same budget. Boards are augmented by the size's
+// symmetries (symmetry.ts), each board's order taken after the symmetry (the solver runs on the
+// augmented puzzle). A run folder as the trainer's (train/run-folder.ts: config.json,
+// checkpoint/ with state.json, metrics.csv), resumed exactly from its checkpoint: each step's
+// draws come from a generator keyed by (seed, step). The EMA network is evaluated during
+// training on held-out puzzles by greedy decoding (decode.ts); takeoff is the first evaluation
+// that solves a board, as the trainer's.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CausalDecoder, type CausalDecoderConfig } from '../../../model/causal-decoder.js';
+import { AdamW, crossEntropy, TorchGenerator } from '../../../torch/index.js';
+import { loadCheckpoint, saveCheckpoint } from '../../../train/checkpoint.js';
+import {
+  EMA,
+  learningRate,
+  MetricsLog,
+  optimiseStep,
+  runState,
+  type TrainHooks,
+} from '../../../train/index.js';
+import { loadOptimState, saveOptimState } from '../../../train/optim-state.js';
+import { RUN_FILES } from '../../../train/run-folder.js';
+import { makeDir, writeJsonAtomic } from '../../../util/atomic.js';
+import { scoreBoards } from '../metrics.js';
+import { SUDOKU_SIZES } from '../presets.js';
+import { type Board, CELLS } from '../puzzle/board.js';
+import { type Augment, applySymmetry, drawBoardSymmetries } from '../symmetry.js';
+import type { SudokuPairs } from '../task.js';
+import { decodeGreedy } from './decode.js';
+import { ORDERS, type OrderName } from './order.js';
+import { IGNORE, sequenceBatch } from './sequence.js';
+
+/** Held-out puzzles decoded at each evaluation during training (as the trainer's Sudoku runs). */
+export const AR_EVAL_SIZE = 200;
+
+const ROW_MAJOR = Array.from({ length: CELLS }, (_, i) => i);
+
+export interface AutoregressiveRun {
+  size: string; // SUDOKU_SIZES
+  order: OrderName;
+  seed: number;
+  steps: number;
+  evalEvery?: number; // default: the size's
+  augment: Augment;
+}
+
+/** The causal decoder of a Sudoku size: its width, depth, heads and MLP (dense attention). */
+export function arNetworkConfig(size: string): CausalDecoderConfig {
+  const s = SUDOKU_SIZES[size];
+  if (!s) throw new Error(`sudoku: no size '${size}'`);
+  const m = s.model;
+  return {
+    sites: CELLS,
+    classes: 9,
+    width: m.width,
+    depth: m.depth,
+    heads: m.heads,
+    mlpHidden: m.mlpHidden,
+    dropout: m.dropout,
+  };
+}
+
+/** The board pairs of a batch, each moved by its own symmetry (`augment`) drawn from `gen`. */
+function augmented(
+  pairs: SudokuPairs,
+  idx: number[],
+  augment: Augment,
+  gen: TorchGenerator,
+): { puzzles: Board[]; solutions: Board[] } {
+  const puzzles = idx.map((i) => pairs.puzzles[i]!);
+  const solutions = idx.map((i) => pairs.solutions[i]!);
+  if (augment === 'none') return { puzzles, solutions };
+  const syms = drawBoardSymmetries(idx.length, gen).map((s) =>
+    augment === 'digits' ? { ...s, src: ROW_MAJOR } : s,
+  );
+  return {
+    puzzles: puzzles.map((p, b) => applySymmetry(p, syms[b]!)),
+    solutions: solutions.map((p, b) => applySymmetry(p, syms[b]!)),
+  };
+}
+
+/** Board and cell accuracy of `net`'s greedy answers to the first `n` held-out puzzles. */
+export function evaluateAutoregressive(
+  net: CausalDecoder,
+  held: SudokuPairs,
+  order: OrderName,
+  n = AR_EVAL_SIZE,
+): { board_accuracy: number; cell_accuracy: number } {
+  const puzzles = held.puzzles.slice(0, n);
+  const s = scoreBoards(
+    puzzles,
+    held.solutions.slice(0, n),
+    decodeGreedy(net, puzzles, order).boards,
+  );
+  return { board_accuracy: s.solve_rate, cell_accuracy: s.cell_accuracy };
+}
+
+/** The EMA network of an autoregressive run folder (its latest checkpoint). */
+export function loadAutoregressive(dir: string, size: string): CausalDecoder {
+  const net = new CausalDecoder(arNetworkConfig(size), new TorchGenerator(0));
+  net.loadStateDict(loadCheckpoint(dir, ['ema']).tensors.ema!);
+  return net.eval();
+}
+
+/**
+ * Trains (or resumes) the run in `dir` to its end on `train`, evaluating on `held`; false when
+ * stopped before it (hooks.stopAfter).
+ */
+export function trainAutoregressive(
+  dir: string,
+  run: AutoregressiveRun,
+  data: { train: SudokuPairs; held: SudokuPairs },
+  hooks: TrainHooks = {},
+): boolean {
+  const size = SUDOKU_SIZES[run.size]!;
+  const config = { kind: 'autoregressive', ...run, network: arNetworkConfig(run.size) };
+  const configPath = join(dir, RUN_FILES.config);
+  makeDir(dir);
+  if (existsSync(configPath)) {
+    const saved = readFileSync(configPath, 'utf8');
+    if (saved !== `${JSON.stringify(config, null, 2)}\n`)
+      throw new Error(`${dir} holds a run of another configuration; choose another --out`);
+  } else writeJsonAtomic(configPath, config);
+  const net = new CausalDecoder(config.network, new TorchGenerator(run.seed));
+  const named = net.namedParameters();
+  const isTable = (k: string) =>
+    k.startsWith('previous_') || k.startsWith('next_') || k === 'backbone.pos.weight';
+  const decayed = named.filter(([k, p]) => p.ndim >= 2 && !isTable(k)).map(([, p]) => p);
+  const others = named.filter(([k, p]) => !(p.ndim >= 2 && !isTable(k))).map(([, p]) => p);
+  const opt = new AdamW([{ params: decayed }, { params: others, weightDecay: 0 }], {
+    lr: size.lr.lr,
+    weightDecay: size.weightDecay,
+  });
+  const names = new Map(named.map(([k, p]) => [p, k]));
+  const ema = new EMA(net, size.ema);
+  const lr = { ...size.lr, total: run.steps };
+  const evalEvery = run.evalEvery ?? size.evalEvery;
+  const metrics = new MetricsLog(dir, ['board_accuracy', 'cell_accuracy']);
+  let { step, takeoff, lastEval } = runState(dir);
+  if (step > 0) {
+    const ck = loadCheckpoint(dir, ['model', 'ema', 'optimizer']);
+    net.loadStateDict(ck.tensors.model!);
+    ema.load(ck.tensors.ema!);
+    const steps = ck.state.optimSteps as Record<string, number>;
+    loadOptimState(opt, names, { tensors: ck.tensors.optimizer!, steps });
+    metrics.truncateAfter(step);
+    hooks.log?.(`${dir}: resumed at step ${step}`);
+  } else hooks.log?.(`training ${dir}`);
+  const evalNet = new CausalDecoder(config.network, new TorchGenerator(0)).eval();
+  const save = () => {
+    const o = saveOptimState(opt, names);
+    saveCheckpoint(dir, {
+      tensors: { model: net.stateDict(), ema: ema.stateDict(), optimizer: o.tensors },
+      state: { step, takeoff, lastEval, optimSteps: o.steps },
+    });
+  };
+  const N = data.train.puzzles.length;
+  let window: number[] = [];
+  let since = Date.now();
+  let taken = 0;
+  while (step < run.steps) {
+    if (hooks.stopAfter !== undefined && taken >= hooks.stopAfter) {
+      save();
+      return false;
+    }
+    const gen = new TorchGenerator(run.seed * 1_000_003 + step);
+    const idx = gen.randint(0, N, [size.batch]).toArray();
+    const { puzzles, solutions } = augmented(data.train, idx, run.augment, gen);
+    const orders = puzzles.map((p) => ORDERS[run.order](p));
+    const rate = learningRate(lr, step);
+    const loss = optimiseStep(
+      () => {
+        const b = sequenceBatch(puzzles, solutions, orders);
+        const logits = net.forward(b.order, b.previous); // [B, 81, 9]
+        return crossEntropy(logits.reshape([-1, 9]), b.target.reshape([-1]), {
+          ignoreIndex: IGNORE,
+        });
+      },
+      opt,
+      { lr: rate, clip: size.clip },
+    );
+    step++;
+    taken++;
+    ema.update(step);
+    window.push(loss);
+    hooks.progress?.(step, run.steps, { loss, tokensPerS: 0 });
+    const evalNow = step % evalEvery === 0 || step === run.steps;
+    if (step % size.logEvery === 0 || evalNow) {
+      let evals: Record<string, number> = {};
+      if (evalNow) {
+        evalNet.loadStateDict(ema.stateDict());
+        evals = evaluateAutoregressive(evalNet, data.held, run.order);
+        lastEval = evals;
+        if (takeoff === null && evals.board_accuracy! > 0) takeoff = step;
+        hooks.log?.(
+          `step ${step} eval board_accuracy ${evals.board_accuracy!.toFixed(4)} cell_accuracy ${evals.cell_accuracy!.toFixed(4)}`,
+        );
+      }
+      const seconds = (Date.now() - since) / 1000;
+      const meanLoss = window.reduce((a, b) => a + b, 0) / window.length;
+      const tokensPerS = (window.length * size.batch * CELLS) / Math.max(seconds, 1e-9);
+      metrics.append(step, { loss: meanLoss, lr: rate, tokens_per_s: tokensPerS }, evals);
+      window = [];
+      since = Date.now();
+    }
+    if (step % size.checkpointEvery === 0 || step === run.steps) save();
+  }
+  return true;
+}
