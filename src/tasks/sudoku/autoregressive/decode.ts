@@ -7,6 +7,7 @@
 // the rules (puzzle/check.ts answerProblems).
 import type { CausalDecoder } from '../../../model/causal-decoder.js';
 import { noGrad, tensor, tidy } from '../../../torch/index.js';
+import { pushAll } from '../../../util/fold.js';
 import { type Board, CELLS } from '../puzzle/board.js';
 import { ORDERS, type OrderName } from './order.js';
 import { START_DIGIT } from './sequence.js';
@@ -31,7 +32,7 @@ export function decodeGreedy(
   for (let at = 0; at < puzzles.length; at += batch) {
     const part = puzzles.slice(at, at + batch);
     const d = decodeBatch(model, part, part.map(ORDERS[order]));
-    boards.push(...d.boards);
+    pushAll(boards, d.boards);
     passes += d.passes;
   }
   return { boards, passes };
