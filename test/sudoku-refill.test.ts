@@ -11,10 +11,13 @@ import {
   defaultSudokuNfe,
   generateByNodes,
   loadSudokuModel,
+  parseBoard,
   solveChunk,
   solveSudoku,
+  startOrder,
   sudokuSampling,
 } from '../src/tasks/sudoku/index.js';
+import { EASY, EASY_SOLUTION, HARD } from './sudoku-puzzles.js';
 
 test('a board gives the same digits, NFE and attempts alone and in a refilled batch (shipped model, defaults)', () => {
   const { model, process: proc } = loadSudokuModel();
@@ -41,4 +44,12 @@ test('a board gives the same digits, NFE and attempts alone and in a refilled ba
   // one board searches long (tens of NFE), so the waiting batch pays for it more often
   assert.ok(Math.max(...refilled.nfe) > 3 * Math.min(...refilled.nfe), `${refilled.nfe}`);
   assert.ok(steps < waitingSteps, `${steps} vs ${waitingSteps} steps`);
+});
+
+test('a solve starts its boards hardest first: what the logical solver cannot place, then its hardest strategy; ties in order', () => {
+  const easy = parseBoard(EASY);
+  const hard = parseBoard(HARD); // needs guessing: the solver leaves cells
+  const solved = parseBoard(EASY_SOLUTION); // nothing to do
+  assert.deepEqual(startOrder([easy, hard, solved, easy]), [1, 0, 3, 2]);
+  assert.deepEqual(startOrder([]), []);
 });

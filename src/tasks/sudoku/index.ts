@@ -29,5 +29,6 @@ export * from './solve-defaults.js';
 export * from './solve-grouped.js';
 export * from './solve-pool.js';
 export * from './spec.js';
+export * from './start-order.js';
 export * from './symmetry.js';
 export * from './task.js';

@@ -21,6 +21,7 @@ import { TorchGenerator } from '../../torch/index.js';
 import { nextStart, type RetryStart, remaskedPuzzle } from './kept-cells.js';
 import { type Board, CELLS } from './puzzle/board.js';
 import { answerProblems } from './puzzle/check.js';
+import { startOrder } from './start-order.js';
 import {
   applySymmetry,
   type BoardSymmetry,
@@ -104,8 +105,9 @@ export const IDENTITY: BoardSymmetry = {
 
 /**
  * The boards of `puzzles` (board k has id first + k: its index in the whole set, so that a set
- * split into parts solves as it does whole) as the rows of a refilled batch, each retried while
- * it breaks the rules and its budget lasts: a retry waits ahead of the boards not yet started.
+ * split into parts solves as it does whole) as the rows of a refilled batch, started hardest first
+ * (start-order.ts), each retried while it breaks the rules and its budget lasts: a retry waits
+ * ahead of the boards not yet started.
  * `result` holds each board's last checked answer, its NFE over all attempts and its attempts.
  */
 export class RetrySource implements RowSource {
@@ -118,6 +120,7 @@ export class RetrySource implements RowSource {
   readonly #retries: RowJob[] = []; // waiting, first in first out
   readonly #syms = new Map<RowJob, BoardSymmetry>(); // each retry's symmetry
   readonly #starts: RetryStart[];
+  readonly #order: number[]; // the boards in the order they start (start-order.ts)
   #next = 0;
   /** told each board as it settles (a progress report) */
   onSettled?: (k: number) => void;
@@ -130,6 +133,7 @@ export class RetrySource implements RowSource {
     // how each board's next retry starts (kept-cells.ts); every retry restarts without o.remask
     this.#starts = puzzles.map(() => (o.remask ? 'remask' : 'restart'));
     this.settled = puzzles.map(() => false);
+    this.#order = startOrder(puzzles);
     this.result = {
       boards: puzzles.map((p) => p.slice()),
       problems: puzzles.map(() => []),
@@ -144,7 +148,7 @@ export class RetrySource implements RowSource {
     const retry = this.#retries.shift();
     if (retry) return retry;
     if (this.#next >= this.#puzzles.length) return undefined;
-    const k = this.#next++;
+    const k = this.#order[this.#next++]!;
     const puzzle = this.#puzzles[k]!;
     return {
       seed: this.#o.seed,
