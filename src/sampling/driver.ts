@@ -13,12 +13,10 @@
 // stepping some rows of a batch only, driver-rows.ts's.
 import type { SJDProcess } from '../process/index.js';
 import {
-  embedding,
   noGrad,
   TorchGenerator as RandomGenerator,
   type Tensor,
   tidy,
-  where,
   zeros,
 } from '../torch/index.js';
 import { checkSampleOptions, lastSteps, stepsOf } from './driver-options.js';
@@ -27,9 +25,9 @@ import type { Exclusion } from './exclusion.js';
 import { type GridKind, timeGrid } from './grid.js';
 import { type RowJob, type RowSource, refillSteps, samplingSteps } from './refill.js';
 import { getSampler } from './registry.js';
-import { temperedProbs } from './reverse-sde.js';
 import { drain, shown } from './run.js';
-import { freshSearch, stateDtype, stateTensors } from './state.js';
+import { stateDtype, stateTensors } from './state.js';
+import { anchoredState, readPass, stateView } from './step-view.js';
 import type {
   Classifier,
   CommitRule,
@@ -87,25 +85,8 @@ interface Reads {
   confidence: Float32Array;
 }
 
-/** Stores the argmax and tempered probability of logits [n, L, K] for the batch rows `rows` [n]. */
-function readPass(logits: Tensor, temperature: number, rows: number[], L: number, into: Reads) {
-  tidy(() => {
-    const [p, a] = temperedProbs(logits, temperature).max(-1); // [n, L]
-    const [pa, aa] = [p.toArray(), a.toArray()];
-    rows.forEach((b, r) => {
-      into.argmax.set(aa.slice(r * L, (r + 1) * L), b * L);
-      into.confidence.set(pa.slice(r * L, (r + 1) * L), b * L);
-    });
-  });
-}
-
 function snapshot(t: number, nfe: number, s: SamplerState, reads: Reads): TrajectoryStep {
-  return tidy(() => {
-    const committed = s.committed.to('uint8').data() as Uint8Array;
-    const tokens = s.tokens.toArray().map((v, k) => (committed[k] ? v : -1));
-    const yNorm = Float32Array.from(s.y.norm(2, [-1]).toArray());
-    return { t, nfe, committed, tokens, yNorm, ...structuredClone(reads) };
-  });
+  return { t, nfe, ...stateView(s), ...structuredClone(reads) };
 }
 
 /**
@@ -156,10 +137,7 @@ function priorState(
       ) {
         throw new Error(`condition tokens must lie in 0..${K - 1}`);
       }
-      const y = where(committed.unsqueeze(-1), embedding(E, tokens.clamp(0, K - 1)), prior);
-      return search
-        ? { y, committed, tokens, search: freshSearch(committed, K) }
-        : { y, committed, tokens };
+      return anchoredState(prior, committed, tokens, E, search);
     }),
   );
 }
@@ -197,7 +175,11 @@ export function* driverSteps(
       nfe++;
       for (const b of rows) rowNfe[b]!++;
       const logits = o.classifier(y, t, committed); // [rows, L, K]
-      if (watch) readPass(logits, temperature, rows, L, reads);
+      if (watch)
+        readPass(logits, temperature, (r, argmax, confidence) => {
+          reads.argmax.set(argmax, rows[r]! * L);
+          reads.confidence.set(confidence, rows[r]! * L);
+        });
       return logits;
     },
     anchors: E,

@@ -13,14 +13,14 @@
 // for a row alone and in a batch). Memory is bounded by the batch size: the slots' state, and the
 // rows the source holds back.
 import type { SJDProcess } from '../process/index.js';
-import { cat, embedding, noGrad, type Tensor, tensor, tidy, where, zeros } from '../torch/index.js';
+import { cat, noGrad, type Tensor, tensor, tidy, zeros } from '../torch/index.js';
 import { boardTime } from './board-time.js';
 import { freeUnkept, rowsOf, stepRows, withRows } from './driver-rows.js';
 import type { Exclusion } from './exclusion.js';
 import { getSampler } from './registry.js';
-import { temperedProbs } from './reverse-sde.js';
-import { freshSearch, mapState, stateDtype, stateTensors } from './state.js';
+import { mapState, stateDtype, stateTensors } from './state.js';
 import { RowKeyedRandom, rowKey } from './step-random.js';
+import { anchoredState, readPass, stateView } from './step-view.js';
 import type { Classifier, CommitRule, SamplerState, StepContext, TrajectoryStep } from './types.js';
 
 /** A row to sample: its key (seed, id, attempt), its NFE cap and its conditioned sites. */
@@ -124,7 +124,7 @@ function priorRows(
   L: number,
   search: boolean,
 ): SamplerState {
-  const [K, d] = E.shape as [number, number];
+  const d = E.size(1);
   const n = jobs.length;
   return noGrad(() =>
     tidy(() => {
@@ -148,10 +148,7 @@ function priorRows(
       });
       const committed = tensor(maskFlat, [n, L], 'float64').gt(0); // [n, L]
       const tokens = tensor(tokFlat, [n, L], 'float64').to('int64'); // [n, L]
-      const y = where(committed.unsqueeze(-1), embedding(E, tokens.clamp(0, K - 1)), prior);
-      return search
-        ? { y, committed, tokens, search: freshSearch(committed, K) }
-        : { y, committed, tokens };
+      return anchoredState(prior, committed, tokens, E, search);
     }),
   );
 }
@@ -164,37 +161,22 @@ function snapshot(
   passes: number,
 ): RefillStep {
   const L = s.committed.size(1);
-  const step = tidy(() => {
-    const committed = s.committed.to('uint8').data() as Uint8Array;
-    const tokens = s.tokens.toArray().map((v, k) => (committed[k] ? v : -1));
-    const yNorm = Float32Array.from(s.y.norm(2, [-1]).toArray());
-    const argmax = new Int32Array(slots.length * L).fill(-1);
-    const confidence = new Float32Array(slots.length * L);
-    slots.forEach((slot, b) => {
-      if (!slot) return;
-      argmax.set(slot.argmax, b * L);
-      confidence.set(slot.confidence, b * L);
-    });
-    const first = slots[0];
-    let active = 0;
-    for (let i = 0; i < L; i++) active += committed[i] ? 0 : 1;
-    const t = first ? boardTime(proc, active / (first.blanks || 1)) : 0;
-    return { t, nfe: passes, committed, tokens, yNorm, argmax, confidence };
+  const view = stateView(s);
+  const argmax = new Int32Array(slots.length * L).fill(-1);
+  const confidence = new Float32Array(slots.length * L);
+  slots.forEach((slot, b) => {
+    if (!slot) return;
+    argmax.set(slot.argmax, b * L);
+    confidence.set(slot.confidence, b * L);
   });
-  return { step, jobs: slots.map((x) => x?.job ?? null) };
-}
-
-/** Reads the argmax and tempered probability of logits [n, L, K] into the slots of `rows` [n]. */
-function readPass(logits: Tensor, temperature: number, rows: number[], slots: (Slot | null)[]) {
-  tidy(() => {
-    const L = logits.size(1);
-    const [p, a] = temperedProbs(logits, temperature).max(-1); // [n, L]
-    const [pa, aa] = [p.toArray(), a.toArray()];
-    rows.forEach((b, r) => {
-      slots[b]!.argmax.set(aa.slice(r * L, (r + 1) * L));
-      slots[b]!.confidence.set(pa.slice(r * L, (r + 1) * L));
-    });
-  });
+  const first = slots[0];
+  let active = 0;
+  for (let i = 0; i < L; i++) active += view.committed[i] ? 0 : 1;
+  const t = first ? boardTime(proc, active / (first.blanks || 1)) : 0;
+  return {
+    step: { t, nfe: passes, ...view, argmax, confidence },
+    jobs: slots.map((x) => x?.job ?? null),
+  };
 }
 
 /** `prev` (absent: no rows yet) with the rows of `fresh` in its slots `reuse`, the rest appended. */
@@ -261,7 +243,11 @@ export function* refillSteps(
       passes++;
       for (const b of rows) slots[b]!.nfe++;
       const logits = o.classifier(y, t, committed); // [rows, L, K]
-      if (watching) readPass(logits, o.temperature, rows, slots);
+      if (watching)
+        readPass(logits, o.temperature, (r, argmax, confidence) => {
+          slots[rows[r]!]!.argmax.set(argmax);
+          slots[rows[r]!]!.confidence.set(confidence);
+        });
       return logits;
     },
     anchors: E,
@@ -385,15 +371,19 @@ export function* refillSteps(
   }
 }
 
-/** A refilled run's steps as a sampling run's (the slots' state; null where not watched). */
+/**
+ * A refilled run's steps as a sampling run's: each watched pass through `f` (the slots' state by
+ * default; a task may map each slot back to its own terms), null where not watched.
+ */
 export function* samplingSteps<R>(
   run: Generator<RefillStep | null, R>,
+  f: (s: RefillStep) => TrajectoryStep = (s) => s.step,
 ): Generator<TrajectoryStep | null, R> {
   try {
     for (;;) {
       const r = run.next();
       if (r.done) return r.value;
-      yield r.value?.step ?? null;
+      yield r.value && f(r.value);
     }
   } finally {
     run.return(undefined as R);

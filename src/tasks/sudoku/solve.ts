@@ -23,7 +23,9 @@ import {
   getSampler,
   modelClassifier,
   type RefillOptions,
+  type RefillStep,
   refillSteps,
+  samplingSteps,
   shown,
   type TrajectoryStep,
   type Watch,
@@ -187,22 +189,17 @@ function* refilledSolve(
   const anchors = tidy(() => model.anchors.forward().detach()); // [K, d]
   const run = refillSteps(refillOptions(model, proc, anchors, refillSettings(o)), source, watch);
   try {
-    for (;;) {
-      const r = run.next();
-      if (r.done) {
-        r.value.tokens.dispose();
-        r.value.y.dispose();
-        return source.result;
-      }
-      const s = r.value;
-      yield s &&
-        stepBack(
-          s.step,
-          s.jobs.map((j) => (j ? source.symmetryOf(j) : IDENTITY)),
-        );
-    }
+    // each pass seen on the puzzles: every slot mapped back by its board's symmetry
+    const back = (s: RefillStep) =>
+      stepBack(
+        s.step,
+        s.jobs.map((j) => (j ? source.symmetryOf(j) : IDENTITY)),
+      );
+    const r = yield* samplingSteps(run, back);
+    r.tokens.dispose();
+    r.y.dispose();
+    return source.result;
   } finally {
-    run.return(undefined as never);
     anchors.dispose();
   }
 }
