@@ -3,7 +3,8 @@
 # so that `sjd compare` resumes where they end: each kept file is copied unless RUNS already has
 # it, or has it set aside as FILE.stale (src/train/kept-run.ts: a run trained again that did not
 # repeat the kept one; the kept caches scored other weights and must not come back beside the
-# new ones).
+# new ones). A kept checkpoint (keep-results.sh --with-checkpoints) comes back unless the run
+# has one: the run resumes from it.
 #   scripts/restore-results.sh KEEP RUNS
 set -euo pipefail
 if [ $# -ne 2 ] || [ ! -d "$1" ]; then
@@ -19,6 +20,6 @@ for run in "$keep"/*/; do
   mkdir -p "$runs/$name"
   for f in "$run"*; do
     target="$runs/$name/$(basename "$f")"
-    [ -e "$target" ] || [ -e "$target.stale" ] || cp "$f" "$target"
+    [ -e "$target" ] || [ -e "$target.stale" ] || cp -r "$f" "$target"
   done
 done

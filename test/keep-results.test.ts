@@ -1,7 +1,8 @@
 // scripts/keep-results.sh (comparisons that span machines): a run of a comparison is kept
-// (its config, manifest, metrics, score caches and learned hazard weights, never its checkpoint)
+// (its config, manifest, metrics, score caches and learned hazard weights, not its checkpoint)
 // only when something of it is scored; a frontier's partial trace neither counts nor travels,
-// since its points belong to weights that are not kept.
+// since its points belong to weights that are not kept. With --with-checkpoints (a session that
+// stops mid-queue) every run with a checkpoint travels with it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
@@ -19,6 +20,7 @@ import { tempDir } from './tmp.js';
 
 // the script in the repository (tests run from dist/test)
 const script = fileURLToPath(new URL('../../scripts/keep-results.sh', import.meta.url));
+const restore = fileURLToPath(new URL('../../scripts/restore-results.sh', import.meta.url));
 
 test('keep-results keeps the scored runs without their weights, and no partial trace', () => {
   const dir = tempDir('sjd-keep-');
@@ -28,6 +30,7 @@ test('keep-results keeps the scored runs without their weights, and no partial t
     'hybrid-seed0': ['config.json', 'scores.json', 'hazard-weights.json', 'other.txt'],
     'sjd-seed0': ['config.json', 'frontier-ancestral.partial.json'], // stopped mid-trace
     'sjd-seed1': ['config.json', 'metrics.csv'], // training
+    'ar-ltr-seed0': ['config.json', 'metrics.csv', 'final-eval.json'], // a Sudoku run's scores
   };
   for (const [run, names] of Object.entries(files)) {
     mkdirSync(join(runs, run, 'checkpoint'), { recursive: true });
@@ -37,7 +40,8 @@ test('keep-results keeps the scored runs without their weights, and no partial t
   const keep = join(dir, 'keep');
   const r = spawnSync('bash', [script, runs, keep], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(readdirSync(keep).sort(), ['hybrid-seed0', 'masked-seed0']);
+  assert.deepEqual(readdirSync(keep).sort(), ['ar-ltr-seed0', 'hybrid-seed0', 'masked-seed0']);
+  assert.ok(existsSync(join(keep, 'ar-ltr-seed0', 'final-eval.json')));
   assert.deepEqual(
     readdirSync(join(keep, 'masked-seed0')).sort(),
     [...files['masked-seed0']!].sort(),
@@ -47,17 +51,41 @@ test('keep-results keeps the scored runs without their weights, and no partial t
     'hazard-weights.json',
     'scores.json',
   ]);
-  const usage = spawnSync('bash', [script, join(dir, 'none'), keep], {
-    encoding: 'utf8',
-  });
-  assert.equal(usage.status, 2);
-  assert.match(usage.stderr, /^usage: scripts\/keep-results\.sh RUNS KEEP/);
+  // a session that stops mid-queue keeps every run with its checkpoint, training or scored
+  writeFileSync(join(runs, 'sjd-seed1', 'checkpoint', 'model.safetensors'), 'weights');
+  const mid = spawnSync('bash', [script, runs, keep, '--with-checkpoints'], { encoding: 'utf8' });
+  assert.equal(mid.status, 0, mid.stderr);
+  assert.equal(
+    readFileSync(join(keep, 'sjd-seed1', 'checkpoint', 'model.safetensors'), 'utf8'),
+    'weights',
+  );
+  assert.ok(existsSync(join(keep, 'masked-seed0', 'checkpoint', 'state.json')));
+  assert.deepEqual(readdirSync(join(keep, 'sjd-seed0')).sort(), ['checkpoint', 'config.json']);
+  // it comes back on a fresh machine, and the run resumes from it
+  const fresh = join(dir, 'fresh');
+  const back = spawnSync('bash', [restore, keep, fresh], { encoding: 'utf8' });
+  assert.equal(back.status, 0, back.stderr);
+  assert.equal(
+    readFileSync(join(fresh, 'sjd-seed1', 'checkpoint', 'model.safetensors'), 'utf8'),
+    'weights',
+  );
+  // kept again without the flag, a scored run's checkpoint leaves KEEP
+  const after = spawnSync('bash', [script, runs, keep], { encoding: 'utf8' });
+  assert.equal(after.status, 0, after.stderr);
+  assert.ok(!existsSync(join(keep, 'masked-seed0', 'checkpoint')));
+  for (const args of [
+    [join(dir, 'none'), keep],
+    [runs, keep, '--checkpoints'],
+  ]) {
+    const usage = spawnSync('bash', [script, ...args], { encoding: 'utf8' });
+    assert.equal(usage.status, 2);
+    assert.match(usage.stderr, /^usage: scripts\/keep-results\.sh RUNS KEEP/);
+  }
 });
 
 // the other way (scripts/restore-results.sh), and what a run trained again set aside: a cache the
 // comparison renamed FILE.stale (the run did not repeat the kept one) scored other weights, so
 // it leaves KEEP at the next keep and is not copied back into RUNS beside the new weights
-const restore = fileURLToPath(new URL('../../scripts/restore-results.sh', import.meta.url));
 
 test('results a run set aside as *.stale are dropped from KEEP and never restored beside the new weights', () => {
   const dir = tempDir('sjd-keep-stale-');

@@ -2,9 +2,11 @@
 // mask is causal, the solver order of a puzzle, a tiny model that learns a handful of puzzles,
 // and `sjd compare sudoku` with the baselines and the masked process end to end.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { CausalDecoder } from '../src/model/causal-decoder.js';
 import { decodeGreedy } from '../src/tasks/sudoku/autoregressive/decode.js';
 import { solverOrder } from '../src/tasks/sudoku/autoregressive/order.js';
@@ -120,6 +122,10 @@ test('a tiny autoregressive model trained on four easy puzzles decodes them well
   });
 });
 
+// the scripts in the repository (tests run from dist/test)
+const keepScript = fileURLToPath(new URL('../../scripts/keep-results.sh', import.meta.url));
+const restoreScript = fileURLToPath(new URL('../../scripts/restore-results.sh', import.meta.url));
+
 test('sjd compare sudoku --models ar-ltr,ar-solver,masked runs end to end', () => {
   const dir = tempDir();
   const cli = cliIn(dir);
@@ -165,6 +171,23 @@ test('sjd compare sudoku --models ar-ltr,ar-solver,masked runs end to end', () =
   // a second run reads the cached scores and writes the same table
   cli.ok(...args);
   assert.equal(readFileSync(join(dir, 'report.md'), 'utf8'), md);
+  // kept without their weights (scripts/keep-results.sh) and brought back on a fresh machine, the
+  // runs resume the comparison from their cached scores: nothing is trained or decoded again
+  for (const [script, from, to] of [
+    [keepScript, 'cmp', 'kept'],
+    [restoreScript, 'kept', 'cmp2'],
+  ] as const) {
+    const r = spawnSync('bash', [script, join(dir, from), join(dir, to)], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  }
+  assert.ok(!existsSync(join(dir, 'cmp2', 'masked-seed0', 'checkpoint')));
+  const resumed = cli.run(
+    ...args.map((a) => (a === 'cmp' ? 'cmp2' : a === 'report.md' ? join('r2', 'report.md') : a)),
+  );
+  assert.equal(resumed.status, 0, resumed.stderr);
+  assert.doesNotMatch(resumed.stderr, /training|decoding|solving/);
+  const table = (text: string) => text.replace(/^Reproduce: .*$/m, '');
+  assert.equal(table(readFileSync(join(dir, 'r2', 'report.md'), 'utf8')), table(md));
   // a name that is neither a process nor a baseline is refused in one line
   const bad = cli.run(...args.slice(0, 8), '--models', 'ar-rtl', '--out', 'x', '--doc', 'x.md');
   assert.notEqual(bad.status, 0);

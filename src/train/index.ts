@@ -19,6 +19,7 @@ export { type DataParallel, SINGLE, shardsOf } from './data-parallel.js';
 export { EMA } from './ema.js';
 export { ELBO_DRAWS, elboUnavailable, heldOutElboBits } from './held-out-elbo.js';
 export { heldOutLoss, heldOutLossOf, type LossFn } from './held-out-loss.js';
+export { keptResult } from './kept-run.js';
 export { launch, rankBound } from './launcher.js';
 export { checkRunData, readManifest } from './manifest.js';
 export { MetricsLog } from './metrics.js';

@@ -11,6 +11,7 @@ import { existsSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'n
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { writeFileAtomic } from '../util/atomic.js';
+import { readCache } from '../util/cache.js';
 import type { TrainConfig } from './config.js';
 import { metricsRows } from './metrics.js';
 import {
@@ -72,4 +73,26 @@ export function settleRetrain(
   }
   unlinkSync(keptPath);
   return same;
+}
+
+/**
+ * The result cached in `file` beside a run kept without its weights (no checkpoint), when its
+ * key is `key`, with the run's takeoff step read from its metrics (the first evaluation where
+ * `takeoffMetric` was positive, as the trainer records it); undefined for a run that has a
+ * checkpoint (its own state says) or no such result.
+ */
+export function keptResult<T>(
+  dir: string,
+  file: string,
+  key: unknown,
+  takeoffMetric: string,
+): { value: T; takeoff: number | null } | undefined {
+  if (checkpointDir(dir) !== null) return undefined;
+  const value = readCache<T>(join(dir, file), key);
+  const metrics = join(dir, RUN_FILES.metrics);
+  if (value === undefined || !existsSync(metrics)) return undefined;
+  const first = metricsRows(readFileSync(metrics, 'utf8')).find(
+    (row) => (row[takeoffMetric] ?? 0) > 0,
+  );
+  return { value, takeoff: first?.step ?? null };
 }

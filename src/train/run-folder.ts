@@ -31,7 +31,8 @@ export const KEPT_METRICS = 'kept-metrics.csv';
 
 /** A result cached beside a run (scripts/keep-results.sh keeps the same files). */
 export const isKeptResult = (f: string): boolean =>
-  /^(frontier-.*|scores.*|infill-.*|hazard-weights)\.json$/.test(f) && !f.endsWith('.partial.json');
+  /^(frontier-.*|scores.*|infill-.*|final-eval|hazard-weights)\.json$/.test(f) &&
+  !f.endsWith('.partial.json');
 
 /** The checkpoint folder of a run, or the one set aside by a stop during its replacement. */
 export function checkpointDir(run: string): string | null {

@@ -7,34 +7,47 @@
 // the rules alone do not decide. A unit with a digit that none of its cells can take (`stuck`)
 // tells the searching sampler (sampling/remask-step.ts) that a board is broken before any cell has
 // run out of digits.
+// The rules are read on the host, as 9-bit digit masks a unit and a cell: a step of a solve reads
+// them once or twice, and on a CPU the same logic as tensor ops (about thirty small kernels,
+// incidence matmuls among them) cost several times the bit operations on a batch's 81 cells.
+
 import type { Exclusion } from '../../sampling/index.js';
-import { keep, type Tensor, tensor } from '../../torch/index.js';
-import { CELLS, PEERS, UNITS } from './puzzle/board.js';
+import { type Tensor, tensor } from '../../torch/index.js';
+import { CELLS, UNITS } from './puzzle/board.js';
 
 const DIGITS = 9;
+const ALL = (1 << DIGITS) - 1; // every digit's bit
+/** Each cell's three units (its row, column and box: indices into UNITS), [81 * 3]. */
+const CELL_UNITS = (() => {
+  const out = new Uint8Array(CELLS * 3);
+  const seen = new Uint8Array(CELLS);
+  UNITS.forEach((cells, u) => {
+    for (const i of cells) out[i * 3 + seen[i]!++] = u;
+  });
+  return out;
+})();
 
-let peerMatrix: Tensor | null = null;
-let unitMatrix: Tensor | null = null;
-
-/** A [81, 81] float32: 1 where cells i and j are peers (share a row, column or box). */
-function peers(): Tensor {
-  if (!peerMatrix) {
-    const a = new Float32Array(CELLS * CELLS);
-    PEERS.forEach((ps, i) => {
-      for (const j of ps) a[i * CELLS + j] = 1;
-    });
-    peerMatrix = keep(tensor(a, [CELLS, CELLS], 'float32')); // cached across scopes
-  }
-  return peerMatrix;
+/** A batch's boards on the host: B, each cell's committed digit's bit (0 when open) [B * 81]. */
+function heldBits(tokens: Tensor, committed: Tensor): { B: number; held: Uint16Array } {
+  const tok = tokens.to('int32', 'cpu').dataView() as Int32Array; // [B * 81]
+  const com = committed.to('bool', 'cpu').dataView() as Uint8Array; // [B * 81]
+  const held = new Uint16Array(tok.length);
+  for (let k = 0; k < tok.length; k++)
+    if (com[k]) held[k] = 1 << Math.min(Math.max(tok[k]!, 0), DIGITS - 1);
+  return { B: tok.length / CELLS, held };
 }
 
-/** tokens, committed [B, 81] -> [B, 81, 9] float32: 1 at each committed cell's digit. */
-function committedDigits(tokens: Tensor, committed: Tensor): Tensor {
-  const held = tokens
-    .clamp(0, DIGITS - 1)
-    .oneHot(DIGITS)
-    .to('float32'); // [B, 81, 9]
-  return held.mul(committed.unsqueeze(-1).to('float32'));
+/** Board b's units: the digits committed once or more (`once`) and twice or more (`twice`) [27]. */
+function unitDigits(held: Uint16Array, b: number, once: Uint16Array, twice: Uint16Array): void {
+  UNITS.forEach((cells, u) => {
+    let [one, two] = [0, 0];
+    for (const i of cells) {
+      const h = held[b * CELLS + i]!;
+      two |= one & h;
+      one |= h;
+    }
+    [once[u], twice[u]] = [one, two];
+  });
 }
 
 /**
@@ -43,27 +56,45 @@ function committedDigits(tokens: Tensor, committed: Tensor): Tensor {
  * digit the unit lacks is still allowed) every other digit.
  */
 export const sudokuRules: Exclusion = (tokens, committed) => {
-  const mine = committedDigits(tokens, committed); // [B, 81, 9]
-  const ruled = peers().matmul(mine).gt(0); // [B, 81, 9] some peer holds the digit
-  const open = committed.logicalNot().unsqueeze(-1); // [B, 81, 1]
-  const allowed = ruled.logicalNot().logicalAnd(open); // [B, 81, 9] bool
-  const lacking = units().matmul(mine).eq(0); // [B, 27, 9] the unit holds no such digit yet
-  const single = units().matmul(allowed.to('float32')).eq(1).logicalAnd(lacking); // [B, 27, 9]
-  const forced = units().transpose(0, 1).matmul(single.to('float32')).gt(0).logicalAnd(allowed); // [B, 81, 9]
-  return ruled.logicalOr(forced.any(-1, true).logicalAnd(forced.logicalNot()));
-};
-
-/** A [27, 81] float32: 1 where cell j lies in unit u (rows, columns, boxes). */
-function units(): Tensor {
-  if (!unitMatrix) {
-    const a = new Float32Array(UNITS.length * CELLS);
-    UNITS.forEach((cells, u) => {
-      for (const j of cells) a[u * CELLS + j] = 1;
-    });
-    unitMatrix = keep(tensor(a, [UNITS.length, CELLS], 'float32')); // cached across scopes
+  const { B, held } = heldBits(tokens, committed);
+  const out = new Uint8Array(B * CELLS * DIGITS); // [B, 81, 9]
+  const [once, twice] = [new Uint16Array(27), new Uint16Array(27)];
+  const [ruled, allowed] = [new Uint16Array(CELLS), new Uint16Array(CELLS)];
+  const [one, many] = [new Uint16Array(27), new Uint16Array(27)];
+  for (let b = 0; b < B; b++) {
+    unitDigits(held, b, once, twice);
+    one.fill(0);
+    many.fill(0);
+    for (let i = 0; i < CELLS; i++) {
+      const h = held[b * CELLS + i]!;
+      let r = 0;
+      for (let k = 0; k < 3; k++) {
+        const u = CELL_UNITS[i * 3 + k]!;
+        // another cell of the unit holds the digit: any digit held, but the cell's own twice
+        r |= (once[u]! & ~h) | (twice[u]! & h);
+      }
+      ruled[i] = r;
+      const a = h ? 0 : ~r & ALL; // an open cell's digits left
+      allowed[i] = a;
+      for (let k = 0; k < 3; k++) {
+        const u = CELL_UNITS[i * 3 + k]!;
+        many[u]! |= one[u]! & a;
+        one[u]! |= a;
+      }
+    }
+    for (let i = 0; i < CELLS; i++) {
+      let single = 0; // digits that a unit of the cell lacks and can place only here
+      for (let k = 0; k < 3; k++) {
+        const u = CELL_UNITS[i * 3 + k]!;
+        single |= one[u]! & ~many[u]! & ~once[u]!;
+      }
+      const forced = single & allowed[i]!;
+      const m = ruled[i]! | (forced ? ~forced & ALL : 0);
+      for (let d = 0; d < DIGITS; d++) out[(b * CELLS + i) * DIGITS + d] = (m >> d) & 1;
+    }
   }
-  return unitMatrix;
-}
+  return tensor(out, [B, CELLS, DIGITS], 'bool').to('bool', tokens.device);
+};
 
 /**
  * left [B, 81, 9] (digits still open), tokens, committed [B, 81] -> [B, 1] bool: some unit has a
@@ -71,7 +102,20 @@ function units(): Tensor {
  * every digit once, so no completion exists; the dual of a cell with no digit left).
  */
 sudokuRules.stuck = (left, tokens, committed) => {
-  const held = committedDigits(tokens, committed).gt(0); // [B, 81, 9]
-  const may = left.logicalAnd(committed.logicalNot().unsqueeze(-1)).logicalOr(held).to('float32'); // [B, 81, 9]
-  return units().matmul(may).eq(0).any(-1).any(-1, true); // [B, 27, 9] -> [B, 1]
+  const { B, held } = heldBits(tokens, committed);
+  const open = left.to('bool', 'cpu').dataView() as Uint8Array; // [B * 81 * 9]
+  const out = new Uint8Array(B);
+  for (let b = 0; b < B; b++)
+    out[b] = UNITS.some((cells) => {
+      let may = 0;
+      for (const i of cells) {
+        const k = b * CELLS + i;
+        if (held[k]) may |= held[k]!;
+        else for (let d = 0; d < DIGITS; d++) may |= open[k * DIGITS + d]! << d;
+      }
+      return may !== ALL;
+    })
+      ? 1
+      : 0;
+  return tensor(out, [B, 1], 'bool').to('bool', tokens.device);
 };

@@ -5,7 +5,7 @@
 // puzzles, the scores cached beside the run as the processes' are).
 import { join } from 'node:path';
 import { canonicalProcessName, parseProcessName } from '../../../process/index.js';
-import { runState, type TrainHooks } from '../../../train/index.js';
+import { keptResult, runState, type TrainHooks } from '../../../train/index.js';
 import { cached } from '../../../util/cache.js';
 import { listOf } from '../../../util/flag-values.js';
 import { DECODE_BATCH, decodeGreedy } from '../autoregressive/decode.js';
@@ -15,6 +15,7 @@ import { scoreBoards } from '../metrics.js';
 import { answerProblems } from '../puzzle/check.js';
 import type { Augment } from '../symmetry.js';
 import { hashPairs, type SudokuPairs } from '../task.js';
+import { FINAL_EVAL } from './final-eval.js';
 
 /** The baselines by their --models name: the order each writes the board in. */
 export const AR_MODELS: Record<string, { order: OrderName; label: string }> = {
@@ -46,6 +47,7 @@ export interface ArRunOptions {
   augment: Augment;
   train: SudokuPairs;
   test: SudokuPairs;
+  takeoffMetric: string; // the held-out metric the trainer logs whose first positive value is the takeoff
 }
 
 /** Trains the baseline `model` in `dir` and scores it on `o.test` (null when stopped). */
@@ -64,10 +66,13 @@ export function autoregressiveRun(
     evalEvery: o.evalEvery,
     augment: o.augment,
   };
+  const key = (step: number) => ({ puzzles: hashPairs(o.test), decoding: 'greedy', step });
+  // a run kept without its weights is read from its cached scores
+  const kept = keptResult<ArScores>(dir, FINAL_EVAL, key(o.steps), o.takeoffMetric);
+  if (kept) return { scores: kept.value, takeoff: kept.takeoff };
   if (!trainAutoregressive(dir, run, { train: o.train, held: o.test }, hooks)) return null;
   const state = runState(dir);
-  const key = { puzzles: hashPairs(o.test), decoding: 'greedy', step: state.step };
-  const scores = cached(join(dir, 'final-eval.json'), key, (): ArScores => {
+  const scores = cached(join(dir, FINAL_EVAL), key(state.step), (): ArScores => {
     hooks.log?.(`${dir}: decoding ${o.test.puzzles.length} held-out puzzles greedily`);
     const d = decodeGreedy(loadAutoregressive(dir, o.size), o.test.puzzles, order);
     const s = scoreBoards(o.test.puzzles, o.test.solutions, d.boards);

@@ -13,11 +13,12 @@ import type { AttentionKind } from '../../../model/attention-pattern.js';
 import type { Precision } from '../../../model/precision.js';
 import { describeProcess, parseProcessName } from '../../../process/index.js';
 import {
+  keptResult,
   loadTransformer,
   MetricsLog,
   runState,
   type TrainHooks,
-  trainToEnd,
+  trainUnlessScored,
   workThrough,
 } from '../../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
@@ -32,6 +33,7 @@ import { solveSudoku } from '../solve.js';
 import type { Augment } from '../symmetry.js';
 import { hashPairs, type SudokuPairs, type SudokuTask } from '../task.js';
 import { AR_MODELS, autoregressiveRun, isAutoregressive } from './autoregressive-run.js';
+import { FINAL_EVAL } from './final-eval.js';
 
 /** A seed has collapsed when its final adaptive solve rate is below this (near chance). */
 export const COLLAPSE_BELOW = 0.01;
@@ -78,8 +80,16 @@ type FinalEvaluation = Pick<
   'solveRate' | 'cellAccuracy' | 'nfeMean' | 'confidenceRate'
 >;
 
+/** The final scores' cache key: the test set, the NFE and the step of the weights scored. */
+const finalKey = (o: CompareOptions, step: number) => ({
+  puzzles: hashPairs(o.test),
+  adaptiveNfe: o.adaptiveNfe,
+  nfe: o.nfe,
+  step,
+});
+
 /**
- * A finished run's held-out scores under both samplers, cached beside it (final-eval.json) for
+ * A finished run's held-out scores under both samplers, cached beside it (FINAL_EVAL) for
  * this test set, these NFE and this step: a resumed comparison does not evaluate it again.
  */
 function finalEvaluation(
@@ -89,8 +99,7 @@ function finalEvaluation(
   step: number,
   log?: (line: string) => void,
 ): FinalEvaluation {
-  const key = { puzzles: hashPairs(o.test), adaptiveNfe: o.adaptiveNfe, nfe: o.nfe, step };
-  return cached(join(dir, 'final-eval.json'), key, () => {
+  return cached(join(dir, FINAL_EVAL), finalKey(o, step), () => {
     const { model, process: proc } = loadTransformer(dir, task);
     const solve = (sampler: string, nfe: number) => {
       log?.(`${dir}: solving ${o.test.puzzles.length} held-out puzzles by the ${sampler} sampler`);
@@ -139,9 +148,16 @@ export async function runComparison(
           loops: o.loops,
           deepSupervision: o.deepSupervision,
         });
-        if (!(await trainToEnd(dir, config, task, hooks))) return null;
-        const state = runState(dir);
-        const f = finalEvaluation(dir, task, o, state.step, hooks.log);
+        // a run kept without its weights is read from its cached scores
+        const kept = keptResult<FinalEvaluation>(
+          dir,
+          FINAL_EVAL,
+          finalKey(o, o.steps),
+          task.takeoffMetric,
+        );
+        if (!(await trainUnlessScored(dir, config, task, kept !== undefined, hooks))) return null;
+        const state = kept ? { step: o.steps, takeoff: kept.takeoff } : runState(dir);
+        const f = kept?.value ?? finalEvaluation(dir, task, o, state.step, hooks.log);
         hooks.log?.(
           `${dir}: solve rate ${(100 * f.solveRate).toFixed(2)}% adaptive, ${(100 * f.confidenceRate!).toFixed(2)}% confidence; takeoff ${state.takeoff ?? 'none'}`,
         );
@@ -183,6 +199,7 @@ function baseline(
       augment,
       train: task.train,
       test: o.test,
+      takeoffMetric: task.takeoffMetric,
     },
     hooks,
   );
