@@ -243,6 +243,8 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
     'ancestral,sjd-refresh',
     '-n',
     '1',
+    '--nfes',
+    '8,16,32',
     '--out',
     dir,
     '--doc',
@@ -274,7 +276,7 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
   // the reproduce line, read back from the parsed options (cli/reproduce.ts)
   assert.ok(
     md.includes(
-      `Reproduce: \`npx sjd compare text --out ${dir} --steps 3 --size tiny --seeds 0 --models hybrid,sjd-add-2,sjd-row-1 --samplers ancestral,sjd-refresh -n 1 --nfes 32,64,128 --doc ${doc}\``,
+      `Reproduce: \`npx sjd compare text --out ${dir} --steps 3 --size tiny --seeds 0 --models hybrid,sjd-add-2,sjd-row-1 --samplers ancestral,sjd-refresh -n 1 --nfes 8,16,32 --doc ${doc}\``,
     ),
     md,
   );
@@ -338,26 +340,26 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
   // --nfes: a frontier cached at more budgets serves fewer, untouched and nothing traced; the
   // report's columns and verdicts follow (the verdicts at the largest)
   const traced = readFileSync(final, 'utf8');
-  const fewer = sjd(...args, '--nfes', '64');
+  const fewer = sjd(...args, '--nfes', '16');
   assert.equal(fewer.status, 0, fewer.stderr);
   assert.equal(readFileSync(final, 'utf8'), traced);
-  const md64 = readFileSync(doc, 'utf8');
-  assert.match(md64, /## Verdicts \(valid words >= 5, NFE 64\)/);
-  assert.match(md64, /\| model \| sampler \| seeds \| NFE 64 \|\n/);
-  assert.doesNotMatch(md64, /NFE 128/);
+  const md16 = readFileSync(doc, 'utf8');
+  assert.match(md16, /## Verdicts \(valid words >= 5, NFE 16\)/);
+  assert.match(md16, /\| model \| sampler \| seeds \| NFE 16 \|\n/);
+  assert.doesNotMatch(md16, /NFE 32/);
   // a budget not traced yet is traced alone; the points at the others are kept as they were
-  const more = sjd(...args, '--nfes', '16,64');
+  const more = sjd(...args, '--nfes', '4,16');
   assert.equal(more.status, 0, more.stderr);
   const grown = JSON.parse(readFileSync(final, 'utf8')).curves[0].points as { nfe: number }[];
   assert.deepEqual(
-    grown.filter((q) => q.nfe !== 16),
+    grown.filter((q) => q.nfe !== 4),
     JSON.parse(traced).curves[0].points,
   );
   assert.deepEqual(
     [...new Set(grown.map((q) => q.nfe))].sort((a, b) => a - b),
-    [16, 32, 64, 128],
+    [4, 8, 16, 32],
   );
-  assert.equal(grown.filter((q) => q.nfe === 16).length, 11);
+  assert.equal(grown.filter((q) => q.nfe === 4).length, 11);
   const badNfes = sjd(...args, '--nfes', '64,x');
   assert.equal(badNfes.status, 2);
   assert.match(badNfes.stderr, /expected a comma-separated list of NFE/);

@@ -2,7 +2,10 @@
 // the work reports, since the work is synchronous and no timer would fire); elsewhere (a log, a
 // pipe, CI) one plain line at the start, then at most one every few seconds, and one at the end,
 // so that nothing runs for long without a word.
-import cliProgress from 'cli-progress';
+import type CliProgress from 'cli-progress';
+import { lazyRequire } from '../util/lazy-require.js';
+
+const cliProgress = lazyRequire<typeof CliProgress>('cli-progress');
 
 /** Seconds between the plain lines off a terminal. */
 export const PLAIN_EVERY_S = 5;
@@ -22,13 +25,13 @@ export function progress(what: string, total: number, unit: string): Progress {
     return s > 0 ? (done / s).toFixed(1) : '-';
   };
   if (process.stderr.isTTY) {
-    const bar = new cliProgress.SingleBar(
+    const bar = new (cliProgress().SingleBar)(
       {
         stream: process.stderr,
         format: `${what} |{bar}| {value}/{total} ${unit} | {rate} ${unit}/s | ETA {eta_formatted}`,
         etaBuffer: 20,
       },
-      cliProgress.Presets.shades_classic,
+      cliProgress().Presets.shades_classic,
     );
     bar.start(total, 0, { rate: '-' });
     return {

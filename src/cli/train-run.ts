@@ -4,9 +4,10 @@
 // progress bar and exact resume).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import cliProgress from 'cli-progress';
+import type CliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { PRECISIONS, type Precision, type PreparedRun, train as T } from '../index.js';
+import { lazyRequire } from '../util/lazy-require.js';
 import { int, num, oneOf } from './options.js';
 import {
   joinGroup,
@@ -16,6 +17,8 @@ import {
   withShards,
 } from './parallel.js';
 import { extensionNote, resumeFlags } from './resume.js';
+
+const cliProgress = lazyRequire<typeof CliProgress>('cli-progress');
 
 export interface RunFlags extends ParallelFlags {
   stopAfter?: number;
@@ -120,7 +123,7 @@ export function trainAction<F extends RunFlags>(
  * below it.
  */
 function progressBar() {
-  const bar = new cliProgress.SingleBar(
+  const bar = new (cliProgress().SingleBar)(
     {
       format: 'step {value}/{total} |{bar}| loss {loss} | {tps} tokens/s | ETA {eta_formatted}',
       stream: process.stderr,
@@ -128,7 +131,7 @@ function progressBar() {
       notTTYSchedule: 30_000,
       etaBuffer: 50,
     },
-    cliProgress.Presets.shades_classic,
+    cliProgress().Presets.shades_classic,
   );
   let started = false;
   const hooks: Pick<T.TrainHooks, 'progress' | 'log'> = {

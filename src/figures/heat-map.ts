@@ -3,8 +3,11 @@
 // (a data URL: the file stays small, where a rectangle a cell would be most of it). Column 0 is
 // the largest t, as the panels' time axis runs from T on the left to 0 on the right; row 0 the
 // largest y.
-import { PNG } from 'pngjs';
+import type { PNG as PngClass } from 'pngjs';
+import { lazyRequire } from '../util/lazy-require.js';
 import type { HazardSurface } from './hazard-surface.js';
+
+const pngjs = lazyRequire<{ PNG: typeof PngClass }>('pngjs');
 
 /** [r, g, b] of a CSS colour as Vega's schemes give them: `rgb(r, g, b)` or `#rrggbb`. */
 function rgbOf(css: string): [number, number, number] {
@@ -31,7 +34,7 @@ export async function heatMapImage(
   const colour = vega.scheme(scheme) as ((x: number) => string) | undefined;
   if (!colour) throw new Error(`unknown Vega colour scheme '${scheme}'`);
   const [nt, ny] = [s.t.length, s.y.length];
-  const png = new PNG({ width: nt, height: ny });
+  const png = new (pngjs().PNG)({ width: nt, height: ny });
   const [lo, hi] = domain;
   for (let c = 0; c < nt; c++)
     for (let r = 0; r < ny; r++) {
@@ -39,5 +42,5 @@ export async function heatMapImage(
       const x = Number.isNaN(v) ? 0 : Math.min(Math.max((v - lo) / (hi - lo), 0), 1);
       png.data.set([...rgbOf(colour(x)), 255], (r * nt + c) * 4);
     }
-  return `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
+  return `data:image/png;base64,${pngjs().PNG.sync.write(png).toString('base64')}`;
 }

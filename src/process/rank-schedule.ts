@@ -9,10 +9,17 @@
 //   beta(t) = dB/dt = -d z' / (z^3 (1 + d / (2 z^2))),   z' = (r_max - r_min) / (T phi(z)).
 // The continuous coordinate is never decisive (r >= r_min): the masked chain commits tokens,
 // the Gaussian carries graded evidence. B(0) > 0: alpha(0) < 1. Scalars in float64.
-import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
-import normalPdf from '@stdlib/stats-base-dists-normal-pdf';
-import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
+import type NormalCdf from '@stdlib/stats-base-dists-normal-cdf';
+import type NormalPdf from '@stdlib/stats-base-dists-normal-pdf';
+import type NormalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import { embedding, type Tensor, type TorchGenerator, tensor } from '../torch/index.js';
+import { lazyRequire } from '../util/lazy-require.js';
+
+const normalCdf = lazyRequire<typeof NormalCdf>('@stdlib/stats-base-dists-normal-cdf');
+const normalPdf = lazyRequire<typeof NormalPdf>('@stdlib/stats-base-dists-normal-pdf');
+const normalQuantile = lazyRequire<typeof NormalQuantile>(
+  '@stdlib/stats-base-dists-normal-quantile',
+);
 
 export interface RankVPConfig {
   kind: 'rank';
@@ -41,7 +48,7 @@ export function rankDegradation(c: RankVPConfig): RankDegradation {
       `rank-degradation schedule: need 0 < rMin < rMax < 0.5, T > 0 and an integer anchorDim > 0, got ${JSON.stringify(c)}`,
     );
   const rank = (t: number) => rMin + ((rMax - rMin) * Math.min(Math.max(t, 0), T)) / T;
-  const z = (t: number) => normalQuantile(rank(t), 0, 1);
+  const z = (t: number) => normalQuantile()(rank(t), 0, 1);
   return {
     rank,
     B: (t) => Math.log1p(d / (2 * z(t) ** 2)),
@@ -55,7 +62,7 @@ export function rankDegradation(c: RankVPConfig): RankDegradation {
     },
     beta: (t) => {
       const zt = z(t);
-      const dz = (rMax - rMin) / (T * normalPdf(zt, 0, 1));
+      const dz = (rMax - rMin) / (T * normalPdf()(zt, 0, 1));
       return (-d * dz) / (zt ** 3 * (1 + d / (2 * zt * zt)));
     },
   };
@@ -91,7 +98,7 @@ export function achievedRank(
   for (let a = 0; a < K; a++) {
     let above = 0;
     for (let b = 0; b < K; b++)
-      if (b !== a) above += normalCdf(-(alpha * D[a * K + b]!) / (2 * sigma), 0, 1);
+      if (b !== a) above += normalCdf()(-(alpha * D[a * K + b]!) / (2 * sigma), 0, 1);
     rank += (w[a]! / total) * (above / (K - 1));
   }
   const a = gen.multinomial(tensor(w, [K], 'float64'), n, true); // [n] true anchors

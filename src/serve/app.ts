@@ -5,9 +5,7 @@
 // Server-Sent Events plugin, and the routes (status, Sudoku, text and images). No CORS headers are
 // sent: the page and its API share one origin; a request must name this server in its Host header
 // (host-header.ts), so a page of another site cannot reach it by rebinding its name.
-import { fastifySSE } from '@fastify/sse';
-import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { defaultSudokuBatch } from '../tasks/sudoku/solve-defaults.js';
 import { LIMITS } from './api-constants.js';
 import type { ServeContext } from './context.js';
@@ -68,6 +66,12 @@ export async function buildApp(
     streams: new StreamClients(o.streamsPerClient ?? DEFAULT_STREAMS_PER_CLIENT),
     sudokuBatches: new SudokuBatches(queue, deadlines, o.sudokuBatch ?? defaultSudokuBatch()),
   };
+  // the web server's packages load with the first app, not with the library (lazy-require.ts)
+  const [{ default: Fastify }, { fastifySSE }, { default: fastifyStatic }] = await Promise.all([
+    import('fastify'),
+    import('@fastify/sse'),
+    import('@fastify/static'),
+  ]);
   const app = Fastify({
     logger: o.log === true,
     bodyLimit: LIMITS.bodyBytes,

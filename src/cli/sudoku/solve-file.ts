@@ -3,10 +3,13 @@
 // and a Ctrl-C that is acknowledged at once, stops within a sampler step and keeps the rows done.
 import { statSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
-import cliProgress from 'cli-progress';
+import type CliProgress from 'cli-progress';
 import { sudoku, util } from '../../index.js';
+import { lazyRequire } from '../../util/lazy-require.js';
 import { EXIT_INTERRUPTED, interruptible } from '../interrupt.js';
 import { EXIT_NOT_SOLVED, retryCounts } from './solve-report.js';
+
+const cliProgress = lazyRequire<typeof CliProgress>('cli-progress');
 
 /** Boards `solve --file` reads at a time (for each worker): its memory stays flat in the file's rows. */
 const FILE_CHUNK = 256;
@@ -41,14 +44,14 @@ function progress(total: number, tally: Tally, t0: number) {
   const rate = () => tally.boards / Math.max((performance.now() - t0) / 1000, 1e-9);
   let bytes = 0;
   if (process.stderr.isTTY) {
-    const bar = new cliProgress.SingleBar(
+    const bar = new (cliProgress().SingleBar)(
       {
         stream: process.stderr,
         format:
           'solving |{bar}| {percentage}% of the file | {boards} boards, {solved} solved | {rate} boards/s | ETA {eta_formatted}',
         etaBuffer: 20,
       },
-      cliProgress.Presets.shades_classic,
+      cliProgress().Presets.shades_classic,
     );
     bar.start(total, 0, { boards: 0, solved: 0, rate: '-' });
     return {

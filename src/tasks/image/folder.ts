@@ -6,9 +6,12 @@
 // the folder are unlabelled. Errors name the file.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import sharp from 'sharp';
+import type Sharp from 'sharp';
+import { lazyRequire } from '../../util/lazy-require.js';
 import type { ImageSet } from './dataset.js';
 import { reduceLevels } from './levels.js';
+
+const sharp = lazyRequire<typeof Sharp>('sharp');
 
 export const IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg'];
 
@@ -69,7 +72,7 @@ export function folderLayout(dir: string): {
 /** A decoded image: its channels in sharp's interleaved [H, W, C] bytes, and its size. */
 async function decode(file: string, o: { size?: [number, number]; channels: 1 | 3 }) {
   try {
-    let img = sharp(file, { failOn: 'error' }).removeAlpha();
+    let img = sharp()(file, { failOn: 'error' }).removeAlpha();
     if (o.size)
       img = img.resize({ height: o.size[0], width: o.size[1], fit: 'cover', position: 'centre' });
     img = img.toColourspace(o.channels === 1 ? 'b-w' : 'srgb');
@@ -86,7 +89,7 @@ async function decode(file: string, o: { size?: [number, number]; channels: 1 | 
 async function anyColour(files: string[]): Promise<boolean> {
   for (const f of files) {
     try {
-      const m = await sharp(f).metadata();
+      const m = await sharp()(f).metadata();
       if ((m.channels ?? 1) >= 3 && m.space !== 'b-w') return true;
     } catch (e) {
       throw new Error(`${f}: not a readable image (${(e as Error).message.split('\n')[0]})`);

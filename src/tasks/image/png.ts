@@ -2,11 +2,14 @@
 // several times of the reverse process, where committed pixels (stuck to an anchor) show their
 // level and pixels still moving show in red by how far their state is from the origin |y| — so one
 // sees pixels stick. PNG bytes through pngjs.
-import { PNG } from 'pngjs';
+import type { PNG as PngClass } from 'pngjs';
 import type { TrajectoryStep } from '../../sampling/index.js';
 import { maxOf } from '../../util/fold.js';
+import { lazyRequire } from '../../util/lazy-require.js';
 import { expandLevels } from './levels.js';
 import { type ImageGeometry, imagesOf } from './tokens.js';
+
+const pngjs = lazyRequire<{ PNG: typeof PngClass }>('pngjs');
 
 /** RGBA pixels of a canvas [height, width, 4], white. */
 interface Canvas {
@@ -30,9 +33,9 @@ function put(c: Canvas, x: number, y: number, r: number, g: number, b: number): 
 }
 
 function encode(c: Canvas): Buffer {
-  const png = new PNG({ width: c.width, height: c.height });
+  const png = new (pngjs().PNG)({ width: c.width, height: c.height });
   png.data = Buffer.from(c.rgba);
-  return PNG.sync.write(png);
+  return pngjs().PNG.sync.write(png);
 }
 
 /** Byte value of image i's pixel (x, y) in channel ch, from images [n, C, H, W] bytes. */
