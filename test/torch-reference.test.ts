@@ -41,6 +41,8 @@ test('safetensors round trip keeps names, dtypes, shapes, values and metadata; b
     assert.ok(back.tensors[k]!.equal(t), k);
   }
   const buf = readFileSync(path);
+  // the file, written piece by piece, holds exactly the encoded bytes
+  assert.ok(buf.equals(torch.encodeSafetensors(tensors, { step: '12' })));
   const n = Number(buf.readBigUInt64LE(0));
   assert.equal((8 + n) % 8, 0, 'header padded to 8 bytes');
   writeFileSync(join(dir, 'short'), buf.subarray(0, 4));

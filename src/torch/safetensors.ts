@@ -26,11 +26,16 @@ interface Entry {
   data_offsets: [number, number];
 }
 
-/** Encodes named tensors (with optional string metadata) as safetensors bytes. */
-export function encodeSafetensors(
+/**
+ * Named tensors (with optional string metadata) as the pieces of a safetensors file, in order:
+ * the header, then each tensor's bytes (a view of its data where it is contiguous on the CPU).
+ * A file is written piece by piece, never joined into one buffer: a paper-size checkpoint is
+ * 1.7 GB, and joining it cost a copy of all of it (9 of the 22 s of one checkpoint here).
+ */
+function safetensorsPieces(
   tensors: Record<string, Tensor>,
   metadata?: Record<string, string>,
-): Buffer {
+): Uint8Array[] {
   const header: Record<string, Entry | Record<string, string>> = {};
   if (metadata) header.__metadata__ = metadata;
   const chunks: Uint8Array[] = [];
@@ -52,7 +57,15 @@ export function encodeSafetensors(
   json += ' '.repeat((8 - (Buffer.byteLength(json) % 8)) % 8);
   const head = Buffer.alloc(8);
   head.writeBigUInt64LE(BigInt(Buffer.byteLength(json)));
-  return Buffer.concat([head, Buffer.from(json), ...chunks]);
+  return [head, Buffer.from(json), ...chunks];
+}
+
+/** Encodes named tensors (with optional string metadata) as safetensors bytes. */
+export function encodeSafetensors(
+  tensors: Record<string, Tensor>,
+  metadata?: Record<string, string>,
+): Buffer {
+  return Buffer.concat(safetensorsPieces(tensors, metadata));
 }
 
 /** Writes named tensors atomically (temporary file, then rename). */
@@ -61,7 +74,7 @@ export function saveSafetensors(
   tensors: Record<string, Tensor>,
   metadata?: Record<string, string>,
 ): void {
-  writeFileAtomic(path, encodeSafetensors(tensors, metadata));
+  writeFileAtomic(path, safetensorsPieces(tensors, metadata));
 }
 
 /** Decodes safetensors bytes; throws a one-line error naming what is wrong. */

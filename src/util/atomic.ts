@@ -3,13 +3,16 @@
 // or the new one. Folders are built beside their target and renamed in the same way; a folder
 // being replaced is moved aside first and removed only once the new one is in place.
 import {
+  closeSync,
   existsSync,
   mkdirSync,
+  openSync,
   readdirSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -55,17 +58,33 @@ export function makeDir(dir: string): void {
   }
 }
 
-/** Writes `data` to `path` through a temporary file beside it; nothing is left behind on failure. */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+/**
+ * Writes `data` (or its pieces, in order) to `path` through a temporary file beside it; nothing
+ * is left behind on failure.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array | Uint8Array[]): void {
   if (existsSync(path) && statSync(path).isDirectory())
     throw new Error(`cannot write ${path}: it is a folder`);
   const tmp = tempBeside(path);
   try {
-    writeFileSync(tmp, data);
+    if (Array.isArray(data)) writePieces(tmp, data);
+    else writeFileSync(tmp, data);
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });
     throw new Error(`cannot write ${path}: ${fsReason(e)}`);
+  }
+}
+
+/** The pieces written one after another into a new file at `path`, never joined in memory. */
+function writePieces(path: string, pieces: Uint8Array[]): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (const piece of pieces)
+      for (let at = 0; at < piece.byteLength; )
+        at += writeSync(fd, piece, at, piece.byteLength - at);
+  } finally {
+    closeSync(fd);
   }
 }
 
