@@ -52,6 +52,7 @@ test('GPT-2 tokens through the CLI: data tokens, train text, sample from a promp
   const t = run(
     ...['train', 'text', '--data', 'tok', '--size', 'tiny', '--process', 'masked'],
     ...['--steps', '10', '--length', '32', '--out', 'run'],
+    ...['--eval-samples', '2', '--eval-nfe', '4'], // the held-out ELBO is what is checked
   );
   assert.equal(t.status, 0, t.stderr);
   assert.match(t.stderr, /training tokens \(gpt2, vocabulary 50257\) from tok, windows of 32/);
