@@ -5,7 +5,8 @@
 import type CliProgress from 'cli-progress';
 import { lazyRequire } from '../util/lazy-require.js';
 
-const cliProgress = lazyRequire<typeof CliProgress>('cli-progress');
+/** cli-progress, loaded with the first bar (util/lazy-require.ts); the commands' bars share it. */
+export const cliProgress = lazyRequire<typeof CliProgress>('cli-progress');
 
 /** Seconds between the plain lines off a terminal. */
 export const PLAIN_EVERY_S = 5;

@@ -2,12 +2,11 @@
 // flags as a config's options, and the body of the command (ranks launched or joined, the run
 // folder checked, the config resumed with its flags checked (resume.ts) or made, trained with a
 // progress bar and exact resume).
+
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type CliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { PRECISIONS, type Precision, type PreparedRun, train as T } from '../index.js';
-import { lazyRequire } from '../util/lazy-require.js';
 import { int, num, oneOf } from './options.js';
 import {
   joinGroup,
@@ -16,9 +15,8 @@ import {
   parallelOptions,
   withShards,
 } from './parallel.js';
+import { cliProgress } from './progress.js';
 import { extensionNote, resumeFlags } from './resume.js';
-
-const cliProgress = lazyRequire<typeof CliProgress>('cli-progress');
 
 export interface RunFlags extends ParallelFlags {
   stopAfter?: number;

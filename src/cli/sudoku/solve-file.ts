@@ -1,15 +1,13 @@
 // `sjd solve --file`: a file of puzzles solved a chunk at a time, its rows written as
 // they are done, with progress (a bar on a terminal, a plain line every few seconds otherwise)
 // and a Ctrl-C that is acknowledged at once, stops within a sampler step and keeps the rows done.
+
 import { statSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
-import type CliProgress from 'cli-progress';
 import { sudoku, util } from '../../index.js';
-import { lazyRequire } from '../../util/lazy-require.js';
 import { EXIT_INTERRUPTED, interruptible } from '../interrupt.js';
+import { cliProgress } from '../progress.js';
 import { EXIT_NOT_SOLVED, retryCounts } from './solve-report.js';
-
-const cliProgress = lazyRequire<typeof CliProgress>('cli-progress');
 
 /** Boards `solve --file` reads at a time (for each worker): its memory stays flat in the file's rows. */
 const FILE_CHUNK = 256;
