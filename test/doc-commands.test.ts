@@ -2,7 +2,7 @@
 // (the reports' reproduce lines too) — in shell code blocks (`npx sjd ...`, `node bin/sjd.js ...`,
 // continuation lines joined, comments and what follows `&&`, `;`, `|`, `>` cut) and in inline code
 // (`npx sjd ...`, `sjd ...` with flags or placeholders) — are run as `node bin/sjd.js ARGS` with
-// SJD_PARSE_ONLY=1 (src/cli/main.ts): commander matches the command, checks required options
+// SJD_PARSE_ONLY=1 (src/cli/program.ts): commander matches the command, checks required options
 // and runs every option's value parser, then the process exits 0 before the command runs. Inline
 // code that only names a command (`sjd eval sudoku`) is checked by `--help`: its usage line must
 // name the same command. The docs' synopses are expanded first: `[...]` is included, `(a | b)`

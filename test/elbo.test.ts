@@ -27,25 +27,32 @@ const E = [
 /** Midpoint times on (0, 1): n of them. */
 const grid = (n: number) => Float64Array.from({ length: n }, (_, i) => (i + 0.5) / n);
 
-test('uniform classifier at w = 1: L_CE = log K, L_RB = 0 (the expectation over unstick events, exactly)', () => {
+test('uniform classifier at w = 1: L_CE = log K, L_RB = 0 (the expectation over unstick events, exactly); a fixed uniform w skips L_RB, exactly 0', () => {
   const t = grid(200);
   const L = 10; // tokens in proportion to p0
   const x0 = torch.tensor([0, 0, 0, 0, 0, 1, 1, 1, 2, 2], [1, L], 'int64');
   let ce = 0;
   for (let r = 0; r < t.length; r++) {
-    const o = elboTerms({
-      logits: torch.zeros([1, L, K]),
-      x0,
-      unstuck: torch.ones([1, L], 'bool'),
-      t: t.subarray(r, r + 1),
-      T: 1,
-      hazard,
-      w: torch.ones([K], 'float64'),
-    });
+    const at = (w: torch.Tensor) =>
+      elboTerms({
+        logits: torch.zeros([1, L, K]),
+        x0,
+        unstuck: torch.ones([1, L], 'bool'),
+        t: t.subarray(r, r + 1),
+        T: 1,
+        hazard,
+        w,
+      });
+    const o = at(torch.ones([K], 'float64').requiresGrad_()); // learned: every term formed
     assert.ok(Math.abs(o.rb.item()) < 1e-14 * o.ce.item()); // lhat (sum_b P_b - 1): rounding
     // every site unstuck: beta S / (1 - S) log K = log K / t; the expectation over the unstick
     // event multiplies it by 1 - S = t
     assert.ok(Math.abs(o.ce.item() - Math.log(K) / t[r]!) < 1e-12 * o.ce.item());
+    // held fixed and the same for every token, L_RB is 0 exactly and not formed; L_CE is the same
+    const fixed = at(torch.ones([K], 'float64').mul(2));
+    const two = at(torch.ones([K], 'float64').mul(2).requiresGrad_());
+    assert.equal(fixed.rb.item(), 0);
+    assert.equal(fixed.ce.item(), two.ce.item());
     ce += (o.ce.item() * t[r]!) / t.length;
   }
   assert.ok(Math.abs(ce - Math.log(K)) < 1e-12, `${ce}`); // int_0^1 beta S dt log K = log K

@@ -1,8 +1,9 @@
 // No command overwrites a file it did not write (README: "nothing of yours is overwritten"). The
-// commands and their output flags (--out, --doc, --trace) are read from the CLI's own help, so
-// a command that gains an output path is caught here until it has a case: every case points
-// one flag at a user's file (or a user's folder, or a user's file where the command writes
-// inside a folder or beside its report) and must be refused in one line, with the sandbox
+// commands and their output flags (--out, --doc, --trace) are read from the CLI's command tree as
+// its help lists them (program.ts, in this process), so a command that gains an output path is
+// caught here until it has a case: every case points one flag at a user's file (or a user's
+// folder, or a user's file where the command writes inside a folder or beside its report) and
+// must be refused in one line, with the sandbox
 // byte-for-byte unchanged. A comparison's report that sjd wrote (every one in docs/reports/) is
 // recognised as sjd's, so running a comparison again rewrites it.
 import assert from 'node:assert/strict';
@@ -18,6 +19,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
+import type { Command } from 'commander';
+import { buildProgram } from '../src/cli/program.js';
 import { formatSudokuCsv } from '../src/tasks/sudoku/puzzle/csv.js';
 import { generatePuzzles } from '../src/tasks/sudoku/puzzle/generator.js';
 import { FRONTIER_FILE } from '../src/tasks/text/compare/frontier.js';
@@ -36,25 +39,18 @@ const sjd = (args: string[]) =>
 
 const OUTPUT_FLAGS = ['--out', '--doc', '--trace'];
 
-/** Every leaf command (its path) with the output flags it takes, from `sjd ... --help`. */
-function outputFlags(path: string[] = []): Map<string, string[]> {
-  const help = sjd([...path, '--help']).stdout;
-  const section = (name: string) => {
-    const at = help.indexOf(`\n${name}:\n`);
-    if (at < 0) return [];
-    const rest = help.slice(at + name.length + 3);
-    const end = rest.search(/\n\n/);
-    return (end < 0 ? rest : rest.slice(0, end)).split('\n');
-  };
-  const subs = section('Commands')
-    .map((l) => /^ {2}([a-z][\w-]*)/.exec(l)?.[1])
-    .filter((c): c is string => c !== undefined && c !== 'help');
+/** Every command (its path) with the output paths it takes, as its help lists them. */
+function outputFlags(cmd: Command = buildProgram(), path: string[] = []): Map<string, string[]> {
+  const help = cmd.createHelp();
   const found = new Map<string, string[]>();
-  const flags = section('Options')
-    .map((l) => /^ {2}(?:-\w, )?(--[\w-]+) </.exec(l)?.[1])
+  const flags = help
+    .visibleOptions(cmd)
+    .filter((o) => o.required || o.optional) // a path, not a switch (solve's --trace shows steps)
+    .map((o) => o.long)
     .filter((f): f is string => f !== undefined && OUTPUT_FLAGS.includes(f));
   if (path.length > 0 && flags.length > 0) found.set(path.join(' '), flags);
-  for (const c of subs) for (const [k, v] of outputFlags([...path, c])) found.set(k, v);
+  for (const c of help.visibleCommands(cmd).filter((c) => c.name() !== 'help'))
+    for (const [k, v] of outputFlags(c, [...path, c.name()])) found.set(k, v);
   return found;
 }
 

@@ -1,29 +1,9 @@
 // The `sjd` command line: thin; parses and validates arguments, calls the library, prints.
-// Bad input gets one line on stderr and a non-zero exit, never a stack trace; the environment
-// variables SJD_THREADS and SJD_DEVICE are checked as the flags they stand for.
-// SJD_PARSE_ONLY=1 parses the command line and stops before the command runs: commander has
-// then matched the command, refused unknown options and missing required ones, and run every
-// option's value parser (so a bad value still exits 2 with its one-line reason); the process
-// prints `sjd: parsed <command path>` and exits 0 without loading libtorch, reading or writing
-// anything. Checks a command makes in its own hooks or action (flag combinations, files, the
-// device) do not run. test/doc-commands.test.ts runs every command line of the docs this way.
+// Bad input gets one line on stderr and a non-zero exit, never a stack trace. The commands are
+// program.ts's; this file loads a user's task modules, builds the program and runs it.
 
-import { Command, Option } from 'commander';
-import { torch } from '../index.js';
-import { registerCompare } from './compare.js';
-import { registerDemo } from './demo.js';
-import { registerExport } from './export.js';
-import { registerFigure } from './figure.js';
-import * as image from './image/index.js';
-import { int } from './options.js';
-import { registerRuns } from './runs.js';
-import { registerSampleTasks } from './sample-task.js';
-import * as sequences from './sequences/eval.js';
-import { registerServe } from './serve.js';
-import * as sudoku from './sudoku/index.js';
-import { loadTaskModules, TASK_MODULE_FLAG, taskModuleArgs } from './task-modules.js';
-import * as text from './text/index.js';
-import { registerTrain } from './train.js';
+import { buildProgram } from './program.js';
+import { loadTaskModules, taskModuleArgs } from './task-modules.js';
 
 // a user's tasks are registered before the commands are built, so that each has its subcommands
 try {
@@ -33,102 +13,7 @@ try {
   process.exit(2);
 }
 
-const program = new Command('sjd')
-  .description(
-    'Sticky Jump Diffusions: masked, continuous, hybrid and blended diffusion on libtorch',
-  )
-  .addOption(
-    new Option(
-      '--threads <n>',
-      `libtorch intra-op threads (this machine: ${torch.THREAD_RANGE.max} cores)`,
-    )
-      .argParser(int(torch.THREAD_RANGE.min, torch.THREAD_RANGE.max))
-      .env('SJD_THREADS'),
-  )
-  .addOption(
-    new Option(
-      '--device <name>',
-      'where tensors live: cpu, cuda or cuda:N (cuda needs the addon built against a CUDA libtorch)',
-    ).env('SJD_DEVICE'),
-  )
-  .option(
-    `${TASK_MODULE_FLAG} <file>`,
-    'load a task of your own from a module that registers it (repeatable; docs/library.md)',
-    (v: string, all: string[]) => [...all, v],
-    [] as string[],
-  )
-  .option(
-    '--tf32',
-    'TensorFloat-32 in float32 matrix products on NVIDIA GPUs (faster, about 3 significant digits; as PyTorch allow_tf32)',
-  )
-  .hook('preAction', (cmd, action) => {
-    if (process.env.SJD_PARSE_ONLY === '1') {
-      const path: string[] = [];
-      for (let c: Command | null = action; c?.parent; c = c.parent) path.unshift(c.name());
-      console.log(`sjd: parsed ${path.join(' ')}`);
-      process.exit(0);
-    }
-    const o = cmd.opts() as { threads?: number; device?: string; tf32?: boolean };
-    // SJD_THREADS is checked by the flag's parser above and applied when libtorch loads (no
-    // load for it here), and so is --threads, through it, when libtorch is not loaded yet (its
-    // thread pools then start at that count); a device needs libtorch to be checked, so
-    // SJD_DEVICE's is checked now (the load names the variable), before the command starts.
-    if (o.threads !== undefined && cmd.getOptionValueSource('threads') === 'cli') {
-      if (torch.isLoaded()) torch.setNumThreads(o.threads);
-      else process.env.SJD_THREADS = String(o.threads);
-    }
-    if (o.device !== undefined) torch.setDefaultDevice(o.device);
-    if (o.tf32) torch.setAllowTF32(true);
-  })
-  .configureOutput({
-    outputError: (str, write) => write(`sjd: ${str.replace(/^error: /, '').trim()}\n`),
-  })
-  .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
-
-// in the order --help lists the commands and each group's subcommands (a group is made by the
-// first subcommand that joins it)
-registerDemo(program);
-registerTrain(program);
-sudoku.registerSolve(program);
-sudoku.registerEval(program);
-text.registerData(program);
-text.registerSample(program);
-text.registerEval(program);
-sudoku.registerData(program);
-image.registerData(program);
-image.registerFeatures(program);
-image.registerEval(program);
-image.registerSample(program);
-sequences.registerEval(program);
-registerSampleTasks(program);
-registerCompare(program);
-registerExport(program);
-registerRuns(program);
-registerFigure(program);
-registerServe(program);
-
-program
-  .command('info')
-  .description(
-    'show the libtorch build (and how it was found), the BLAS in use, threads, devices and the CPU',
-  )
-  .action(() => {
-    const v = torch.torchVersion();
-    console.log(
-      `libtorch ${v.torch}; threads ${torch.getNumThreads()}; device ${torch.defaultDevice()}; CUDA ${v.cuda ? `yes (${v.cudaDevices} devices)` : 'no'}`,
-    );
-    const b = torch.addonBuild();
-    console.log(
-      b
-        ? `addon built against libtorch ${b.version} found by ${b.how} (headers ${b.include[0]}, libraries ${b.libdir})`
-        : 'addon: no build record (prebuilt, or built by an older sjd)',
-    );
-    const libs = torch.loadedLibraries();
-    console.log(`libtorch loaded from ${libs.libtorch.join(', ') || 'unknown'}`);
-    console.log(`BLAS: ${libs.blas.join(', ') || "none mapped (libtorch's own kernels)"}`);
-    console.log(`CPU: ${torch.describeCpu()}`);
-    console.log(v.config.trim());
-  });
+const program = buildProgram();
 
 // An error no command caught (a stream's, a timer's) is one line too; exit handlers (a
 // temporary file's removal) run as on any exit.

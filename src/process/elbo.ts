@@ -18,9 +18,11 @@
 // (the context the classifier reads) are held as drawn: an indicator has no pathwise derivative.
 // w_ce = w (the bounded, cross-entropy-driven variant) or 1 (the uniform-CE variant, whose
 // w-signal is L_RB's alone). Means per position (sum over sites / (B L)), times T: the Monte Carlo
-// integral over (0, T) in nats a token. At w = 1, L_RB is 0 identically (lhat is anchor-free). In
-// float64 (docs/design.md §4), the logits read once as log-softmax.
-import { type Tensor, tensor, where } from '../torch/index.js';
+// integral over (0, T) in nats a token. At w = 1, L_RB is 0 identically (lhat is anchor-free), and
+// so at any w the same for every token and held fixed (no gradient): its [B, L, K] terms are then
+// not formed, which for a BPE vocabulary are most of the bound's cost. In float64
+// (docs/design.md §4), the logits read once as log-softmax.
+import { type Tensor, tensor, where, zeros } from '../torch/index.js';
 import type { Hazard } from './hazard.js';
 
 export interface ElboInput {
@@ -66,8 +68,16 @@ export function elboTerms(o: ElboInput): ElboTerms {
       ? beta.mul(Lam.neg().exp()).reshape([B, 1]).expand([B, L]) // beta S^(w=1)
       : pick(beta.mul(w).mul(S)); // beta w(a) S_a(t)
   const ce = ceW.div(Ua.detach()).mul(logP.gather(-1, a).squeeze(-1).neg()); // [B, L]
-  const rb = logP.exp().mul(lhat).sum([-1]).sub(pick(lhat)).mul(rho); // [B, L]
   const scale = o.T / (B * L);
   const on = (x: Tensor) => where(o.unstuck, x, 0).sum().mul(scale);
+  if (fixedAndUniform(o.w)) return { ce: on(ce), rb: zeros([], 'float64', dev) };
+  const rb = logP.exp().mul(lhat).sum([-1]).sub(pick(lhat)).mul(rho); // [B, L]
   return { ce: on(ce), rb: on(rb) };
+}
+
+/** w [K] the same for every token and not learned: sum_b P(b) lhat(b) = lhat(a), L_RB = 0. */
+function fixedAndUniform(w: Tensor): boolean {
+  if (w.requiresGrad) return false;
+  const v = w.toArray() as number[];
+  return v.every((x) => x === v[0]);
 }
