@@ -2,9 +2,10 @@
 // parameter ADM U-Net (96 features, multipliers [3, 4, 4], 4 residual blocks a level, attention
 // at downsampling factors 2 and 4, dropout 0.1) over RGB 32 x 32 at 256 levels, trained by AdamW
 // at 1e-4 after a 1,000-step warm-up, constant, batch 512, EMA 0.9999, 200,000 steps. Here it
-// trains one step on CPU (batch 2) on data in CIFAR-10's binary format that the test writes, read
-// by `sjd data images`: its config is the table's, and its first losses are those of an
-// untrained classifier over 256 levels (ln 256). Slow (about a minute); SJD_TEST_FAST=1 skips it.
+// trains one step on CPU (batch 2, evaluated on 2 images) on data in CIFAR-10's binary format
+// that the test writes, read by `sjd data images`: its config is the table's, and its first
+// losses are those of an untrained classifier over 256 levels (ln 256). Slow (about 40 s);
+// SJD_TEST_FAST=1 skips it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -48,6 +49,8 @@ test("sjd train image --size paper: the paper table's U-Net trains on CIFAR-form
     '--steps',
     '1',
     '--batch',
+    '2',
+    '--eval-size',
     '2',
     '--out',
     run,

@@ -4,7 +4,6 @@
 import { zeros } from '../factories.js';
 import { conv2d } from '../functional.js';
 import { defaultGenerator, type TorchGenerator } from '../random.js';
-import { tidy } from '../scope.js';
 import type { Tensor } from '../tensor.js';
 import { Module } from './module.js';
 
@@ -32,15 +31,7 @@ export class Conv2d extends Module {
     this.padding = opts.padding ?? Math.floor((kernel - 1) / 2);
     const gen = opts.gen ?? defaultGenerator();
     const bound = 1 / Math.sqrt(inChannels * kernel * kernel);
-    const init = (shape: number[]) =>
-      opts.zero
-        ? zeros(shape)
-        : tidy(() =>
-            gen
-              .rand(shape)
-              .mul(2 * bound)
-              .sub(bound),
-          );
+    const init = (shape: number[]) => (opts.zero ? zeros(shape) : gen.uniform(shape, bound));
     this.weight = this.param('weight', init([outChannels, inChannels, kernel, kernel]));
     this.bias = this.param('bias', init([outChannels]));
   }

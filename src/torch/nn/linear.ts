@@ -27,13 +27,7 @@ export class Linear extends Module {
     super();
     const gen = opts.gen ?? defaultGenerator();
     const bound = 1 / Math.sqrt(inFeatures);
-    const uniform = (shape: number[]) =>
-      tidy(() =>
-        gen
-          .rand(shape)
-          .mul(2 * bound)
-          .sub(bound),
-      );
+    const uniform = (shape: number[]) => gen.uniform(shape, bound);
     const plainInit = !opts.zero && opts.std === undefined;
     let w: Tensor;
     if (opts.zero) w = zeros([outFeatures, inFeatures]);
