@@ -4,7 +4,7 @@
 // them. Seen through a module resolve hook that names every module resolved.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -24,11 +24,16 @@ const LAZY = [
 function packagesResolved(code: string): Set<string> {
   const dir = tempDir('sjd-import-');
   const hook = join(dir, 'hook.mjs');
+  const log = join(dir, 'resolved.txt');
+  // written synchronously by the hooks' thread before each resolution returns (its stderr may
+  // still be unflushed when the process exits)
+  writeFileSync(log, '');
   writeFileSync(
     hook,
-    `export async function resolve(s, c, next) {
+    `import { appendFileSync } from 'node:fs';
+    export async function resolve(s, c, next) {
       const r = await next(s, c);
-      process.stderr.write('resolved ' + r.url + '\\n');
+      appendFileSync(${JSON.stringify(log)}, 'resolved ' + r.url + '\\n');
       return r;
     }`,
   );
@@ -41,7 +46,9 @@ function packagesResolved(code: string): Set<string> {
     encoding: 'utf8',
   });
   assert.equal(r.status, 0, r.stderr);
-  const names = [...r.stderr.matchAll(/^resolved .*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)];
+  const names = [
+    ...readFileSync(log, 'utf8').matchAll(/^resolved .*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//gm),
+  ];
   return new Set(names.map((m) => m[1]!));
 }
 

@@ -690,9 +690,9 @@ test('solve --file streams: 4,000 rows solved and written a chunk at a time; Ctr
 
 test('solve --file holds memory flat in the number of rows: 20,000 rows solved within a 32 MiB JavaScript heap', () => {
   // Rows kept in memory would not fit: the input alone is 3.3 MB of text, and the solver before
-  // streaming held about 4.6 KB a row (92 MB for these rows, 2.8 GB for 602,410). The heap cap makes the check
-  // deterministic where resident memory is not (V8 grows its heap when it pleases: the peak RSS
-  // of runs of 10,000 to 120,000 rows measured 473-540 MB with no trend).
+  // streaming held about 4.6 KB a row (92 MB for these rows, 2.8 GB for 602,410). The heap cap
+  // makes the check deterministic where resident memory is not (V8 grows its heap when it
+  // pleases: the peak RSS of runs of 10,000 to 120,000 rows measured 473-540 MB with no trend).
   const rows = readFileSync(data, 'utf8').trim().split('\n').slice(1); // 40 puzzles
   const big = join(dir, 'flat.csv');
   writeFileSync(

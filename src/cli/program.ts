@@ -27,8 +27,19 @@ import { TASK_MODULE_FLAG } from './task-modules.js';
 import * as text from './text/index.js';
 import { registerTrain } from './train.js';
 
+/** The whole command tree: the root's flags and hooks, then every command. */
 export function buildProgram(): Command {
-  const program = new Command('sjd')
+  const program = rootCommand();
+  registerCommands(program);
+  return program;
+}
+
+/**
+ * `sjd` itself: its global flags (threads, device, task modules, TF32), the hook that applies
+ * them, one-line errors.
+ */
+function rootCommand(): Command {
+  return new Command('sjd')
     .description(
       'Sticky Jump Diffusions: masked, continuous, hybrid and blended diffusion on libtorch',
     )
@@ -79,9 +90,13 @@ export function buildProgram(): Command {
       outputError: (str, write) => write(`sjd: ${str.replace(/^error: /, '').trim()}\n`),
     })
     .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
+}
 
-  // in the order --help lists the commands and each group's subcommands (a group is made by the
-  // first subcommand that joins it)
+/**
+ * The commands, in the order --help lists them and each group's subcommands (a group is made by
+ * the first subcommand that joins it).
+ */
+function registerCommands(program: Command): void {
   registerDemo(program);
   registerTrain(program);
   sudoku.registerSolve(program);
@@ -101,7 +116,10 @@ export function buildProgram(): Command {
   registerRuns(program);
   registerFigure(program);
   registerServe(program);
+  registerInfo(program);
+}
 
+function registerInfo(program: Command): void {
   program
     .command('info')
     .description(
@@ -124,5 +142,4 @@ export function buildProgram(): Command {
       console.log(`CPU: ${torch.describeCpu()}`);
       console.log(v.config.trim());
     });
-  return program;
 }
