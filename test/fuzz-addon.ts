@@ -77,7 +77,7 @@ function fuzz(): FuzzSummary {
     torch.zeros([0]).handle,
     gen.handle,
   ];
-  const skip = new Set(['setNumThreads', 'setGradEnabled']);
+  const skip = new Set(['setNumThreads', 'setParallelThreads', 'setGradEnabled']);
   const s: FuzzSummary = {
     calls: 0,
     returned: 0,

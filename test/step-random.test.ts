@@ -25,6 +25,9 @@ test('a keyed draw is each row its own: the rows first, concatenated; counts a r
     ...new torch.TorchGenerator(keys[2]!).randn([3, 2]).toArray(),
   ];
   assert.deepEqual(rows, each);
+  const none = new RowKeyedRandom(keys).randnRows([0, 0, 0], [2], 'float64');
+  assert.deepEqual([none.shape, none.dtype], [[0, 2], 'float64']);
+  assert.throws(() => r.randnRows([1, 2], [2]), /2 counts for 3 rows/);
   assert.throws(() => r.randn([2, 4]), /needs the rows first: shape \[2,4\] for 3 rows/);
   // a run's generator: the same numbers as one draw of the total
   const a = new torch.TorchGenerator(5).randnRows([2, 0, 3], [2]).toArray();

@@ -211,6 +211,29 @@ test('thread count is a setting', () => {
   assert.throws(() => torch.setNumThreads(0), /threads: must be between 1 and 1024/);
 });
 
+test('withParallelThreads: its count inside (OpenMP and OpenBLAS), the one before after, also when fn throws', () => {
+  const n = torch.getNumThreads();
+  torch.setNumThreads(2);
+  const omp = torch.torchVersion().config.includes('OpenMP');
+  const openblas = readFileSync('/proc/self/maps', 'utf8').includes('libopenblas');
+  const inside = torch.withParallelThreads(1, () => [
+    torch.getNumThreads(),
+    torch.getBlasThreads(),
+  ]);
+  assert.deepEqual(inside, omp ? [1, openblas ? 1 : 0] : [2, openblas ? 2 : 0]);
+  assert.deepEqual([torch.getNumThreads(), torch.getBlasThreads()], [2, openblas ? 2 : 0]);
+  assert.throws(
+    () =>
+      torch.withParallelThreads(1, () => {
+        throw new Error('inside');
+      }),
+    /inside/,
+  );
+  assert.equal(torch.getNumThreads(), 2);
+  assert.throws(() => torch.withParallelThreads(0, () => 0), /threads: must be between 1 and 1024/);
+  torch.setNumThreads(n);
+});
+
 test('the default device: new tensors, typed arrays, bytes and draws land there; a device the build lacks is refused', () => {
   const dev = process.env.SJD_DEVICE ?? 'cpu'; // scripts/device.sh runs this suite on CUDA
   assert.equal(torch.defaultDevice(), dev);

@@ -123,6 +123,14 @@ export class SJDProcess {
       return this.embedValues(this.blend.apply(m).squeeze(-1), anchors); // v [B, L] embedded
     }
     const E = anchors.to(probs.dtype); // [K, d]
+    if (K < E.size(1) && !this.blend.isIdentity) {
+      // (W P) E: with fewer anchors than dimensions W mixes [B, L, K] rather than [B, L, d]
+      // (Sudoku: 9 against 64; 4x fewer products); a committed site's row is its one-hot, whose
+      // product with E is its anchor exactly
+      const own = (tokens: Tensor) => tokens.clamp(0, K - 1).oneHot(K).to(probs.dtype);
+      const p = exact ? where(exact.committed.unsqueeze(-1), own(exact.tokens), probs) : probs;
+      return this.blend.apply(p).matmul(E); // [B, L, d]
+    }
     return this.blend.apply(at(probs.matmul(E), (x) => embedding(E, x))); // W (P E)
   }
 

@@ -68,17 +68,14 @@ export function adaptiveMove(
   const t = boardTimes(ctx.process, active.sum(-1).toArray(), blanks); // [B]
   const logits = classify(ctx, state, t, ruled); // [B, L, K]
   const probs = temperedProbs(logits, ctx.temperature); // [B, L, K]
-  const K = probs.size(-1);
-  const [top, pred] = probs.topk(Math.min(2, K), -1); // [B, L, 2]
-  const p1 = top.select(-1, 0); // [B, L]
-  const sure = rule.by === 'margin' && K > 1 ? p1.sub(top.select(-1, 1)) : p1; // [B, L]
+  const { sure, pred } = sureness(probs, rule); // [B, L], [B, L]
   let jump = active;
   if (!last) {
     const score = where(active, sure, -1); // [B, L]
     const best = score.argmax(-1).oneHot(active.size(1)).to('bool'); // [B, L] the surest active site
     jump = active.logicalAnd(score.ge(rule.threshold)).logicalOr(best.logicalAnd(active));
   }
-  const committed = commitSites(state, state.y, jump, pred.select(-1, 0), ctx.anchors);
+  const committed = commitSites(state, state.y, jump, pred, ctx.anchors);
   if (last || ctx.process.config.kernel !== 'vp') return { next: committed, jump, sure };
   const left = committed.committed.logicalNot().sum(-1).toArray(); // [B] active sites now
   const s = boardTimes(ctx.process, left, blanks); // [B]
@@ -87,8 +84,21 @@ export function adaptiveMove(
   const sub = Array.from(t, (tb, b) =>
     left[b] === 0 ? [tb] : substepTimes(ctx.process, tb, s[b]!, SUBSTEP),
   );
-  const y = reverseSdeMoveAlong(ctx, committed, logits, sub, gen); // [B, L, d]
+  const y = reverseSdeMoveAlong(ctx, committed, logits, sub, gen, probs); // [B, L, d]
   return { next: { ...committed, y }, jump, sure };
+}
+
+/**
+ * Each site's argmax pred [B, L] and how sure the rule is of it [B, L]: its probability, or its
+ * margin over the runner-up (probs [B, L, K]).
+ */
+function sureness(probs: Tensor, rule: CommitRule): { sure: Tensor; pred: Tensor } {
+  if (rule.by === 'margin' && probs.size(-1) > 1) {
+    const [top, pred] = probs.topk(2, -1); // [B, L, 2]
+    return { sure: top.select(-1, 0).sub(top.select(-1, 1)), pred: pred.select(-1, 0) };
+  }
+  const [p1, pred] = probs.max(-1); // [B, L]
+  return { sure: p1, pred };
 }
 
 export const adaptiveStep: AdaptiveStepFn = (ctx, state, blanks, last, gen) =>

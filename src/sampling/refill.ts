@@ -13,7 +13,16 @@
 // for a row alone and in a batch). Memory is bounded by the batch size: the slots' state, and the
 // rows the source holds back.
 import type { SJDProcess } from '../process/index.js';
-import { cat, noGrad, type Tensor, tensor, tidy, zeros } from '../torch/index.js';
+import {
+  cat,
+  getNumThreads,
+  noGrad,
+  type Tensor,
+  tensor,
+  tidy,
+  withParallelThreads,
+  zeros,
+} from '../torch/index.js';
 import { boardTime } from './board-time.js';
 import { freeUnkept, rowsOf, stepRows, withRows } from './driver-rows.js';
 import type { Exclusion } from './exclusion.js';
@@ -237,12 +246,13 @@ export function* refillSteps(
   let watching = watch !== 'none';
   const E = tidy(() => o.anchors.detach().to(stateDtype(o.process))); // [K, d]
   const K = E.size(0);
+  const threads = getNumThreads(); // the network's; the steps' own tensors run on one
   const ctx: StepContext = {
     process: o.process,
     classifier: (y, t, committed) => {
       passes++;
       for (const b of rows) slots[b]!.nfe++;
-      const logits = o.classifier(y, t, committed); // [rows, L, K]
+      const logits = withParallelThreads(threads, () => o.classifier(y, t, committed)); // [rows, L, K]
       if (watching)
         readPass(logits, o.temperature, (r, argmax, confidence) => {
           slots[rows[r]!]!.argmax.set(argmax);
@@ -346,7 +356,10 @@ export function* refillSteps(
           return rowKey(job.seed, job.id, job.attempt, step);
         });
         const prev = next;
-        next = stepRows(sampler.step, ctx, prev, part, blanks, isLast, new RowKeyedRandom(keys));
+        const random = new RowKeyedRandom(keys);
+        next = withParallelThreads(1, () =>
+          stepRows(sampler.step, ctx, prev, part, blanks, isLast, random),
+        );
         if (prev !== before) freeUnkept(prev, [next, before]);
       }
       state = next;

@@ -5,7 +5,7 @@
 // is what lets a batch take in new boards as others finish and still give each board the result
 // it gets alone. A draw whose leading dimension is the rows is split into per-row draws; draws of
 // a count of sites a row (the reverse SDE's noise at the active sites) go through randnRows.
-import { cat, type DType, type Tensor, TorchGenerator } from '../torch/index.js';
+import { cat, type DType, randnByRow, type Tensor, TorchGenerator } from '../torch/index.js';
 
 /** What a step draws from: a run's TorchGenerator, or a RowKeyedRandom. */
 export interface StepRandom {
@@ -34,11 +34,15 @@ export class RowKeyedRandom implements StepRandom {
     return this.#gens.length;
   }
 
-  #split(shape: number[], draw: (g: TorchGenerator, rowShape: number[]) => Tensor): Tensor {
+  #checkRows(shape: number[]): void {
     if (shape[0] !== this.#gens.length)
       throw new Error(
         `a draw keyed by row needs the rows first: shape [${shape}] for ${this.#gens.length} rows`,
       );
+  }
+
+  #split(shape: number[], draw: (g: TorchGenerator, rowShape: number[]) => Tensor): Tensor {
+    this.#checkRows(shape);
     const rowShape = [1, ...shape.slice(1)];
     return cat(
       this.#gens.map((g) => draw(g, rowShape)),
@@ -51,7 +55,9 @@ export class RowKeyedRandom implements StepRandom {
   }
 
   randn(shape: number[], dtype?: DType, device?: string): Tensor {
-    return this.#split(shape, (g, s) => g.randn(s, dtype, device));
+    if (device !== undefined) return this.#split(shape, (g, s) => g.randn(s, dtype, device));
+    this.#checkRows(shape);
+    return randnByRow(this.#gens, new Array<number>(shape[0]!).fill(1), shape.slice(1), dtype);
   }
 
   multinomial(probs: Tensor, n: number, replacement = false): Tensor {
@@ -67,7 +73,6 @@ export class RowKeyedRandom implements StepRandom {
   randnRows(counts: ArrayLike<number>, tail: number[], dtype?: DType): Tensor {
     if (counts.length !== this.#gens.length)
       throw new Error(`${counts.length} counts for ${this.#gens.length} rows`);
-    const parts = this.#gens.map((g, r) => g.randn([counts[r]!, ...tail], dtype));
-    return cat(parts, 0);
+    return randnByRow(this.#gens, counts, tail, dtype);
   }
 }

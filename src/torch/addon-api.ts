@@ -33,6 +33,8 @@ type OptState = Record<string, number | Handle> | null;
 const SIGNATURES = {
   // ---- runtime.cc (the default device and memoryStats: addon.cc) ----
   setNumThreads: fn<(n: number) => void>(),
+  /** OpenMP's count for this thread's parallel regions alone; the count before (0: not OpenMP) */
+  setParallelThreads: fn<(n: number) => number>(),
   getNumThreads: fn<() => number>(),
   /** OpenBLAS's thread count (setNumThreads sets it too), 0 when the BLAS is another. */
   getBlasThreads: fn<() => number>(),
@@ -97,6 +99,10 @@ const SIGNATURES = {
   generatorSetState: fn<(g: GenHandle, state: Handle) => void>(),
   rand: fn<(shape: number[], g: GenHandle, dtype?: DType, device?: string) => Handle>(),
   randn: fn<(shape: number[], g: GenHandle, dtype?: DType, device?: string) => Handle>(),
+  /** row r's counts[r] draws of shape tail from gens[r], concatenated: [sum counts, ...tail] */
+  randnRows: fn<
+    (gens: GenHandle[], counts: number[], tail: number[], dtype?: DType, device?: string) => Handle
+  >(),
   /** Integers in [low, high), int64. */
   randint:
     fn<(low: number, high: number, shape: number[], g: GenHandle, device?: string) => Handle>(),

@@ -14,12 +14,13 @@ export {
   setAllowTF32,
   setDefaultDevice,
   setNumThreads,
+  withParallelThreads,
   THREAD_RANGE,
   torchVersion,
 } from './native.js';
 export * as nn from './nn/index.js';
 export { AdamW, Optimizer, type ParamGroup, type ParamState, SGD } from './optim.js';
-export { defaultGenerator, manualSeed, TorchGenerator } from './random.js';
+export { defaultGenerator, manualSeed, randnByRow, TorchGenerator } from './random.js';
 export {
   type AddonBuild,
   addonBuild,

@@ -124,6 +124,23 @@ export function setNumThreads(n: number): void {
 }
 
 /**
+ * fn() with libtorch's element-wise and reduction kernels on `n` threads, the count before
+ * restored after: OpenMP's count for this thread's parallel regions only (no worker pool rebuilt,
+ * BLAS untouched; setNumThreads costs about 0.7 ms a call), so it may change around every small
+ * step. For work on tensors too small to gain from threads, between larger ones that do. Where
+ * libtorch's threads are not OpenMP's, fn() as it is.
+ */
+export function withParallelThreads<T>(n: number, fn: () => T): T {
+  const before = native.setParallelThreads(n);
+  if (before === 0 || before === n) return fn();
+  try {
+    return fn();
+  } finally {
+    native.setParallelThreads(before);
+  }
+}
+
+/**
  * TensorFloat-32 for float32 matrix products and convolutions on NVIDIA GPUs (PyTorch's
  * torch.backends.cuda.matmul.allow_tf32 and cudnn.allow_tf32; off by default, as PyTorch's).
  */

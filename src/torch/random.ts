@@ -76,3 +76,23 @@ export function manualSeed(seed: number): TorchGenerator {
   fallback = new TorchGenerator(seed);
   return fallback;
 }
+
+/**
+ * Row r's counts[r] standard normals of shape `tail` from gens[r], concatenated in row order:
+ * [sum counts, ...tail], the numbers gens[r].randn([counts[r], ...tail]) gives, in one call.
+ */
+export function randnByRow(
+  gens: readonly TorchGenerator[],
+  counts: ArrayLike<number>,
+  tail: number[],
+  dtype: DType = 'float32',
+): Tensor {
+  return new Tensor(
+    native.randnRows(
+      gens.map((g) => g.handle),
+      Array.from(counts),
+      tail,
+      dtype,
+    ),
+  );
+}
