@@ -55,9 +55,9 @@ export class RowKeyedRandom implements StepRandom {
   }
 
   randn(shape: number[], dtype?: DType, device?: string): Tensor {
-    if (device !== undefined) return this.#split(shape, (g, s) => g.randn(s, dtype, device));
     this.#checkRows(shape);
-    return randnByRow(this.#gens, new Array<number>(shape[0]!).fill(1), shape.slice(1), dtype);
+    const ones = new Array<number>(shape[0]!).fill(1);
+    return randnByRow(this.#gens, ones, shape.slice(1), dtype, device);
   }
 
   multinomial(probs: Tensor, n: number, replacement = false): Tensor {

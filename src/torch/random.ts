@@ -86,6 +86,7 @@ export function randnByRow(
   counts: ArrayLike<number>,
   tail: number[],
   dtype: DType = 'float32',
+  device?: string,
 ): Tensor {
   return new Tensor(
     native.randnRows(
@@ -93,6 +94,7 @@ export function randnByRow(
       Array.from(counts),
       tail,
       dtype,
+      device,
     ),
   );
 }
