@@ -127,7 +127,11 @@ export class SJDProcess {
       // (W P) E: with fewer anchors than dimensions W mixes [B, L, K] rather than [B, L, d]
       // (Sudoku: 9 against 64; 4x fewer products); a committed site's row is its one-hot, whose
       // product with E is its anchor exactly
-      const own = (tokens: Tensor) => tokens.clamp(0, K - 1).oneHot(K).to(probs.dtype);
+      const own = (tokens: Tensor) =>
+        tokens
+          .clamp(0, K - 1)
+          .oneHot(K)
+          .to(probs.dtype);
       const p = exact ? where(exact.committed.unsqueeze(-1), own(exact.tokens), probs) : probs;
       return this.blend.apply(p).matmul(E); // [B, L, d]
     }

@@ -100,9 +100,16 @@ const SIGNATURES = {
   rand: fn<(shape: number[], g: GenHandle, dtype?: DType, device?: string) => Handle>(),
   randn: fn<(shape: number[], g: GenHandle, dtype?: DType, device?: string) => Handle>(),
   /** row r's counts[r] draws of shape tail from gens[r], concatenated: [sum counts, ...tail] */
-  randnRows: fn<
-    (gens: GenHandle[], counts: number[], tail: number[], dtype?: DType, device?: string) => Handle
-  >(),
+  randnRows:
+    fn<
+      (
+        gens: GenHandle[],
+        counts: number[],
+        tail: number[],
+        dtype?: DType,
+        device?: string,
+      ) => Handle
+    >(),
   /** Integers in [low, high), int64. */
   randint:
     fn<(low: number, high: number, shape: number[], g: GenHandle, device?: string) => Handle>(),

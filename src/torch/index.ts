@@ -14,9 +14,9 @@ export {
   setAllowTF32,
   setDefaultDevice,
   setNumThreads,
-  withParallelThreads,
   THREAD_RANGE,
   torchVersion,
+  withParallelThreads,
 } from './native.js';
 export * as nn from './nn/index.js';
 export { AdamW, Optimizer, type ParamGroup, type ParamState, SGD } from './optim.js';

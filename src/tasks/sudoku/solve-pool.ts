@@ -59,6 +59,7 @@ function checkWorkers(workers: number): void {
 
 /** The solves of the chunks done before the first one missing, joined, with their puzzle count. */
 function prefixOf(parts: (SolveResult | undefined)[]): PartialSolve {
+  // biome-ignore lint/complexity/useIndexOf: parts has holes, which indexOf skips
   const k = parts.findIndex((p) => p === undefined);
   const done = (k < 0 ? parts : parts.slice(0, k)) as SolveResult[];
   const joined = joinSolves(done);
@@ -131,6 +132,7 @@ async function solveInWorkers(
   } finally {
     stop?.removeEventListener('abort', onAbort);
     // a stopped or failed solve kills its workers at once; either way none outlives the solve
+    // biome-ignore lint/complexity/useIndexOf: parts has holes, which indexOf skips
     const signal = parts.findIndex((p) => p === undefined) < 0 ? 'SIGTERM' : 'SIGKILL';
     for (const child of children) if (child.exitCode === null) child.kill(signal);
     await Promise.all(exits);
