@@ -288,6 +288,7 @@ static Napi::Value MemoryStats(const Napi::CallbackInfo& info) {
   auto o = Napi::Object::New(info.Env());
   o.Set("liveTensors", static_cast<double>(gLiveTensors));
   o.Set("tensorBytes", static_cast<double>(gAccountedBytes));
+  o.Set("keptBigBuffers", static_cast<double>(KeptBigBuffers().kept));
   return o;
 }
 

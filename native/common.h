@@ -33,6 +33,11 @@ struct Export {
 void RegisterRuntime(std::vector<Export>& out);  // runtime.cc
 void TuneMalloc();  // runtime.cc: glibc's malloc settings, once at load
 void InstallCpuAllocator();  // cpu_allocator.cc: CPU tensor buffers from plain malloc
+struct BigBufferStats {
+  std::size_t cap;   // the most bytes of freed big buffers kept
+  std::size_t kept;  // the bytes kept now
+};
+BigBufferStats KeptBigBuffers();  // cpu_allocator.cc
 void RegisterTensorIo(std::vector<Export>& out);
 void RegisterOps(std::vector<Export>& out);
 void RegisterAutograd(std::vector<Export>& out);

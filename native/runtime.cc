@@ -148,6 +148,7 @@ static Napi::Value Version(const Napi::CallbackInfo& info) {
     m.Set("topPad", static_cast<double>(kTopPad));
     m.Set("arenaMax", static_cast<double>(kArenaMax));
     m.Set("allocator", "malloc");
+    m.Set("bigBufferCache", static_cast<double>(KeptBigBuffers().cap));
     o.Set("malloc", m);
   } else {
     o.Set("malloc", info.Env().Null());

@@ -145,6 +145,7 @@ test("the addon keeps large buffers in glibc's heap and says so; SJD_MALLOC_TUNI
     topPad: 64 * 2 ** 20,
     arenaMax: 2,
     allocator: 'malloc',
+    bigBufferCache: 2 ** 30,
   });
   const plain = child('out.malloc = torch.torchVersion().malloc;', { SJD_MALLOC_TUNING: '0' });
   assert.equal(plain.malloc, null);
@@ -161,6 +162,57 @@ test("the addon keeps large buffers in glibc's heap and says so; SJD_MALLOC_TUNI
   } finally {
     if (saved === undefined) delete process.env.GLIBC_TUNABLES;
     else process.env.GLIBC_TUNABLES = saved;
+  }
+});
+
+test('freed buffers of 32 MiB or more are kept for reuse up to SJD_BIG_BUFFER_CACHE_MB, oldest out first, with the values a fresh buffer gives', () => {
+  // 40 MiB of float32: above glibc's largest mmap threshold, so malloc would map it afresh
+  const body = `
+    const n = 10 * 2 ** 20;
+    const kept = () => torch.memoryStats().keptBigBuffers;
+    out.cap = torch.torchVersion().malloc.bigBufferCache;
+    const a = torch.full([n], 3, 'float32');
+    out.inUse = kept();
+    a.dispose();
+    out.afterFree = kept();
+    const b = torch.zeros([n], 'float32'); // takes the kept buffer: zeros are still written
+    out.taken = kept();
+    out.zeroSum = b.sum().item();
+    const c = torch.full([n], 1, 'float32');
+    b.dispose(); c.dispose();
+    out.twoFreed = kept();
+    const small = torch.ones([1000]); small.dispose();
+    out.smallFreed = kept();`;
+  const mib = 2 ** 20;
+  const usual = child(body, {});
+  assert.equal(usual.cap, 2 ** 30);
+  assert.equal(usual.inUse, 0);
+  assert.ok((usual.afterFree as number) >= 40 * mib && (usual.afterFree as number) < 41 * mib);
+  assert.equal(usual.taken, 0);
+  assert.equal(usual.zeroSum, 0);
+  assert.equal(usual.twoFreed, 2 * (usual.afterFree as number));
+  assert.equal(usual.smallFreed, usual.twoFreed);
+  // a cap of 64 MiB holds one of the two: the oldest goes back to the system
+  const capped = child(body, { SJD_BIG_BUFFER_CACHE_MB: '64' });
+  assert.equal(capped.cap, 64 * mib);
+  assert.equal(capped.twoFreed, capped.afterFree);
+  const none = child(body, { SJD_BIG_BUFFER_CACHE_MB: '0' });
+  assert.deepEqual([none.afterFree, none.twoFreed, none.zeroSum], [0, 0, 0]);
+});
+
+test('a bad SJD_BIG_BUFFER_CACHE_MB fails the load naming it', () => {
+  for (const v of ['abc', '-1', '1.5', '', '99999999']) {
+    const out = child(
+      `
+      try { torch.torchVersion(); out.error = null; } catch (e) { out.error = e.message; }
+      out.loaded = torch.isLoaded();`,
+      { SJD_BIG_BUFFER_CACHE_MB: v },
+    );
+    assert.equal(
+      out.error,
+      `SJD_BIG_BUFFER_CACHE_MB '${v}' is invalid: expected a whole number of MiB (0 keeps none)`,
+    );
+    assert.equal(out.loaded, false);
   }
 });
 

@@ -60,10 +60,13 @@ const SIGNATURES = {
           arenaMax: number;
           /** 'malloc': CPU tensor buffers from plain malloc, not c10's posix_memalign (native/cpu_allocator.cc) */
           allocator: 'malloc';
+          /** the most bytes of freed buffers of 32 MiB or more kept for reuse (native/cpu_allocator.cc) */
+          bigBufferCache: number;
         } | null;
       }
     >(),
-  memoryStats: fn<() => { liveTensors: number; tensorBytes: number }>(),
+  /** live tensors and their bytes; the bytes of freed big buffers kept for reuse (cpu_allocator.cc) */
+  memoryStats: fn<() => { liveTensors: number; tensorBytes: number; keptBigBuffers: number }>(),
 
   // ---- tensor_io.cc: data in and out, queries, factories ----
   /** A copy of a typed array's elements; dtype converts. */

@@ -52,7 +52,20 @@ function envThreads(): number {
   }
 }
 
+/**
+ * SJD_BIG_BUFFER_CACHE_MB, which the addon reads as it loads (native/cpu_allocator.cc): a whole
+ * number of MiB, checked here so that a bad value is refused in one line naming it.
+ */
+function checkBigBufferCache(): void {
+  const v = process.env.SJD_BIG_BUFFER_CACHE_MB;
+  if (v !== undefined && !/^\d{1,7}$/.test(v))
+    throw new Error(
+      `SJD_BIG_BUFFER_CACHE_MB '${v}' is invalid: expected a whole number of MiB (0 keeps none)`,
+    );
+}
+
 function load(): Native {
+  checkBigBufferCache();
   process.env.OMP_WAIT_POLICY ??= 'PASSIVE';
   // OpenMP's and OpenBLAS's worker pools start at the count libtorch will be given (setNumThreads
   // then sets it, as before, over any OMP_NUM_THREADS of the caller's): OpenBLAS starts its pool
