@@ -209,6 +209,19 @@ test('samplers: with the exact denoiser of N(0, s^2) data the final variance is 
   }
 });
 
+test('samplers: the chunk starting at sequence `start` is seeded seed + start, so chunks drawn alone are one run’s', () => {
+  for (const name of ['ddpm', 'bitdiff'] as const) {
+    const d = pixelDiffusion(name, 16);
+    const shrink = oracle((x) => x.mul(0.5));
+    const rows = (n: number, seed: number) =>
+      drain(pixelSampleSteps(shrink, d, 6, { n, nfe: 4, seed, batch: 2 }, 'none'), false).rows;
+    const whole = rows(5, 3);
+    assert.equal(whole.length, 5);
+    assert.deepEqual([...rows(2, 3), ...rows(2, 5), ...rows(1, 7)], whole, name);
+    assert.notDeepEqual(rows(2, 5), whole.slice(0, 2), name); // the seed is read
+  }
+});
+
 const set = syntheticImages({ n: 64, channels: 1, height: 8, width: 8, levels: 16, seed: 1 });
 const held = syntheticImages({ n: 16, channels: 1, height: 8, width: 8, levels: 16, seed: 2 });
 const geometry = { height: 8, width: 8, channels: 1, levels: 16 };

@@ -1,15 +1,16 @@
 // A run's scores in the image comparison (compare/comparison.ts): how each model is sampled
 // (MDLM's ancestral sampler with MD4's top-p for masked models, the pixel-space baselines by their
 // own step, the chosen sampler for the rest), and its scores at each NFE sampled and cached beside
-// it (scores.json), each NFE kept as it is scored, so a stopped scoring resumes where it was.
+// it (scores.json), each NFE kept as it is scored and its images a batch at a time
+// (partial-samples.ts), so a stopped scoring resumes where it was.
 import { join } from 'node:path';
 import { isPixelProcess } from '../../../process/index.js';
 import { readCache, writeCache } from '../../../util/cache.js';
 import { throttle } from '../../../util/throttle.js';
 import { type ImageScores, scoreImages } from '../evaluate.js';
 import { loadAnyImageModel } from '../load.js';
-import { sampleAnyImages } from '../sample.js';
 import type { ImageCompareOptions } from './comparison.js';
+import { dropPartialSamples, resumableSamples } from './partial-samples.js';
 
 /** The top-p of the paper's masked image baseline (MD4), `--masked-top-p`'s default. */
 export const MD4_TOP_P = 0.98;
@@ -66,15 +67,11 @@ export function runScores(
     for (const nfe of missing) {
       log?.(`${dir}: sampling ${o.n} images at NFE ${nfe} to score`);
       const said = throttle((d: number) => log?.(`${dir}: ${d} of ${o.n} images at NFE ${nfe}`));
-      const r = sampleAnyImages(m, {
-        n: o.n,
-        nfe,
-        seed: 0,
-        ...samplingOf(name, o),
-        progress: (d) => said(d),
-      });
-      scores[nfe] = scoreImages(o.features.net, r.images, o.n, o.train, o.test);
-      writeCache(cache, key, scores); // each NFE kept as it is scored: a stop loses one at most
+      const sampling = { n: o.n, nfe, seed: 0, ...samplingOf(name, o) };
+      const images = resumableSamples(m, dir, key, sampling, said);
+      scores[nfe] = scoreImages(o.features.net, images, o.n, o.train, o.test);
+      writeCache(cache, key, scores); // each NFE kept as it is scored, its images a batch at a time
+      dropPartialSamples(dir, nfe);
     }
   }
   return scores;
