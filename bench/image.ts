@@ -1,8 +1,11 @@
 // The image U-Net's training step (forward, cross-entropy, backward, clip, AdamW) in sjd against
 // the same network in Debian's PyTorch (bench/torch_ref.py UNet), rounds interleaved, medians:
-// the cpu size on Fashion-MNIST's 28 x 28 gray images at 16 levels, batch 32. And sampling at
-// that size (the default process, blur2d SJD, under Alg. 2 at 64 NFE, 32 images) against the
-// network passes of the same run: the sampler's overhead.
+// the cpu size on Fashion-MNIST's 28 x 28 gray images at 16 levels, batch 32, and at the paper's
+// 256 levels, batch 64 (the 256-level comparison's setting, where a step's activations and logits
+// are buffers over 32 MiB: native/cpu_allocator.cc keeps them, PyTorch's allocator maps them
+// afresh). And sampling at 16 levels (the default process, blur2d SJD, under Alg. 2 at 64 NFE,
+// 32 images) and at 256 (CADD, 64 images at 32 NFE) against the network passes of the same run:
+// the sampler's overhead.
 import { UNetDenoiser } from '../src/model/unet.js';
 import { valueAnchors } from '../src/process/index.js';
 import {
@@ -18,16 +21,18 @@ import { crossEntropyStep } from '../src/train/step.js';
 import { alternate, interleaved, networkShare } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 
-// The cpu U-Net on 28 x 28 gray images at 16 levels, batch 32.
-const UNET = (() => {
+/** The cpu U-Net on 28 x 28 gray images at `levels`, batch B. */
+function unetAt(levels: number, B: number) {
   const { arch: _, size: __, ...m } = IMAGE_SIZES.cpu!.model;
-  const g = { height: 28, width: 28, channels: 1, classes: 16 };
-  return { m, g, B: 32, L: g.height * g.width * g.channels };
-})();
+  const g = { height: 28, width: 28, channels: 1, classes: levels };
+  return { m, g, B, L: g.height * g.width * g.channels };
+}
+const UNET = unetAt(16, 32);
+const UNET_256 = unetAt(256, 64);
 
 /** One training step of the U-Net (at `precision`) on fixed inputs, as a closure. */
-function unetStep(precision?: 'bfloat16'): () => void {
-  const { m, g, B, L } = UNET;
+function unetStep(precision?: 'bfloat16', net = UNET): () => void {
+  const { m, g, B, L } = net;
   const gen = new TorchGenerator(0);
   const model = new UNetDenoiser(
     { ...m, ...g, precision },
@@ -50,6 +55,13 @@ register('image-train-step', async (): Promise<BenchResult> => {
   return { ...r, images_per_s: (B * 1000) / r.sjd_ms };
 });
 
+register('image-train-step-256', async (): Promise<BenchResult> => {
+  const { m, g, B, L } = UNET_256;
+  const step = unetStep(undefined, UNET_256);
+  const r = await alternate(step, { model: 'unet', ...m, ...g, batch: B, length: L }, 3, 3);
+  return { ...r, images_per_s: (B * 1000) / r.sjd_ms };
+});
+
 register(
   'image-train-step-bf16',
   (): BenchResult => {
@@ -59,20 +71,28 @@ register(
   'the same step in float32',
 );
 
+/** Sampling n untrained-model images at `levels` by `process`'s Alg. 2 at `nfe`, against its passes. */
+function sampleShare(levels: number, process: string, n: number, nfe: number): BenchResult {
+  const set = syntheticImages({ n: 64, channels: 1, height: 28, width: 28, levels });
+  const task = new ImageTask(set, set, { evalSize: 8 });
+  const config = imageConfig(task.geometry, { size: 'cpu', process });
+  const model = buildModel(task, config.model, new TorchGenerator(0));
+  const proc = buildProcess(task, config.process);
+  model.eval();
+  const draw = () =>
+    sampleImages(model, proc, task.geometry, { n, nfe, seed: 0, batch: n, sampler: 'sjd' });
+  const [r] = networkShare(model, draw, 3);
+  return { ...r, images_per_s: (n * 1000) / r.sjd_ms };
+}
+
 register(
   'image-sample-64nfe',
-  (): BenchResult => {
-    const set = syntheticImages({ n: 64, channels: 1, height: 28, width: 28, levels: 16 });
-    const task = new ImageTask(set, set, { evalSize: 8 });
-    const config = imageConfig(task.geometry, { size: 'cpu' });
-    const model = buildModel(task, config.model, new TorchGenerator(0));
-    const proc = buildProcess(task, config.process);
-    model.eval();
-    const n = 32;
-    const draw = () =>
-      sampleImages(model, proc, task.geometry, { n, nfe: 64, seed: 0, batch: n, sampler: 'sjd' });
-    const [r] = networkShare(model, draw, 3);
-    return { ...r, images_per_s: (n * 1000) / r.sjd_ms };
-  },
+  () => sampleShare(16, 'sjd', 32, 64),
+  'the network passes of the same run',
+);
+
+register(
+  'image-sample-256',
+  () => sampleShare(256, 'hybrid', 64, 32),
   'the network passes of the same run',
 );
