@@ -8,8 +8,9 @@
 # training those runs again (scripts/text-compare.sh and scripts/image-compare.sh do that first,
 # with scripts/restore-results.sh).
 # With --with-checkpoints (a session that stops mid-queue) every run that has a checkpoint is kept
-# with it, scored or not, so that a run still training or being scored resumes exactly on the next
-# machine; without it a kept checkpoint goes once its run is kept as results.
+# with it, scored or not, and with what a stopped scoring did on it (*.partial.json), so that a
+# run still training or being scored resumes exactly on the next machine; without it a kept
+# checkpoint and its partial files go once the run is kept as results.
 #   scripts/keep-results.sh RUNS KEEP [--with-checkpoints]
 set -euo pipefail
 if [ $# -lt 2 ] || [ $# -gt 3 ] || [ ! -d "$1" ] || { [ $# -eq 3 ] && [ "$3" != --with-checkpoints ]; }; then
@@ -48,8 +49,15 @@ for run in "$runs"/*/; do
     cp -r "${run}checkpoint" "$keep/$name/checkpoint.new"
     rm -rf "$keep/$name/checkpoint"
     mv "$keep/$name/checkpoint.new" "$keep/$name/checkpoint"
+    # what a stopped scoring has done on these weights (a frontier's trace, the images drawn so
+    # far: *.partial.json) travels with them; one the run has since finished goes
+    for f in "$keep/$name/"*.partial.json; do
+      [ -e "$run$(basename "$f")" ] || rm -f "$f"
+    done
+    for f in "$run"*.partial.json; do cp "$f" "$keep/$name/"; done
   else
     rm -rf "$keep/$name/checkpoint"
+    rm -f "$keep/$name/"*.partial.json
   fi
   shopt -u nullglob
 done

@@ -1,7 +1,7 @@
 // scripts/keep-results.sh (comparisons that span machines): a run of a comparison is kept
 // (its config, manifest, metrics, score caches and learned hazard weights, not its checkpoint)
-// only when something of it is scored; a frontier's partial trace neither counts nor travels,
-// since its points belong to weights that are not kept. With --with-checkpoints (a session that
+// only when something of it is scored; a frontier's partial trace neither counts nor travels
+// without the weights it belongs to. With --with-checkpoints (a session that
 // stops mid-queue) every run with a checkpoint travels with it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -11,6 +11,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -60,7 +61,12 @@ test('keep-results keeps the scored runs without their weights, and no partial t
     'weights',
   );
   assert.ok(existsSync(join(keep, 'masked-seed0', 'checkpoint', 'state.json')));
-  assert.deepEqual(readdirSync(join(keep, 'sjd-seed0')).sort(), ['checkpoint', 'config.json']);
+  // with the weights, a stopped scoring's partial files travel too
+  assert.deepEqual(readdirSync(join(keep, 'sjd-seed0')).sort(), [
+    'checkpoint',
+    'config.json',
+    'frontier-ancestral.partial.json',
+  ]);
   // it comes back on a fresh machine, and the run resumes from it
   const fresh = join(dir, 'fresh');
   const back = spawnSync('bash', [restore, keep, fresh], { encoding: 'utf8' });
@@ -69,10 +75,18 @@ test('keep-results keeps the scored runs without their weights, and no partial t
     readFileSync(join(fresh, 'sjd-seed1', 'checkpoint', 'model.safetensors'), 'utf8'),
     'weights',
   );
-  // kept again without the flag, a scored run's checkpoint leaves KEEP
+  assert.ok(existsSync(join(fresh, 'sjd-seed0', 'frontier-ancestral.partial.json')));
+  // a partial file the run has since finished leaves KEEP at the next keep
+  rmSync(join(runs, 'sjd-seed0', 'frontier-ancestral.partial.json'));
+  writeFileSync(join(runs, 'hybrid-seed0', 'samples-nfe64.partial.json'), '{}');
+  spawnSync('bash', [script, runs, keep, '--with-checkpoints'], { encoding: 'utf8' });
+  assert.deepEqual(readdirSync(join(keep, 'sjd-seed0')).sort(), ['checkpoint', 'config.json']);
+  assert.ok(existsSync(join(keep, 'hybrid-seed0', 'samples-nfe64.partial.json')));
+  // kept again without the flag, a scored run's checkpoint leaves KEEP, and partial files with it
   const after = spawnSync('bash', [script, runs, keep], { encoding: 'utf8' });
   assert.equal(after.status, 0, after.stderr);
   assert.ok(!existsSync(join(keep, 'masked-seed0', 'checkpoint')));
+  assert.ok(!existsSync(join(keep, 'hybrid-seed0', 'samples-nfe64.partial.json')));
   for (const args of [
     [join(dir, 'none'), keep],
     [runs, keep, '--checkpoints'],
