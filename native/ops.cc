@@ -43,7 +43,18 @@ UNARY_FN(DEF_UNARY)
   }
 BINARY_FN(DEF_BINARY)
 
-Napi::Value contiguous_(const Info& info) { return W(info, ArgT(info, 0, "contiguous").contiguous()); }
+// contiguous(t, format?) in libtorch's default layout, or 'channels_last' (a 4-D tensor's [N, C, H, W]
+// stored as [N, H, W, C]: oneDNN's convolutions on a CPU take it directly)
+Napi::Value contiguous_(const Info& info) {
+  const auto t = ArgT(info, 0, "contiguous");
+  if (info.Length() < 2 || info[1].IsUndefined()) return W(info, t.contiguous());
+  const auto format = ArgStr(info, 1, "memory format");
+  if (format != "channels_last")
+    throw Napi::RangeError::New(info.Env(), "contiguous: the memory format must be 'channels_last', got '" + format + "'");
+  if (t.dim() != 4)
+    throw Napi::RangeError::New(info.Env(), "contiguous: channels_last needs a 4-D tensor, got " + std::to_string(t.dim()) + "-D");
+  return W(info, t.contiguous(at::MemoryFormat::ChannelsLast));
+}
 Napi::Value clone_(const Info& info) { return W(info, ArgT(info, 0, "clone").clone()); }
 Napi::Value detach_(const Info& info) { return W(info, ArgT(info, 0, "detach").detach()); }
 Napi::Value gelu_(const Info& info) {

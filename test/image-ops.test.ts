@@ -48,6 +48,37 @@ test('conv2d is the direct sum over channels and the kernel window (stride, padd
           want[((n * O + o) * Ho + i) * Wo + j] = s;
         }
   close(y.data() as Float64Array, want, 1e-12, 'conv2d');
+  // the input stored channels-last ([N, H, W, C]): the same sums, the output stored so too
+  const cl = torch.conv2d(x.contiguous('channels_last'), w, b, { stride, padding: pad, groups });
+  close(cl.data() as Float64Array, want, 1e-12, 'conv2d channels-last');
+  assert.deepEqual(cl.permute([0, 2, 3, 1]).view([-1, O]).shape, [N * Ho * Wo, O]);
+  assert.throws(() => y.permute([0, 2, 3, 1]).view([-1, O]), /view size is not compatible/);
+});
+
+test('nn.Conv2d with channelsLast: the same outputs and gradients as the default layout; a bad layout request is refused', () => {
+  const gen = new torch.TorchGenerator(4);
+  const plain = new torch.nn.Conv2d(3, 5, 3, { gen: new torch.TorchGenerator(1) });
+  const last = new torch.nn.Conv2d(3, 5, 3, {
+    gen: new torch.TorchGenerator(1),
+    channelsLast: true,
+  });
+  const x = gen.randn([2, 3, 7, 6]);
+  const run = (m: torch.nn.Conv2d) => {
+    const y = m.forward(x);
+    y.mul(y).sum().backward();
+    return { y: y.data() as Float32Array, g: m.weight.grad!.data() as Float32Array };
+  };
+  const [a, b] = [run(plain), run(last)];
+  close(b.y, a.y, 1e-5, 'output');
+  close(b.g, a.g, 1e-3, 'weight gradient');
+  assert.throws(
+    () => x.contiguous('nchw' as 'channels_last'),
+    /^RangeError: contiguous: the memory format must be 'channels_last', got 'nchw'$/,
+  );
+  assert.throws(
+    () => gen.randn([2, 3]).contiguous('channels_last'),
+    /channels_last needs a 4-D tensor, got 2-D/,
+  );
 });
 
 test('groupNorm gives zero mean and unit variance within each group, then the affine map', () => {

@@ -39,6 +39,9 @@ test('a fresh U-Net gives zero logits of shape [B, H W C, K] (zero-initialised o
   const logits = torch.noGrad(() => model.forward(y, gen.rand([3]), gen.rand([3, L]).lt(0.5)));
   assert.deepEqual(logits.shape, [3, L, cfg.classes]);
   assert.equal(logits.abs().amax().item(), 0);
+  // stored [B, L, K] (the out convolution's output channels-last): a site's K values are one
+  // row of memory, as the samplers read them
+  assert.deepEqual(logits.view([3 * L, cfg.classes]).shape, [3 * L, cfg.classes]);
   assert.throws(
     () => model.forward(gen.randn([1, L - 1, cfg.anchorDim]), gen.rand([1])),
     /59 tokens for a 6 x 5 x 2 image/,

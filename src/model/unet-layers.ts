@@ -97,7 +97,10 @@ export class UNetLayers {
       return stage.map((mod, k) => register(`up.${level}.${k}`, mod));
     });
     this.outNorm = register('out_norm', new nn.GroupNorm(groupsFor(ch), ch));
-    this.outConv = register('out_conv', new nn.Conv2d(ch, c.outChannels, 3, { gen, zero: true }));
+    // channels-last: the out convolution is most of a pass at 256 levels (32 to 256 channels
+    // a colour), and its output then reads as logits [B, L, K] with K contiguous (unet.ts)
+    const out = { gen, zero: true, channelsLast: true };
+    this.outConv = register('out_conv', new nn.Conv2d(ch, c.outChannels, 3, out));
   }
 
   /** input [B, inChannels, H, W] (contiguous), t [B] -> [B, outChannels, H, W] */
@@ -120,6 +123,6 @@ export class UNetLayers {
           h = mod.forward(h, next.size(2), next.size(3));
         } else h = mod.forward(h);
       }
-    return this.outConv.forward(this.outNorm.forward(h).silu()); // [B, outChannels, H, W]
+    return this.outConv.forward(this.outNorm.forward(h).silu()); // [B, outChannels, H, W] channels-last
   }
 }

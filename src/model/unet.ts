@@ -56,7 +56,8 @@ export class UNetDenoiser extends nn.Module {
     const flags = flag.reshape([B, H, W, C]).permute([0, 3, 1, 2]); // [B, C, H, W]
     // contiguous: the permuted input would carry a channels-last layout through every layer
     const input = cat([state.to('float32'), flags], 1).contiguous(); // [B, C (d + 1), H, W]
-    const out = atPrecision(this.config.precision, () => this.layers.forward(input, t)); // [B, C K, H, W]
+    // [B, C K, H, W] stored channels-last (unet-layers.ts): the logits below are a view, K contiguous
+    const out = atPrecision(this.config.precision, () => this.layers.forward(input, t));
     return out
       .reshape([B, C, K, H, W])
       .permute([0, 3, 4, 1, 2])

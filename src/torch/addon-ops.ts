@@ -23,7 +23,8 @@ export type BinaryOp = (typeof BINARY)[number];
 
 /** The rest of ops.cc, one ATen call each. */
 export const OP_SIGNATURES = {
-  contiguous: fn<(t: Handle) => Handle>(),
+  /** a copy in libtorch's default layout where t is not in it; 'channels_last': [N, C, H, W] stored as [N, H, W, C] */
+  contiguous: fn<(t: Handle, format?: 'channels_last') => Handle>(),
   clone: fn<(t: Handle) => Handle>(),
   detach: fn<(t: Handle) => Handle>(),
   gelu: fn<(t: Handle, approximate?: 'none' | 'tanh') => Handle>(),
