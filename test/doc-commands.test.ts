@@ -123,7 +123,7 @@ function extract(file: string, markdown: string): DocCommand[] {
           ? code.slice(4).trim()
           : undefined;
       if (rest === undefined) continue;
-      const mention = !launched && /^[a-z0-9-]+( [a-z0-9-]+)*$/.test(rest);
+      const mention = !launched && /^[a-z0-9][a-z0-9-]*( [a-z0-9][a-z0-9-]*)*$/.test(rest);
       found.push({ file, line, text: code, args: mention ? words(rest) : expand(rest), mention });
     }
     prose = [];
@@ -229,16 +229,20 @@ for (const c of all) {
 }
 const commands = [...seen.values()];
 const toRun = commands.filter((c) => !listed(SKIPPED, c));
-const results = await runAll(toRun.map((c) => (c.mention ? [...c.args, '--help'] : c.args)));
-const ran = new Map(toRun.map((c, i) => [c, results[i]!]));
+// Started here, awaited in each test: the tests are declared before the first await, so that the
+// runner knows them all (under --test-force-exit, tests declared after a top-level await were
+// never run: the process exited once the tests it knew of had finished).
+const running = runAll(toRun.map((c) => (c.mention ? [...c.args, '--help'] : c.args))).then(
+  (results) => new Map(toRun.map((c, i) => [c, results[i]!])),
+);
 for (const c of commands) {
   const where = `${c.file}:${c.line}`;
   const skip = listed(SKIPPED, c);
   const known = listed(KNOWN_FAILURES, c);
   const what = c.mention ? 'names a command' : known ? 'refused, a known failure' : 'parses';
   const name = `${what}: sjd ${c.args.join(' ')} (${where})`;
-  test(name, { skip: skip?.[2] }, () => {
-    const r = ran.get(c)!;
+  test(name, { skip: skip?.[2] }, async () => {
+    const r = (await running).get(c)!;
     if (c.mention) {
       assert.equal(r.status, 0, r.stderr);
       const usage = /^Usage: sjd ((?:[a-z0-9-]+ ?)*)/m.exec(r.stdout)?.[1]?.trim();
