@@ -1,9 +1,10 @@
 // Every `sjd` command line the docs show parses: the command lines of README.md and docs/**/*.md
 // (the reports' reproduce lines too) — in shell code blocks (`npx sjd ...`, `node bin/sjd.js ...`,
 // continuation lines joined, comments and what follows `&&`, `;`, `|`, `>` cut) and in inline code
-// (`npx sjd ...`, `sjd ...` with flags or placeholders) — are run as `node bin/sjd.js ARGS` with
-// SJD_PARSE_ONLY=1 (src/cli/program.ts): commander matches the command, checks required options
-// and runs every option's value parser, then the process exits 0 before the command runs. Inline
+// (`npx sjd ...`, `sjd ...` with flags or placeholders) — are parsed as `node bin/sjd.js ARGS`
+// with SJD_PARSE_ONLY=1 (src/cli/program.ts) parses them: commander matches the command, checks
+// required options and runs every option's value parser, then exits 0 before the command runs
+// (many lines in one process, parse-only-runner.ts, checked against bin/sjd.js below). Inline
 // code that only names a command (`sjd eval sudoku`) is checked by `--help`: its usage line must
 // name the same command. The docs' synopses are expanded first: `[...]` is included, `(a | b)`
 // and `a|b` take the first choice, and the placeholders are substituted as PLACEHOLDERS below
@@ -12,15 +13,17 @@
 // that the entry is removed when the CLI accepts it). SKIPPED names lines not run, with the reason.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { outputOf } from './child-output.js';
+import type { Ran } from './parse-only-runner.js';
 import { tempDir } from './tmp.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const bin = join(root, 'bin/sjd.js');
+const runner = new URL('./parse-only-runner.js', import.meta.url).pathname;
 const tmp = tempDir('sjd-doc-commands-');
 
 /** A placeholder's value, by the flag before it (`*`: any other place). */
@@ -162,12 +165,6 @@ const all = docFiles().flatMap((f) => extract(f, readFileSync(join(root, f), 'ut
 const listed = <T extends [string, string, ...unknown[]]>(list: T[], c: DocCommand) =>
   list.find(([file, prefix]) => c.file === file && c.args.join(' ').startsWith(prefix));
 
-interface Ran {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `node bin/sjd.js ARGS` in parse-only mode. */
 const run = (args: string[]): Promise<Ran> =>
   new Promise((done) => {
@@ -179,17 +176,46 @@ const run = (args: string[]): Promise<Ran> =>
     child.on('close', (status) => done({ status, ...o }));
   });
 
-/** The runs of many command lines, a few at a time (each is a Node start-up: CPU-bound). */
+/** The lines parsed in one process (parse-only-runner.ts), each as `run` would give it. */
+const runBatch = (lines: string[][], at: string): Promise<Ran[]> =>
+  new Promise((done, fail) => {
+    const [input, output] = [`${at}-lines.json`, `${at}-out.json`];
+    writeFileSync(input, JSON.stringify(lines));
+    const child = spawn(process.execPath, [runner, input, output], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const o = outputOf(child);
+    child.on('close', (status) =>
+      status === 0
+        ? done(JSON.parse(readFileSync(output, 'utf8')))
+        : fail(new Error(`parse-only runner: exit ${status}: ${o.stderr}`)),
+    );
+  });
+
+/**
+ * The runs of many command lines: in one process per core (each Node start-up loads the whole
+ * library, about 0.8 s), a line that loads a task module in a process of its own.
+ */
 async function runAll(lines: string[][]): Promise<Ran[]> {
   const out: Ran[] = new Array(lines.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < lines.length) {
-      const i = next++;
+  const own = lines.flatMap((l, i) => (l.includes('--task-module') ? [i] : []));
+  const shared = lines.flatMap((l, i) => (l.includes('--task-module') ? [] : [i]));
+  const parts = Math.min(2, availableParallelism());
+  const chunks = Array.from({ length: parts }, (_, k) => shared.filter((_, j) => j % parts === k));
+  await Promise.all([
+    ...chunks.map(async (idx, k) => {
+      const rans = await runBatch(
+        idx.map((i) => lines[i]!),
+        join(tmp, `batch${k}`),
+      );
+      idx.forEach((i, j) => {
+        out[i] = rans[j]!;
+      });
+    }),
+    ...own.map(async (i) => {
       out[i] = await run(lines[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(4, availableParallelism()) }, worker));
+    }),
+  ]);
   return out;
 }
 
@@ -219,6 +245,17 @@ test('parse-only mode refuses what the command would refuse', async () => {
   const ok = await run(['--device', 'cuda', 'train', 'sudoku', '--out', join(tmp, 'x')]);
   assert.equal(ok.status, 0, ok.stderr); // parsed only: no CUDA needed
   assert.equal(ok.stdout.trim(), 'sjd: parsed train sudoku');
+  // the lines the docs show are parsed many in one process: the same status and output
+  const help = await run(['solve', '--help']);
+  const batch = await runBatch(
+    [
+      ['train', 'sudoku', '--out', join(tmp, 'x'), '--size', 'huge'],
+      ['--device', 'cuda', 'train', 'sudoku', '--out', join(tmp, 'x')],
+      ['solve', '--help'],
+    ],
+    join(tmp, 'check'),
+  );
+  assert.deepEqual(batch, [r, ok, help]);
 });
 
 // One test per distinct command line, named with its first place in the docs.
