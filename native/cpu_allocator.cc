@@ -20,7 +20,6 @@
 #include <c10/core/CPUAllocator.h>
 #include <c10/core/alignment.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
