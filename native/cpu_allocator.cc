@@ -14,12 +14,16 @@
 // builds), so malloc maps them afresh and free unmaps them: every step that forms one faults it
 // in page by page again. On this project's 2-core VM that costs more than the work on it (a fresh
 // float32 [64, 784, 256] exp: 204 ms, into a buffer already faulted in: 51 ms). Freed buffers that
-// large are kept, up to kBigBufferCache bytes (SJD_BIG_BUFFER_CACHE_MB to change, 0: none), and a
+// large are kept, up to kBigBufferCache bytes or an eighth of the machine's memory, whichever is
+// less (SJD_BIG_BUFFER_CACHE_MB to change, 0: none), and a
 // request takes the smallest kept one that holds it with at most an eighth to spare; the oldest
 // go back to the system first when the cap is reached.
 #include <c10/core/CPUAllocator.h>
 #include <c10/core/alignment.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -113,6 +117,10 @@ struct MallocCpuAllocator final : c10::Allocator {
 void InstallCpuAllocator() {
   static MallocCpuAllocator allocator;
   // src/torch/native.ts refuses a value that is not a whole number of MiB before the addon loads
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0)
+    gKeepCap = std::min(kBigBufferCache, static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 8);
   const char* cap = std::getenv("SJD_BIG_BUFFER_CACHE_MB");
   if (cap != nullptr) gKeepCap = static_cast<std::size_t>(std::strtoull(cap, nullptr, 10)) << 20;
   c10::SetCPUAllocator(&allocator);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { test } from 'node:test';
 import { ADDON_FUNCTIONS } from '../src/torch/addon-api.js';
 import * as torch from '../src/torch/index.js';
@@ -61,7 +61,7 @@ function child(body: string, env: Record<string, string>): Record<string, unknow
   const { OMP_WAIT_POLICY: _omp, SJD_THREADS: _threads, ...rest } = process.env;
   const script = `
     import { readFileSync, readdirSync, statSync } from 'node:fs';
-    import { availableParallelism } from 'node:os';
+    import { availableParallelism, totalmem } from 'node:os';
     import { join } from 'node:path';
     const inMaps = () => readFileSync('/proc/self/maps', 'utf8').includes('sjd_torch.node');
     const lib = await import(${JSON.stringify(new URL('../src/index.js', import.meta.url).href)});
@@ -145,7 +145,7 @@ test("the addon keeps large buffers in glibc's heap and says so; SJD_MALLOC_TUNI
     topPad: 64 * 2 ** 20,
     arenaMax: 2,
     allocator: 'malloc',
-    bigBufferCache: 2 ** 30,
+    bigBufferCache: usualCap(tuned.malloc),
   });
   const plain = child('out.malloc = torch.torchVersion().malloc;', { SJD_MALLOC_TUNING: '0' });
   assert.equal(plain.malloc, null);
@@ -164,6 +164,16 @@ test("the addon keeps large buffers in glibc's heap and says so; SJD_MALLOC_TUNI
     else process.env.GLIBC_TUNABLES = saved;
   }
 });
+
+/**
+ * The big-buffer cache's default cap: 1 GiB, or an eighth of the machine's memory where that is
+ * less (the addon reads it from sysconf, os.totalmem from /proc/meminfo: equal to a page).
+ */
+function usualCap(m: unknown): number {
+  const cap = (m as { bigBufferCache: number }).bigBufferCache;
+  const eighth = totalmem() / 8;
+  return eighth >= 2 ** 30 || Math.abs(cap - eighth) > 4096 ? 2 ** 30 : cap;
+}
 
 test('freed buffers of 32 MiB or more are kept for reuse up to SJD_BIG_BUFFER_CACHE_MB, oldest out first, with the values a fresh buffer gives', () => {
   // 40 MiB of float32: above glibc's largest mmap threshold, so malloc would map it afresh
@@ -185,7 +195,7 @@ test('freed buffers of 32 MiB or more are kept for reuse up to SJD_BIG_BUFFER_CA
     out.smallFreed = kept();`;
   const mib = 2 ** 20;
   const usual = child(body, {});
-  assert.equal(usual.cap, 2 ** 30);
+  assert.equal(usual.cap, usualCap({ bigBufferCache: usual.cap }));
   assert.equal(usual.inUse, 0);
   assert.ok((usual.afterFree as number) >= 40 * mib && (usual.afterFree as number) < 41 * mib);
   assert.equal(usual.taken, 0);
