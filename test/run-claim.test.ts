@@ -93,8 +93,9 @@ test('a claim naming a zombie, or a pid since given to another process (its star
     child.kill();
     await exited(child);
   }
-  // a zombie: a child of `sleep 30` that exited and that sleep never reaps
-  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], {
+  // a zombie: a child of `sleep 30` that exited and that sleep never reaps (the child outlives the
+  // exec: one that exits first may be reaped by the shell, and no zombie is left, as under load)
+  const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 30'], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   try {
@@ -102,7 +103,7 @@ test('a claim naming a zombie, or a pid since given to another process (its star
       await new Promise<string>((r) => parent.stdout!.once('data', (d) => r(String(d)))),
     );
     const state = () => procStat(zombie)?.state;
-    for (let i = 0; i < 100 && state() !== 'Z'; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 250 && state() !== 'Z'; i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(state(), 'Z');
     writeFileSync(claimFile(dir), JSON.stringify({ pid: zombie, host: hostname() }));
     assert.equal(claimHolder(dir), null);
