@@ -38,6 +38,9 @@ struct BigBufferStats {
   std::size_t kept;  // the bytes kept now
 };
 BigBufferStats KeptBigBuffers();  // cpu_allocator.cc
+// categorical_draw.cc: at::multinomial(probs, 1, false, gen)'s draws for float64 CPU probs [N?, K]
+bool CanDrawCategorical(const at::Tensor& probs);
+at::Tensor DrawCategorical(const at::Tensor& probs, at::Generator& gen);
 void RegisterTensorIo(std::vector<Export>& out);
 void RegisterOps(std::vector<Export>& out);
 void RegisterAutograd(std::vector<Export>& out);

@@ -288,11 +288,16 @@ Napi::Value Bernoulli(const Napi::CallbackInfo& info) {
   auto& g = UnwrapGen(info[1]);
   return Wrap(info.Env(), OnDevice(at::bernoulli(p.to(at::kCPU), g), p.device()));
 }
-// multinomial(probs [N?, K], n, replacement, gen) -> int64 [N?, n]
+// multinomial(probs [N?, K], n, replacement, gen) -> int64 [N?, n]; one draw a row without
+// replacement from float64 probabilities goes through DrawCategorical (categorical_draw.cc): libtorch's draws, faster
 Napi::Value Multinomial(const Napi::CallbackInfo& info) {
   const auto& p = ArgT(info, 0, "probs");
   auto& g = UnwrapGen(info[3]);
-  auto t = at::multinomial(p.to(at::kCPU), ArgInt(info, 1, "n"), ArgBool(info, 2, false), g);
+  const auto n = ArgInt(info, 1, "n");
+  const auto replacement = ArgBool(info, 2, false);
+  const auto cpu = p.to(at::kCPU);
+  auto t = n == 1 && !replacement && CanDrawCategorical(cpu) ? DrawCategorical(cpu, g)
+                                                              : at::multinomial(cpu, n, replacement, g);
   return Wrap(info.Env(), OnDevice(t, p.device()));
 }
 // dropout(x, p, train, gen): inverted dropout, x * bernoulli(1-p) / (1-p), as libtorch does

@@ -116,10 +116,11 @@ export class SJDProcess {
     if (this.config.mean === 'value') {
       const values = tensor(
         Array.from({ length: K }, (_, k) => k),
-        [K, 1],
+        [K],
         probs.dtype,
       );
-      const m = at(probs.matmul(values), (x) => x.to(probs.dtype).unsqueeze(-1)); // [B, L, 1]
+      // a product with a vector (libtorch's mv: at 256 levels about twice as fast as with [K, 1])
+      const m = at(probs.matmul(values).unsqueeze(-1), (x) => x.to(probs.dtype).unsqueeze(-1)); // [B, L, 1]
       return this.embedValues(this.blend.apply(m).squeeze(-1), anchors); // v [B, L] embedded
     }
     const E = anchors.to(probs.dtype); // [K, d]
