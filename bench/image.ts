@@ -4,8 +4,9 @@
 // 256 levels, batch 64 (the 256-level comparison's setting, where a step's activations and logits
 // are buffers over 32 MiB: native/cpu_allocator.cc keeps them, PyTorch's allocator maps them
 // afresh). And sampling at 16 levels (the default process, blur2d SJD, under Alg. 2 at 64 NFE,
-// 32 images) and at 256 (CADD, 64 images at 32 NFE) against the network passes of the same run:
-// the sampler's overhead.
+// 32 images) and at 256 (CADD, 64 images at 32 NFE, under Alg. 2 and under the exact ancestral
+// step, the 256-level comparison's sampler) against the network passes of the same run: the
+// sampler's overhead.
 import { UNetDenoiser } from '../src/model/unet.js';
 import { valueAnchors } from '../src/process/index.js';
 import {
@@ -71,8 +72,14 @@ register(
   'the same step in float32',
 );
 
-/** Sampling n untrained-model images at `levels` by `process`'s Alg. 2 at `nfe`, against its passes. */
-function sampleShare(levels: number, process: string, n: number, nfe: number): BenchResult {
+/** Sampling n untrained-model images at `levels` by `process` under `sampler` at `nfe`, against its passes. */
+function sampleShare(
+  levels: number,
+  process: string,
+  n: number,
+  nfe: number,
+  sampler = 'sjd',
+): BenchResult {
   const set = syntheticImages({ n: 64, channels: 1, height: 28, width: 28, levels });
   const task = new ImageTask(set, set, { evalSize: 8 });
   const config = imageConfig(task.geometry, { size: 'cpu', process });
@@ -80,7 +87,7 @@ function sampleShare(levels: number, process: string, n: number, nfe: number): B
   const proc = buildProcess(task, config.process);
   model.eval();
   const draw = () =>
-    sampleImages(model, proc, task.geometry, { n, nfe, seed: 0, batch: n, sampler: 'sjd' });
+    sampleImages(model, proc, task.geometry, { n, nfe, seed: 0, batch: n, sampler });
   const [r] = networkShare(model, draw, 3);
   return { ...r, images_per_s: (n * 1000) / r.sjd_ms };
 }
@@ -94,5 +101,11 @@ register(
 register(
   'image-sample-256',
   () => sampleShare(256, 'hybrid', 64, 32),
+  'the network passes of the same run',
+);
+
+register(
+  'image-sample-256-ancestral',
+  () => sampleShare(256, 'hybrid', 64, 32, 'ancestral'),
   'the network passes of the same run',
 );

@@ -149,9 +149,16 @@ const tvAt = (proc: P.SJDProcess, sampler: string, nfe: number, batch = 20_000) 
 test('oracle toy: the ancestral step halves Alg. 2 TV at NFE 8 (20,000 samples) and comes near the noise floor at NFE 32 (60,000 samples)', {
   skip: slow,
 }, () => {
-  for (const [name, proc] of [
-    ['hybrid', P.makeProcess('hybrid', { length: 3 })],
-    ['sjd W != I', P.makeProcess('sjd', { length: 3, blend: ORACLE_W })],
+  for (const [name, proc, bound] of [
+    ['hybrid', P.makeProcess('hybrid', { length: 3 }), 0.0135],
+    ['sjd W != I', P.makeProcess('sjd', { length: 3, blend: ORACLE_W }), 0.0135],
+    // per-anchor hazards: q differs by anchor, so the step reweighs the whole posterior (0.0126
+    // at NFE 32; 0.20 when the step takes every anchor's q to be the first's)
+    [
+      'hybrid, w = 0.5 / 1 / 2',
+      P.makeProcess('hybrid', { length: 3, anchorWeights: [0.5, 1, 2] }),
+      0.016,
+    ],
   ] as const) {
     const [alg2, exact8, exact32] = [
       tvAt(proc, 'sjd', 8),
@@ -165,7 +172,7 @@ test('oracle toy: the ancestral step halves Alg. 2 TV at NFE 8 (20,000 samples) 
     // The floor: TV of 60,000 exact draws from p0 is 0.0075 +- 0.0012 (300 simulated sets).
     // At NFE 32 and 60,000 samples the ancestral step gave 0.0079 to 0.0110 over seeds 1 to 9
     // (both processes), Alg. 2 0.0200 to 0.0243 (seeds 1, 2).
-    assert.ok(exact32 < 0.0135, `${name}: TV ${exact32} at NFE 32`);
+    assert.ok(exact32 < bound, `${name}: TV ${exact32} at NFE 32`);
   }
 });
 

@@ -63,6 +63,17 @@ export function commitProbabilities(proc: SJDProcess, t: number, s: number, K: n
   );
 }
 
+/** q_a's one value when every anchor has the same hazard weight (the q of each), else null. */
+export function sharedCommitProbability(
+  proc: SJDProcess,
+  t: number,
+  s: number,
+  K: number,
+): number | null {
+  const w = proc.anchorWeights(K);
+  return w.every((wa) => wa === w[0]) ? commitProbability(proc.hazard, t, s, w[0]!) : null;
+}
+
 /** The probability per site [B, L] of an event of per-anchor probabilities q [K]: sum_a p_a q_a. */
 function eventMass(probs: Tensor, q: Tensor): Tensor {
   return probs.mul(q).sum(-1);
@@ -99,7 +110,14 @@ export function posteriorMove(
   return where(committed.unsqueeze(-1), y, moved);
 }
 
-/** The ancestral step, with or without the logit refresh. */
+/**
+ * The ancestral step, with or without the logit refresh. The whole posterior [B, L, K] is formed
+ * in float64 only where q tells anchors apart; when every anchor has the same q (the hybrid and
+ * SJD image presets) a site commits with probability q whatever its posterior, the posterior
+ * given that it stays is P itself, whose mean is formed in float32 as the score's is (docs/
+ * design.md §4), and the float64 posterior is formed at the committing sites only (at 256 levels
+ * the whole one is [64 x 784, 256] float64: 103 MB written and read several times a step).
+ */
 export function ancestralStep(refresh: boolean, name: string): StepFn {
   return (ctx, state, t, s, last, gen) => {
     const proc = ctx.process;
@@ -107,30 +125,36 @@ export function ancestralStep(refresh: boolean, name: string): StepFn {
     const E = ctx.anchors; // [K, d]
     const K = E.size(0);
     const logits = classify(ctx, state, t); // [B, L, K]
-    const probs = temperedProbs(logits, ctx.temperature); // [B, L, K]
     const active = state.committed.logicalNot(); // [B, L]
+    // the tempered posterior [n, K] float64 of the sites idx [n] of logits [B, L, K]
+    const posteriorAt = (l: Tensor, idx: Tensor) => temperedProbs(sitesOf(l, idx), ctx.temperature);
     if (last) {
       const dest = chooseAt(active, (idx) =>
         proc.config.finalCommit === 'argmax'
-          ? sitesOf(probs, idx).argmax(-1)
-          : drawCategorical(sitesOf(probs, idx), gen, ctx.topP),
+          ? posteriorAt(logits, idx).argmax(-1)
+          : drawCategorical(posteriorAt(logits, idx), gen, ctx.topP),
       ); // [B, L]
       return commitSites(state, state.y, active, dest, E);
     }
     const q = commitProbabilities(proc, t, s, K); // [K]
-    const jump = active.logicalAnd(gen.rand(active.shape, 'float64').lt(eventMass(probs, q))); // [B, L]
+    const shared = sharedCommitProbability(proc, t, s, K);
+    const probs = shared === null ? temperedProbs(logits, ctx.temperature) : null; // [B, L, K]
+    const mass = probs ? eventMass(probs, q) : shared!; // [B, L] or one for every site
+    const jump = active.logicalAnd(gen.rand(active.shape, 'float64').lt(mass)); // [B, L]
     let y = state.y;
-    let destProbs = probs; // [B, L, K] before reweighing by q
+    let destLogits = logits; // [B, L, K] whose posterior, reweighed by q, gives destinations
     if (proc.config.kernel === 'vp') {
-      const stay = reweigh(probs, q.neg().add(1)).posterior; // [B, L, K]
+      const stay = probs
+        ? reweigh(probs, q.neg().add(1)).posterior
+        : temperedProbs(logits, ctx.temperature, 'float32'); // [B, L, K]
       const muhat = blendedPosteriorMean(proc, stay, E, state.committed, state.tokens); // [B, L, d]
       const xi = normalAt(active, y.size(-1), gen); // [B, L, d]
       y = posteriorMove(proc, y, muhat, state.committed, t, s, xi);
       // The classifier on the moved state (the sites committing now still active) at time s.
-      if (refresh) destProbs = temperedProbs(classify(ctx, { ...state, y }, s), ctx.temperature);
+      if (refresh) destLogits = classify(ctx, { ...state, y }, s);
     }
     const dest = chooseAt(jump, (idx) =>
-      drawCategorical(reweigh(sitesOf(destProbs, idx), q).posterior, gen, ctx.topP),
+      drawCategorical(reweigh(posteriorAt(destLogits, idx), q).posterior, gen, ctx.topP),
     ); // [B, L], drawn where a site commits
     return commitSites(state, y, jump, dest, E);
   };
