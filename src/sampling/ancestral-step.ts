@@ -53,25 +53,23 @@ export function checkAncestral(proc: SJDProcess, sampler: string): void {
     );
 }
 
-/** q_a for every anchor [K] float64 (per-anchor hazard weights w(a)). */
-export function commitProbabilities(proc: SJDProcess, t: number, s: number, K: number): Tensor {
-  const w = proc.anchorWeights(K);
-  return tensor(
-    Array.from(w, (wa) => commitProbability(proc.hazard, t, s, wa)),
-    [K],
-    'float64',
-  );
-}
-
-/** q_a's one value when every anchor has the same hazard weight (the q of each), else null. */
-export function sharedCommitProbability(
+/**
+ * q_a for every anchor [K] float64 (per-anchor hazard weights w(a)), and their one value when
+ * every anchor has the same (null otherwise).
+ */
+function commitProbabilitiesOf(
   proc: SJDProcess,
   t: number,
   s: number,
   K: number,
-): number | null {
-  const w = proc.anchorWeights(K);
-  return w.every((wa) => wa === w[0]) ? commitProbability(proc.hazard, t, s, w[0]!) : null;
+): { q: Tensor; shared: number | null } {
+  const qs = Array.from(proc.anchorWeights(K), (wa) => commitProbability(proc.hazard, t, s, wa));
+  return { q: tensor(qs, [K], 'float64'), shared: qs.every((x) => x === qs[0]) ? qs[0]! : null };
+}
+
+/** q_a for every anchor [K] float64 (per-anchor hazard weights w(a)). */
+export function commitProbabilities(proc: SJDProcess, t: number, s: number, K: number): Tensor {
+  return commitProbabilitiesOf(proc, t, s, K).q;
 }
 
 /** The probability per site [B, L] of an event of per-anchor probabilities q [K]: sum_a p_a q_a. */
@@ -136,8 +134,7 @@ export function ancestralStep(refresh: boolean, name: string): StepFn {
       ); // [B, L]
       return commitSites(state, state.y, active, dest, E);
     }
-    const q = commitProbabilities(proc, t, s, K); // [K]
-    const shared = sharedCommitProbability(proc, t, s, K);
+    const { q, shared } = commitProbabilitiesOf(proc, t, s, K); // q [K]
     const probs = shared === null ? temperedProbs(logits, ctx.temperature) : null; // [B, L, K]
     const mass = probs ? eventMass(probs, q) : shared!; // [B, L] or one for every site
     const jump = active.logicalAnd(gen.rand(active.shape, 'float64').lt(mass)); // [B, L]
