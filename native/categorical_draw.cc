@@ -25,8 +25,9 @@
 namespace sjd {
 
 bool CanDrawCategorical(const at::Tensor& probs) {
+  // an empty one goes to libtorch, for its error
   return probs.device().is_cpu() && probs.scalar_type() == at::kDouble && (probs.dim() == 1 || probs.dim() == 2) &&
-         probs.size(-1) > 0;
+         probs.numel() > 0;
 }
 
 at::Tensor DrawCategorical(const at::Tensor& probs, at::Generator& gen) {
