@@ -10,6 +10,7 @@ import {
   ancestralStep,
   type Classifier,
   candiStep,
+  defaultSampler,
   type SamplerState,
   type StepContext,
   type StepFn,
@@ -174,6 +175,19 @@ test('oracle toy: the ancestral step halves Alg. 2 TV at NFE 8 (20,000 samples) 
     // (both processes), Alg. 2 0.0200 to 0.0243 (seeds 1, 2).
     assert.ok(exact32 < bound, `${name}: TV ${exact32} at NFE 32`);
   }
+});
+
+test('the default sampler: the exact step where anchors have hazards of their own at eta = 1, Alg. 2 otherwise, MDLM for the masked preset', () => {
+  const own = { length: 3, anchorWeights: [0.5, 1, 2] };
+  assert.equal(defaultSampler(P.makeProcess('hybrid', own)), 'ancestral');
+  assert.equal(defaultSampler(P.makeProcess('sjd', own)), 'ancestral');
+  assert.equal(defaultSampler(P.makeProcess('sjd', { ...own, eta: 0.5 })), 'sjd'); // no exact step
+  assert.equal(
+    defaultSampler(P.makeProcess('hybrid', { length: 3, anchorWeights: [2, 2, 2] })),
+    'sjd',
+  );
+  assert.equal(defaultSampler(P.makeProcess('hybrid', { length: 3 })), 'sjd');
+  assert.equal(defaultSampler(P.makeProcess('masked', { length: 3 })), 'mdlm');
 });
 
 test('masked preset: the ancestral sampler is MDLM ancestral step for step', () => {

@@ -10,7 +10,7 @@ import { defaultSampler } from './registry.js';
 
 /** Where sampling starts unless told otherwise (`sjd solve`, `sjd sample`, the page, the library). */
 export interface SamplingDefaults {
-  sampler(proc: SJDProcess): string; // text, images: defaultSampler (MDLM's step or Alg. 2)
+  sampler(proc: SJDProcess): string; // text, images: defaultSampler (MDLM's step, the exact step or Alg. 2)
   nfe(sampler?: string): number; // the NFE budget (per board for Sudoku), by sampler where it depends on one
   temperature: number; // divides the classifier's logits
   topP: number; // nucleus truncation of every categorical draw; 1 keeps it whole
