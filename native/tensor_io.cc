@@ -289,7 +289,8 @@ Napi::Value Bernoulli(const Napi::CallbackInfo& info) {
   return Wrap(info.Env(), OnDevice(at::bernoulli(p.to(at::kCPU), g), p.device()));
 }
 // multinomial(probs [N?, K], n, replacement, gen) -> int64 [N?, n]; one draw a row without
-// replacement from float64 probabilities goes through DrawCategorical (categorical_draw.cc): libtorch's draws, faster
+// replacement from float64 probabilities goes through DrawCategorical (categorical_draw.cc):
+// libtorch's draws, faster
 Napi::Value Multinomial(const Napi::CallbackInfo& info) {
   const auto& p = ArgT(info, 0, "probs");
   auto& g = UnwrapGen(info[3]);
