@@ -150,7 +150,7 @@ register(
     const { sampler, rules } = sudokuSampling({});
     const settings = { sampler, rules, nfe: defaultSudokuNfe(sampler), seed: 0, batch: 128 };
     let t0 = performance.now();
-    const pooled = await solvePuzzles({ model, process: proc }, undefined, puzzles, settings, 2);
+    const pooled = await solvePuzzles({ model, process: proc }, {}, puzzles, settings, 2);
     const sjd_ms = performance.now() - t0;
     t0 = performance.now();
     const alone = solveSudoku(model, proc, puzzles, settings);

@@ -4,13 +4,15 @@
 // reverse: a small transformer learns to reverse token sequences in a few seconds (no model
 // needed); image: sample the shipped image model into a PNG grid.
 import type { Command } from 'commander';
-import { image, runReverseDemo, sudoku, torch, util } from '../index.js';
+import { image, type Precision, runReverseDemo, sudoku, torch, util } from '../index.js';
 import { int, nfe, samplerOption } from './options.js';
 import { heartbeat, withProgress } from './progress.js';
 import {
   commitOptions,
   commitRule,
+  loadModelOf,
   nfeDefaults,
+  precisionOption,
   retriesOption,
   rulesOptions,
   samplerDefaults,
@@ -31,6 +33,7 @@ interface DemoOpts {
   show: number;
   retries: number;
   model?: string;
+  precision?: Precision;
   out: string;
   force?: boolean;
 }
@@ -60,6 +63,7 @@ export function registerDemo(program: Command): void {
     .option('--show <n>', 'sudoku: boards to print', int(0, 100), 2)
     .option(...retriesOption)
     .option('--model <dir>', 'a run folder or exported model instead of the shipped one')
+    .option(...precisionOption)
     .option('--out <file>', 'image: the PNG grid to write', 'sjd-demo-images.png')
     .option('--force', 'image: replace an existing --out file')
     .option('--steps <n>', 'reverse: training steps', int(1, 1_000_000), 400)
@@ -100,7 +104,7 @@ async function imageDemo(o: DemoOpts): Promise<void> {
 
 /** Puzzles generated here and solved with the shipped model (or --model). */
 async function sudokuDemo(o: DemoOpts): Promise<void> {
-  const loaded = sudoku.loadSudokuModel(o.model);
+  const loaded = loadModelOf(o);
   const { sampler, rules } = sudoku.sudokuSampling(o);
   const commit = commitRule({ ...o, sampler });
   const nfeCap = o.nfe ?? sudoku.defaultSudokuNfe(sampler);

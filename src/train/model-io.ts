@@ -102,11 +102,20 @@ export interface LoadedNetwork {
   source: string; // the weights file
 }
 
-/** The EMA weights of a run folder, or the weights of an exported model folder, in its network. */
-export function loadNetwork(dir: string, shape: ShapeOf, expectTask?: string): LoadedNetwork {
+/**
+ * The EMA weights of a run folder, or the weights of an exported model folder, in its network;
+ * at `precision` where given (written into the config it returns), else at the model's own.
+ */
+export function loadNetwork(
+  dir: string,
+  shape: ShapeOf,
+  expectTask?: string,
+  precision?: Precision,
+): LoadedNetwork {
   if (!existsSync(join(dir, MODEL_FILES.config)))
     throw new Error(`${dir}: not a model or run folder (no ${MODEL_FILES.config})`);
-  const config = readConfig(join(dir, MODEL_FILES.config));
+  const saved = readConfig(join(dir, MODEL_FILES.config));
+  const config = { ...saved, model: withPrecision(saved.model, precision) };
   const want = expectTask ?? (typeof shape === 'function' ? undefined : shape.name);
   if (want !== undefined && config.task !== want)
     throw new Error(`${dir} holds ${withArticle(config.task)} model, not ${want}`);
@@ -131,6 +140,8 @@ export function loadNetwork(dir: string, shape: ShapeOf, expectTask?: string): L
 /** Options of loading a model: `uniformHazard` samples a learned-hazard model with w = 1. */
 export interface LoadOptions {
   uniformHazard?: boolean;
+  /** the compute precision to sample at (precision.ts), else the model's own */
+  precision?: Precision;
 }
 
 /**
@@ -145,7 +156,7 @@ export function loadModel(
   expectTask?: string,
   o: LoadOptions = {},
 ): LoadedModel {
-  const r = loadNetwork(dir, shape, expectTask);
+  const r = loadNetwork(dir, shape, expectTask, o.precision);
   if (r.model instanceof UNetRegressor)
     throw new Error(
       `${dir}: a ${r.config.process.name} model (a Gaussian diffusion on pixel values), not an SJD classifier`,

@@ -9,7 +9,14 @@ import { EXIT_INTERRUPTED, interruptible } from '../interrupt.js';
 import { group, int } from '../options.js';
 import { heartbeat } from '../progress.js';
 import { printScores, type SudokuEval } from './eval-report.js';
-import { type SamplerOpts, samplerOptions, solveOptions, workersOf } from './sampler-flags.js';
+import {
+  loadModelOf,
+  modelSource,
+  type SamplerOpts,
+  samplerOptions,
+  solveOptions,
+  workersOf,
+} from './sampler-flags.js';
 
 type EvalOpts = SamplerOpts & { data: string; limit?: number; json?: boolean; byNodes?: boolean };
 
@@ -28,7 +35,7 @@ async function solveMany(
   try {
     return await sudoku.solvePuzzles(
       loaded,
-      o.model,
+      modelSource(o),
       puzzles,
       solveOptions(o),
       workersOf(o),
@@ -116,7 +123,7 @@ function scoreSolve(
 
 async function evalSudoku(o: EvalOpts): Promise<void> {
   const all = sudoku.loadPairs(o.data, o.limit);
-  const loaded = sudoku.loadSudokuModel(o.model);
+  const loaded = loadModelOf(o);
   const allNodes = all.puzzles.map((p) => sudoku.countSearchNodes(p).nodes);
   const solved = await solveAll(o, loaded, all.puzzles, allNodes.map(sudoku.nodeBucket));
   if (!noteInterrupted(solved.done.length, all.puzzles.length)) return;
@@ -128,6 +135,7 @@ async function evalSudoku(o: EvalOpts): Promise<void> {
     boards_per_s: e.s.boards / e.seconds,
     seconds: e.seconds,
     sampler: o.sampler,
+    precision: loaded.config.model.precision ?? 'float32',
     ...(adaptive ? { commit } : {}),
     rules: o.rules,
     retries: o.retries,

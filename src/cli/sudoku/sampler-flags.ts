@@ -5,11 +5,12 @@
 // temperature, grid, seed, batch, retries on a symmetric copy and the worker processes; and
 // those flags as the library's solve options.
 import type { Command } from 'commander';
-import { sampling, sudoku, torch } from '../../index.js';
+import { PRECISIONS, type Precision, sampling, sudoku, torch } from '../../index.js';
 import { int, nfe, num, oneOf, samplerOption } from '../options.js';
 
 export interface SamplerOpts {
   model?: string;
+  precision?: Precision;
   sampler: string; // resolved before the action (withSolveDefaults)
   nfe: number;
   commitBy: 'probability' | 'margin';
@@ -49,6 +50,23 @@ export const commitOptions = (c: Command) =>
       int(0, 1_000_000),
       sampling.DEFAULT_UNDOS,
     );
+
+/** The --precision flag (shared with `sjd demo`). */
+export const precisionOption = [
+  '--precision <p>',
+  "the network's compute precision: float32, or bfloat16 (its matrix products under autocast: on a CPU with AVX-512 BF16 about 1.7 times the boards/s at the same solve rate; emulated and slower without) (default: the model's)",
+  oneOf(PRECISIONS),
+] as const;
+
+/** The model the flags name: its folder (else the shipped one) and precision (else its own). */
+export const modelSource = (o: { model?: string; precision?: Precision }) => ({
+  dir: o.model,
+  precision: o.precision,
+});
+
+/** The model the flags name, loaded. */
+export const loadModelOf = (o: { model?: string; precision?: Precision }) =>
+  sudoku.loadSudokuModel(o.model, o.precision);
 
 /** The commit rule from the flags (the undoings only for a sampler that makes them). */
 export const commitRule = (o: {
@@ -117,10 +135,9 @@ export const samplerOptions = (c: Command) =>
   rulesOptions(
     commitOptions(
       samplerOption(
-        withSolveDefaults(c).option(
-          '--model <dir>',
-          'a run folder or an exported model (default: the shipped model)',
-        ),
+        withSolveDefaults(c)
+          .option('--model <dir>', 'a run folder or an exported model (default: the shipped model)')
+          .option(...precisionOption),
         '--sampler',
         `sampler (${samplerDefaults}; adaptive: each board at its own time, stops when filled; adaptive-remask: also undoes what breaks the rules; confidence: the paper's policy, 2 NFE a step; sjd: Alg. 2)`,
         undefined,

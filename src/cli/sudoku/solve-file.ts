@@ -4,9 +4,10 @@
 
 import { statSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
-import { sudoku, util } from '../../index.js';
+import { type Precision, sudoku, util } from '../../index.js';
 import { EXIT_INTERRUPTED, interruptible } from '../interrupt.js';
 import { cliProgress } from '../progress.js';
+import { loadModelOf, modelSource } from './sampler-flags.js';
 import { EXIT_NOT_SOLVED, retryCounts } from './solve-report.js';
 
 /** Boards `solve --file` reads at a time (for each worker): its memory stays flat in the file's rows. */
@@ -114,12 +115,12 @@ function finish(out: string, how: string, nfe: number, tally: Tally, stopped: bo
 export async function solveFile(
   file: string,
   out: string,
-  o: { model?: string; sampler: string; nfe: number },
+  o: { model?: string; precision?: Precision; sampler: string; nfe: number },
   settings: sudoku.SolveOptions,
   workers: number,
 ): Promise<void> {
   const total = inputSize(file);
-  const loaded = sudoku.loadSudokuModel(o.model);
+  const loaded = loadModelOf(o);
   const writer = new sudoku.SudokuCsvAppender(out);
   const tally: Tally = { boards: 0, solved: 0, firstSolved: 0, retried: 0, nfeSum: 0, nfeMax: 0 };
   const stop = interruptible('the solve', () => {
@@ -132,7 +133,14 @@ export async function solveFile(
       if (stop.signal.aborted) break;
       const all = rows.map((r) => r.puzzle);
       const part = { start: tally.boards, puzzles: all }; // board n of the file keyed by (seed, n)
-      const r = await sudoku.solvePuzzles(loaded, o.model, part, settings, workers, stop.signal);
+      const r = await sudoku.solvePuzzles(
+        loaded,
+        modelSource(o),
+        part,
+        settings,
+        workers,
+        stop.signal,
+      );
       const puzzles = all.slice(0, r.done); // all of them unless stopped
       writer.append(
         puzzles.map((p, n) => ({

@@ -4,7 +4,13 @@
 // whether the puzzle has one solution, several or none), and the exit status is 3.
 import type { Command } from 'commander';
 import { sudoku, util } from '../../index.js';
-import { type SamplerOpts, samplerOptions, solveOptions, workersOf } from './sampler-flags.js';
+import {
+  loadModelOf,
+  type SamplerOpts,
+  samplerOptions,
+  solveOptions,
+  workersOf,
+} from './sampler-flags.js';
 import { solveFile } from './solve-file.js';
 import { EXIT_NOT_SOLVED } from './solve-report.js';
 
@@ -26,7 +32,7 @@ function solveOne(puzzle: string, o: SolveOpts): void {
   const clues = sudoku.parseBoard(puzzle, 'puzzle');
   const problem = sudoku.pairProblem(clues, null);
   if (problem) throw new Error(problem);
-  const { model, process: proc } = sudoku.loadSudokuModel(o.model);
+  const { model, process: proc } = loadModelOf(o);
   const settings = solveOptions(o);
   const r = sudoku.solveSudoku(model, proc, [clues], { ...settings, record: o.trace });
   const { nfe_max } = sudoku.nfeSummary(r.nfe);

@@ -14,6 +14,7 @@ import { once } from 'node:events';
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import { getSampler } from '../../sampling/index.js';
+import type { SudokuModelSource } from './load.js';
 import type { Board } from './puzzle/board.js';
 import { joinSolves, type SolveResult } from './retry.js';
 import {
@@ -27,7 +28,7 @@ import { defaultSudokuBatch } from './solve-defaults.js';
 
 /** A chunk for a worker: the model folder (undefined: the shipped one), options and puzzles. */
 export interface PoolJob {
-  model?: string;
+  model: SudokuModelSource;
   options: SolveOptions;
   start: number;
   puzzles: Board[];
@@ -67,12 +68,12 @@ function prefixOf(parts: (SolveResult | undefined)[]): PartialSolve {
 }
 
 /**
- * Solves the chunks (solveChunks) with the model at `model` in `workers` processes of one
+ * Solves the chunks (solveChunks) with the model `model` names in `workers` processes of one
  * libtorch thread each: the same result as solveSudoku in one process (without a trajectory);
  * stopped by `stop`, the chunks done before the first unfinished one.
  */
 async function solveInWorkers(
-  model: string | undefined,
+  model: SudokuModelSource,
   chunks: { start: number; puzzles: Board[] }[],
   o: SolveOptions,
   workers: number,
@@ -149,13 +150,14 @@ export interface LoadedSudoku {
 /**
  * solveSudoku for a command: in `workers` processes when the puzzles fill more than one chunk
  * and more than one worker is asked for, else in this process with the model already loaded
- * (from `model`: undefined for the shipped one), a turn of the event loop between sampler steps.
+ * (from `model`, whose folder is undefined for the shipped one), a turn of the event loop
+ * between sampler steps.
  * The same boards either way; stopped by `stop` (within a sampler step), the puzzles done before
  * it (a prefix: whole chunks in workers, the boards settled before the first unsettled one here).
  */
 export async function solvePuzzles(
   loaded: LoadedSudoku,
-  model: string | undefined,
+  model: SudokuModelSource,
   set: Board[] | SolvePart, // the puzzles (a part of a larger set: its boards keyed from its start)
   o: SolveOptions,
   workers: number,

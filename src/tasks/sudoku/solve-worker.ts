@@ -1,5 +1,5 @@
-// A solve pool's worker process (solve-pool.ts): loads the Sudoku model once (per folder asked
-// for), then solves each chunk it is sent (solve.ts solveChunkInTurns) and sends the result
+// A solve pool's worker process (solve-pool.ts): loads the Sudoku model once (per folder and
+// precision asked for), then solves each chunk it is sent (solve.ts solveChunkInTurns) and sends the result
 // back; a failure is sent as its one-line message. libtorch runs on the thread count the pool
 // set (SJD_THREADS=1). The event loop turns between sampler steps, so the worker exits within a
 // step when its parent ends it (SIGTERM, SIGKILL) or is gone (the IPC channel closes).
@@ -15,13 +15,14 @@ process.on('SIGINT', () => {});
 process.on('SIGTERM', () => process.exit(0));
 process.on('disconnect', () => process.exit(0));
 
-let loaded: { from: string | undefined; model: Network; process: SJDProcess } | null = null;
+let loaded: { from: string; model: Network; process: SJDProcess } | null = null;
 
 process.on('message', async (job: PoolJob) => {
   let reply: PoolReply;
   try {
-    if (!loaded || loaded.from !== job.model)
-      loaded = { from: job.model, ...loadSudokuModel(job.model) };
+    const from = JSON.stringify(job.model);
+    if (!loaded || loaded.from !== from)
+      loaded = { from, ...loadSudokuModel(job.model.dir, job.model.precision) };
     const result = await solveChunkInTurns(loaded.model, loaded.process, job, job.options);
     reply = { start: job.start, result };
   } catch (e) {
