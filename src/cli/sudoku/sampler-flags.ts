@@ -1,9 +1,9 @@
 // The sampler flags of `sjd solve` and `sjd eval sudoku` (and those `sjd demo` shares): the
-// model, the sampler (by default the adaptive one that undoes what breaks the rules, under
-// Sudoku's rules unless --no-rules; the confidence policy, 2 NFE a step, the paper's headline
-// sampler; Alg. 2 or any registered sampler), its NFE budget, the adaptive sampler's commit rule,
-// temperature, grid, seed, batch, retries on a symmetric copy and the worker processes; and
-// those flags as the library's solve options.
+// model and its compute precision, the sampler (by default the adaptive one that undoes what
+// breaks the rules, under Sudoku's rules unless --no-rules; the confidence policy, 2 NFE a step,
+// the paper's headline sampler; Alg. 2 or any registered sampler), its NFE budget, the adaptive
+// sampler's commit rule, temperature, grid, seed, batch, retries on a symmetric copy and the
+// worker processes; and those flags as the library's solve options.
 import type { Command } from 'commander';
 import { PRECISIONS, type Precision, sampling, sudoku, torch } from '../../index.js';
 import { int, nfe, num, oneOf, samplerOption } from '../options.js';

@@ -8,7 +8,10 @@ import { sudokuShape } from './task.js';
 
 export const SHIPPED_SUDOKU = new URL('../../../../models/sudoku', import.meta.url).pathname;
 
-/** Where a solve's model comes from: its folder (else the shipped model) and the compute precision to sample it at (else its own). */
+/**
+ * Where a solve's model comes from: its folder (else the shipped model) and the compute
+ * precision to sample it at (else its own); what a solve pool's workers load.
+ */
 export interface SudokuModelSource {
   dir?: string;
   precision?: Precision;
