@@ -6,7 +6,8 @@
 // boards drop out) against the network passes of the same run (bench/reference.ts
 // networkShare): ratios are the process's and the samplers' overhead; the adaptive one with the
 // NFE it spent per board, and with the shipped retries beside; and a solve of 512 boards at the
-// defaults across two one-thread worker processes against the same solve in this process.
+// defaults across two one-thread worker processes against the same solve in this process; and
+// the defaults with the network in bfloat16 against float32, in the same process.
 
 import { sampleTimes } from '../src/process/index.js';
 import { generatedPairs } from '../src/tasks/sudoku/data.js';
@@ -228,4 +229,37 @@ register(
       ],
     ]),
   'the batch that waits for its slowest board (refill off), same boards and settings',
+);
+
+register(
+  'sudoku-solve-bf16',
+  (): BenchResult => {
+    // 512 generated no-guess boards at the defaults, the network in bfloat16 (autocast) against
+    // float32: rounds interleaved, the same boards and draws; the solve rates beside
+    const { puzzles, solutions } = generatedPairs(BATCHING_BOARDS, 3);
+    const { sampler, rules } = sudokuSampling({});
+    const settings = { sampler, rules, nfe: defaultSudokuNfe(sampler), seed: 0 };
+    const solved = (r: SolveResult) =>
+      r.boards.filter((b, n) => b.every((d, i) => d === solutions[n]![i])).length / r.boards.length;
+    const at = (precision: 'float32' | 'bfloat16') => {
+      const { model, process: proc } = loadSudokuModel(undefined, precision);
+      let last: SolveResult | undefined;
+      return {
+        run: () => {
+          last = solveSudoku(model, proc, puzzles, settings);
+        },
+        solved: () => solved(last!),
+      };
+    };
+    const [bf16, fp32] = [at('bfloat16'), at('float32')];
+    const r = interleaved(bf16.run, fp32.run, 2);
+    return {
+      ...r,
+      boards_per_s: (BATCHING_BOARDS * 1000) / r.sjd_ms,
+      float32_boards_per_s: (BATCHING_BOARDS * 1000) / r.ref_ms,
+      solved: bf16.solved(),
+      float32_solved: fp32.solved(),
+    };
+  },
+  'the same solve with the network in float32',
 );
