@@ -9,6 +9,7 @@
 // defaults across two one-thread worker processes against the same solve in this process; and
 // the defaults with the network in bfloat16 against float32, in the same process.
 
+import type { Precision } from '../src/model/precision.js';
 import { sampleTimes } from '../src/process/index.js';
 import { generatedPairs } from '../src/tasks/sudoku/data.js';
 import { loadSudokuModel } from '../src/tasks/sudoku/load.js';
@@ -95,6 +96,10 @@ register(
   'the network passes of the same run',
 );
 
+/** The boards of a solve that equal their solutions. */
+const solvedBoards = (r: SolveResult, solutions: Board[]): number =>
+  r.boards.filter((b, n) => b.every((d, i) => d === solutions[n]![i])).length;
+
 /**
  * An adaptive sampler over 128 generated boards, one attempt and with the shipped retries, against
  * the network passes of the same runs, with the NFE each board took and the boards solved.
@@ -106,8 +111,7 @@ function adaptiveSolveBench(sampler: string, rules: boolean): BenchResult {
   const once = { ...settings, retries: 0 }; // one attempt
   const [t, r] = networkShare(model, () => solveSudoku(model, proc, puzzles, once), 3);
   const { nfe_mean, nfe_max } = nfeSummary(r.nfe);
-  const solved = (x: typeof r) =>
-    x.boards.filter((b, n) => b.every((d, i) => d === solutions[n]![i])).length;
+  const solved = (x: SolveResult) => solvedBoards(x, solutions);
   // The shipped settings retry the boards that break the rules (retry.ts), in the same way.
   const [withRetries, retried] = networkShare(
     model,
@@ -239,9 +243,8 @@ register(
     const { puzzles, solutions } = generatedPairs(BATCHING_BOARDS, 3);
     const { sampler, rules } = sudokuSampling({});
     const settings = { sampler, rules, nfe: defaultSudokuNfe(sampler), seed: 0 };
-    const solved = (r: SolveResult) =>
-      r.boards.filter((b, n) => b.every((d, i) => d === solutions[n]![i])).length / r.boards.length;
-    const at = (precision: 'float32' | 'bfloat16') => {
+    const solved = (r: SolveResult) => solvedBoards(r, solutions) / r.boards.length;
+    const at = (precision: Precision) => {
       const { model, process: proc } = loadSudokuModel(undefined, precision);
       let last: SolveResult | undefined;
       return {

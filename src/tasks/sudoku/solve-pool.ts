@@ -26,7 +26,7 @@ import {
 } from './solve.js';
 import { defaultSudokuBatch } from './solve-defaults.js';
 
-/** A chunk for a worker: the model folder (undefined: the shipped one), options and puzzles. */
+/** A chunk for a worker: the model (its folder undefined: the shipped one), options and puzzles. */
 export interface PoolJob {
   model: SudokuModelSource;
   options: SolveOptions;
