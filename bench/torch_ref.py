@@ -9,6 +9,9 @@ src/model/token-classifier.ts + backbone.ts, in Debian's PyTorch (python3-torch)
   torch_ref.py forward --weights W.safetensors --tokens T.safetensors --out O.safetensors
                      (config.model "unet": the image U-Net, inputs y, t, on_anchor)
   torch_ref.py gemm --n 1024 --reps R --threads T                       -> JSON seconds
+  torch_ref.py flops --config JSON   the forward pass's floating-point operations per example
+                     (a multiply-add counts 2: convolutions, linear layers and attention's two
+                     products; norms and activations left out) and the parameter count -> JSON
   torch_ref.py allreduce --rank R --world W --port P --sizes B,.. --reps N,.. --threads T
                      one rank of bench/distributed.ts: gloo over tcp://127.0.0.1:P on interface
                      lo, per size B (bytes) N timed all_reduce calls of float32 zeros after 2
@@ -397,6 +400,35 @@ def cmd_forward(a):
     write_safetensors(a.out, {"logits": logits})
 
 
+def cmd_flops(a):
+    """Forward FLOPs of one example of config.model, counted by hooks on the layers that carry them."""
+    c = dict(json.loads(a.config), batch=1)
+    model, _ = make_step(c)
+    total = [0]
+
+    def conv(mod, _, out):
+        total[0] += 2 * out.numel() * (mod.in_channels // mod.groups) * math.prod(mod.kernel_size)
+
+    def linear(mod, _, out):
+        total[0] += 2 * out.numel() * mod.in_features
+
+    def attention(_, inputs, __):
+        B, L, d = inputs[0].shape
+        total[0] += 2 * 2 * B * L * L * d  # q k^T and att v
+
+    for mod in model.modules():
+        hook = {nn.Conv2d: conv, nn.Linear: linear, Attention: attention}.get(type(mod))
+        if hook is not None:
+            mod.register_forward_hook(hook)
+    B, L = 1, c["length"]
+    with torch.no_grad():
+        if c.get("model") in ("unet", "dit"):
+            model(torch.randn(B, L, c["anchorDim"]), torch.rand(B), torch.rand(B, L) < 0.5)
+        else:
+            model(torch.randint(0, c["vocab"], (B, L)))
+    print(json.dumps({"forward_flops": total[0], "params": sum(p.numel() for p in model.parameters())}))
+
+
 def cmd_gemm(a):
     torch.set_num_threads(a.threads)
     g = torch.Generator().manual_seed(0)
@@ -451,6 +483,8 @@ def main():
     f.add_argument("--tokens", required=True)
     f.add_argument("--config", required=True)
     f.add_argument("--out", required=True)
+    o = sub.add_parser("flops")
+    o.add_argument("--config", required=True)
     g = sub.add_parser("gemm")
     g.add_argument("--n", type=int, default=1024)
     g.add_argument("--reps", type=int, default=10)
@@ -464,7 +498,7 @@ def main():
     r.add_argument("--threads", type=int, default=1)
     a = p.parse_args()
     {"step": cmd_step, "serve": cmd_serve, "forward": cmd_forward, "gemm": cmd_gemm,
-     "allreduce": cmd_allreduce}[a.cmd](a)
+     "flops": cmd_flops, "allreduce": cmd_allreduce}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as torch from '../src/torch/index.js';
 import { tempDir } from './tmp.js';
 
-const ref = new URL('../../bench/torch_ref.py', import.meta.url).pathname;
+export const ref = new URL('../../bench/torch_ref.py', import.meta.url).pathname;
 
 export function pytorchForward(
   weights: Record<string, torch.Tensor>,

@@ -2,13 +2,14 @@
 // Python reader that follows the format's spec, the same weights give the same logits in
 // PyTorch's model, and PyTorch's files load back here.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { TokenClassifier } from '../src/model/token-classifier.js';
 import * as torch from '../src/torch/index.js';
 import { tempDir } from './tmp.js';
-import { pytorchForward } from './torch-ref.js';
+import { pytorchForward, ref } from './torch-ref.js';
 
 test('PyTorch reads our safetensors and computes the same logits from the same weights', () => {
   const cfg = { length: 9, dim: 32, depth: 2, heads: 4, mlpHidden: 64, classes: 7 };
@@ -20,6 +21,25 @@ test('PyTorch reads our safetensors and computes the same logits from the same w
   assert.deepEqual(theirs.shape, [3, 9, 7]);
   const diff = theirs.sub(ours).abs().amax().item();
   assert.ok(diff < 1e-5, `max |logits difference| ${diff}`);
+});
+
+test("torch_ref.py flops counts a token transformer's forward by its closed form", () => {
+  // L = 4 tokens, d = 8, one block with an MLP of 16, 3 classes: qkv 2·L·d·3d, q k^T and att v
+  // 2·2·L²·d, the attention's projection 2·L·d², the MLP 2·2·L·d·16, the head 2·L·d·3
+  const cfg = { length: 4, dim: 8, depth: 1, heads: 2, mlpHidden: 16, classes: 3 };
+  const L = 4;
+  const d = 8;
+  const flops = 2 * L * d * 3 * d + 4 * L * L * d + 2 * L * d * d + 4 * L * d * 16 + 2 * L * d * 3;
+  const out = execFileSync('/usr/bin/python3', [
+    ref,
+    'flops',
+    '--config',
+    JSON.stringify({ ...cfg, vocab: 5 }),
+  ]);
+  const params = new TokenClassifier(5, cfg, new torch.TorchGenerator(0))
+    .parameters()
+    .reduce((n, p) => n + p.numel, 0);
+  assert.deepEqual(JSON.parse(out.toString()), { forward_flops: flops, params });
 });
 
 test('safetensors round trip keeps names, dtypes, shapes, values and metadata; bad files get one-line errors', () => {
