@@ -322,23 +322,24 @@ class UNet(nn.Module):
         return out.reshape(B, C, K, H, W).permute(0, 3, 4, 1, 2).reshape(B, H * W * C, K)
 
 
-def make_step(c, device="cpu"):
-    """The model of config c on device and a closure doing one training step (forward, CE, backward, clip, AdamW)."""
+def make_model(c, device="cpu"):
+    """The model of config c on device, seeded, with a batch of random inputs and targets."""
     torch.manual_seed(0)
     B, L, K = c["batch"], c["length"], c["classes"]
     y = torch.randint(0, K, (B, L))
-    if c.get("model", "token") == "dit":
-        model = DiTDenoiser(c)
-        inputs = (torch.randn(B, L, c["anchorDim"]), torch.rand(B), torch.rand(B, L) < 0.5)
-    elif c.get("model") == "unet":
-        model = UNet(c)
+    if c.get("model", "token") in ("dit", "unet"):
+        model = DiTDenoiser(c) if c.get("model", "token") == "dit" else UNet(c)
         inputs = (torch.randn(B, L, c["anchorDim"]), torch.rand(B), torch.rand(B, L) < 0.5)
     else:
         model = TokenClassifier(c["vocab"], c)
         inputs = (torch.randint(0, c["vocab"], (B, L)),)
-    model = model.to(device)
-    inputs = tuple(x.to(device) for x in inputs)
-    y = y.to(device)
+    return model.to(device), tuple(x.to(device) for x in inputs), y.to(device)
+
+
+def make_step(c, device="cpu"):
+    """The model of config c on device and a closure doing one training step (forward, CE, backward, clip, AdamW)."""
+    K = c["classes"]
+    model, inputs, y = make_model(c, device)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
 
     def step():
@@ -402,8 +403,7 @@ def cmd_forward(a):
 
 def cmd_flops(a):
     """Forward FLOPs of one example of config.model, counted by hooks on the layers that carry them."""
-    c = dict(json.loads(a.config), batch=1)
-    model, _ = make_step(c)
+    model, inputs, _ = make_model(dict(json.loads(a.config), batch=1))
     total = [0]
 
     def conv(mod, _, out):
@@ -420,12 +420,8 @@ def cmd_flops(a):
         hook = {nn.Conv2d: conv, nn.Linear: linear, Attention: attention}.get(type(mod))
         if hook is not None:
             mod.register_forward_hook(hook)
-    B, L = 1, c["length"]
     with torch.no_grad():
-        if c.get("model") in ("unet", "dit"):
-            model(torch.randn(B, L, c["anchorDim"]), torch.rand(B), torch.rand(B, L) < 0.5)
-        else:
-            model(torch.randint(0, c["vocab"], (B, L)))
+        model(*inputs)
     print(json.dumps({"forward_flops": total[0], "params": sum(p.numel() for p in model.parameters())}))
 
 

@@ -27,8 +27,7 @@ test("torch_ref.py flops counts a token transformer's forward by its closed form
   // L = 4 tokens, d = 8, one block with an MLP of 16, 3 classes: qkv 2·L·d·3d, q k^T and att v
   // 2·2·L²·d, the attention's projection 2·L·d², the MLP 2·2·L·d·16, the head 2·L·d·3
   const cfg = { length: 4, dim: 8, depth: 1, heads: 2, mlpHidden: 16, classes: 3 };
-  const L = 4;
-  const d = 8;
+  const { length: L, dim: d } = cfg;
   const flops = 2 * L * d * 3 * d + 4 * L * L * d + 2 * L * d * d + 4 * L * d * 16 + 2 * L * d * 3;
   const out = execFileSync('/usr/bin/python3', [
     ref,
