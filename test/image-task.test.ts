@@ -6,7 +6,7 @@
 // one-line errors for bad input.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PNG } from 'pngjs';
@@ -365,6 +365,18 @@ test('sjd compare image trains each model, scores it at each NFE (cached), and w
   const again = sjd(...args); // trained and scored: read back, not redone
   assert.equal(again.status, 0, again.stderr);
   assert.doesNotMatch(again.stderr, /training|resuming/);
+  // a second report beside the first, over the same run sampled the same way, links the first's
+  // grid rather than writing the same bytes twice; a report written again keeps its own grid
+  const other = join(dir, 'doc', 'sjd-only.md');
+  const second = sjd(...args.map((a) => (a === doc ? other : a === 'masked,sjd-2' ? 'sjd-2' : a)));
+  assert.equal(second.status, 0, second.stderr);
+  assert.match(readFileSync(other, 'utf8'), /!\[sjd-2 samples\]\(images-sjd-2\.png\)/);
+  assert.ok(!existsSync(join(dir, 'doc', 'sjd-only-sjd-2.png')));
+  copyFileSync(join(dir, 'doc', 'images-sjd-2.png'), join(dir, 'doc', 'a-copy.png'));
+  const third = sjd(...args);
+  assert.equal(third.status, 0, third.stderr);
+  assert.match(readFileSync(doc, 'utf8'), /!\[sjd-2 samples\]\(images-sjd-2\.png\)/);
+  rmSync(join(dir, 'doc', 'a-copy.png'));
   // --top-p for the continuous models: scored again into their own cache beside the first,
   // the masked run's scores read back
   const runs = join(dir, 'runs');

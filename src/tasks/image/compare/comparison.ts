@@ -5,7 +5,7 @@
 // a Markdown table of FD (mean +- std over seeds) per model and NFE with KID, label entropy and
 // coverage, the floor and ceiling at the same N, a plot of FD against NFE, and a sample grid per
 // model.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { type Precision, precisionNote } from '../../../model/precision.js';
@@ -153,14 +153,26 @@ async function writeImageReport(
       ),
   ];
   // a sample grid per model (the first seed whose weights are here, largest NFE; where no
-  // run of the model kept its weights, the grid already drawn stays); drawn after the report,
-  // so that grids on disk always sit beside the report that names them
-  const draw: { file: string; run: string; model: string }[] = [];
+  // run of the model kept its weights, the grid already drawn stays). A grid the same to the
+  // byte as a PNG already beside the report (the same run sampled the same way for another
+  // report) is linked there, not written twice. Grids are drawn before the report and written
+  // after it, so that grids on disk always sit beside the report that names them
+  const write: { file: string; png: Uint8Array }[] = [];
   o.models.forEach((m, k) => {
-    const file = files.grids[k]!;
+    let file = files.grids[k]!;
     const r = runs.find((x) => x.model === m && isRunFolder(x.dir));
-    if (r) draw.push({ file, run: r.dir, model: m });
-    else if (!existsSync(file)) return;
+    if (r) {
+      const s = sampleAnyImages(loadAnyImageModel(r.dir), {
+        n: 36,
+        nfe: top,
+        seed: 0,
+        ...samplingOf(m, o),
+      });
+      const png = gridPng(s.images, 36, task.geometry, { cols: 12 });
+      const twin = twinOf(png, file);
+      if (twin) file = twin;
+      else write.push({ file, png });
+    } else if (!existsSync(file)) return;
     grids.push(`**${label(m, task, o)}**\n\n![${m} samples](${basename(file)})`);
   });
   const svg = files.svg;
@@ -195,15 +207,7 @@ ${grids.join('\n\n')}
 
 ${reproduceFooter(o.command)}`;
   writeFileAtomic(o.doc, md);
-  for (const d of draw) {
-    const s = sampleAnyImages(loadAnyImageModel(d.run), {
-      n: 36,
-      nfe: top,
-      seed: 0,
-      ...samplingOf(d.model, o),
-    });
-    writeFileAtomic(d.file, gridPng(s.images, 36, task.geometry, { cols: 12 }));
-  }
+  for (const w of write) writeFileAtomic(w.file, w.png);
   const values = runs.flatMap((r) =>
     o.nfes.map((k) => ({
       nfe: k,
@@ -225,6 +229,23 @@ ${reproduceFooter(o.command)}`;
     },
   };
   await writeSvg(svg, spec);
+}
+
+/**
+ * Another PNG in `target`'s folder with exactly the bytes `png`, if there is one and `target`
+ * does not already hold them (a report written again keeps its own grid).
+ */
+function twinOf(png: Uint8Array, target: string): string | undefined {
+  const same = (path: string) =>
+    existsSync(path) &&
+    statSync(path).size === png.byteLength &&
+    Buffer.from(png).equals(readFileSync(path));
+  if (same(target)) return undefined;
+  const dir = dirname(target);
+  return readdirSync(dir)
+    .sort()
+    .map((name) => join(dir, name))
+    .find((path) => path.endsWith('.png') && path !== target && same(path));
 }
 
 /** "a against b" on FD (lower is better): means and stds over seeds, and whether every seed of one is below every seed of the other. */
