@@ -366,12 +366,22 @@ test('sjd compare image trains each model, scores it at each NFE (cached), and w
   assert.equal(again.status, 0, again.stderr);
   assert.doesNotMatch(again.stderr, /training|resuming/);
   // a second report beside the first, over the same run sampled the same way, links the first's
-  // grid rather than writing the same bytes twice; a report written again keeps its own grid
+  // grid rather than writing the same bytes twice; a report written again keeps its own grid. A
+  // run whose weights stop short of --steps (being trained again elsewhere while its kept scores
+  // serve) draws no grid
   const other = join(dir, 'doc', 'sjd-only.md');
-  const second = sjd(...args.map((a) => (a === doc ? other : a === 'masked,sjd-2' ? 'sjd-2' : a)));
+  const state = join(dir, 'runs', 'masked-seed0', 'checkpoint', 'state.json');
+  const trained = readFileSync(state, 'utf8');
+  writeFileSync(state, JSON.stringify({ ...JSON.parse(trained), step: 1 }));
+  const second = sjd(...args.map((a) => (a === doc ? other : a)));
+  writeFileSync(state, trained);
   assert.equal(second.status, 0, second.stderr);
-  assert.match(readFileSync(other, 'utf8'), /!\[sjd-2 samples\]\(images-sjd-2\.png\)/);
-  assert.ok(!existsSync(join(dir, 'doc', 'sjd-only-sjd-2.png')));
+  const otherMd = readFileSync(other, 'utf8');
+  assert.match(otherMd, /!\[sjd-2 samples\]\(images-sjd-2\.png\)/);
+  assert.doesNotMatch(otherMd, /masked samples/);
+  assert.match(otherMd, /^\| MDLM \(masked\) \|/m);
+  for (const f of ['sjd-only-sjd-2.png', 'sjd-only-masked.png'])
+    assert.ok(!existsSync(join(dir, 'doc', f)), f);
   copyFileSync(join(dir, 'doc', 'images-sjd-2.png'), join(dir, 'doc', 'a-copy.png'));
   const third = sjd(...args);
   assert.equal(third.status, 0, third.stderr);
