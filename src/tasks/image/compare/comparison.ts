@@ -153,12 +153,12 @@ async function writeImageReport(
           .map((b) => fdVerdict(label(m, task, o), fdAt(m), label(b, task, o), fdAt(b))),
       ),
   ];
-  // a sample grid per model (the first seed whose trained weights are here, largest NFE; a run
-  // being trained again by another process is not one; where no run of the model kept its
-  // weights, the grid already drawn stays). A grid the same to the
-  // byte as a PNG already beside the report (the same run sampled the same way for another
-  // report) is linked there, not written twice. Grids are drawn before the report and written
-  // after it, so that grids on disk always sit beside the report that names them
+  // a sample grid per model: the first seed trained to --steps (not one another process is
+  // training again), at the largest NFE; where no run of the model kept its weights, the grid
+  // already drawn stays. A grid with the bytes of a PNG already beside the report (the same run
+  // sampled the same way for another report) is linked there, not written twice. Grids are
+  // drawn before the report and written after it, so that grids on disk sit beside the report
+  // that names them
   const write: { file: string; png: Uint8Array }[] = [];
   o.models.forEach((m, k) => {
     let file = files.grids[k]!;
