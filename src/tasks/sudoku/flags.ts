@@ -6,7 +6,7 @@
 import { integerIn, nfeValue, oneOf } from '../../util/flag-values.js';
 import { modelList, samplerFlag } from '../common/flag-values.js';
 import type { TaskFlag } from '../common/task-spec.js';
-import type { SudokuOptions } from './presets.js';
+import { SUDOKU_NETWORKS, type SudokuOptions } from './presets.js';
 
 /** `sjd train sudoku`'s own flags and their defaults. */
 export interface SudokuTrainFlags extends SudokuOptions {
@@ -30,6 +30,15 @@ export interface SudokuCompareFlags extends SudokuOptions {
 
 /** The network's flags, shared by `sjd train sudoku` and `sjd compare sudoku`. */
 export const SUDOKU_NETWORK_FLAGS: TaskFlag[] = [
+  {
+    flags: '--network <setting>',
+    description: `the network around the size's width, depth and optimiser: ${Object.entries(
+      SUDOKU_NETWORKS,
+    )
+      .map(([k, v]) => `${k} (${v.about})`)
+      .join('; ')} (default: the size's own network; --attention and --loops override it)`,
+    parse: oneOf(Object.keys(SUDOKU_NETWORKS)),
+  },
   {
     flags: '--augment <kind>',
     description:

@@ -3,7 +3,10 @@
 // machine's recipe: 4 layers of width 128 whose heads see only a cell's 20 peers, boards augmented
 // by the full symmetry group, AdamW 2e-3, 300-step warm-up, cosine over 16k steps of 128 boards)
 // and tiny (tests) — and the process by the shared vocabulary (process/choice.ts): sjd with the
-// constraint-graph W (sigma_W = 1.5) by default, hybrid (CADD, W = I), masked (MDLM).
+// constraint-graph W (sigma_W = 1.5) by default, hybrid (CADD, W = I), masked (MDLM). A network
+// setting (SUDOKU_NETWORKS) overrides the size's network: `plain` is the paper's plain transformer
+// of tab:sudoku_schedule_ablations (dense attention, no structure embeddings, one pass), which
+// leaves the constraint graph to the process's W alone.
 
 import type { AttentionKind } from '../../model/attention-pattern.js';
 import {
@@ -93,11 +96,32 @@ export const SUDOKU_PROCESS = {
   schedule: 'linear',
 };
 
+/** A network setting: the size's width, depth and optimiser, with this network around them. */
+export interface SudokuNetwork {
+  attention: AttentionKind;
+  structure: boolean; // learned row, column and box embeddings added to the input
+  loops: number;
+  about: string;
+}
+
+/** The network settings by name (`--network`); absent, the size's own network. */
+export const SUDOKU_NETWORKS: Record<string, SudokuNetwork> = {
+  plain: {
+    attention: 'dense',
+    structure: false,
+    loops: 1,
+    about:
+      "the paper's plain transformer (tab:sudoku_schedule_ablations): dense attention, no structure embeddings, one pass",
+  },
+};
+
 /**
- * The network and data options of the Sudoku task (app:sudoku): anchors, attention over the
- * constraint graph (attention-pattern.ts), loops, deep supervision, augmentation.
+ * The network and data options of the Sudoku task (app:sudoku): a network setting, anchors,
+ * attention over the constraint graph (attention-pattern.ts), loops, deep supervision,
+ * augmentation. Each option given overrides the setting's, which overrides the size's.
  */
 export interface SudokuOptions {
+  network?: string; // SUDOKU_NETWORKS
   anchors?: 'learned' | 'frozen';
   attention?: AttentionKind;
   loops?: number;
@@ -109,11 +133,20 @@ export interface SudokuOptions {
 export function sudokuConfig(o: ConfigOptions & SudokuOptions = {}): TransformerConfig {
   const task = { name: 'sudoku', label: 'Sudoku', sizes: SUDOKU_SIZES, defaults: SUDOKU_PROCESS };
   const c = presetConfig(task, () => ({ length: 81 }), o);
+  const net = o.network === undefined ? undefined : SUDOKU_NETWORKS[o.network];
+  if (o.network !== undefined && !net)
+    throw new Error(
+      `sudoku: no network setting '${o.network}' (${Object.keys(SUDOKU_NETWORKS).join(', ')})`,
+    );
   const { attention, loops, ...rest } = c.model;
-  const model: TransformerConfig['model'] = { ...rest, anchors: o.anchors ?? c.model.anchors };
-  const a = o.attention ?? attention ?? 'dense';
+  const model: TransformerConfig['model'] = {
+    ...rest,
+    anchors: o.anchors ?? c.model.anchors,
+    structure: net?.structure ?? c.model.structure,
+  };
+  const a = o.attention ?? net?.attention ?? attention ?? 'dense';
   if (a !== 'dense') model.attention = a;
-  const n = o.loops ?? loops ?? 1;
+  const n = o.loops ?? net?.loops ?? loops ?? 1;
   if (n !== 1) model.loops = n;
   const config = { ...c, model, augment: o.augment ?? c.augment ?? 'digits' };
   return o.deepSupervision ? { ...config, deepSupervision: true } : config;

@@ -28,7 +28,7 @@ import { writeSvg } from '../../../util/plot.js';
 import { mean, std } from '../../../util/stats.js';
 import { throttle } from '../../../util/throttle.js';
 import { scoreBoards } from '../metrics.js';
-import { SUDOKU_SIZES, sudokuConfig } from '../presets.js';
+import { SUDOKU_SIZES, type SudokuOptions, sudokuConfig } from '../presets.js';
 import { solveSudoku } from '../solve.js';
 import type { Augment } from '../symmetry.js';
 import { hashPairs, type SudokuPairs, type SudokuTask } from '../task.js';
@@ -47,9 +47,10 @@ export interface CompareOptions {
   evalEvery?: number; // held-out evaluation period (default: the preset's)
   seeds: number[];
   models: string[]; // process/choice.ts's names: 'hybrid' (CADD), 'sjd' (the constraint-graph W), 'sjd-<sigma_W>', 'masked'; or 'ar-ltr', 'ar-solver'
-  attention?: AttentionKind; // the network (default: the size's)
+  network?: string; // a network setting (presets.ts SUDOKU_NETWORKS; default: the size's)
+  attention?: AttentionKind; // the network (default: the setting's, else the size's)
   augment?: Augment; // training boards' symmetries (default: the size's)
-  loops?: number; // weight-tied passes through the blocks (default: the size's)
+  loops?: number; // weight-tied passes through the blocks (default: the setting's, else the size's)
   deepSupervision?: boolean; // the cross-entropy at every loop, averaged
   test: SudokuPairs; // final evaluation set
   nfe: number; // the confidence policy's NFE
@@ -69,6 +70,15 @@ export interface RunSummary {
   takeoff: number | null;
   collapsed: boolean;
 }
+
+/** The network options every diffusion run of the comparison shares. */
+const networkOf = (o: CompareOptions): SudokuOptions => ({
+  network: o.network,
+  attention: o.attention,
+  augment: o.augment,
+  loops: o.loops,
+  deepSupervision: o.deepSupervision,
+});
 
 const label = (model: string) =>
   isAutoregressive(model)
@@ -143,10 +153,7 @@ export async function runComparison(
           steps: o.steps,
           precision: o.precision,
           evalEvery: o.evalEvery,
-          attention: o.attention,
-          augment: o.augment,
-          loops: o.loops,
-          deepSupervision: o.deepSupervision,
+          ...networkOf(o),
         });
         // a run kept without its weights is read from its cached scores
         const kept = keptResult<FinalEvaluation>(
@@ -239,13 +246,7 @@ async function writeReport(o: CompareOptions, runs: RunSummary[]): Promise<void>
     return `| ${label(k)} | ${pct(rs.map((r) => r.solveRate))} | ${per} | ${mean(rs.map((r) => r.nfeMean)).toFixed(1)} | ${confidence.length ? pct(confidence) : 'NA'} | ${takeoffs.length ? Math.round(mean(takeoffs)) : 'none'} (${takeoffs.length}/${rs.length} took off) | ${collapsed}/${rs.length} |`;
   });
   const [svg] = sudokuReportFiles(o.doc).beside as [string];
-  const c = sudokuConfig({
-    size: o.size,
-    attention: o.attention,
-    augment: o.augment,
-    loops: o.loops,
-    deepSupervision: o.deepSupervision,
-  });
+  const c = sudokuConfig({ size: o.size, ...networkOf(o) });
   const ar = o.models.some(isAutoregressive)
     ? `The autoregressive baselines (Shah et al. 2024) are causal transformers of the same width, depth and optimiser (dense causal attention), trained by next-token cross-entropy on the blanks with the clues given, left to right or in the order a logical solver fills the cells (clues first; cells the solver cannot place last, row-major), and decoded greedily in that order: their board accuracy is under greedy decoding (one network pass a position some board predicts: the NFE column), and the confidence policy does not apply (NA).\n`
     : '';
