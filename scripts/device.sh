@@ -17,7 +17,8 @@
 # ONLY=build (unpack Node and build the addon, nothing else) or ONLY=tests (build and run the
 # suites, nothing else); TASK=text runs scripts/device-text.sh (issue 31's text models at the
 # paper's size) after the build instead of steps 3 to 5; TASK=compare runs scripts/device-compare.sh
-# (a comparison's runs on the GPU, returned to finish here).
+# (a comparison's runs on the GPU, returned to finish here); TASK=sudoku-paper runs
+# scripts/device-sudoku-paper.sh (SJD, MDM and CADD as the paper's plain transformer at its size).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: bash scripts/device.sh OUT [SECONDS]}
@@ -85,6 +86,12 @@ node bin/sjd.js --device "$device" info | head -1 || die "the addon does not loa
 # issue 31: the text comparison's models at the paper's size instead of the Sudoku run
 if [ "${TASK:-sudoku}" = text ]; then
   DEVICE=$device bash scripts/device-text.sh "$out" "$(left)"
+  exit $?
+fi
+
+# tab:sudoku_schedule_ablations at the paper's size, SJD, MDM and CADD side by side
+if [ "${TASK:-sudoku}" = sudoku-paper ]; then
+  DEVICE=$device bash scripts/device-sudoku-paper.sh "$out" "$(left)"
   exit $?
 fi
 
