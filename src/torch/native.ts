@@ -1,7 +1,9 @@
-// Loads the libtorch addon (docs/design.md §3) on first use, not at import: `sjd --help` and bad
-// flags never wait for libtorch (1-3 s). Until then `native` holds one stub per function of the
-// table in addon-api.ts; the first call loads the addon and `native` becomes its export object,
-// so later calls reach libtorch with no indirection of ours.
+// Loads the tensor backend (docs/design.md §3, §3b) on first use, not at import: `sjd --help` and
+// bad flags never wait for libtorch (1-3 s). Until then `native` holds one stub per function of the
+// table in addon-api.ts; the first call loads a backend and `native` becomes its table, so later
+// calls reach it with no indirection of ours. The backend is the libtorch addon where it loads,
+// else the TypeScript backend (js/backend.ts: models run, training is refused naming libtorch);
+// SJD_BACKEND=torch or js chooses one (torch then fails to load as before, naming the fix).
 // OMP_WAIT_POLICY=PASSIVE must be in the environment before libtorch (and its OpenMP runtime)
 // loads: with busy-waiting workers training steps run 1.8-3.6x slower on these 2-core machines.
 // The intra-op thread count defaults to the cores this process may use (SJD_THREADS overrides,
@@ -13,6 +15,7 @@ import { availableParallelism } from 'node:os';
 import { intIn } from '../util/integer.js';
 import { PACKAGE_ROOT } from '../util/package-root.js';
 import { ADDON_FUNCTIONS, type Native } from './addon-api.js';
+import { jsBackend, LIBTORCH_FIX } from './js/backend.js';
 
 export type {
   BinaryOp,
@@ -64,7 +67,58 @@ function checkBigBufferCache(): void {
     );
 }
 
+/** The backends by SJD_BACKEND's names. */
+export type BackendName = 'torch' | 'js';
+export const BACKENDS: readonly BackendName[] = ['torch', 'js'];
+
+/** SJD_BACKEND, checked (throws naming it); undefined when unset (the addon where it loads). */
+function envBackend(): BackendName | undefined {
+  const v = process.env.SJD_BACKEND;
+  if (v === undefined || v === '') return undefined;
+  if (!(BACKENDS as readonly string[]).includes(v))
+    throw new Error(
+      `SJD_BACKEND '${v}' is invalid: expected torch (the libtorch addon) or js (the TypeScript backend)`,
+    );
+  return v as BackendName;
+}
+
+/** The backend this process runs and, for the TypeScript one, why (null until loaded). */
+let chosen: { name: BackendName; why: string } | null = null;
+
 function load(): Native {
+  const want = envBackend();
+  if (want === 'js') {
+    chosen = { name: 'js', why: 'SJD_BACKEND=js' };
+    return jsBackend;
+  }
+  try {
+    const typed = loadAddon();
+    chosen = { name: 'torch', why: want === 'torch' ? 'SJD_BACKEND=torch' : 'the addon loaded' };
+    return typed;
+  } catch (e) {
+    if (want === 'torch') throw e;
+    chosen = { name: 'js', why: `the libtorch addon did not load: ${(e as Error).message}` };
+    return jsBackend;
+  }
+}
+
+/**
+ * The backend this process runs (loading it): its name, a short label for a command's first line
+ * ('libtorch 1.13.0' or 'TypeScript backend'), and why it was chosen.
+ */
+export function backend(): { name: BackendName; label: string; why: string } {
+  addon();
+  const c = chosen!;
+  return {
+    ...c,
+    label: c.name === 'torch' ? `libtorch ${loaded!.version().torch}` : 'TypeScript backend',
+  };
+}
+
+/** What a user does to have the libtorch backend (the TypeScript one refuses training with it). */
+export { LIBTORCH_FIX };
+
+function loadAddon(): Native {
   checkBigBufferCache();
   process.env.OMP_WAIT_POLICY ??= 'PASSIVE';
   // OpenMP's and OpenBLAS's worker pools start at the count libtorch will be given (setNumThreads
@@ -88,7 +142,7 @@ function load(): Native {
   } catch (e) {
     const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
     throw new Error(
-      `sjd: cannot load the libtorch addon (${msg}); install libtorch-dev and run 'npm ci' (or 'npm run build:native')`,
+      `sjd: cannot load the libtorch addon (${msg}); install libtorch-dev and run 'npm rebuild sjd' (in a checkout: 'npm run build:native')`,
     );
   }
   const typed = checkExports(exports);

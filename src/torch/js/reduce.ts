@@ -1,0 +1,299 @@
+// The TypeScript backend's reductions and scans (docs/design.md §3b): sum, mean, amax, amin,
+// logsumexp, var, std, norm, argmax, argmin, max and min along a dimension, all, any, cumsum,
+// softmax, log_softmax, sort and topk, with libtorch's result dtypes (an integer sum is int64, a
+// mean of integers is refused) and NaN propagation. Sums accumulate in float64 and are stored
+// once at the result's dtype.
+import type { Dims } from '../addon-signature.js';
+import type { DType } from '../types.js';
+import { finish } from './elementwise.js';
+import { permute } from './layout.js';
+import { dense, dimOf, isFloating, type JsTensor, newBuf, numelOf, values } from './tensor-data.js';
+
+/** The dims a reduction covers (all of them when none are given). */
+function dimsOf(t: JsTensor, dims: Dims | undefined, op: string): number[] {
+  const nd = t.shape.length;
+  if (dims === undefined || (Array.isArray(dims) && dims.length === 0)) return [...t.shape.keys()];
+  const list = (Array.isArray(dims) ? dims : [dims]).map((d) => dimOf(d, nd, op));
+  if (new Set(list).size !== list.length)
+    throw new Error(`${op}: dim appears multiple times in the list of dims`);
+  return list.sort((a, b) => a - b);
+}
+
+/**
+ * t's elements as rows over the reduced dims: [outer, inner] row-major in a Float64Array, and the
+ * result's shape with and without the reduced dims kept.
+ */
+function rows(t: JsTensor, reduced: number[]) {
+  const kept = [...t.shape.keys()].filter((d) => !reduced.includes(d));
+  const moved = t.shape.length === 0 ? t : permute(t, [...kept, ...reduced]);
+  const inner = numelOf(reduced.map((d) => t.shape[d]!));
+  const outer = numelOf(kept.map((d) => t.shape[d]!));
+  const v = values(moved);
+  const data = v instanceof Float64Array ? v : Float64Array.from(v);
+  const keepShape = t.shape.map((s, d) => (reduced.includes(d) ? 1 : s));
+  const dropShape = kept.map((d) => t.shape[d]!);
+  return { data, outer, inner, keepShape, dropShape };
+}
+
+/** A reduction of each row by `f` into a tensor of `dtype`. */
+function reduceRows(
+  t: JsTensor,
+  dims: Dims | undefined,
+  keepdim: boolean,
+  dtype: DType,
+  op: string,
+  f: (row: Float64Array) => number,
+): JsTensor {
+  const r = rows(t, dimsOf(t, dims, op));
+  const out = dense(dtype, keepdim ? r.keepShape : r.dropShape);
+  for (let o = 0; o < r.outer; o++)
+    out.data[o] = f(r.data.subarray(o * r.inner, (o + 1) * r.inner));
+  return finish(out);
+}
+
+const sumOf = (row: Float64Array) => {
+  let s = 0;
+  for (let i = 0; i < row.length; i++) s += row[i]!;
+  return s;
+};
+
+const floatOut = (t: JsTensor) => (isFloating(t.dtype) ? t.dtype : 'float32');
+
+export const sum = (t: JsTensor, dims?: Dims, keepdim = false) =>
+  reduceRows(t, dims, keepdim, isFloating(t.dtype) ? t.dtype : 'int64', 'sum', sumOf);
+
+export function mean(t: JsTensor, dims?: Dims, keepdim = false): JsTensor {
+  if (!isFloating(t.dtype))
+    throw new Error(
+      `mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ${t.dtype}`,
+    );
+  return reduceRows(t, dims, keepdim, t.dtype, 'mean', (row) => sumOf(row) / row.length);
+}
+
+const extreme = (sign: 1 | -1) => (row: Float64Array) => {
+  if (row.length === 0)
+    throw new Error('amax(): Expected reduction dim to be specified for input.numel() == 0.');
+  let m = row[0]!;
+  for (let i = 1; i < row.length; i++) {
+    const x = row[i]!;
+    if (Number.isNaN(x)) return x;
+    if (sign * (x - m) > 0) m = x;
+  }
+  return m;
+};
+
+export const amax = (t: JsTensor, dims?: Dims, keepdim = false) =>
+  reduceRows(t, dims, keepdim, t.dtype, 'amax', extreme(1));
+export const amin = (t: JsTensor, dims?: Dims, keepdim = false) =>
+  reduceRows(t, dims, keepdim, t.dtype, 'amin', extreme(-1));
+
+export const logsumexp = (t: JsTensor, dims: Dims, keepdim = false) =>
+  reduceRows(t, dims, keepdim, floatOut(t), 'logsumexp', (row) => {
+    let m = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < row.length; i++) if (row[i]! > m) m = row[i]!;
+    if (!Number.isFinite(m)) return m === Number.NEGATIVE_INFINITY ? m : m + 0;
+    let s = 0;
+    for (let i = 0; i < row.length; i++) s += Math.exp(row[i]! - m);
+    return m + Math.log(s);
+  });
+
+const variance = (unbiased: boolean) => (row: Float64Array) => {
+  const m = sumOf(row) / row.length;
+  let s = 0;
+  for (let i = 0; i < row.length; i++) s += (row[i]! - m) ** 2;
+  return s / Math.max(row.length - (unbiased ? 1 : 0), 0);
+};
+
+export const varOp = (t: JsTensor, dims?: Dims, unbiased = true, keepdim = false) =>
+  reduceRows(t, dims, keepdim, floatOut(t), 'var', variance(unbiased));
+export const stdOp = (t: JsTensor, dims?: Dims, unbiased = true, keepdim = false) =>
+  reduceRows(t, dims, keepdim, floatOut(t), 'std', (row) => Math.sqrt(variance(unbiased)(row)));
+
+export function norm(t: JsTensor, p: number, dims?: Dims, keepdim = false): JsTensor {
+  if (!isFloating(t.dtype))
+    throw new Error(
+      `linalg.vector_norm: Expected a floating point or complex tensor as input. Got ${t.dtype}`,
+    );
+  return reduceRows(t, dims, keepdim, t.dtype, 'norm', (row) => {
+    if (p === Number.POSITIVE_INFINITY) return row.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+    if (p === 0) return row.reduce((n, x) => n + (x !== 0 ? 1 : 0), 0);
+    let s = 0;
+    for (let i = 0; i < row.length; i++) s += Math.abs(row[i]!) ** p;
+    return s ** (1 / p);
+  });
+}
+
+/** The index of each row's extreme (the first, NaN counting as the extreme). */
+const argExtreme = (sign: 1 | -1) => (row: Float64Array) => {
+  let k = 0;
+  for (let i = 1; i < row.length; i++) {
+    const x = row[i]!;
+    if (Number.isNaN(row[k]!)) break;
+    if (Number.isNaN(x) || sign * (x - row[k]!) > 0) k = i;
+  }
+  return k;
+};
+
+function argReduce(
+  t: JsTensor,
+  sign: 1 | -1,
+  dim: number | undefined,
+  keepdim: boolean,
+  op: string,
+) {
+  if (t.numel === 0)
+    throw new Error(`${op}(): Expected reduction dim to be specified for input.numel() == 0.`);
+  if (dim === undefined) {
+    const flat = dense(t.dtype, [t.numel], values(t));
+    const r = reduceRows(flat, 0, false, 'int64', op, argExtreme(sign));
+    return keepdim
+      ? dense(
+          'int64',
+          t.shape.map(() => 1),
+          r.data,
+        )
+      : r;
+  }
+  return reduceRows(t, dim, keepdim, 'int64', op, argExtreme(sign));
+}
+
+export const argmax = (t: JsTensor, dim?: number, keepdim = false) =>
+  argReduce(t, 1, dim, keepdim, 'argmax');
+export const argmin = (t: JsTensor, dim?: number, keepdim = false) =>
+  argReduce(t, -1, dim, keepdim, 'argmin');
+
+export function maxDim(t: JsTensor, dim: number, keepdim = false): [JsTensor, JsTensor] {
+  const i = argReduce(t, 1, dim, keepdim, 'max');
+  return [reduceRows(t, dim, keepdim, t.dtype, 'max', extreme(1)), i];
+}
+export function minDim(t: JsTensor, dim: number, keepdim = false): [JsTensor, JsTensor] {
+  const i = argReduce(t, -1, dim, keepdim, 'min');
+  return [reduceRows(t, dim, keepdim, t.dtype, 'min', extreme(-1)), i];
+}
+
+const logicalOut = (t: JsTensor): DType => (t.dtype === 'uint8' ? 'uint8' : 'bool');
+export const all = (t: JsTensor, dim?: number, keepdim = false) =>
+  reduceRows(t, dim, keepdim, logicalOut(t), 'all', (row) => (row.every((x) => x !== 0) ? 1 : 0));
+export const any = (t: JsTensor, dim?: number, keepdim = false) =>
+  reduceRows(t, dim, keepdim, logicalOut(t), 'any', (row) => (row.some((x) => x !== 0) ? 1 : 0));
+
+/**
+ * Applies `f` to each line of t along `dim` (a row of length shape[dim]), in place in a float64
+ * copy laid out with `dim` last, and returns the result in t's layout as `dtype`.
+ */
+function alongDim(
+  t: JsTensor,
+  dim: number,
+  dtype: DType,
+  op: string,
+  f: (line: Float64Array) => void,
+): JsTensor {
+  const nd = t.shape.length;
+  if (nd === 0) {
+    const line = Float64Array.of(t.data[t.offset]!);
+    f(line);
+    return finish(dense(dtype, [], convertLine(line, dtype)));
+  }
+  const d = dimOf(dim, nd, op);
+  const order = [...t.shape.keys()].filter((k) => k !== d).concat([d]);
+  const moved = permute(t, order);
+  const v = values(moved);
+  const data = Float64Array.from(v);
+  const n = t.shape[d]!;
+  for (let o = 0; o + n <= data.length && n > 0; o += n) f(data.subarray(o, o + n));
+  const back = dense(dtype, moved.shape, convertLine(data, dtype));
+  // the inverse permutation puts dim back
+  const inverse = order.map((_, i) => order.indexOf(i));
+  return finish(dense(dtype, t.shape.slice(), values(permute(back, inverse))));
+}
+
+function convertLine(x: Float64Array, dtype: DType) {
+  if (dtype === 'float64' || dtype === 'int64') return x;
+  const out = newBuf(dtype, x.length);
+  out.set(x);
+  return out;
+}
+
+export function cumsum(t: JsTensor, dim: number): JsTensor {
+  return alongDim(t, dim, isFloating(t.dtype) ? t.dtype : 'int64', 'cumsum', (line) => {
+    for (let i = 1; i < line.length; i++) line[i]! += line[i - 1]!;
+  });
+}
+
+function softmaxLine(line: Float64Array, log: boolean) {
+  let m = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < line.length; i++) if (line[i]! > m || Number.isNaN(line[i]!)) m = line[i]!;
+  let s = 0;
+  for (let i = 0; i < line.length; i++) s += Math.exp(line[i]! - m);
+  if (log) {
+    const l = m + Math.log(s);
+    for (let i = 0; i < line.length; i++) line[i] = line[i]! - l;
+  } else for (let i = 0; i < line.length; i++) line[i] = Math.exp(line[i]! - m) / s;
+}
+
+function checkFloat(t: JsTensor, op: string) {
+  if (!isFloating(t.dtype)) throw new Error(`${op}: not implemented for '${t.dtype}'`);
+}
+export function softmax(t: JsTensor, dim: number): JsTensor {
+  checkFloat(t, 'softmax');
+  return alongDim(t, dim, t.dtype, 'softmax', (l) => softmaxLine(l, false));
+}
+export function logSoftmax(t: JsTensor, dim: number): JsTensor {
+  checkFloat(t, 'log_softmax');
+  return alongDim(t, dim, t.dtype, 'log_softmax', (l) => softmaxLine(l, true));
+}
+
+/** NaN sorts above every number (last ascending, first descending), as libtorch's sort. */
+const compareAsc = (a: number, b: number) =>
+  Number.isNaN(a) ? (Number.isNaN(b) ? 0 : 1) : Number.isNaN(b) ? -1 : a - b;
+
+/** Sorted values and indices along dim (stable: equal elements keep their order). */
+export function sort(t: JsTensor, dim: number, descending = false): [JsTensor, JsTensor] {
+  const idx: number[][] = [];
+  const vals = alongDim(t, dim, t.dtype, 'sort', (line) => {
+    const order = [...line.keys()].sort((i, j) =>
+      descending
+        ? compareAsc(line[j]!, line[i]!) || i - j
+        : compareAsc(line[i]!, line[j]!) || i - j,
+    );
+    const copy = line.slice();
+    order.forEach((k, i) => {
+      line[i] = copy[k]!;
+    });
+    idx.push(order);
+  });
+  let n = 0;
+  const indices = alongDim(t, dim, 'int64', 'sort', (line) => {
+    const order = idx[n++]!;
+    for (let i = 0; i < line.length; i++) line[i] = order[i]!;
+  });
+  return [vals, indices];
+}
+
+export function topk(
+  t: JsTensor,
+  k: number,
+  dim: number,
+  largest = true,
+  _sorted = true,
+): [JsTensor, JsTensor] {
+  const nd = t.shape.length;
+  const d = dimOf(dim, nd, 'topk');
+  const size = nd === 0 ? 1 : t.shape[d]!;
+  if (k < 0 || k > size) throw new Error('selected index k out of range');
+  const [v, i] = sort(t, d, largest);
+  const take = (x: JsTensor) => {
+    if (nd === 0) return x;
+    const shape = x.shape.slice();
+    shape[d] = k;
+    const order = [...x.shape.keys()].filter((q) => q !== d).concat([d]);
+    const moved = values(permute(x, order));
+    const outer = numelOf(order.slice(0, -1).map((q) => x.shape[q]!));
+    const buf = dense(x.dtype, [...order.slice(0, -1).map((q) => x.shape[q]!), k]);
+    for (let o = 0; o < outer; o++)
+      for (let j = 0; j < k; j++) buf.data[o * k + j] = moved[o * size + j]!;
+    const inverse = order.map((_, q) => order.indexOf(q));
+    return dense(x.dtype, shape, values(permute(buf, inverse)));
+  };
+  return [take(v), take(i)];
+}
