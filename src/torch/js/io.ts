@@ -10,6 +10,7 @@ import {
   convertScalar,
   dense,
   INT64_EXACT,
+  isFloating,
   type JsTensor,
   numelOf,
   values,
@@ -164,8 +165,8 @@ export function item(t: JsTensor): number | boolean {
 export const zeros = (shape: number[], dtype: DType = 'float32') =>
   dense(dtype, checkShape(shape, 'zeros'));
 
-export function full(shape: number[], value: number, dtype?: DType): JsTensor {
-  const d = dtype ?? (Number.isInteger(value) ? 'int64' : 'float32');
+export function full(shape: number[], value: number, dtype: DType = 'float32'): JsTensor {
+  const d = dtype;
   const out = dense(d, checkShape(shape, 'full'));
   out.data.fill(convertScalar(value, d));
   return out;
@@ -173,12 +174,12 @@ export function full(shape: number[], value: number, dtype?: DType): JsTensor {
 
 export const ones = (shape: number[], dtype: DType = 'float32') => full(shape, 1, dtype);
 
-export function arange(start: number, end: number, step: number, dtype?: DType): JsTensor {
-  if (step === 0) throw new Error('step must be nonzero');
+/** start, start + step, ... below end; int64 unless a dtype is given, as the addon's. */
+export function arange(start: number, end: number, step: number, d: DType = 'int64'): JsTensor {
+  // an integer dtype takes the step as an integer (libtorch's cast): 0.25 refuses as 0 does
+  if ((isFloating(d) ? step : Math.trunc(step)) === 0) throw new Error('step must be nonzero');
   if ((end - start) / step < 0)
     throw new Error('upper bound and larger bound inconsistent with step sign');
-  const integral = [start, end, step].every(Number.isInteger);
-  const d = dtype ?? (integral ? 'int64' : 'float32');
   const n = Math.ceil((end - start) / step);
   const out = dense(d, [n]);
   for (let i = 0; i < n; i++) out.data[i] = convertScalar(start + i * step, d);
