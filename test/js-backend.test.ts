@@ -492,7 +492,7 @@ function plain(b: Native, r: Result): Plain {
 
 function close(a: Plain, e: Plain, where: string): void {
   if (Array.isArray(a) && Array.isArray(e) && a.length === e.length && typeof a[0] === 'object') {
-    a.forEach((x, i) => close(x, e[i], `${where}[${i}]`));
+    for (let i = 0; i < a.length; i++) close(a[i], e[i], `${where}[${i}]`);
     return;
   }
   if (a && typeof a === 'object' && !Array.isArray(a) && 'values' in (a as object)) {
@@ -502,17 +502,17 @@ function close(a: Plain, e: Plain, where: string): void {
     const tol = x.dtype === 'float64' ? 1e-12 : x.dtype === 'bfloat16' ? 1e-2 : 1e-5;
     x.values.forEach((v, i) => {
       const w = y.values[i]!;
-      if (Number.isNaN(w)) return assert.ok(Number.isNaN(v), `${where}[${i}]: ${v} against NaN`);
-      const ok = v === w || Math.abs(v - w) <= tol * Math.max(1, Math.abs(w));
+      const ok = Number.isNaN(w)
+        ? Number.isNaN(v)
+        : v === w || Math.abs(v - w) <= tol * Math.max(1, Math.abs(w));
       assert.ok(ok, `${where}[${i}]: ${v} against libtorch's ${w}`);
     });
     return;
   }
-  if (typeof a === 'number' && typeof e === 'number')
-    return assert.ok(
-      Math.abs(a - e) <= 1e-5 * Math.max(1, Math.abs(e)),
-      `${where}: ${a} against ${e}`,
-    );
+  if (typeof a === 'number' && typeof e === 'number') {
+    assert.ok(Math.abs(a - e) <= 1e-5 * Math.max(1, Math.abs(e)), `${where}: ${a} against ${e}`);
+    return;
+  }
   assert.deepEqual(a, e, where);
 }
 
