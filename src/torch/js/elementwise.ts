@@ -4,7 +4,7 @@
 // once at the result's dtype, so float32 arithmetic is correctly rounded as libtorch's is.
 import type { BinaryOp, UnaryOp } from '../addon-ops.js';
 import type { DType } from '../types.js';
-import { erf, erfinv, lgamma, roundHalfEven } from './special.js';
+import { erf, erf32, erfinv, lgamma, roundHalfEven } from './special.js';
 import {
   type Buf,
   broadcastShapes,
@@ -50,9 +50,44 @@ function readerOf(x: Operand, shape: number[], dtype: DType): Reader {
 
 const shapeOf = (x: Operand): number[] => (x instanceof JsTensor ? x.shape : []);
 
+/** One row of a binary op: o[oi + k] = f(a[pa + k sa], b[pb + k sb]) for k < n. */
+export type Row = (
+  o: Buf,
+  oi: number,
+  ad: ArrayLike<number>,
+  pa: number,
+  sa: number,
+  bd: ArrayLike<number>,
+  pb: number,
+  sb: number,
+  n: number,
+) => void;
+
+const rowOf =
+  (f: (x: number, y: number) => number): Row =>
+  (o, oi, ad, pa, sa, bd, pb, sb, n) => {
+    for (let k = 0; k < n; k++) o[oi + k] = f(ad[pa + k * sa]!, bd[pb + k * sb]!);
+  };
+
+/** The hot arithmetic written out, so that no call is made per element. */
+export const ROWS: Record<'add' | 'sub' | 'mul' | 'div', Row> = {
+  add: (o, oi, ad, pa, sa, bd, pb, sb, n) => {
+    for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! + bd[pb + k * sb]!;
+  },
+  sub: (o, oi, ad, pa, sa, bd, pb, sb, n) => {
+    for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! - bd[pb + k * sb]!;
+  },
+  mul: (o, oi, ad, pa, sa, bd, pb, sb, n) => {
+    for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! * bd[pb + k * sb]!;
+  },
+  div: (o, oi, ad, pa, sa, bd, pb, sb, n) => {
+    for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! / bd[pb + k * sb]!;
+  },
+};
+
 /**
  * out[i] = f(a[i], b[i]) broadcast, computed on values as `compute` holds them, stored as `out`'s
- * dtype.
+ * dtype; `row` (ROWS) where f is one of the ops written out.
  */
 export function binaryMap(
   a: Operand,
@@ -61,14 +96,14 @@ export function binaryMap(
   outDtype: DType,
   f: (x: number, y: number) => number,
   op: string,
+  row: Row = rowOf(f),
 ): JsTensor {
   const shape = broadcastShapes(shapeOf(a), shapeOf(b), op);
   const out = dense(outDtype, shape);
   const o = out.data;
   const n = o.length;
-  const ra = readerOf(a, shape, compute);
-  const rb = readerOf(b, shape, compute);
-  // operands of a dtype other than the computation's are converted first (int64 -> float32, ...)
+  if (n === 0) return out;
+  // operands of a dtype other than the computation's are converted first (int64 -> bfloat16, ...)
   const conv = (x: Operand, r: Reader): Reader => {
     if (!(x instanceof JsTensor) || r.data === null || x.dtype === compute) return r;
     if (category(compute) === 2 && compute !== 'bfloat16' && compute !== 'float16') return r; // exact
@@ -76,30 +111,56 @@ export function binaryMap(
     for (let i = 0; i < c.length; i++) c[i] = convertScalar(x.data[i]!, compute);
     return { ...r, data: c };
   };
-  const A = conv(a, ra);
-  const B = conv(b, rb);
-  const dense1 = (r: Reader, x: Operand) =>
-    r.data !== null && x instanceof JsTensor && x.isDense && numelOf(x.shape) === n;
-  if (A.data === null && B.data === null) {
-    o.fill(f(A.value, B.value));
-  } else if (A.data === null && dense1(B, b)) {
-    const bd = B.data!;
-    const x = A.value;
-    for (let i = 0; i < n; i++) o[i] = f(x, bd[i]!);
-  } else if (B.data === null && dense1(A, a)) {
-    const ad = A.data!;
-    const y = B.value;
-    for (let i = 0; i < n; i++) o[i] = f(ad[i]!, y);
-  } else if (dense1(A, a) && dense1(B, b)) {
-    const ad = A.data!;
-    const bd = B.data!;
-    for (let i = 0; i < n; i++) o[i] = f(ad[i]!, bd[i]!);
-  } else {
-    const av = A.data === null ? null : gatherBroadcast(A, shape);
-    const bv = B.data === null ? null : gatherBroadcast(B, shape);
-    for (let i = 0; i < n; i++) o[i] = f(av ? av[i]! : A.value, bv ? bv[i]! : B.value);
+  const nd = shape.length;
+  // a scalar is a one-element buffer read with stride 0
+  const side = (x: Operand) => {
+    const r = conv(x, readerOf(x, shape, compute));
+    return r.data === null
+      ? {
+          d: Float64Array.of(r.value) as ArrayLike<number>,
+          st: new Array<number>(nd).fill(0),
+          off: 0,
+        }
+      : { d: r.data as ArrayLike<number>, st: r.strides, off: r.offset };
+  };
+  const A = side(a);
+  const B = side(b);
+  const flat = (st: number[]) => nd === 0 || st.every((s) => s === 0) || isRowMajor(shape, st);
+  if (flat(A.st) && flat(B.st)) {
+    // one run over every element: each side dense in the out's order, or one element
+    const sa = nd === 0 || A.st.every((s) => s === 0) ? 0 : 1;
+    const sb = nd === 0 || B.st.every((s) => s === 0) ? 0 : 1;
+    row(o, 0, A.d, A.off, sa, B.d, B.off, sb, n);
+    return finish(out);
+  }
+  // row by row over the last dimension, the outer ones counted
+  const inner = shape[nd - 1]!;
+  const counter = new Array<number>(nd - 1).fill(0);
+  let pa = A.off;
+  let pb = B.off;
+  for (let oi = 0; oi < n; oi += inner) {
+    row(o, oi, A.d, pa, A.st[nd - 1]!, B.d, pb, B.st[nd - 1]!, inner);
+    for (let d = nd - 2; d >= 0; d--) {
+      counter[d]!++;
+      pa += A.st[d]!;
+      pb += B.st[d]!;
+      if (counter[d]! < shape[d]!) break;
+      pa -= counter[d]! * A.st[d]!;
+      pb -= counter[d]! * B.st[d]!;
+      counter[d] = 0;
+    }
   }
   return finish(out);
+}
+
+/** Whether `strides` are the row-major strides of `shape` (dims of size 1 free). */
+function isRowMajor(shape: number[], strides: number[]): boolean {
+  let s = 1;
+  for (let i = shape.length - 1; i >= 0; i--) {
+    if (shape[i] !== 1 && strides[i] !== s) return false;
+    s *= shape[i]!;
+  }
+  return true;
 }
 
 /** A reader's elements broadcast to `shape`, row-major. */
@@ -249,7 +310,8 @@ export function binary(op: BinaryOp, a: Operand, b: Operand): JsTensor {
   if (out === 'int32') g = (x, y) => f(x, y) | 0;
   else if (out === 'bool' && kind === 'arith') g = (x, y) => (f(x, y) !== 0 ? 1 : 0);
   else if (out === 'int64' && op === 'pow') g = (x, y) => Math.trunc(f(x, y));
-  return binaryMap(a, b, compute, out, g, op);
+  const row = g === f && op in ROWS ? ROWS[op as keyof typeof ROWS] : undefined;
+  return binaryMap(a, b, compute, out, g, op, row);
 }
 
 // ---- the rest of the elementwise table ----
@@ -288,14 +350,21 @@ export function clamp(t: JsTensor, min: Operand | null, max?: Operand | null): J
 export function gelu(t: JsTensor, approximate: 'none' | 'tanh' = 'none'): JsTensor {
   if (!isFloating(t.dtype)) throw new Error(`GeluKernelImpl: not implemented for '${t.dtype}'`);
   const k = Math.sqrt(2 / Math.PI);
-  const f =
-    approximate === 'tanh'
-      ? (x: number) => 0.5 * x * (1 + Math.tanh(k * (x + 0.044715 * x * x * x)))
-      : (x: number) => 0.5 * x * (1 + erf(x / Math.SQRT2));
   const src = values(t);
   const out = dense(t.dtype, t.shape.slice());
   const o = out.data;
-  for (let i = 0; i < o.length; i++) o[i] = f(src[i]!);
+  if (approximate === 'tanh')
+    for (let i = 0; i < o.length; i++) {
+      const x = src[i]!;
+      o[i] = 0.5 * x * (1 + Math.tanh(k * (x + 0.044715 * x * x * x)));
+    }
+  else {
+    const e = t.dtype === 'float64' ? erf : erf32;
+    for (let i = 0; i < o.length; i++) {
+      const x = src[i]!;
+      o[i] = 0.5 * x * (1 + e(x * Math.SQRT1_2));
+    }
+  }
   return finish(out);
 }
 

@@ -1,7 +1,10 @@
-// The TypeScript backend's matrix product kernel (docs/design.md §3b): C = A B or A B^T over dense
-// row-major buffers at offsets, the cost of every network forward pass on this backend. Each
-// output element accumulates in float64 (JavaScript's number) and is stored once.
+// The TypeScript backend's matrix product (docs/design.md §3b): C = A B or A B^T over dense
+// row-major buffers at offsets, the cost of every network forward pass on this backend. float32
+// products go to the WebAssembly SIMD kernel (wasm-gemm.ts) where it runs, accumulating in
+// float32 as a BLAS does; the rest (float64, integers, a runtime without it) to the loop below,
+// each output element accumulated in float64 (JavaScript's number) and stored once.
 import type { Buf } from './tensor-data.js';
+import { wasmGemm } from './wasm-gemm.js';
 
 /**
  * C[cOff + i N + j] = sum_k A[aOff + i K + k] * B(k, j) for i < M, j < N, where B(k, j) is
@@ -20,6 +23,14 @@ export function gemm(
   N: number,
   transB: boolean,
 ): void {
+  if (
+    A instanceof Float32Array &&
+    B instanceof Float32Array &&
+    C instanceof Float32Array &&
+    K >= 8 &&
+    wasmGemm(A, aOff, B, bOff, C, cOff, M, K, N, transB)
+  )
+    return;
   if (transB) {
     // rows of A against rows of B: four outputs at a time share each A element
     for (let i = 0; i < M; i++) {

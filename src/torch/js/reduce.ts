@@ -195,11 +195,17 @@ function alongDim(
     return finish(dense(dtype, [], convertLine(line, dtype)));
   }
   const d = dimOf(dim, nd, op);
+  const n = t.shape[d]!;
+  if (d === nd - 1) {
+    // the lines are rows already: one copy, worked in place
+    const data = Float64Array.from(values(t));
+    for (let o = 0; o + n <= data.length && n > 0; o += n) f(data.subarray(o, o + n));
+    return finish(dense(dtype, t.shape.slice(), convertLine(data, dtype)));
+  }
   const order = [...t.shape.keys()].filter((k) => k !== d).concat([d]);
   const moved = permute(t, order);
   const v = values(moved);
   const data = Float64Array.from(v);
-  const n = t.shape[d]!;
   for (let o = 0; o + n <= data.length && n > 0; o += n) f(data.subarray(o, o + n));
   const back = dense(dtype, moved.shape, convertLine(data, dtype));
   // the inverse permutation puts dim back

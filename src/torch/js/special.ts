@@ -1,5 +1,6 @@
 // Special functions of the TypeScript backend's elementwise ops, in float64 (docs/design.md §4):
-// erf (series below 2.5, Lentz's continued fraction for erfc above), erfinv (Giles's
+// erf (series below 2.5, Lentz's continued fraction for erfc above; for float32 results
+// Abramowitz and Stegun's 7.1.26, within 1.5e-7, below float32's spacing near 1), erfinv (Giles's
 // single-precision approximation refined by Newton steps on erf), lgamma (Lanczos, g = 7) and
 // round half to even (libtorch's round, C's nearbyint).
 
@@ -23,6 +24,18 @@ function erfcLarge(x: number): number {
     if (Math.abs(delta - 1) < 1e-16) break;
   }
   return Math.exp(-x * x) / Math.sqrt(Math.PI) / f;
+}
+
+/** erf within 1.5e-7 (Abramowitz and Stegun 7.1.26): for results stored in float32. */
+export function erf32(x: number): number {
+  const a = Math.abs(x);
+  const t = 1 / (1 + 0.3275911 * a);
+  const y =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
+      t *
+      Math.exp(-a * a);
+  return x < 0 ? -y : y;
 }
 
 export function erf(x: number): number {
