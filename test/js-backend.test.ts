@@ -633,7 +633,7 @@ test('training on the TypeScript backend is refused in one line naming libtorch'
   assert.equal(js.info(x).requiresGrad, true);
   assert.throws(
     () => js.backward(js.sum(x)),
-    /^Error: sjd: training \(autograd\) needs the libtorch backend/,
+    /^Error: training \(autograd\) needs the libtorch backend/,
   );
   assert.throws(
     () => js.newOptimizer('adamw', [{ params: [x] }], {}),

@@ -3,8 +3,10 @@
 // shared flags (compare-options.ts) and the flags its task declares (compare.flags, checked
 // together by compare.check); same budget and seeds, resumable; each writes its report (table,
 // plot) where --doc says.
+
 import type { Command } from 'commander';
 import { type CompareEntry, taskSpecs } from '../index.js';
+import * as torch from '../torch/index.js';
 import {
   type ComparisonFlags,
   checkOutputs,
@@ -32,6 +34,7 @@ function checkFlags(c: Command, e: CompareEntry): Command {
  */
 function compareAction(e: CompareEntry, local: string[]) {
   return async (o: ComparisonFlags, self: Command) => {
+    torch.requireLibtorch('a comparison (it trains its runs)');
     const flags = { ...o, seeds: o.seeds.map(Number), command: '' };
     const files = e.outputs?.(flags) ?? { report: o.doc, beside: [] };
     checkOutputs(o.out, files, o.force === true);

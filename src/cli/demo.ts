@@ -72,8 +72,7 @@ export function registerDemo(program: Command): void {
       const which = task ?? 'sudoku';
       const demo = DEMOS[which];
       if (!demo) throw new Error(`unknown demo '${which}' (${Object.keys(DEMOS).join(', ')})`);
-      const v = torch.torchVersion();
-      console.log(`sjd demo ${which} (libtorch ${v.torch}, ${torch.getNumThreads()} threads)`);
+      console.log(`sjd demo ${which} (${torch.backend().label}, ${torch.getNumThreads()} threads)`);
       await demo(o);
     });
 }

@@ -123,9 +123,19 @@ function registerInfo(program: Command): void {
   program
     .command('info')
     .description(
-      'show the libtorch build (and how it was found), the BLAS in use, threads, devices and the CPU',
+      'show the tensor backend (libtorch or TypeScript) and why, the libtorch build (and how it was found), the BLAS in use, threads, devices and the CPU',
     )
     .action(() => {
+      const be = torch.backend();
+      if (be.name === 'js') {
+        console.log(`backend: ${be.label} (${be.why})`);
+        console.log(
+          `runs models on this CPU in one thread, matrix products in WebAssembly SIMD; training needs libtorch (${torch.LIBTORCH_FIX})`,
+        );
+        console.log(`CPU: ${torch.describeCpu()}`);
+        return;
+      }
+      console.log(`backend: ${be.label} (${be.why})`);
       const v = torch.torchVersion();
       console.log(
         `libtorch ${v.torch}; threads ${torch.getNumThreads()}; device ${torch.defaultDevice()}; CUDA ${v.cuda ? `yes (${v.cudaDevices} devices)` : 'no'}`,

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { PRECISIONS, type Precision, type PreparedRun, train as T } from '../index.js';
+import * as torch from '../torch/index.js';
 import { int, num, oneOf } from './options.js';
 import {
   joinGroup,
@@ -92,6 +93,7 @@ export function trainAction<F extends RunFlags>(
   prepare: (o: F, saved: T.TrainConfig | undefined) => PreparedRun,
 ): (o: F, cmd: Command) => Promise<void> {
   return async (o, cmd) => {
+    torch.requireLibtorch('training');
     if (await launched(o)) return;
     const dp = await joinGroup(o);
     if (dp.rank === 0 || o.resume) T.checkRunFolder(o.out, o.resume === true);

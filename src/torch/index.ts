@@ -1,16 +1,22 @@
-// The tensor layer of sjd: libtorch through our addon (docs/design.md §3).
+// The tensor layer of sjd: libtorch through our addon, or the TypeScript backend where the addon
+// does not load (docs/design.md §3, §3b).
 export * as distributed from './distributed.js';
 export * from './factories.js';
 export * from './functional.js';
 export {
   type AutocastDtype,
   autocast,
+  BACKENDS,
+  LIBTORCH_FIX,
+  type BackendName,
+  backend,
   defaultDevice,
   getAllowTF32,
   getBlasThreads,
   getNumThreads,
   isLoaded,
   memoryStats,
+  requireLibtorch,
   setAllowTF32,
   setDefaultDevice,
   setNumThreads,

@@ -15,7 +15,7 @@ import { availableParallelism } from 'node:os';
 import { intIn } from '../util/integer.js';
 import { PACKAGE_ROOT } from '../util/package-root.js';
 import { ADDON_FUNCTIONS, type Native } from './addon-api.js';
-import { jsBackend, LIBTORCH_FIX } from './js/backend.js';
+import { jsBackend, LIBTORCH_FIX, refusal } from './js/backend.js';
 
 export type {
   BinaryOp,
@@ -117,6 +117,11 @@ export function backend(): { name: BackendName; label: string; why: string } {
 
 /** What a user does to have the libtorch backend (the TypeScript one refuses training with it). */
 export { LIBTORCH_FIX };
+
+/** Throws, naming libtorch, when this process runs the TypeScript backend: `what` needs libtorch. */
+export function requireLibtorch(what: string): void {
+  if (backend().name === 'js') throw refusal(what);
+}
 
 function loadAddon(): Native {
   checkBigBufferCache();

@@ -13,7 +13,7 @@
 import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import { sampleTimes } from '../process/index.js';
-import { AdamW, TorchGenerator } from '../torch/index.js';
+import { AdamW, requireLibtorch, TorchGenerator } from '../torch/index.js';
 import { makeDir, writeJsonAtomic } from '../util/atomic.js';
 import { decayGroups } from './build.js';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint.js';
@@ -84,6 +84,7 @@ export async function train(
   hooks: TrainHooks = {},
   dp: DataParallel = SINGLE,
 ): Promise<TrainResult> {
+  requireLibtorch('training');
   const lead = dp.rank === 0;
   if (lead || resume) checkRunFolder(dir, resume);
   // a config made in code (flags, presets) is held to the schema a saved one is read by

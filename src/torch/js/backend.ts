@@ -47,7 +47,7 @@ import { JsTensor, values, view } from './tensor-data.js';
 
 /** The fix a refused op's error names. */
 export const LIBTORCH_FIX =
-  "install libtorch (apt-get install libtorch-dev) and run 'npm rebuild sjd', then SJD_BACKEND=torch";
+  "install libtorch (apt-get install libtorch-dev) and run 'npm rebuild sjd': the addon is then used where it loads";
 
 /** The table's functions this backend refuses, each in one line naming libtorch. */
 export const JS_REFUSED = [
@@ -86,7 +86,7 @@ const WHAT: Record<(typeof JS_REFUSED)[number], string> = {
 
 export const refusal = (what: string) =>
   new Error(
-    `sjd: ${what} needs the libtorch backend; this process runs the TypeScript backend (${LIBTORCH_FIX})`,
+    `${what} needs the libtorch backend; this process runs the TypeScript backend (${LIBTORCH_FIX})`,
   );
 
 /** A handle as this backend's tensor (throws on anything else, or a disposed one). */

@@ -1,0 +1,57 @@
+// sjd where the libtorch addon does not load (src/torch/native.ts, src/torch/js/): a package
+// folder without its build/ (as an install whose C++ build failed) falls back to the TypeScript
+// backend, says so in `sjd info` and the demo's first line, solves a held-out puzzle with the
+// shipped model, refuses training in one line naming libtorch, and SJD_BACKEND=torch there fails
+// naming the fix.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from './tmp.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+// a puzzle of the no-guess test set and its solution
+const PUZZLE = '780000000500009100000010700802500003010300980070000000620800000003000005000006009';
+const SOLUTION =
+  '781253496564789132239614758892571643415362987376948521627895314943127865158436279';
+
+/** The package's files without build/ (the addon), its modules linked. */
+function packageWithoutAddon(): string {
+  const dir = join(tempDir(), 'sjd');
+  for (const d of ['bin', 'dist/src', 'models'])
+    cpSync(join(root, d), join(dir, d), { recursive: true });
+  copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+test('without the addon, sjd runs the TypeScript backend: info, a solve, training refused', () => {
+  const dir = packageWithoutAddon();
+  const env = { ...process.env, SJD_BACKEND: '' };
+  const sjd = (...args: string[]) =>
+    spawnSync('node', [join(dir, 'bin', 'sjd.js'), ...args], { encoding: 'utf8', env, cwd: dir });
+  const info = sjd('info');
+  assert.equal(info.status, 0, info.stderr);
+  assert.match(
+    info.stdout.split('\n')[0]!,
+    /^backend: TypeScript backend \(the libtorch addon did not load: .*npm rebuild sjd/,
+  );
+  const solve = sjd('solve', PUZZLE);
+  assert.equal(solve.status, 0, solve.stderr);
+  assert.ok(solve.stdout.trim().split('\n').includes(SOLUTION), solve.stdout);
+  const train = sjd('train', 'sudoku', '--size', 'tiny', '--steps', '2', '--out', 'run');
+  assert.equal(train.status, 1);
+  assert.equal(
+    train.stderr.trim(),
+    "sjd: training needs the libtorch backend; this process runs the TypeScript backend (install libtorch (apt-get install libtorch-dev) and run 'npm rebuild sjd': the addon is then used where it loads)",
+  );
+  const forced = spawnSync('node', [join(dir, 'bin', 'sjd.js'), 'solve', PUZZLE], {
+    encoding: 'utf8',
+    env: { ...process.env, SJD_BACKEND: 'torch' },
+  });
+  assert.equal(forced.status, 1);
+  assert.match(forced.stderr, /cannot load the libtorch addon .*npm rebuild sjd/);
+  assert.equal(forced.stderr.trim().split('\n').length, 1);
+});
