@@ -96,11 +96,15 @@ function load(): Native {
     chosen = { name: 'torch', why: want === 'torch' ? 'SJD_BACKEND=torch' : 'the addon loaded' };
     return typed;
   } catch (e) {
-    if (want === 'torch') throw e;
-    chosen = { name: 'js', why: `the libtorch addon did not load: ${(e as Error).message}` };
+    // only a missing or unloadable addon falls back; a bad setting (SJD_THREADS, ...) is refused
+    if (want === 'torch' || !(e instanceof AddonMissing)) throw e;
+    chosen = { name: 'js', why: `the libtorch addon did not load: ${e.message}` };
     return jsBackend;
   }
 }
+
+/** The addon could not be loaded (not built, or built against a libtorch that is gone). */
+class AddonMissing extends Error {}
 
 /**
  * The backend this process runs (loading it): its name, a short label for a command's first line
@@ -146,7 +150,7 @@ function loadAddon(): Native {
     exports = loadBinding(PACKAGE_ROOT);
   } catch (e) {
     const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
-    throw new Error(
+    throw new AddonMissing(
       `sjd: cannot load the libtorch addon (${msg}); install libtorch-dev and run 'npm rebuild sjd' (in a checkout: 'npm run build:native')`,
     );
   }

@@ -216,7 +216,7 @@ export function oneHot(t: JsTensor, numClasses = -1): JsTensor {
     throw new Error('one_hot is only applicable to index tensor of type LongTensor.');
   const v = values(t);
   let c = numClasses;
-  if (c === -1) c = v.length === 0 ? 0 : Math.max(...v) + 1;
+  if (c === -1) c = (v as Float64Array).reduce((m, x) => Math.max(m, x + 1), 0);
   for (const x of v) {
     if (x < 0) throw new Error('Class values must be non-negative.');
     if (x >= c) throw new Error('Class values must be smaller than num_classes.');
