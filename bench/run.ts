@@ -12,6 +12,7 @@ import './data.js';
 import './distributed.js';
 import './gemm.js';
 import './image.js';
+import './js-backend.js';
 import './train-step.js';
 import './process-cost.js';
 import './serve-load.js';

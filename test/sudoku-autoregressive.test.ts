@@ -9,12 +9,18 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CausalDecoder } from '../src/model/causal-decoder.js';
 import { decodeGreedy } from '../src/tasks/sudoku/autoregressive/decode.js';
-import { solverOrder } from '../src/tasks/sudoku/autoregressive/order.js';
+import { leftToRight, solverOrder } from '../src/tasks/sudoku/autoregressive/order.js';
 import {
+  arNetworkConfig,
   evaluateAutoregressive,
   loadAutoregressive,
+  matchedMlpHidden,
   trainAutoregressive,
 } from '../src/tasks/sudoku/autoregressive/train.js';
+import {
+  type CompareOptions,
+  diffusionParameters,
+} from '../src/tasks/sudoku/compare/comparison.js';
 import { loadPairs } from '../src/tasks/sudoku/data.js';
 import { parseBoard } from '../src/tasks/sudoku/puzzle/board.js';
 import { solveLogically } from '../src/tasks/sudoku/puzzle/logic-solver.js';
@@ -93,6 +99,30 @@ test('the solver order: every cell once, the clues first (row-major), then the p
   );
 });
 
+test('left to right: the clues first (row-major) as a prefix, then the blanks row-major', () => {
+  const puzzle = parseBoard(HARD);
+  const order = leftToRight(puzzle);
+  const clues = [...puzzle.keys()].filter((i) => puzzle[i] !== 0);
+  const blanks = [...puzzle.keys()].filter((i) => puzzle[i] === 0);
+  assert.deepEqual(order, [...clues, ...blanks]);
+  // every blank comes after every clue: each blank is predicted with the whole puzzle in view
+  const firstBlank = order.findIndex((i) => puzzle[i] === 0);
+  assert.equal(firstBlank, clues.length);
+});
+
+test("the baselines' MLP width matches the diffusion network's parameter count", () => {
+  for (const network of [undefined, 'plain']) {
+    const target = diffusionParameters({ size: 'cpu', network } as CompareOptions);
+    const h = matchedMlpHidden('cpu', target);
+    const count = (w: number) =>
+      new CausalDecoder(arNetworkConfig('cpu', w), new TorchGenerator(0)).numParameters();
+    const slope = count(h + 1) - count(h);
+    // the nearest width: within half a unit's parameters of the target
+    assert.ok(Math.abs(count(h) - target) <= slope / 2, `${count(h)} against ${target}`);
+    assert.ok(h > arNetworkConfig('cpu').mlpHidden, 'no time embedding: the MLP is wider');
+  }
+});
+
 test('a tiny autoregressive model trained on four easy puzzles decodes them well above chance', () => {
   const pairs = loadPairs(QQWING_FIXTURE, 4);
   const dir = join(tempDir(), 'ar');
@@ -104,7 +134,7 @@ test('a tiny autoregressive model trained on four easy puzzles decodes them well
     augment: 'none' as const,
   };
   assert.ok(trainAutoregressive(dir, run, { train: pairs, held: pairs }));
-  const net = loadAutoregressive(dir, 'tiny');
+  const { net } = loadAutoregressive(dir);
   const s = evaluateAutoregressive(net, pairs, 'solver');
   // Chance is 1/9 of the blanks (11%) and about 0 boards. Memorising four boards in the solver
   // order (each blank follows from the cells before it), 300 steps solve all four here (seed 0:
@@ -159,7 +189,7 @@ test('sjd compare sudoku --models ar-ltr,ar-solver,masked runs end to end', () =
   const md = readFileSync(join(dir, 'report.md'), 'utf8');
   assert.match(
     md,
-    /\| Autoregressive, left-to-right \| [\d.]+ \+- [\d.]+ \| [\d.]+ \| 81\.0 \| NA \|/,
+    /\| Autoregressive, left-to-right \| [\d.]+ \+- [\d.]+ \| [\d.]+ \| [\d.]+ \| NA \|/,
   );
   assert.match(
     md,

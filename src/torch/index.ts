@@ -22,6 +22,7 @@ export {
   setNumThreads,
   THREAD_RANGE,
   torchVersion,
+  withBackend,
   withParallelThreads,
 } from './native.js';
 export * as nn from './nn/index.js';

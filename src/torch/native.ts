@@ -92,7 +92,7 @@ function load(): Native {
     return jsBackend;
   }
   try {
-    const typed = loadAddon();
+    const typed = theAddon();
     chosen = { name: 'torch', why: want === 'torch' ? 'SJD_BACKEND=torch' : 'the addon loaded' };
     return typed;
   } catch (e) {
@@ -101,6 +101,13 @@ function load(): Native {
     chosen = { name: 'js', why: `the libtorch addon did not load: ${e.message}` };
     return jsBackend;
   }
+}
+
+let addonTable: Native | null = null;
+/** The addon, loaded once. */
+function theAddon(): Native {
+  addonTable ??= loadAddon();
+  return addonTable;
 }
 
 /** The addon could not be loaded (not built, or built against a libtorch that is gone). */
@@ -121,6 +128,27 @@ export function backend(): { name: BackendName; label: string; why: string } {
 
 /** What a user does to have the libtorch backend (the TypeScript one refuses training with it). */
 export { LIBTORCH_FIX };
+
+/**
+ * fn() on the backend `name` (the benchmarks compare the two in one process), the backend before
+ * restored after. Tensors belong to the backend that made them: one made inside is for fn alone,
+ * and one from outside is refused by the other backend ("expected a tensor").
+ */
+export function withBackend<T>(name: BackendName, fn: () => T): T {
+  const before = addon();
+  const table = name === 'js' ? jsBackend : theAddon();
+  const chose = chosen;
+  native = table;
+  loaded = table;
+  chosen = { name, why: 'withBackend' };
+  try {
+    return fn();
+  } finally {
+    native = before;
+    loaded = before;
+    chosen = chose;
+  }
+}
 
 /** Throws, naming libtorch, when this process runs the TypeScript backend: `what` needs libtorch. */
 export function requireLibtorch(what: string): void {

@@ -127,7 +127,8 @@ export function conv2d(
   const out = dense(x.dtype, [N, O, Ho, Wo]);
   const P = Ho * Wo;
   const Kc = Cg * kh * kw;
-  const cols = new Float64Array(Kc * P); // [Cg kh kw, Ho Wo]
+  // [Cg kh kw, Ho Wo] in the input's precision, so that float32 goes to the SIMD kernel
+  const cols = x.dtype === 'float64' ? new Float64Array(Kc * P) : new Float32Array(Kc * P);
   for (let n = 0; n < N; n++)
     for (let g = 0; g < groups; g++) {
       cols.fill(0);

@@ -6,6 +6,7 @@
 // take no pass. The boards are then scored as the comparison scores (metrics.ts) and checked by
 // the rules (puzzle/check.ts answerProblems).
 import type { CausalDecoder } from '../../../model/causal-decoder.js';
+import { atPrecision, type Precision } from '../../../model/precision.js';
 import { noGrad, tensor, tidy } from '../../../torch/index.js';
 import { pushAll } from '../../../util/fold.js';
 import { type Board, CELLS } from '../puzzle/board.js';
@@ -26,19 +27,25 @@ export function decodeGreedy(
   puzzles: readonly Board[],
   order: OrderName,
   batch = DECODE_BATCH,
+  precision?: Precision,
 ): Decoded {
   const boards: Board[] = [];
   let passes = 0;
   for (let at = 0; at < puzzles.length; at += batch) {
     const part = puzzles.slice(at, at + batch);
-    const d = decodeBatch(model, part, part.map(ORDERS[order]));
+    const d = decodeBatch(model, part, part.map(ORDERS[order]), precision);
     pushAll(boards, d.boards);
     passes += d.passes;
   }
   return { boards, passes };
 }
 
-function decodeBatch(model: CausalDecoder, puzzles: readonly Board[], orders: number[][]): Decoded {
+function decodeBatch(
+  model: CausalDecoder,
+  puzzles: readonly Board[],
+  orders: number[][],
+  precision?: Precision,
+): Decoded {
   const B = puzzles.length;
   const boards = puzzles.map((p) => p.slice());
   const order = new Float64Array(B * CELLS); // [B, 81]
@@ -57,7 +64,7 @@ function decodeBatch(model: CausalDecoder, puzzles: readonly Board[], orders: nu
       digits = tidy(() =>
         noGrad(() => {
           const prev = tensor(previous, [B, CELLS], 'float64').to('int64');
-          const logits = model.forward(orderT, prev); // [B, 81, 9]
+          const logits = atPrecision(precision, () => model.forward(orderT, prev)); // [B, 81, 9]
           return logits.select(1, k).argmax(-1).toArray(); // [B]
         }),
       );

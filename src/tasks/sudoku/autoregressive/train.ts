@@ -1,8 +1,10 @@
 // Training the autoregressive baselines of tab:sudoku_schedule_ablations (Shah et al. 2024):
 // the causal decoder (model/causal-decoder.ts) by next-token cross-entropy on the blanks of each
 // board written in its order (order.ts, sequence.ts), with the Sudoku size's network and
-// optimiser (presets.ts: width, depth, heads, AdamW, warm-up and cosine, clip, EMA, batch) so
-// that the comparison gives every model the same budget. Boards are augmented by the size's
+// optimiser (presets.ts: width, depth, heads, AdamW, warm-up and cosine, clip, EMA, batch), its
+// MLP width set where asked so that its parameter count matches a diffusion network's
+// (matchedMlpHidden), and the comparison's compute precision, so that the comparison gives every
+// model the same budget. Boards are augmented by the size's
 // symmetries (symmetry.ts), each board's order taken after the symmetry (the solver runs on the
 // augmented puzzle). A run folder as the trainer's (train/run-folder.ts: config.json,
 // checkpoint/ with state.json, metrics.csv), resumed exactly from its checkpoint: each step's
@@ -12,7 +14,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CausalDecoder, type CausalDecoderConfig } from '../../../model/causal-decoder.js';
-import { AdamW, crossEntropy, TorchGenerator } from '../../../torch/index.js';
+import { atPrecision, type Precision } from '../../../model/precision.js';
+import { AdamW, crossEntropy, TorchGenerator, tidy } from '../../../torch/index.js';
 import { loadCheckpoint, saveCheckpoint } from '../../../train/checkpoint.js';
 import {
   EMA,
@@ -30,7 +33,7 @@ import { SUDOKU_SIZES } from '../presets.js';
 import { type Board, CELLS } from '../puzzle/board.js';
 import { type Augment, applySymmetry, drawBoardSymmetries } from '../symmetry.js';
 import type { SudokuPairs } from '../task.js';
-import { decodeGreedy } from './decode.js';
+import { DECODE_BATCH, decodeGreedy } from './decode.js';
 import { ORDERS, type OrderName } from './order.js';
 import { IGNORE, sequenceBatch } from './sequence.js';
 
@@ -46,10 +49,12 @@ export interface AutoregressiveRun {
   steps: number;
   evalEvery?: number; // default: the size's
   augment: Augment;
+  mlpHidden?: number; // the blocks' MLP width (default: the size's; matchedMlpHidden)
+  precision?: Precision; // the network's compute precision (absent: float32)
 }
 
 /** The causal decoder of a Sudoku size: its width, depth, heads and MLP (dense attention). */
-export function arNetworkConfig(size: string): CausalDecoderConfig {
+export function arNetworkConfig(size: string, mlpHidden?: number): CausalDecoderConfig {
   const s = SUDOKU_SIZES[size];
   if (!s) throw new Error(`sudoku: no size '${size}'`);
   const m = s.model;
@@ -59,9 +64,22 @@ export function arNetworkConfig(size: string): CausalDecoderConfig {
     width: m.width,
     depth: m.depth,
     heads: m.heads,
-    mlpHidden: m.mlpHidden,
+    mlpHidden: mlpHidden ?? m.mlpHidden,
     dropout: m.dropout,
   };
+}
+
+/**
+ * The MLP width that gives a Sudoku size's causal decoder `target` parameters, or the nearest
+ * (the count is linear in the width: two decoders measure its slope).
+ */
+export function matchedMlpHidden(size: string, target: number): number {
+  const count = (h: number) =>
+    tidy(() => new CausalDecoder(arNetworkConfig(size, h), new TorchGenerator(0)).numParameters());
+  const h0 = arNetworkConfig(size).mlpHidden;
+  const p0 = count(h0);
+  const slope = count(h0 + 1) - p0;
+  return Math.max(1, Math.round(h0 + (target - p0) / slope));
 }
 
 /** The board pairs of a batch, each moved by its own symmetry (`augment`) drawn from `gen`. */
@@ -89,21 +107,26 @@ export function evaluateAutoregressive(
   held: SudokuPairs,
   order: OrderName,
   n = AR_EVAL_SIZE,
+  precision?: Precision,
 ): { board_accuracy: number; cell_accuracy: number } {
   const puzzles = held.puzzles.slice(0, n);
   const s = scoreBoards(
     puzzles,
     held.solutions.slice(0, n),
-    decodeGreedy(net, puzzles, order).boards,
+    decodeGreedy(net, puzzles, order, DECODE_BATCH, precision).boards,
   );
   return { board_accuracy: s.solve_rate, cell_accuracy: s.cell_accuracy };
 }
 
-/** The EMA network of an autoregressive run folder (its latest checkpoint). */
-export function loadAutoregressive(dir: string, size: string): CausalDecoder {
-  const net = new CausalDecoder(arNetworkConfig(size), new TorchGenerator(0));
+/** The EMA network of an autoregressive run folder (its latest checkpoint) and its precision. */
+export function loadAutoregressive(dir: string): { net: CausalDecoder; precision?: Precision } {
+  const config = JSON.parse(readFileSync(join(dir, RUN_FILES.config), 'utf8')) as {
+    network: CausalDecoderConfig;
+    precision?: Precision;
+  };
+  const net = new CausalDecoder(config.network, new TorchGenerator(0));
   net.loadStateDict(loadCheckpoint(dir, ['ema']).tensors.ema!);
-  return net.eval();
+  return { net: net.eval(), precision: config.precision };
 }
 
 /**
@@ -117,7 +140,14 @@ export function trainAutoregressive(
   hooks: TrainHooks = {},
 ): boolean {
   const size = SUDOKU_SIZES[run.size]!;
-  const config = { kind: 'autoregressive', ...run, network: arNetworkConfig(run.size) };
+  const { mlpHidden, precision, ...rest } = run;
+  // the precision is written only when not float32, so that a float32 run's config is as before
+  const config = {
+    kind: 'autoregressive',
+    ...rest,
+    ...(precision && precision !== 'float32' ? { precision } : {}),
+    network: arNetworkConfig(run.size, mlpHidden),
+  };
   const configPath = join(dir, RUN_FILES.config);
   makeDir(dir);
   if (existsSync(configPath)) {
@@ -175,7 +205,7 @@ export function trainAutoregressive(
     const loss = optimiseStep(
       () => {
         const b = sequenceBatch(puzzles, solutions, orders);
-        const logits = net.forward(b.order, b.previous); // [B, 81, 9]
+        const logits = atPrecision(precision, () => net.forward(b.order, b.previous)); // [B, 81, 9]
         return crossEntropy(logits.reshape([-1, 9]), b.target.reshape([-1]), {
           ignoreIndex: IGNORE,
         });
@@ -193,7 +223,7 @@ export function trainAutoregressive(
       let evals: Record<string, number> = {};
       if (evalNow) {
         evalNet.loadStateDict(ema.stateDict());
-        evals = evaluateAutoregressive(evalNet, data.held, run.order);
+        evals = evaluateAutoregressive(evalNet, data.held, run.order, AR_EVAL_SIZE, precision);
         lastEval = evals;
         if (takeoff === null && evals.board_accuracy! > 0) takeoff = step;
         hooks.log?.(

@@ -4,6 +4,7 @@
 // at the comparison's size, steps and seed, then scored by greedy decoding on the held-out
 // puzzles, the scores cached beside the run as the processes' are).
 import { join } from 'node:path';
+import type { Precision } from '../../../model/precision.js';
 import { canonicalProcessName, parseProcessName } from '../../../process/index.js';
 import { keptResult, runState, type TrainHooks } from '../../../train/index.js';
 import { cached } from '../../../util/cache.js';
@@ -41,6 +42,8 @@ export interface ArScores {
 
 export interface ArRunOptions {
   size: string;
+  mlpHidden?: number; // matched to the diffusion rows' parameter count (train.ts matchedMlpHidden)
+  precision?: Precision;
   seed: number;
   steps: number;
   evalEvery?: number;
@@ -65,6 +68,8 @@ export function autoregressiveRun(
     steps: o.steps,
     evalEvery: o.evalEvery,
     augment: o.augment,
+    mlpHidden: o.mlpHidden,
+    precision: o.precision,
   };
   const key = (step: number) => ({ puzzles: hashPairs(o.test), decoding: 'greedy', step });
   // a run kept without its weights is read from its cached scores
@@ -74,7 +79,8 @@ export function autoregressiveRun(
   const state = runState(dir);
   const scores = cached(join(dir, FINAL_EVAL), key(state.step), (): ArScores => {
     hooks.log?.(`${dir}: decoding ${o.test.puzzles.length} held-out puzzles greedily`);
-    const d = decodeGreedy(loadAutoregressive(dir, o.size), o.test.puzzles, order);
+    const { net, precision } = loadAutoregressive(dir);
+    const d = decodeGreedy(net, o.test.puzzles, order, DECODE_BATCH, precision);
     const s = scoreBoards(o.test.puzzles, o.test.solutions, d.boards);
     const batches = Math.ceil(o.test.puzzles.length / DECODE_BATCH);
     return {

@@ -10,8 +10,12 @@
 import { dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import type { AttentionKind } from '../../../model/attention-pattern.js';
+import { CausalDecoder } from '../../../model/causal-decoder.js';
 import type { Precision } from '../../../model/precision.js';
+import { precisionNote } from '../../../model/precision.js';
 import { describeProcess, parseProcessName } from '../../../process/index.js';
+import { TorchGenerator, tidy } from '../../../torch/index.js';
+import { buildModel } from '../../../train/build.js';
 import {
   keptResult,
   loadTransformer,
@@ -27,11 +31,12 @@ import { reproduceFooter } from '../../../util/comparison-report.js';
 import { writeSvg } from '../../../util/plot.js';
 import { mean, std } from '../../../util/stats.js';
 import { throttle } from '../../../util/throttle.js';
+import { arNetworkConfig, matchedMlpHidden } from '../autoregressive/train.js';
 import { scoreBoards } from '../metrics.js';
 import { SUDOKU_SIZES, type SudokuOptions, sudokuConfig } from '../presets.js';
 import { solveSudoku } from '../solve.js';
 import type { Augment } from '../symmetry.js';
-import { hashPairs, type SudokuPairs, type SudokuTask } from '../task.js';
+import { hashPairs, type SudokuPairs, type SudokuTask, sudokuShape } from '../task.js';
 import { AR_MODELS, autoregressiveRun, isAutoregressive } from './autoregressive-run.js';
 import { FINAL_EVAL } from './final-eval.js';
 
@@ -200,6 +205,8 @@ function baseline(
     dir,
     {
       size: o.size,
+      mlpHidden: matchedMlpHidden(o.size, diffusionParameters(o)),
+      precision: o.precision,
       seed,
       steps: o.steps,
       evalEvery: o.evalEvery,
@@ -228,6 +235,27 @@ function baseline(
   };
 }
 
+/**
+ * The parameter count of the comparison's diffusion network (the same for every process: the
+ * processes differ in W and the hazards, not in the network), which the baselines match.
+ */
+export function diffusionParameters(o: CompareOptions): number {
+  const c = sudokuConfig({ size: o.size, ...networkOf(o) });
+  return tidy(() =>
+    buildModel(sudokuShape, c.model, new TorchGenerator(0), c.process).numParameters(),
+  );
+}
+
+/** The report's paragraph on the autoregressive baselines: their format, size and decoding. */
+function baselinesNote(o: CompareOptions): string {
+  const target = diffusionParameters(o);
+  const h = matchedMlpHidden(o.size, target);
+  const params = tidy(() =>
+    new CausalDecoder(arNetworkConfig(o.size, h), new TorchGenerator(0)).numParameters(),
+  );
+  return `The autoregressive baselines (Shah et al. 2024) are causal transformers of the same width, depth, heads and optimiser with dense causal attention, their MLP width set to ${h} so that they have the diffusion network's parameter count (${params.toLocaleString('en-US')} against ${target.toLocaleString('en-US')}). Each board is written as Shah et al. write it: the clues first (row-major) as a prefix, so that every blank is predicted with every clue in view, then the blanks left to right or in the order a logical solver fills them (cells the solver cannot place last, row-major). They are trained by next-token cross-entropy on the blanks and decoded greedily in that order: their board accuracy is under greedy decoding (one network pass a position some board predicts: the NFE column), and the confidence policy does not apply (NA).\n`;
+}
+
 /** The report and what goes beside it: its plot (the report's name, .svg). */
 export const sudokuReportFiles = (doc: string) => ({
   report: doc,
@@ -247,12 +275,10 @@ async function writeReport(o: CompareOptions, runs: RunSummary[]): Promise<void>
   });
   const [svg] = sudokuReportFiles(o.doc).beside as [string];
   const c = sudokuConfig({ size: o.size, ...networkOf(o) });
-  const ar = o.models.some(isAutoregressive)
-    ? `The autoregressive baselines (Shah et al. 2024) are causal transformers of the same width, depth and optimiser (dense causal attention), trained by next-token cross-entropy on the blanks with the clues given, left to right or in the order a logical solver fills the cells (clues first; cells the solver cannot place last, row-major), and decoded greedily in that order: their board accuracy is under greedy decoding (one network pass a position some board predicts: the NFE column), and the confidence policy does not apply (NA).\n`
-    : '';
+  const ar = o.models.some(isAutoregressive) ? baselinesNote(o) : '';
   const md = `# Sudoku: ${o.models.map(label).join(', ')} at this machine's scale
 
-Size \`${o.size}\` (same network and optimiser for all: attention \`${c.model.attention ?? 'dense'}\`, ${c.model.loops ?? 1} loop(s) through the blocks${c.deepSupervision ? ' (deep supervision)' : ''}, augmentation \`${c.augment}\`), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
+Size \`${o.size}\` (same network and optimiser for all${o.network ? `, network \`${o.network}\`` : ''}: attention \`${c.model.attention ?? 'dense'}\`, ${c.model.structure ? 'row, column and box embeddings' : 'no structure embeddings'}, ${c.model.loops ?? 1} loop(s) through the blocks${c.deepSupervision ? ' (deep supervision)' : ''}, augmentation \`${c.augment}\`${precisionNote(o.precision, ',')}), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
 Board accuracy: exact-match solve rate of the EMA model on the first ${o.test.puzzles.length} held-out puzzles, under the
 adaptive sampler (at most ${o.adaptiveNfe} NFE a board; its mean NFE in the table) and under the paper's confidence policy at ${o.nfe} NFE.
 Takeoff: first training evaluation (every ${o.evalEvery ?? SUDOKU_SIZES[o.size]!.evalEvery} steps, 200 held-out puzzles, confidence policy at 32 NFE)
