@@ -79,14 +79,15 @@ export function saveSafetensors(
 
 /** Decodes safetensors bytes; throws a one-line error naming what is wrong. */
 export function decodeSafetensors(
-  buf: Buffer,
+  buf: Uint8Array,
   source = 'safetensors',
 ): {
   tensors: Record<string, Tensor>;
   metadata: Record<string, string>;
 } {
   if (buf.byteLength < 8) throw new Error(`${source}: file too short for a safetensors header`);
-  const length = buf.readBigUInt64LE(0); // printed as the integer it is, however large
+  // printed as the integer it is, however large
+  const length = new DataView(buf.buffer, buf.byteOffset, buf.byteLength).getBigUint64(0, true);
   if (length > BigInt(buf.byteLength - 8))
     throw new Error(
       `${source}: header length ${length} exceeds the file (${buf.byteLength - 8} bytes after it)`,
@@ -94,7 +95,7 @@ export function decodeSafetensors(
   const n = Number(length);
   let header: Record<string, unknown>;
   try {
-    header = JSON.parse(buf.subarray(8, 8 + n).toString('utf8'));
+    header = JSON.parse(new TextDecoder().decode(buf.subarray(8, 8 + n)));
   } catch {
     throw new Error(`${source}: header is not valid JSON`);
   }

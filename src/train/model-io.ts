@@ -12,6 +12,7 @@ import { UNetRegressor } from '../model/unet-regressor.js';
 import type { PixelDiffusion } from '../pixel/index.js';
 import { isPixelProcess, type SJDProcess } from '../process/index.js';
 import {
+  decodeSafetensors,
   loadSafetensors,
   noGrad,
   saveSafetensors,
@@ -23,7 +24,7 @@ import { withArticle } from '../util/article.js';
 import { replaceDirAtomic, writeJsonAtomic } from '../util/atomic.js';
 import { claimOutDir, within } from '../util/out-path.js';
 import { buildModel, buildPixelDiffusion, buildProcess, buildRegressor } from './build.js';
-import { readConfig, type TrainConfig } from './config.js';
+import { parseConfig, readConfig, type TrainConfig } from './config.js';
 import { sjdVersion } from './manifest.js';
 import type { Trainable } from './objective.js';
 import {
@@ -115,26 +116,71 @@ export function loadNetwork(
   if (!existsSync(join(dir, MODEL_FILES.config)))
     throw new Error(`${dir}: not a model or run folder (no ${MODEL_FILES.config})`);
   const saved = readConfig(join(dir, MODEL_FILES.config));
-  const config = { ...saved, model: withPrecision(saved.model, precision) };
+  const file = weightsFile(dir);
+  // the task is checked before the weights are read
+  taskOf(saved, shape, dir, expectTask);
+  return networkOf(saved, loadSafetensors(file).tensors, shape, file, expectTask, precision);
+}
+
+/** The task shape of a saved config, refused (naming `where`) when it is not `expectTask`. */
+function taskOf(config: TrainConfig, shape: ShapeOf, where: string, expectTask?: string): TaskShape {
   const want = expectTask ?? (typeof shape === 'function' ? undefined : shape.name);
   if (want !== undefined && config.task !== want)
-    throw new Error(`${dir} holds ${withArticle(config.task)} model, not ${want}`);
-  const task = typeof shape === 'function' ? shape(config) : shape;
-  const file = weightsFile(dir);
+    throw new Error(`${where} holds ${withArticle(config.task)} model, not ${want}`);
+  return typeof shape === 'function' ? shape(config) : shape;
+}
+
+/**
+ * A network from its saved config and weights (a model folder's two files, read from disk or,
+ * in a browser, fetched): built, its weights checked finite and loaded; `source` names them in
+ * errors.
+ */
+export function networkOf(
+  saved: TrainConfig,
+  weights: Record<string, Tensor>,
+  shape: ShapeOf,
+  source: string,
+  expectTask?: string,
+  precision?: Precision,
+): LoadedNetwork {
+  const config = { ...saved, model: withPrecision(saved.model, precision) };
+  const task = taskOf(config, shape, source, expectTask);
   const gen = new TorchGenerator(0);
   const model = (
     isPixelProcess(config.process.name)
       ? buildRegressor(task, config.model, buildPixelDiffusion(task, config.process), gen)
       : buildModel(task, config.model, gen, config.process)
   ).eval();
-  const weights = loadSafetensors(file).tensors;
-  checkFinite(weights, file);
+  checkFinite(weights, source);
   tidy(() =>
     model.loadStateDict(
       Object.fromEntries(Object.entries(weights).map(([k, t]) => [k, t.to('float32')])),
     ),
   );
-  return { model, config, task, source: file };
+  return { model, config, task, source };
+}
+
+/**
+ * A model folder's two files as bytes (config.json's text, model.safetensors): the model and
+ * its process, as loadModel gives them from disk (a browser's fetch, a bundled model).
+ */
+export function modelFromFiles(
+  configText: string,
+  weights: Uint8Array,
+  shape: ShapeOf,
+  source: string,
+  expectTask?: string,
+  o: LoadOptions = {},
+): LoadedModel {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(configText);
+  } catch {
+    throw new Error(`${source}: ${MODEL_FILES.config} is not valid JSON`);
+  }
+  const saved = parseConfig(raw, `${source}/${MODEL_FILES.config}`);
+  const tensors = decodeSafetensors(weights, `${source}/${MODEL_FILES.weights}`).tensors;
+  return classifierOf(networkOf(saved, tensors, shape, source, expectTask, o.precision), source, o);
 }
 
 /** Options of loading a model: `uniformHazard` samples a learned-hazard model with w = 1. */
@@ -156,10 +202,14 @@ export function loadModel(
   expectTask?: string,
   o: LoadOptions = {},
 ): LoadedModel {
-  const r = loadNetwork(dir, shape, expectTask, o.precision);
+  return classifierOf(loadNetwork(dir, shape, expectTask, o.precision), dir, o);
+}
+
+/** A loaded network as an SJD classifier with its process (refusing a pixel-space regressor). */
+function classifierOf(r: LoadedNetwork, where: string, o: LoadOptions): LoadedModel {
   if (r.model instanceof UNetRegressor)
     throw new Error(
-      `${dir}: a ${r.config.process.name} model (a Gaussian diffusion on pixel values), not an SJD classifier`,
+      `${where}: a ${r.config.process.name} model (a Gaussian diffusion on pixel values), not an SJD classifier`,
     );
   const proc = buildProcess(r.task, r.config.process);
   const process = o.uniformHazard ? proc.withAnchorWeights(undefined) : deployed(r.model, proc);
