@@ -13,6 +13,7 @@ import {
   convertScalar,
   dense,
   forEachIndex,
+  gatherStrided,
   isFloating,
   JsTensor,
   newBuf,
@@ -166,10 +167,7 @@ function isRowMajor(shape: number[], strides: number[]): boolean {
 /** A reader's elements broadcast to `shape`, row-major. */
 function gatherBroadcast(r: Reader, shape: number[]): Float64Array {
   const out = new Float64Array(numelOf(shape));
-  const d = r.data!;
-  forEachIndex(shape, r.strides, r.offset, (at, i) => {
-    out[i] = d[at]!;
-  });
+  gatherStrided(r.data!, shape, r.strides, r.offset, out);
   return out;
 }
 

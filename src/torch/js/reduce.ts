@@ -240,12 +240,43 @@ function softmaxLine(line: Float64Array, log: boolean) {
 function checkFloat(t: JsTensor, op: string) {
   if (!isFloating(t.dtype)) throw new Error(`${op}: not implemented for '${t.dtype}'`);
 }
+/** Softmax (or its log) along the last dimension, row by row from t's elements into a new tensor. */
+function softmaxLast(t: JsTensor, log: boolean): JsTensor {
+  const src = values(t);
+  const out = dense(t.dtype, t.shape.slice());
+  const o = out.data;
+  const n = t.shape.at(-1)!;
+  const e = new Float64Array(n);
+  for (let at = 0; at + n <= src.length && n > 0; at += n) {
+    let m = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < n; i++) {
+      const x = src[at + i]!;
+      if (x > m || Number.isNaN(x)) m = x;
+    }
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      e[i] = Math.exp(src[at + i]! - m);
+      sum += e[i]!;
+    }
+    if (log) {
+      const l = m + Math.log(sum);
+      for (let i = 0; i < n; i++) o[at + i] = src[at + i]! - l;
+    } else for (let i = 0; i < n; i++) o[at + i] = e[i]! / sum;
+  }
+  return finish(out);
+}
+
+const isLast = (t: JsTensor, dim: number, op: string) =>
+  t.shape.length > 0 && dimOf(dim, t.shape.length, op) === t.shape.length - 1;
+
 export function softmax(t: JsTensor, dim: number): JsTensor {
   checkFloat(t, 'softmax');
+  if (isLast(t, dim, 'softmax')) return softmaxLast(t, false);
   return alongDim(t, dim, t.dtype, 'softmax', (l) => softmaxLine(l, false));
 }
 export function logSoftmax(t: JsTensor, dim: number): JsTensor {
   checkFloat(t, 'log_softmax');
+  if (isLast(t, dim, 'log_softmax')) return softmaxLast(t, true);
   return alongDim(t, dim, t.dtype, 'log_softmax', (l) => softmaxLine(l, true));
 }
 

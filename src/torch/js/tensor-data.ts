@@ -121,6 +121,45 @@ export function forEachIndex(
   }
 }
 
+/**
+ * out[i] = src[the storage index of logical index i] for a shape walked row-major over `strides`
+ * from `offset`: nested loops over at most six dimensions (the views the networks make), with no
+ * call per element; more dimensions take forEachIndex.
+ */
+export function gatherStrided(
+  src: ArrayLike<number>,
+  shape: readonly number[],
+  strides: readonly number[],
+  offset: number,
+  out: Buf | Float64Array,
+): void {
+  const nd = shape.length;
+  if (nd > 6) {
+    forEachIndex(shape, strides, offset, (at, i) => {
+      out[i] = src[at]!;
+    });
+    return;
+  }
+  // padded on the left to six dimensions of size 1
+  const n = [1, 1, 1, 1, 1, 1];
+  const st = [0, 0, 0, 0, 0, 0];
+  for (let d = 0; d < nd; d++) {
+    n[6 - nd + d] = shape[d]!;
+    st[6 - nd + d] = strides[d]!;
+  }
+  const [n0, n1, n2, n3, n4, n5] = n as [number, number, number, number, number, number];
+  const [s0, s1, s2, s3, s4, s5] = st as [number, number, number, number, number, number];
+  let i = 0;
+  for (let a = 0; a < n0; a++)
+    for (let b = 0; b < n1; b++)
+      for (let c = 0; c < n2; c++)
+        for (let d = 0; d < n3; d++)
+          for (let e = 0; e < n4; e++) {
+            const base = offset + a * s0 + b * s1 + c * s2 + d * s3 + e * s4;
+            for (let f = 0; f < n5; f++) out[i++] = src[base + f * s5]!;
+          }
+}
+
 /** The elements of `t` in row-major order, as a dense buffer (its own where already dense). */
 export function values(t: JsTensor): Buf {
   if (t.isDense) return t.data;
@@ -130,9 +169,7 @@ export function values(t: JsTensor): Buf {
     out.set(src.subarray(t.offset, t.offset + out.length) as never);
     return out;
   }
-  forEachIndex(t.shape, t.strides, t.offset, (at, i) => {
-    out[i] = src[at]!;
-  });
+  gatherStrided(src, t.shape, t.strides, t.offset, out);
   return out;
 }
 
