@@ -219,6 +219,14 @@ Object.assign(CASES, {
   any: [(b, mk) => b.any(f([3, 4], 1, 'bool')(b, mk), 0)],
   cumsum: [(b, mk) => b.cumsum(rnd(mk, [3, 4]), 1), (b, mk) => b.cumsum(rnd(mk, [5], 'int64'), 0)],
   softmax: [
+    // a masked row (attention's -inf scores): exactly 0 there
+    (b, mk) =>
+      b.softmax(
+        b.masked_fill(rnd(mk, [3, 6]), f([6], 2, 'bool')(b, mk), Number.NEGATIVE_INFINITY),
+        -1,
+      ),
+    (b, mk) => b.softmax(rnd(mk, [2, 3, 37]), -1),
+
     (b, mk) => b.softmax(rnd(mk, [3, 4, 5]), -1),
     (b, mk) => b.softmax(rnd(mk, [3, 4], 'float64'), 0),
   ],

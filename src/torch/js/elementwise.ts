@@ -22,6 +22,7 @@ import {
   resultType,
   values,
 } from './tensor-data.js';
+import { wasmGelu } from './wasm-elementwise.js';
 
 /** Rounds a buffer of bfloat16 or float16 elements to their precision (others as they are). */
 export function finish(t: JsTensor): JsTensor {
@@ -356,6 +357,7 @@ export function gelu(t: JsTensor, approximate: 'none' | 'tanh' = 'none'): JsTens
       const x = src[i]!;
       o[i] = 0.5 * x * (1 + Math.tanh(k * (x + 0.044715 * x * x * x)));
     }
+  else if (t.dtype === 'float32' && wasmGelu(src as Float32Array, o as Float32Array)) return out;
   else {
     const e = t.dtype === 'float64' ? erf : erf32;
     for (let i = 0; i < o.length; i++) {

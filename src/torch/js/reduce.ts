@@ -8,6 +8,7 @@ import type { DType } from '../types.js';
 import { finish } from './elementwise.js';
 import { permute } from './layout.js';
 import { dense, dimOf, isFloating, type JsTensor, newBuf, numelOf, values } from './tensor-data.js';
+import { wasmSoftmax } from './wasm-elementwise.js';
 
 /** The dims a reduction covers (all of them when none are given). */
 function dimsOf(t: JsTensor, dims: Dims | undefined, op: string): number[] {
@@ -246,6 +247,8 @@ function softmaxLast(t: JsTensor, log: boolean): JsTensor {
   const out = dense(t.dtype, t.shape.slice());
   const o = out.data;
   const n = t.shape.at(-1)!;
+  if (t.dtype === 'float32' && wasmSoftmax(src as Float32Array, n, log, o as Float32Array))
+    return out;
   const e = new Float64Array(n);
   for (let at = 0; at + n <= src.length && n > 0; at += n) {
     let m = Number.NEGATIVE_INFINITY;

@@ -1,37 +1,24 @@
 // The TypeScript backend's float32 matrix product in WebAssembly SIMD (wasm/gemm.ts, its bytes in
-// gemm-wasm.ts): instantiated once, synchronously (1 KiB, within what browsers compile on the
-// main thread), the operands copied into its memory (B transposed where it is stored [N, K], as
-// a linear layer's weight) and C copied out. Where WebAssembly SIMD is missing, gemm.ts's
-// JavaScript loop serves instead.
+// gemm-wasm.ts, instantiated by wasm-module.ts): the operands copied into its memory (B
+// transposed where it is stored [N, K], as a linear layer's weight) and C copied out. Where
+// WebAssembly SIMD is missing, gemm.ts's JavaScript loop serves instead.
 import { GEMM_WASM } from './gemm-wasm.js';
+import { BASE, float32Memory, instantiate } from './wasm-module.js';
 
 interface Kernel {
   gemm: (a: number, b: number, c: number, M: number, K: number, N: number) => void;
-  memory: WebAssembly.Memory;
 }
 
-let kernel: Kernel | null | undefined;
+let kernel: ReturnType<typeof instantiate<Kernel>> | undefined;
 
 /** The instantiated kernel, or null where this runtime cannot run it. */
-function instance(): Kernel | null {
-  if (kernel !== undefined) return kernel;
-  try {
-    const bytes = Uint8Array.from(atob(GEMM_WASM), (c) => c.charCodeAt(0));
-    const abort = () => {
-      throw new Error('gemm: the WebAssembly kernel aborted');
-    };
-    const inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { abort } });
-    kernel = inst.exports as unknown as Kernel;
-  } catch {
-    kernel = null;
-  }
+function instance() {
+  kernel ??= instantiate<Kernel>(GEMM_WASM);
   return kernel;
 }
 
 /** Whether the WebAssembly kernel runs here. */
 export const hasWasmGemm = (): boolean => instance() !== null;
-
-const BASE = 64; // the first bytes stay the module's own
 
 /**
  * C[cOff ..] = A[aOff ..] (M x K) times B[bOff ..] (K x N, or N x K when `transB`), float32; false
@@ -54,10 +41,7 @@ export function wasmGemm(
   const a = BASE;
   const b = a + 4 * M * K;
   const c = b + 4 * K * N;
-  const need = c + 4 * M * N;
-  const have = k.memory.buffer.byteLength;
-  if (need > have) k.memory.grow(Math.ceil((need - have) / 65536));
-  const mem = new Float32Array(k.memory.buffer);
+  const mem = float32Memory(k.memory, c + 4 * M * N);
   mem.set(A.subarray(aOff, aOff + M * K), a >> 2);
   if (transB) {
     const bt = b >> 2;
