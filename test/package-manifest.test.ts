@@ -62,9 +62,9 @@ test('every bare import of dist/src and bin/ is a production dependency', () => 
   assert.deepEqual(missing, []);
 });
 
-test("import 'sjd' loads no HTTP server; 'sjd/serve' is its own entry", () => {
-  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './package.json', './serve']);
-  for (const key of ['.', './serve']) {
+test("import 'sjd' loads no HTTP server; 'sjd/serve' and 'sjd/web' are their own entries", () => {
+  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './package.json', './serve', './web']);
+  for (const key of ['.', './serve', './web']) {
     for (const path of Object.values(pkg.exports[key] as Record<string, string>))
       assert.ok(existsSync(join(root, path)), `${key} -> ${path} is not built`);
   }
