@@ -8,6 +8,7 @@ import {
   setDefaultDevice,
   torchVersion,
 } from '../src/torch/index.js';
+import './browser.js';
 import './data.js';
 import './distributed.js';
 import './gemm.js';

@@ -1,11 +1,12 @@
 // The TypeScript backend's WebAssembly SIMD matrix product (wasm/gemm.ts, src/torch/js/wasm-gemm.ts):
 // the committed module is the one its source compiles to, and it gives the float64 loop's
 // products within float32 accumulation on every tile edge (sizes around its 4 x 8 tile), with B
-// stored either way.
+// stored either way; its cache of transposed weights follows writes in place.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { jsBackend } from '../src/torch/js/backend.js';
 import { hasWasmGemm, wasmGemm } from '../src/torch/js/wasm-gemm.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -47,4 +48,19 @@ test('the WebAssembly kernel equals the float64 product on every tile edge', () 
           );
         }
     }
+});
+
+test('a weight written in place after a product is read again, not taken from the kernel cache', () => {
+  const js = jsBackend;
+  const f32 = (n: number, at: number) =>
+    Float32Array.from({ length: n }, (_, i) => ((i * 7 + at) % 13) / 13);
+  const x = js.fromTyped(f32(3 * 16, 1), [3, 16]);
+  const w = js.fromTyped(f32(8 * 16, 2), [8, 16]);
+  const before = Array.from(js.toTyped(js.linear(x, w)) as Float32Array);
+  const other = js.fromTyped(f32(8 * 16, 5), [8, 16]);
+  js.copy_(w, other); // the same buffer, new values
+  const after = Array.from(js.toTyped(js.linear(x, w)) as Float32Array);
+  const want = Array.from(js.toTyped(js.linear(x, other)) as Float32Array);
+  assert.deepEqual(after, want);
+  assert.notDeepEqual(after, before);
 });

@@ -16,6 +16,7 @@ import {
   gatherStrided,
   isFloating,
   JsTensor,
+  markWritten,
   newBuf,
   numelOf,
   type Operand,
@@ -393,6 +394,7 @@ export function maskedFill(t: JsTensor, mask: JsTensor, value: Operand): JsTenso
 export function writeInto(t: JsTensor, src: Operand): void {
   const r = readerOf(src, t.shape, t.dtype);
   const d = t.data;
+  markWritten(d);
   if (r.data === null) {
     forEachIndex(t.shape, t.strides, t.offset, (at) => {
       d[at] = r.value;

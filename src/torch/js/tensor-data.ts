@@ -33,6 +33,16 @@ export class JsTensor {
   }
 }
 
+/**
+ * How often each buffer has been written in place (writeInto): a cache of something computed
+ * from a buffer (the matrix kernel's transposed weights) is valid while this has not moved.
+ */
+const epochs = new WeakMap<Buf, number>();
+export const writeEpoch = (b: Buf): number => epochs.get(b) ?? 0;
+export const markWritten = (b: Buf): void => {
+  epochs.set(b, writeEpoch(b) + 1);
+};
+
 export const numelOf = (shape: readonly number[]): number => {
   let n = 1;
   for (const s of shape) n *= s;

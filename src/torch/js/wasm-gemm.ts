@@ -1,8 +1,10 @@
 // The TypeScript backend's float32 matrix product in WebAssembly SIMD (wasm/gemm.ts, its bytes in
 // gemm-wasm.ts, instantiated by wasm-module.ts): the operands copied into its memory (B
-// transposed where it is stored [N, K], as a linear layer's weight) and C copied out. Where
+// transposed where it is stored [N, K], as a linear layer's weight, and kept there for the next
+// call) and C copied out. Where
 // WebAssembly SIMD is missing, gemm.ts's JavaScript loop serves instead.
 import { GEMM_WASM } from './gemm-wasm.js';
+import { writeEpoch } from './tensor-data.js';
 import { BASE, float32Memory, instantiate } from './wasm-module.js';
 
 interface Kernel {
@@ -21,8 +23,49 @@ function instance() {
 export const hasWasmGemm = (): boolean => instance() !== null;
 
 /**
- * C[cOff ..] = A[aOff ..] (M x K) times B[bOff ..] (K x N, or N x K when `transB`), float32; false
- * (nothing written) where the kernel does not run.
+ * The transposed weights kept in the kernel's memory, from its start: a linear layer's weight
+ * [N, K] is laid out [K, N] once, not at every call. An entry is valid while its source buffer
+ * has not been written in place since (tensor-data.ts writeEpoch); past CACHE_BYTES the cache
+ * starts over.
+ */
+const CACHE_BYTES = 256 * 2 ** 20;
+let cache = new WeakMap<Float32Array, Map<string, { at: number; epoch: number }>>();
+let cacheEnd = BASE;
+
+function transposedWeight(
+  k: NonNullable<ReturnType<typeof instance>>,
+  B: Float32Array,
+  bOff: number,
+  N: number,
+  K: number,
+): number {
+  const key = `${bOff}:${N}:${K}`;
+  const epoch = writeEpoch(B);
+  let byKey = cache.get(B);
+  const hit = byKey?.get(key);
+  if (hit && hit.epoch === epoch) return hit.at;
+  if (cacheEnd + 4 * N * K > CACHE_BYTES) {
+    cache = new WeakMap();
+    cacheEnd = BASE;
+    byKey = undefined;
+  }
+  const at = cacheEnd;
+  cacheEnd += 4 * N * K;
+  const mem = float32Memory(k.memory, cacheEnd);
+  const bt = at >> 2;
+  for (let n = 0; n < N; n++) {
+    const row = bOff + n * K;
+    for (let q = 0; q < K; q++) mem[bt + q * N + n] = B[row + q]!;
+  }
+  if (!byKey) cache.set(B, (byKey = new Map()));
+  byKey.set(key, { at, epoch });
+  return at;
+}
+
+/**
+ * C[cOff ..] = A[aOff ..] (M x K) times B[bOff ..] (K x N, or N x K when `transB`, then kept
+ * transposed in the kernel's memory), float32; false (nothing written) where the kernel does
+ * not run.
  */
 export function wasmGemm(
   A: Float32Array,
@@ -38,18 +81,12 @@ export function wasmGemm(
 ): boolean {
   const k = instance();
   if (k === null) return false;
-  const a = BASE;
-  const b = a + 4 * M * K;
-  const c = b + 4 * K * N;
+  const b = transB ? transposedWeight(k, B, bOff, N, K) : cacheEnd;
+  const a = transB ? cacheEnd : b + 4 * K * N;
+  const c = a + 4 * M * K;
   const mem = float32Memory(k.memory, c + 4 * M * N);
   mem.set(A.subarray(aOff, aOff + M * K), a >> 2);
-  if (transB) {
-    const bt = b >> 2;
-    for (let n = 0; n < N; n++) {
-      const row = bOff + n * K;
-      for (let q = 0; q < K; q++) mem[bt + q * N + n] = B[row + q]!;
-    }
-  } else mem.set(B.subarray(bOff, bOff + K * N), b >> 2);
+  if (!transB) mem.set(B.subarray(bOff, bOff + K * N), b >> 2);
   k.gemm(a, b, c, M, K, N);
   C.set(mem.subarray(c >> 2, (c >> 2) + M * N), cOff);
   return true;
