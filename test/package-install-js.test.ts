@@ -5,31 +5,18 @@
 // generated puzzles on it with the shipped model. Slow (an install and a demo on the TypeScript
 // backend, a minute or two); SJD_TEST_FAST=1 skips it.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { tempDir } from './tmp.js';
+import { packedProject } from './user-project.js';
 
-const root = new URL('../..', import.meta.url).pathname;
 const skip = process.env.SJD_TEST_FAST === '1' ? 'SJD_TEST_FAST' : false;
 
 test('without libtorch the tarball installs, and npx sjd demo solves 100/100 on the TypeScript backend', {
   skip,
   timeout: 20 * 60_000,
 }, () => {
-  const project = tempDir('sjd-user-project-js-');
-  const packs = tempDir('sjd-pack-js-');
-  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', packs], {
-    cwd: root,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const tarball = join(packs, out.trim().split('\n').at(-1)!);
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'sjd-user-project', private: true, type: 'module' }),
-  );
+  const { tarball, project } = packedProject('sjd-user-project-js-');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     LIBTORCH: join(project, 'no-libtorch-here'),

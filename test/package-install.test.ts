@@ -8,7 +8,7 @@
 // dependency missing from the package fails here. Slow (the install compiles the addon, 2-3
 // minutes); SJD_TEST_FAST=1 skips it.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
@@ -18,11 +18,10 @@ import {
   exerciseTaskModule,
   taskModuleExample,
 } from './doc-examples.js';
-import { tempDir } from './tmp.js';
+import { packedProject } from './user-project.js';
 
-const root = new URL('../..', import.meta.url).pathname;
 const skip = process.env.SJD_TEST_FAST === '1' ? 'SJD_TEST_FAST' : false;
-const project = tempDir('sjd-user-project-');
+let project = '';
 const EASY = '530070000600195000098000060800060003400803001700020006060000280000419005000080079';
 
 const npx = (...args: string[]) =>
@@ -35,17 +34,9 @@ const npx = (...args: string[]) =>
 before(
   () => {
     if (skip) return;
-    const packs = tempDir('sjd-pack-');
-    const out = execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', packs], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    const tarball = join(packs, out.trim().split('\n').at(-1)!);
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify({ name: 'sjd-user-project', private: true, type: 'module' }),
-    );
+    const packed = packedProject();
+    project = packed.project;
+    const tarball = packed.tarball;
     const install = spawnSync(
       'npm',
       ['install', tarball, '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'],

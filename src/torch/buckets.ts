@@ -2,21 +2,10 @@
 // order, into buckets of one dtype holding at most `capBytes` each (25 MiB by default, as PyTorch
 // DDP's bucket_cap_mb), so that many small gradients travel as a few large messages. A tensor
 // larger than the cap gets a bucket of its own; empty tensors are left out.
-import type { DType } from './types.js';
+import { DTYPE_BYTES, type DType } from './types.js';
 
 /** PyTorch DDP's default bucket size (bucket_cap_mb = 25). */
 export const DEFAULT_BUCKET_BYTES = 25 * 1024 * 1024;
-
-const DTYPE_BYTES: Record<DType, number> = {
-  float32: 4,
-  float64: 8,
-  int64: 8,
-  int32: 4,
-  bool: 1,
-  uint8: 1,
-  float16: 2,
-  bfloat16: 2,
-};
 
 /** The indices of `tensors` in each bucket, in order. */
 export function planBuckets(

@@ -21,6 +21,18 @@ export type TypedArray =
   | Uint16Array;
 export type Reduction = 'none' | 'mean' | 'sum';
 
+/** The bytes of one element of each dtype. */
+export const DTYPE_BYTES: Record<DType, number> = {
+  float32: 4,
+  float64: 8,
+  int64: 8,
+  int32: 4,
+  bool: 1,
+  uint8: 1,
+  float16: 2,
+  bfloat16: 2,
+};
+
 /** Backends by torch.distributed's names; 'nccl' (GPUs) needs a libtorch with CUDA. */
 export type Backend = 'gloo' | 'nccl';
 /** Reductions by PyTorch's names; 'avg' is the sum divided by the world size (truncated for integers). */

@@ -3,7 +3,7 @@
 // raw little-endian bytes of any dtype, typed arrays and bytes out (int64 as a BigInt64Array,
 // bfloat16 and float16 as their 16-bit patterns in a Uint16Array), zeros, ones, full, arange,
 // linspace, eye and conversion between dtypes.
-import type { DType, TypedArray } from '../types.js';
+import { DTYPE_BYTES, type DType, type TypedArray } from '../types.js';
 import {
   asDtype,
   type Buf,
@@ -56,17 +56,6 @@ export function fromTyped(data: TypedArray, shape: number[], dtype?: DType): JsT
   return asDtype(dense(src, s, buf), dtype ?? src);
 }
 
-const BYTES: Record<DType, number> = {
-  float32: 4,
-  float64: 8,
-  int64: 8,
-  int32: 4,
-  bool: 1,
-  uint8: 1,
-  float16: 2,
-  bfloat16: 2,
-};
-
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 const bf16ToNumber = (bits: number) => {
@@ -99,8 +88,8 @@ function numberToF16(x: number): number {
 export function fromBytes(bytes: Uint8Array, dtype: DType, shape: number[]): JsTensor {
   const s = checkShape(shape, 'fromBytes');
   const n = numelOf(s);
-  if (bytes.byteLength !== n * BYTES[dtype])
-    throw new Error(`bytes: ${bytes.byteLength} bytes for a tensor of ${n * BYTES[dtype]}`);
+  if (bytes.byteLength !== n * DTYPE_BYTES[dtype])
+    throw new Error(`bytes: ${bytes.byteLength} bytes for a tensor of ${n * DTYPE_BYTES[dtype]}`);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = dense(dtype, s);
   const o = out.data;
