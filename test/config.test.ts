@@ -84,6 +84,30 @@ test('the cpu size holds its recipe; flags override its network and augmentation
   assert.equal(sudokuConfig({ size: 'tiny', attention: 'typed' }).model.attention, 'typed');
 });
 
+test("the plain network (the paper's Sudoku setting): the size's width and optimiser, no graph in the network", () => {
+  for (const size of ['cpu', 'paper']) {
+    const plain = sudokuConfig({ size, network: 'plain', process: 'hybrid' });
+    const own = sudokuConfig({ size, process: 'hybrid' });
+    assert.equal(plain.model.structure, false);
+    assert.equal('attention' in plain.model, false); // dense
+    assert.equal('loops' in plain.model, false); // one pass
+    for (const k of ['width', 'depth', 'heads', 'mlpHidden', 'anchorDim'] as const)
+      assert.equal(plain.model[k], own.model[k], k);
+    assert.deepEqual([plain.lr, plain.batch, plain.augment], [own.lr, own.batch, own.augment]);
+    assert.deepEqual(parseConfig(JSON.parse(JSON.stringify(plain)), 'x'), plain);
+  }
+  // a flag given still overrides the setting; a pattern needs the structure the setting drops
+  assert.equal(sudokuConfig({ size: 'cpu', network: 'plain', loops: 2 }).model.loops, 2);
+  assert.throws(
+    () => parseConfig(sudokuConfig({ size: 'cpu', network: 'plain', attention: 'peers' }), 'x'),
+    /model\.attention: other than 'dense' needs the task's structure/,
+  );
+  assert.throws(
+    () => sudokuConfig({ size: 'cpu', network: 'graph' }),
+    /no network setting 'graph' \(plain\)/,
+  );
+});
+
 for (const [what, edit, message] of [
   ['an absurd depth', (c: Cfg) => (c.model.depth = 1e9), /^m\.json: model\.depth: /],
   ['a negative width', (c: Cfg) => (c.model.width = -1), /^m\.json: model\.width: /],
