@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { packedProject } from './user-project.js';
+import { tempDir } from './tmp.js';
+import { packInto } from './user-project.js';
 
 const skip = process.env.SJD_TEST_FAST === '1' ? 'SJD_TEST_FAST' : false;
 
@@ -16,7 +17,8 @@ test('without libtorch the tarball installs, and npx sjd demo solves 100/100 on 
   skip,
   timeout: 20 * 60_000,
 }, () => {
-  const { tarball, project } = packedProject('sjd-user-project-js-');
+  const project = tempDir('sjd-user-project-js-');
+  const tarball = packInto(project);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     LIBTORCH: join(project, 'no-libtorch-here'),

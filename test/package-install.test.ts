@@ -18,10 +18,11 @@ import {
   exerciseTaskModule,
   taskModuleExample,
 } from './doc-examples.js';
-import { packedProject } from './user-project.js';
+import { tempDir } from './tmp.js';
+import { packInto } from './user-project.js';
 
 const skip = process.env.SJD_TEST_FAST === '1' ? 'SJD_TEST_FAST' : false;
-let project = '';
+const project = tempDir('sjd-user-project-');
 const EASY = '530070000600195000098000060800060003400803001700020006060000280000419005000080079';
 
 const npx = (...args: string[]) =>
@@ -34,9 +35,7 @@ const npx = (...args: string[]) =>
 before(
   () => {
     if (skip) return;
-    const packed = packedProject();
-    project = packed.project;
-    const tarball = packed.tarball;
+    const tarball = packInto(project);
     const install = spawnSync(
       'npm',
       ['install', tarball, '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'],

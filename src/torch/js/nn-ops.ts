@@ -13,14 +13,13 @@ function checkFloat(t: JsTensor, op: string) {
     throw new Error(`${op}: expected a floating point input, got ${t.dtype}`);
 }
 
-/** (x - mean) / sqrt(var + eps) over each group of `inner` elements, then per-element affine. */
+/** (x - mean) / sqrt(var + eps) over each group of `inner` elements (the affine comes after). */
 function normalise(
   x: Float32Array | Float64Array,
   out: Float32Array | Float64Array,
   groups: number,
   inner: number,
   eps: number,
-  affine: (i: number, v: number) => number,
 ) {
   for (let g = 0; g < groups; g++) {
     const o = g * inner;
@@ -30,8 +29,26 @@ function normalise(
     let v = 0;
     for (let i = 0; i < inner; i++) v += (x[o + i]! - m) ** 2;
     const r = 1 / Math.sqrt(v / inner + eps);
-    for (let i = 0; i < inner; i++) out[o + i] = affine(o + i, (x[o + i]! - m) * r);
+    for (let i = 0; i < inner; i++) out[o + i] = (x[o + i]! - m) * r;
   }
+}
+
+/** out = out * scale + shift, the element k of each run of `every` elements taking scale[k]. */
+function affine(
+  out: Float32Array | Float64Array,
+  scale: ArrayLike<number> | null,
+  shift: ArrayLike<number> | null,
+  every: number,
+  repeat = 1,
+) {
+  // element i belongs to channel floor(i / repeat) % every
+  for (let at = 0; at < out.length; at += every * repeat)
+    for (let k = 0; k < every; k++) {
+      const w = scale ? scale[k]! : 1;
+      const b = shift ? shift[k]! : 0;
+      const from = at + k * repeat;
+      for (let i = from; i < from + repeat; i++) out[i] = out[i]! * w + b;
+    }
 }
 
 export function layerNorm(
@@ -52,17 +69,9 @@ export function layerNorm(
   const w = weight ? values(weight) : null;
   const b = bias ? values(bias) : null;
   const out = dense(x.dtype, x.shape.slice());
-  normalise(
-    values(x) as Float32Array,
-    out.data as Float32Array,
-    x.numel / Math.max(inner, 1),
-    inner,
-    eps,
-    (i, v) => {
-      const j = i % inner;
-      return (w ? v * w[j]! : v) + (b ? b[j]! : 0);
-    },
-  );
+  const o = out.data as Float32Array;
+  normalise(values(x) as Float32Array, o, x.numel / Math.max(inner, 1), inner, eps);
+  if (w || b) affine(o, w, b, inner);
   return finish(out);
 }
 
@@ -84,10 +93,9 @@ export function groupNorm(
   const w = weight ? values(weight) : null;
   const b = bias ? values(bias) : null;
   const out = dense(x.dtype, x.shape.slice());
-  normalise(values(x) as Float32Array, out.data as Float32Array, N * groups, inner, eps, (i, v) => {
-    const c = Math.floor(i / spatial) % C;
-    return (w ? v * w[c]! : v) + (b ? b[c]! : 0);
-  });
+  const o = out.data as Float32Array;
+  normalise(values(x) as Float32Array, o, N * groups, inner, eps);
+  if (w || b) affine(o, w, b, C, spatial);
   return finish(out);
 }
 
