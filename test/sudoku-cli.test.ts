@@ -419,7 +419,10 @@ test('sjd compare sudoku trains CADD and SJD per seed, is resumable, and writes 
   assert.ok(m, md);
   assert.ok(Number(m[1]) >= 1 && Number(m[1]) <= 5, 'the adaptive NFE within its cap');
   assert.match(md, /\| SJD \(sudoku W, sigma_W = 1\.5\) \|/);
-  assert.match(md, /attention `peers`, 2 loop\(s\) through the blocks, augmentation `digits`/);
+  assert.match(
+    md,
+    /attention `peers`, row, column and box embeddings, 2 loop\(s\) through the blocks, augmentation `digits`/,
+  );
   assert.match(md, / --loops 2 /);
   assert.match(
     md,

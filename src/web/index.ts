@@ -56,7 +56,10 @@ export function modelFromBytes(
   return { task, model: r.model, process: r.process, config: r.config };
 }
 
-/** A model from the URL of its folder (config.json and model.safetensors fetched beside it). */
+/**
+ * A model from the URL of its folder (config.json and model.safetensors fetched beside it),
+ * relative to the page; outside a browser, fetch the two files and use modelFromBytes.
+ */
 export async function loadModel(task: WebTask, folderUrl: string): Promise<WebModel> {
   const base = folderUrl.endsWith('/') ? folderUrl : `${folderUrl}/`;
   const get = async (name: string) => {
@@ -73,7 +76,10 @@ export async function loadModel(task: WebTask, folderUrl: string): Promise<WebMo
 
 export interface WebSolveOptions {
   seed?: number;
-  /** each sampler step of the first board, as the page shows tokens sticking */
+  /**
+   * the first board's sampler steps, handed over in order once the solve is done (what a page
+   * replays to show the cells sticking)
+   */
   onStep?: (step: TrajectoryStep) => void;
 }
 
