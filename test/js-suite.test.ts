@@ -1,7 +1,7 @@
 // Part of the suite run again on the TypeScript backend (SJD_BACKEND=js, so no libtorch is loaded
-// in those processes or in the CLI processes they start): the Sudoku samplers (the confidence
-// policy, the rules' exclusions, the undoing sampler and its searches), the keyed draws, and
-// `sjd solve` end to end. Each file must pass there as it passes on the addon.
+// in those processes or in the CLI processes they start): the Sudoku samplers (the adaptive one,
+// the confidence policy, the rules' exclusions, the undoing sampler and its searches), the keyed
+// draws, and `sjd solve` end to end. Each file must pass there as it passes on the addon.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const FILES = [
+  'adaptive-sampler',
   'confidence-policy',
   'sampler-exclusion',
   'sampler-remask',

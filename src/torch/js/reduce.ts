@@ -68,7 +68,7 @@ export function mean(t: JsTensor, dims?: Dims, keepdim = false): JsTensor {
     throw new Error(
       `mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ${t.dtype}`,
     );
-  return reduceRows(t, dims, keepdim, t.dtype, 'mean', (row) => sumOf(row) / row.length);
+  return reduceRows(t, dims, keepdim, t.dtype, 'mean', runningMean);
 }
 
 const extreme = (sign: 1 | -1) => (row: Float64Array) => {
@@ -98,11 +98,24 @@ export const logsumexp = (t: JsTensor, dims: Dims, keepdim = false) =>
     return m + Math.log(s);
   });
 
+/** A running mean: exactly the value for a row of one value, as libtorch's mean is. */
+const runningMean = (row: Float64Array) => {
+  let m = 0;
+  for (let i = 0; i < row.length; i++) m += (row[i]! - m) / (i + 1);
+  return row.length === 0 ? Number.NaN : m;
+};
+
+/** Welford's running variance (libtorch's): exactly 0 for a row of one value. */
 const variance = (unbiased: boolean) => (row: Float64Array) => {
-  const m = sumOf(row) / row.length;
-  let s = 0;
-  for (let i = 0; i < row.length; i++) s += (row[i]! - m) ** 2;
-  return s / Math.max(row.length - (unbiased ? 1 : 0), 0);
+  let m = 0;
+  let m2 = 0;
+  for (let i = 0; i < row.length; i++) {
+    const x = row[i]!;
+    const d = x - m;
+    m += d / (i + 1);
+    m2 += d * (x - m);
+  }
+  return m2 / Math.max(row.length - (unbiased ? 1 : 0), 0);
 };
 
 export const varOp = (t: JsTensor, dims?: Dims, unbiased = true, keepdim = false) =>
