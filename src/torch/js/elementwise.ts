@@ -443,9 +443,3 @@ export function lerp(t: JsTensor, end: JsTensor, weight: number): JsTensor {
     'lerp',
   );
 }
-
-/** Elements as JS numbers of a scalar operand or one-element tensor. */
-export const scalarOf = (x: Operand): number =>
-  x instanceof JsTensor ? x.data[x.offset]! : Number(x);
-
-export { values };

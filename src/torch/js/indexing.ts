@@ -1,7 +1,6 @@
 // The TypeScript backend's indexing ops (docs/design.md §3b): index_select, gather, scatter,
 // scatter_add, advanced indexing t[i0, i1, ...] with int64 or bool tensors, nonzero, one_hot and
 // embedding, with libtorch's shapes and its refusals of an index out of range.
-import type { DType } from '../types.js';
 import {
   broadcastShapes,
   convertScalar,
@@ -240,5 +239,3 @@ export function embedding(weight: JsTensor, indices: JsTensor): JsTensor {
   }
   return out;
 }
-
-export type { DType };

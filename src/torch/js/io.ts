@@ -101,12 +101,10 @@ export function fromBytes(bytes: Uint8Array, dtype: DType, shape: number[]): JsT
       case 'float64':
         o[i] = dv.getFloat64(i * 8, true);
         break;
-      case 'int64': {
-        const v = dv.getBigInt64(i * 8, true);
-        o[i] = convertScalar(Number(v), 'int64');
-        if (BigInt(o[i]!) !== v) convertScalar(Number.POSITIVE_INFINITY, 'int64'); // refuses it
+      case 'int64':
+        // past 2^53 Number(v) exceeds what convertScalar accepts: refused, not rounded
+        o[i] = convertScalar(Number(dv.getBigInt64(i * 8, true)), 'int64');
         break;
-      }
       case 'int32':
         o[i] = dv.getInt32(i * 4, true);
         break;
