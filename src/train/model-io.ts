@@ -123,7 +123,12 @@ export function loadNetwork(
 }
 
 /** The task shape of a saved config, refused (naming `where`) when it is not `expectTask`. */
-function taskOf(config: TrainConfig, shape: ShapeOf, where: string, expectTask?: string): TaskShape {
+function taskOf(
+  config: TrainConfig,
+  shape: ShapeOf,
+  where: string,
+  expectTask?: string,
+): TaskShape {
   const want = expectTask ?? (typeof shape === 'function' ? undefined : shape.name);
   if (want !== undefined && config.task !== want)
     throw new Error(`${where} holds ${withArticle(config.task)} model, not ${want}`);

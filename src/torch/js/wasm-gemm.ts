@@ -57,7 +57,10 @@ function transposedWeight(
     const row = bOff + n * K;
     for (let q = 0; q < K; q++) mem[bt + q * N + n] = B[row + q]!;
   }
-  if (!byKey) cache.set(B, (byKey = new Map()));
+  if (!byKey) {
+    byKey = new Map();
+    cache.set(B, byKey);
+  }
   byKey.set(key, { at, epoch });
   return at;
 }
