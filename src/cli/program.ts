@@ -15,6 +15,7 @@ import { torch } from '../index.js';
 import { registerCompare } from './compare.js';
 import { registerDemo } from './demo.js';
 import { registerExport } from './export.js';
+import { registerExportWeb } from './export-web.js';
 import { registerFigure } from './figure.js';
 import * as image from './image/index.js';
 import { int } from './options.js';
@@ -33,6 +34,21 @@ export function buildProgram(): Command {
   registerCommands(program);
   return program;
 }
+
+/** The names from `sjd` down to the command that runs (e.g. ['sample', 'text']). */
+function commandPath(action: Command): string[] {
+  const path: string[] = [];
+  for (let c: Command | null = action; c?.parent; c = c.parent) path.unshift(c.name());
+  return path;
+}
+
+/**
+ * Commands that do not say on stderr which tensor backend runs: those that say it themselves
+ * (info, demo) and those that run no model (data, runs, figure). Every other command's first
+ * line on a terminal's stderr names it ('sjd solve: libtorch 2.1.2', or the TypeScript backend
+ * and why); piped or logged, stderr holds only what went wrong (a failure's one line).
+ */
+const QUIET_COMMANDS = new Set(['info', 'demo', 'data', 'runs', 'figure']);
 
 /**
  * `sjd` itself: its global flags (threads, device, task modules, TF32), the hook that applies
@@ -69,9 +85,7 @@ function rootCommand(): Command {
     )
     .hook('preAction', (cmd, action) => {
       if (process.env.SJD_PARSE_ONLY === '1') {
-        const path: string[] = [];
-        for (let c: Command | null = action; c?.parent; c = c.parent) path.unshift(c.name());
-        console.log(`sjd: parsed ${path.join(' ')}`);
+        console.log(`sjd: parsed ${commandPath(action).join(' ')}`);
         process.exit(0);
       }
       const o = cmd.opts() as { threads?: number; device?: string; tf32?: boolean };
@@ -85,6 +99,13 @@ function rootCommand(): Command {
       }
       if (o.device !== undefined) torch.setDefaultDevice(o.device);
       if (o.tf32) torch.setAllowTF32(true);
+      const path = commandPath(action);
+      if (process.stderr.isTTY && !QUIET_COMMANDS.has(path[0]!)) {
+        const be = torch.backend();
+        console.error(
+          `sjd ${path.join(' ')}: ${be.label}${be.name === 'js' ? ` (${be.why})` : ''}`,
+        );
+      }
     })
     .configureOutput({
       outputError: (str, write) => write(`sjd: ${str.replace(/^error: /, '').trim()}\n`),
@@ -113,6 +134,7 @@ function registerCommands(program: Command): void {
   registerSampleTasks(program);
   registerCompare(program);
   registerExport(program);
+  registerExportWeb(program);
   registerRuns(program);
   registerFigure(program);
   registerServe(program);

@@ -14,11 +14,11 @@ import {
   clientErrorHandler,
   errorHandler,
   frameworkErrors,
-  HttpError,
   notFoundHandler,
   oneErrorShape,
 } from './errors.js';
 import { hostRefusal } from './host-header.js';
+import { HttpError } from './http-error.js';
 import { DEFAULT_WAIT_MS, JobQueue, type QueueOptions } from './job-queue.js';
 import { loadServedModels, SHIPPED_MODELS } from './models.js';
 import { sampleRoutes } from './routes-sample.js';

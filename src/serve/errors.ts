@@ -10,23 +10,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorAnswer } from './api-types.js';
+import { errorAnswer, firstLine, HttpError } from './http-error.js';
 import { CancelledError, JobTimeoutError, QueueFullError } from './job-queue.js';
-
-/** An error with the status it answers with. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const firstLine = (s: string) => s.split('\n')[0]!;
-
-/** The body of a failed request: the message's first line. */
-export const errorAnswer = (message: string): ErrorAnswer => ({ error: firstLine(message) });
 
 export function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (err instanceof QueueFullError)

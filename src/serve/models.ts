@@ -7,42 +7,14 @@
 // weights file and the reasons give paths relative to the models folder (or a file's name).
 import { existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
-import { networkLength } from '../model/network.js';
-import { samplersFor } from '../sampling/index.js';
-import { type TaskModel, type TaskSpec, taskSpecs } from '../tasks/registry.js';
+import { taskSpecs } from '../tasks/registry.js';
 import { MODEL_FILES } from '../train/index.js';
-import type { Defaults } from './api-types.js';
+import { type Served, servedModelOf } from './served.js';
+
+export type { Served, ServedModel } from './served.js';
 
 /** The package's models/ folder. */
 export const SHIPPED_MODELS = new URL('../../../models', import.meta.url).pathname;
-
-/** A task's model as the registry loads it (with an image's geometry, the text's alphabet). */
-export interface ServedModel extends TaskModel {
-  source: string; // the weights file, relative to the models folder
-  samplers: string[]; // those the model's process can run
-  defaults: Defaults;
-  length: number; // sites a sample
-}
-
-/** Each registered task's model, or why it has none (by task name). */
-export type Served = Record<string, ServedModel | { unavailable: string }>;
-
-/** A task's model from `dir` as the registry loads it, with the settings its page starts from. */
-function load(spec: TaskSpec, dir: string): ServedModel {
-  const r = spec.load(dir);
-  const sampler = spec.sampling.sampler(r.process);
-  const { rules } = spec.sampling;
-  const defaults = {
-    sampler,
-    nfe: spec.sampling.nfe(sampler),
-    temperature: spec.sampling.temperature,
-    topP: spec.sampling.topP,
-    grid: spec.sampling.grid,
-    ...(rules === undefined ? {} : { rules }),
-  };
-  const samplers = samplersFor(r.process, rules !== undefined);
-  return { ...r, samplers, defaults, length: networkLength(r.model) };
-}
 
 /** `path` as the API shows it: relative to the models folder `dir`, or its name when outside. */
 function shownPath(dir: string, path: string): string {
@@ -71,17 +43,11 @@ export function loadServedModels(dir: string): Served {
       continue;
     }
     try {
-      const m = load(spec, path);
-      out[task] = { ...m, source: shownPath(dir, m.source) };
+      const m = spec.load(path);
+      out[task] = servedModelOf(spec, m, shownPath(dir, m.source));
     } catch (e) {
       out[task] = { unavailable: `${task}/: ${redacted(dir, (e as Error).message)}` };
     }
   }
   return out;
 }
-
-/** The task's model, or null when it is unavailable. */
-export const servedModel = (served: Served, task: string): ServedModel | null => {
-  const m = served[task];
-  return !m || 'unavailable' in m ? null : m;
-};

@@ -6,29 +6,10 @@
 // answers are typed by api-types.ts, the page's types.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
-import { type TaskSpec, taskSpecs } from '../tasks/registry.js';
-import { DIFFICULTY_CLASSES } from '../tasks/sudoku/index.js';
-import { LIMITS } from './api-constants.js';
-import type { HealthAnswer, ModelsInfo, ServedTask, TaskInfo } from './api-types.js';
+import { taskSpecs } from '../tasks/registry.js';
+import type { HealthAnswer } from './api-types.js';
 import type { ServeContext } from './context.js';
-import type { Served } from './models.js';
-
-/** What /api/models tells of a task: its model, samplers and defaults, or why it has none. */
-function taskInfo(spec: TaskSpec, m: Served[string]): TaskInfo {
-  if (!m || 'unavailable' in m) return { available: false, reason: m?.unavailable ?? 'not loaded' };
-  return {
-    available: true,
-    source: m.source,
-    process: m.process.config.name,
-    samplers: m.samplers,
-    defaults: m.defaults,
-    length: m.length,
-    ...(m.geometry ? { geometry: m.geometry } : {}),
-    ...(m.alphabet ? { alphabet: m.alphabet } : {}),
-    ...(m.pieces ? { pieces: m.pieces } : {}),
-    ...(spec.apiInfo as Partial<ServedTask>), // Sudoku: a solve's retries
-  };
-}
+import { modelsInfo } from './served.js';
 
 export function statusRoutes(app: FastifyInstance, ctx: ServeContext): void {
   const started = performance.now();
@@ -48,12 +29,6 @@ export function statusRoutes(app: FastifyInstance, ctx: ServeContext): void {
     }),
   );
 
-  const models: ModelsInfo = {
-    tasks: Object.fromEntries(
-      taskSpecs().map((spec) => [spec.name, taskInfo(spec, ctx.served[spec.name])]),
-    ) as ModelsInfo['tasks'],
-    limits: LIMITS,
-    difficulties: DIFFICULTY_CLASSES,
-  };
+  const models = modelsInfo(taskSpecs(), ctx.served);
   app.get('/api/models', async () => models);
 }

@@ -6,7 +6,8 @@
 // "0.7", "1e-3"; not "0x10" or "Infinity"). The limits are the server's own (api-constants.ts).
 import type { FastifySchemaCompiler } from 'fastify';
 import { z } from 'zod';
-import * as sudoku from '../tasks/sudoku/index.js';
+import { CELLS, findRepeat, parseBoard, UNIT_NAMES } from '../tasks/sudoku/puzzle/board.js';
+import { DIFFICULTY_CLASSES } from '../tasks/sudoku/puzzle/difficulty.js';
 import { GRIDS, LIMITS } from './api-constants.js';
 
 /** Where a request's fields come from: a JSON body, or a query string (all text). */
@@ -48,12 +49,12 @@ const samplingFields = (samplers: readonly string[], from: Source) => ({
 /** An 81-character puzzle ('1'..'9', '0' or '.' blank) without a digit twice in a unit. */
 const puzzle = z
   .string()
-  .max(2 * sudoku.CELLS)
+  .max(2 * CELLS)
   .transform((s, ctx) => {
     try {
-      const board = sudoku.parseBoard(s, 'puzzle');
-      const rep = sudoku.findRepeat(board);
-      if (rep) throw new Error(`puzzle has '${rep.digit}' twice in ${sudoku.UNIT_NAMES[rep.unit]}`);
+      const board = parseBoard(s, 'puzzle');
+      const rep = findRepeat(board);
+      if (rep) throw new Error(`puzzle has '${rep.digit}' twice in ${UNIT_NAMES[rep.unit]}`);
       return board;
     } catch (e) {
       ctx.addIssue({ code: 'custom', message: (e as Error).message });
@@ -96,18 +97,25 @@ export const sampleRequest = (
 export type SampleRequest = z.infer<ReturnType<typeof sampleRequest>>;
 
 export const generateRequest = z.strictObject({
-  difficulty: z.enum(sudoku.DIFFICULTY_CLASSES).optional(),
+  difficulty: z.enum(DIFFICULTY_CLASSES).optional(),
   seed: int(LIMITS.seed, 'query').optional(),
 });
 export type GenerateRequest = z.infer<typeof generateRequest>;
 
-/** fastify's validator for zod schemas: the parsed value, or the first issue in one line. */
+/** A request parsed by its schema: the value, or the first issue in one line. */
+export function parseRequest<T>(
+  schema: z.ZodType<T>,
+  data: unknown,
+): { value: T; error?: never } | { error: Error; value?: never } {
+  const r = schema.safeParse(data);
+  if (r.success) return { value: r.data };
+  const issue = r.error.issues[0]!;
+  const field = issue.path.join('.');
+  return { error: new Error(`${field ? `${field}: ` : ''}${issue.message}`) };
+}
+
+/** fastify's validator for zod schemas (parseRequest). */
 export const zodValidator: FastifySchemaCompiler<z.ZodType> =
   ({ schema }) =>
-  (data) => {
-    const r = schema.safeParse(data);
-    if (r.success) return { value: r.data };
-    const issue = r.error.issues[0]!;
-    const field = issue.path.join('.');
-    return { error: new Error(`${field ? `${field}: ` : ''}${issue.message}`) };
-  };
+  (data) =>
+    parseRequest(schema, data);

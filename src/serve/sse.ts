@@ -13,7 +13,7 @@ import type { FastifyReply } from 'fastify';
 import type { TrajectoryStep } from '../sampling/index.js';
 import type { StreamEvent } from './api-types.js';
 import type { ServeContext } from './context.js';
-import { errorAnswer } from './errors.js';
+import { errorAnswer } from './http-error.js';
 import { CancelledError, type JobState, JobTimeoutError, StalledClientError } from './job-queue.js';
 import { queuedSteps, type StepRun } from './run-steps.js';
 import { stepEvent } from './step-event.js';

@@ -3,7 +3,7 @@
 // with 429, before anything is queued, so that one client cannot take every job slot with
 // streams (a stream it stops reading is dropped by the write deadline, deadlines.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from './errors.js';
+import { HttpError } from './http-error.js';
 
 export const DEFAULT_STREAMS_PER_CLIENT = 2;
 

@@ -38,7 +38,7 @@ import * as sudoku from '../tasks/sudoku/index.js';
 import { tidy } from '../torch/index.js';
 import type { SharedBatchStats } from './api-types.js';
 import { type Deadlines, jobCapMs } from './deadlines.js';
-import { HttpError } from './errors.js';
+import { HttpError } from './http-error.js';
 import { CancelledError, type JobQueue, JobTimeoutError } from './job-queue.js';
 
 /** A solve riding a batch: its puzzle, its board's rows (retry.ts), how it is answered. */

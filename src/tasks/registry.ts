@@ -4,11 +4,10 @@
 // registerTask adds one at run time (a library user's task, the registry test's toy task).
 import { SAMPLING_DEFAULTS } from '../sampling/defaults.js';
 import type { TaskShape, TrainConfig } from '../train/index.js';
-import type { LoadedModel } from '../train/model-io.js';
 import type { TaskSpec as Spec } from './common/task-spec.js';
 import { imageSpec } from './image/spec.js';
-import type { ImageGeometry } from './image/tokens.js';
 import { sequenceSpec } from './sequences/spec.js';
+import type { TaskModel } from './serving.js';
 import { sudokuSpec } from './sudoku/spec.js';
 import { textSpec } from './text/spec.js';
 
@@ -18,17 +17,12 @@ export type {
   PreparedRun,
   SamplingDefaults,
   TaskFlag,
+  TaskServing,
   TrainEntry,
   TrainOptions,
   UnconditionalSettings,
 } from './common/task-spec.js';
-
-/** A loaded model with what its task adds: an image's geometry, the text's alphabet. */
-export interface TaskModel extends LoadedModel {
-  geometry?: ImageGeometry;
-  alphabet?: string; // the character of each token
-  pieces?: string[]; // the text of each token (a character, or a BPE token's piece)
-}
+export type { TaskModel } from './serving.js';
 
 /** A task as the registry holds it: its model one of those TaskModel describes. */
 export type TaskSpec = Spec<TaskModel>;

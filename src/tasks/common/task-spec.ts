@@ -112,15 +112,21 @@ export interface CompareEntry {
   run(o: CompareOptions, hooks: TrainHooks): Promise<boolean>;
 }
 
-export interface TaskSpec<M extends LoadedModel = LoadedModel> {
+/**
+ * What serving a task's model needs (sampling it, answering the API): nothing that reads files,
+ * so that a browser bundle holds it (the static site of `sjd export-web`).
+ */
+export interface TaskServing<M extends LoadedModel = LoadedModel> {
   name: string;
   /** The positions, classes and structure a saved model of this task is built for. */
   shape(config: TrainConfig): TaskShape;
-  /** A run folder or exported model (the shipped one when `dir` is absent). */
-  load(dir?: string): M;
   sampling: SamplingDefaults;
-  train: TrainEntry;
-  compare?: CompareEntry;
+  /**
+   * A model from its folder's two files as bytes (config.json's text, model.safetensors), as
+   * `load` gives it from disk; `source` names them in errors. A task without it is not served
+   * from bytes (in a browser).
+   */
+  fromFiles?(configText: string, weights: Uint8Array, source: string): M;
   /**
    * Unconditional sampling, one batch step by step, returning what the API answers besides the
    * settings (text: the strings; images: the geometry and grey levels) and the NFE spent. A task
@@ -143,4 +149,12 @@ export interface TaskSpec<M extends LoadedModel = LoadedModel> {
   };
   /** Fixed facts /api/models adds to the task's entry (Sudoku: the retries a solve makes). */
   apiInfo?: Record<string, unknown>;
+}
+
+/** A task to the commands: how it is served, and how its models load, train and compare. */
+export interface TaskSpec<M extends LoadedModel = LoadedModel> extends TaskServing<M> {
+  /** A run folder or exported model (the shipped one when `dir` is absent). */
+  load(dir?: string): M;
+  train: TrainEntry;
+  compare?: CompareEntry;
 }

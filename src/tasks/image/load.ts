@@ -6,23 +6,18 @@
 
 import { join } from 'node:path';
 import { isPixelProcess } from '../../process/index.js';
-import type { TaskShape, TrainConfig } from '../../train/index.js';
 import { MODEL_FILES, readConfig } from '../../train/index.js';
-import {
-  type LoadedModel,
-  type LoadedPixelModel,
-  loadModel,
-  loadPixelModel,
-} from '../../train/model-io.js';
+import { loadModel, loadPixelModel } from '../../train/model-io.js';
+import { type AnyImageModel, type ImageModel, savedImageShape } from './image-model.js';
 import { hasShippedImageModel, SHIPPED_IMAGE } from './presets.js';
-import { type ImageGeometry, imageShape } from './tokens.js';
 
-export type ImageModel = LoadedModel & { geometry: ImageGeometry };
-export type PixelImageModel = LoadedPixelModel & { geometry: ImageGeometry };
-/** An image model of any process; `diffusion` marks the pixel-space ones. */
-export type AnyImageModel = ImageModel | PixelImageModel;
-
-export const isPixelImageModel = (m: AnyImageModel): m is PixelImageModel => 'diffusion' in m;
+export {
+  type AnyImageModel,
+  type ImageModel,
+  isPixelImageModel,
+  type PixelImageModel,
+  savedImageShape,
+} from './image-model.js';
 
 function modelPath(dir?: string): string {
   const path = dir ?? SHIPPED_IMAGE;
@@ -55,10 +50,4 @@ export function loadAnyImageModel(dir?: string): AnyImageModel {
   if (!isPixelProcess(savedProcess(path))) return loadImageModel(path);
   const r = loadPixelModel(path, (c) => savedImageShape(c, path), 'image');
   return { ...r, geometry: r.config.image! };
-}
-
-/** The task shape of a saved image model (at `where`), from the geometry its config carries. */
-export function savedImageShape(c: TrainConfig, where = 'the model'): TaskShape {
-  if (!c.image) throw new Error(`${where}: not an image model (no image geometry in its config)`);
-  return imageShape(c.image);
 }

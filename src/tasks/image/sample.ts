@@ -17,7 +17,7 @@ import {
   type UnconditionalOptions,
   unconditionalSampling,
 } from '../../sampling/index.js';
-import { type AnyImageModel, isPixelImageModel, type PixelImageModel } from './load.js';
+import { type AnyImageModel, isPixelImageModel, type PixelImageModel } from './image-model.js';
 import { type ImageGeometry, imageShape, imagesOf } from './tokens.js';
 
 /** Images' sampling defaults (the commands', the page's and sampleImages'): the library's. */

@@ -1,9 +1,8 @@
-// The image task as the commands and `sjd serve` see it (common/task-spec.ts): its models' shape
-// (from the geometry their config carries), the shipped model, the sampling defaults
-// (app:cifar10-imagenet: MDLM's ancestral step for the masked preset, else Alg. 2; NFE 64), a
-// training run from `sjd train image`'s flags (flags.ts), the comparison of `sjd compare image`
-// (tab:cifar10_fid at this machine's scale), and unconditional sampling as the API answers it
-// (grey levels [n][C * H * W]).
+// The image task as the commands and `sjd serve` see it (common/task-spec.ts): how it is served
+// (serving.ts: its models' shape from the geometry their config carries, the sampling defaults,
+// sampling as the API answers it), the shipped model, a training run from `sjd train image`'s
+// flags (flags.ts) and the comparison of `sjd compare image` (tab:cifar10_fid at this machine's
+// scale).
 import { describeProcess } from '../../process/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
@@ -16,18 +15,16 @@ import {
   type ImageCompareFlags,
   type ImageTrainFlags,
 } from './flags.js';
-import { loadImageModel, savedImageShape } from './load.js';
+import { loadImageModel } from './load.js';
 import { IMAGE_PROCESS, IMAGE_SIZES, imageConfig } from './presets.js';
-import { IMAGE_SAMPLING, sampleImageSteps } from './sample.js';
+import { imageServing } from './serving.js';
 import { checkGeometry, imagesOrFashion } from './source.js';
 import { ImageTask } from './task.js';
 import { describeGeometry, geometryOf, type ImageGeometry } from './tokens.js';
 
 export const imageSpec: TaskSpec<LoadedModel & { geometry: ImageGeometry }> = {
-  name: 'image',
-  shape: (config) => savedImageShape(config),
+  ...imageServing,
   load: loadImageModel,
-  sampling: IMAGE_SAMPLING,
   train: {
     description:
       'train an image denoiser, a U-Net (default: sjd with the pixel-grid blur, sigma_B 2.5)',
@@ -88,14 +85,5 @@ export const imageSpec: TaskSpec<LoadedModel & { geometry: ImageGeometry }> = {
       );
       return runs !== null;
     },
-  },
-  *sampleSteps(m, s) {
-    const g = m.geometry;
-    const r = yield* sampleImageSteps(m.model, m.process, g, s);
-    const size = g.channels * g.height * g.width;
-    const images = Array.from({ length: s.n }, (_, i) =>
-      Array.from(r.images.subarray(i * size, (i + 1) * size)),
-    ); // [n][C * H * W] grey levels
-    return { answer: { geometry: g, images }, nfe: r.nfe };
   },
 };

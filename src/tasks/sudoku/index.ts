@@ -16,6 +16,7 @@ export * from './puzzle/by-nodes.js';
 export * from './puzzle/check.js';
 export * from './puzzle/csv.js';
 export * from './puzzle/difficulty.js';
+export * from './puzzle/difficulty-file.js';
 export * from './puzzle/generate-class.js';
 export * from './puzzle/generator.js';
 export * from './puzzle/logic-solver.js';

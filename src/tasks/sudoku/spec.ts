@@ -1,10 +1,8 @@
-// The Sudoku task as the commands and `sjd serve` see it (common/task-spec.ts): its models' shape
-// (81 cells, the row/column/box structure), the shipped model, the sampling defaults of a solve
-// (Sudoku's rules, the adaptive sampler that undoes what breaks them, its NFE cap per board), a
-// training run from `sjd train sudoku`'s flags (app:sudoku; the flags in flags.ts), the
-// comparison of `sjd compare sudoku` (sec:exp-sudoku), and the retries /api/models tells the
-// page. Sudoku has no unconditional sampling: it is solved from clues (solve.ts,
-// `POST /api/sudoku/solve`).
+// The Sudoku task as the commands and `sjd serve` see it (common/task-spec.ts): how it is served
+// (serving.ts: its models' shape, a solve's sampling defaults, the retries /api/models tells the
+// page), the shipped model, a training run from `sjd train sudoku`'s flags (app:sudoku; the flags
+// in flags.ts) and the comparison of `sjd compare sudoku` (sec:exp-sudoku). Sudoku has no
+// unconditional sampling: it is solved from clues (solve.ts, `POST /api/sudoku/solve`).
 import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
 import { sudokuModelList } from './compare/autoregressive-run.js';
 import { runComparison, sudokuReportFiles } from './compare/comparison.js';
@@ -19,19 +17,16 @@ import {
 } from './flags.js';
 import { loadSudokuModel } from './load.js';
 import { SUDOKU_PROCESS, SUDOKU_SIZES, sudokuConfig } from './presets.js';
-import { DEFAULT_RETRIES } from './retry.js';
-import { SUDOKU_SAMPLING } from './solve.js';
-import { SudokuTask, sudokuShape } from './task.js';
+import { sudokuServing } from './serving.js';
+import { SudokuTask } from './task.js';
 
 /** The training puzzles: the file given, else 20,000 generated here (saying so on `log`). */
 const trainingPuzzles = (data: string | undefined, log?: (line: string) => void) =>
   pairsOrGenerated(data, undefined, { n: 20_000, seed: 1, what: 'training puzzles' }, log);
 
 export const sudokuSpec: TaskSpec = {
-  name: 'sudoku',
-  shape: () => sudokuShape,
+  ...sudokuServing,
   load: loadSudokuModel,
-  sampling: SUDOKU_SAMPLING,
   train: {
     description: 'train a Sudoku denoiser (default: sjd with the constraint-graph W)',
     sizes: SUDOKU_SIZES,
@@ -88,5 +83,4 @@ export const sudokuSpec: TaskSpec = {
       return runs !== null;
     },
   },
-  apiInfo: { retries: DEFAULT_RETRIES }, // a solve's (retry.ts)
 };

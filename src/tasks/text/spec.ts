@@ -1,11 +1,8 @@
-// The text task as the commands and `sjd serve` see it (common/task-spec.ts): its models' shape,
-// the shipped model and its vocabulary (an alphabet, or a tokenizer), the sampling defaults (app:text8: MDLM's ancestral step for
-// the masked preset, else Alg. 2; NFE 64, temperature 0.7), a training run from `sjd train
-// text`'s flags (prepare.ts), the comparison of `sjd compare text` (fig:text8), and unconditional
-// sampling as the API answers it.
+// The text task as the commands and `sjd serve` see it (common/task-spec.ts): how it is served
+// (serving.ts: its models' shape, vocabulary and sampling defaults, sampling as the API answers
+// it), the shipped model, a training run from `sjd train text`'s flags (prepare.ts) and the
+// comparison of `sjd compare text` (fig:text8).
 
-import { networkLength } from '../../model/network.js';
-import type { LoadedModel } from '../../train/model-io.js';
 import type { CompareOptions, TaskSpec } from '../common/task-spec.js';
 import { runTextComparison, textReportFiles } from './compare/comparison.js';
 import { FRONTIER_NFES } from './compare/frontier.js';
@@ -16,10 +13,8 @@ import { HOLE_SHAPES, type HoleShape } from './infill.js';
 import { loadTextModel } from './load.js';
 import { characterTask, prepareTextRun } from './prepare.js';
 import { SIGMA_SWEEP, TEXT_PROCESS, TEXT_SIZES } from './presets.js';
-import { sampleTextSteps, TEXT_SAMPLING } from './sample.js';
-import { textShape } from './task.js';
-import type { TemplateSpec, TextTemplate } from './template.js';
-import { modelTemplate, textDecoding, tokenPieces } from './vocabulary.js';
+import { TEXT_SAMPLING } from './sample.js';
+import { type TextModel, textServing, withVocabulary } from './serving.js';
 
 const TEXT_COMPARISON_DOC = 'docs/reports/text/comparison.md';
 const TEXT_HAZARDS_DOC = 'docs/reports/text/hazards.md';
@@ -35,15 +30,9 @@ const textDoc = (o: { doc: string; infill?: unknown; hazards?: unknown }): strin
         ? TEXT_HAZARDS_DOC
         : TEXT_COMPARISON_DOC;
 
-export const textSpec: TaskSpec<LoadedModel & { alphabet?: string; pieces: string[] }> = {
-  name: 'text',
-  shape: textShape,
-  load: (dir) => {
-    const m = loadTextModel(dir);
-    const pieces = tokenPieces(m.config);
-    return m.config.tokenizer ? { ...m, pieces } : { ...m, alphabet: pieces.join(''), pieces };
-  },
-  sampling: TEXT_SAMPLING,
+export const textSpec: TaskSpec<TextModel> = {
+  ...textServing,
+  load: (dir) => withVocabulary(loadTextModel(dir)),
   train: {
     description: 'train a text8-style character denoiser (default: sjd with the 1-D Gaussian W)',
     sizes: TEXT_SIZES,
@@ -99,18 +88,5 @@ export const textSpec: TaskSpec<LoadedModel & { alphabet?: string; pieces: strin
       }
       return (await runTextComparison(task, o, hooks)) !== null;
     },
-  },
-  *sampleSteps(m, s, condition) {
-    const template = (condition as TextTemplate | null | undefined) ?? null;
-    const decoding = textDecoding(m.config);
-    const r = yield* sampleTextSteps(m.model, m.process, { ...s, template, ...decoding });
-    // the fields normalisation changed, as they were used (the page shows them)
-    const normalised = template?.normalised;
-    return { answer: normalised ? { texts: r.texts, normalised } : { texts: r.texts }, nfe: r.nfe };
-  },
-  conditioning: {
-    fields: { prompt: 'string', suffix: 'string', infill: 'string', length: 'int' },
-    parse: (m, q, name = (f) => f) =>
-      modelTemplate(m.config, q as TemplateSpec, networkLength(m.model), name),
   },
 };

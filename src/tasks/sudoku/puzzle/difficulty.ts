@@ -1,20 +1,14 @@
-// Sudoku difficulty classes (app:sudoku, docs/design.md §5): the strategies a puzzle needs, from the
-// qqwing columns of its file when it has them, else from the logical solver (logic-solver.ts):
+// Sudoku difficulty classes (app:sudoku, docs/design.md §5): the strategies a puzzle needs (a
+// file's qqwing columns give them too: difficulty-file.ts), from the logical solver (logic-solver.ts):
 // `singles` (naked and hidden singles finish it), `beyond-singles` (a pair or intersection
 // strategy is needed), `guessing` (logic alone cannot finish it). The scores of metrics.ts,
 // split by class, or by search-node bucket (search-nodes.ts), with the first-attempt
 // rate and the NFE per board of each group.
-import { readFileSync } from 'node:fs';
 import { maxOf } from '../../../util/fold.js';
 import { type SudokuScores, scoreBoards } from '../metrics.js';
 import type { Board } from './board.js';
 import { solveLogically } from './logic-solver.js';
-import {
-  labelOfCounts,
-  parseStrategyColumns,
-  type QqwingLabel,
-  type StrategyStats,
-} from './qqwing-csv.js';
+import { labelOfCounts, type QqwingLabel, type StrategyStats } from './qqwing-label.js';
 import { NODE_BUCKETS, nodeBucket } from './search-nodes.js';
 
 export const DIFFICULTY_CLASSES = ['singles', 'beyond-singles', 'guessing'] as const;
@@ -43,27 +37,6 @@ export function strategyStats(puzzle: Board): StrategyStats {
 /** The class of each puzzle by the logical solver. */
 export const classifyPuzzles = (puzzles: readonly Board[]): DifficultyClass[] =>
   puzzles.map((p) => classOfLabel(strategyStats(p).label));
-
-/**
- * The classes of the first `puzzles.length` puzzles of file `path` (the puzzles read from it):
- * from its qqwing columns when a CSV has them, else computed by the logical solver.
- */
-export function difficultyClasses(
-  path: string,
-  puzzles: readonly Board[],
-  only?: readonly number[], // the classes of these puzzles alone (a solve stopped part-way)
-): { classes: DifficultyClass[]; source: 'columns' | 'solver' } {
-  const pick = <T>(xs: readonly T[]): T[] => (only ? only.map((i) => xs[i]!) : [...xs]);
-  const stats = path.endsWith('.npy')
-    ? null
-    : parseStrategyColumns(readFileSync(path, 'utf8'), path, puzzles.length);
-  if (!stats) return { classes: classifyPuzzles(pick(puzzles)), source: 'solver' };
-  if (stats.length !== puzzles.length)
-    throw new Error(
-      `${path}: ${stats.length} rows of qqwing columns for ${puzzles.length} puzzles`,
-    );
-  return { classes: pick(stats).map((s) => classOfLabel(s.label)), source: 'columns' };
-}
 
 /**
  * A group's scores: how many boards, the solve rate and cell accuracy over the blanks; with the

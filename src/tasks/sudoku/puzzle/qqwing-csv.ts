@@ -11,11 +11,15 @@ import { type Board, formatBoard } from './board.js';
 import { parseSudokuCsv } from './csv.js';
 import { parseRecords, sudokuColumns } from './csv-records.js';
 import { STRATEGIES, type Strategy } from './logic-solver.js';
+import { labelOfCounts, QQWING_LABELS, type StrategyStats } from './qqwing-label.js';
 import { countSearchNodes } from './search-nodes.js';
 
-/** qqwing's difficulty labels, easiest first. */
-export const QQWING_LABELS = ['Simple', 'Easy', 'Intermediate', 'Expert'] as const;
-export type QqwingLabel = (typeof QQWING_LABELS)[number];
+export {
+  labelOfCounts,
+  QQWING_LABELS,
+  type QqwingLabel,
+  type StrategyStats,
+} from './qqwing-label.js';
 
 /** The count column of each strategy, in STRATEGIES order. */
 export const COUNT_COLUMNS: Record<Strategy, string> = {
@@ -34,28 +38,11 @@ export const STRATEGY_COLUMNS = [
   'qqwing_difficulty',
 ] as const;
 
-/** A row's statistics: clue count, strategy applications and label. */
-export interface StrategyStats {
-  givens: number;
-  counts: Record<Strategy, number>;
-  label: QqwingLabel;
-}
-
 export interface StrategyRow extends StrategyStats {
   puzzle: Board;
   solution: Board;
   /** the complete search's node count (search-nodes.ts) */
   nodes: number;
-}
-
-/**
- * The label the counts imply for a puzzle that logic finishes: Intermediate when a pair or
- * intersection strategy was needed, else Easy when a hidden single was, else Simple. (Both
- * qqwing and logic-solver.ts apply the easiest strategy first, so a harder one counts only if needed.)
- */
-export function labelOfCounts(counts: Record<Strategy, number>): QqwingLabel {
-  if (STRATEGIES.slice(2).some((s) => counts[s] > 0)) return 'Intermediate';
-  return counts.hiddenSingle > 0 ? 'Easy' : 'Simple';
 }
 
 /** One row's statistics from its fields; throws the problem (without file and line). */
