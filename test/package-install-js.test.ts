@@ -2,10 +2,12 @@
 // empty project with LIBTORCH naming a folder that holds none, so the install's addon build
 // cannot find it. The install still succeeds (the build's failure is a warning with the fix),
 // `npx sjd info` says the TypeScript backend runs and why, and `npx sjd demo` solves its 100
-// generated puzzles on it with the shipped model. Slow (an install and a demo on the TypeScript
+// generated puzzles on it with the shipped model; `npx sjd export-web` writes the static site
+// with the shipped models. Slow (an install and a demo on the TypeScript
 // backend, a minute or two); SJD_TEST_FAST=1 skips it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from './tmp.js';
@@ -53,4 +55,10 @@ test('without libtorch the tarball installs, and npx sjd demo solves 100/100 on 
   assert.equal(demo.status, 0, demo.stderr);
   assert.match(demo.stdout, /^sjd demo sudoku \(TypeScript backend, 1 threads\)/);
   assert.match(demo.stdout, /^solved 100\/100 boards \(100\.0%\)/m);
+  // the static site, from the installed package: its script and the three shipped models
+  const site = npx('sjd', 'export-web', 'site');
+  assert.equal(site.status, 0, site.stderr);
+  for (const task of ['sudoku', 'text', 'image'])
+    assert.match(site.stdout, new RegExp(`^${task}: .*node_modules/sjd/models/${task}$`, 'm'));
+  assert.ok(existsSync(join(project, 'site', 'sjd-site.js')));
 });
