@@ -1,7 +1,7 @@
 // The TypeScript backend's WebAssembly SIMD matrix product (wasm/gemm.ts, src/torch/js/wasm-gemm.ts):
 // the committed module is the one its source compiles to, and it gives the float64 loop's
 // products within float32 accumulation on every tile edge (sizes around its 4 x 8 tile), with B
-// stored either way; its cache of transposed weights follows writes in place.
+// stored either way and a bias added; its cache of transposed weights follows writes in place.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
@@ -34,11 +34,12 @@ test('the WebAssembly kernel equals the float64 product on every tile edge', () 
       const A = rnd(M * K + 3);
       const B = rnd(K * N + 5);
       const C = new Float32Array(M * N + 2).fill(7);
-      assert.ok(wasmGemm(A, 3, B, 5, C, 2, M, K, N, transB));
+      const bias = transB ? rnd(N) : null; // a linear layer's, added after the sum
+      assert.ok(wasmGemm(A, 3, B, 5, C, 2, M, K, N, transB, bias));
       assert.deepEqual([C[0], C[1]], [7, 7], 'wrote before its offset');
       for (let i = 0; i < M; i++)
         for (let j = 0; j < N; j++) {
-          let want = 0;
+          let want = bias ? bias[j]! : 0;
           for (let k = 0; k < K; k++)
             want += A[3 + i * K + k]! * B[5 + (transB ? j * K + k : k * N + j)]!;
           const got = C[2 + i * N + j]!;

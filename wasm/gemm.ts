@@ -6,8 +6,11 @@
 
 // @ts-nocheck: AssemblyScript, not TypeScript (v128, usize, load and store are its builtins)
 
-/** C[i, j] = sum_k A[i, k] B[k, j] for i < M, j < N (every element of C written). */
-export function gemm(a: usize, b: usize, c: usize, M: i32, K: i32, N: i32): void {
+/**
+ * C[i, j] = sum_k A[i, k] B[k, j] (+ bias[j] where `bias` is not 0) for i < M, j < N (every
+ * element of C written).
+ */
+export function gemm(a: usize, b: usize, c: usize, M: i32, K: i32, N: i32, bias: usize): void {
   const rowA = (<usize>K) << 2;
   const rowB = (<usize>N) << 2;
   const n8 = N & ~7;
@@ -44,6 +47,18 @@ export function gemm(a: usize, b: usize, c: usize, M: i32, K: i32, N: i32): void
         pb += rowB;
         pa += 4;
       }
+      if (bias) {
+        const q0 = v128.load(bias + ((<usize>j) << 2));
+        const q1 = v128.load(bias + ((<usize>j) << 2), 16);
+        s00 = f32x4.add(s00, q0);
+        s01 = f32x4.add(s01, q1);
+        s10 = f32x4.add(s10, q0);
+        s11 = f32x4.add(s11, q1);
+        s20 = f32x4.add(s20, q0);
+        s21 = f32x4.add(s21, q1);
+        s30 = f32x4.add(s30, q0);
+        s31 = f32x4.add(s31, q1);
+      }
       const pc = c0 + ((<usize>j) << 2);
       v128.store(pc, s00);
       v128.store(pc, s01, 16);
@@ -54,7 +69,8 @@ export function gemm(a: usize, b: usize, c: usize, M: i32, K: i32, N: i32): void
       v128.store(pc + 3 * rowB, s30);
       v128.store(pc + 3 * rowB, s31, 16);
     }
-    for (let r = 0; r < 4; r++) tail(a0 + <usize>r * rowA, b, c0 + <usize>r * rowB, K, N, n8);
+    for (let r = 0; r < 4; r++)
+      tail(a0 + <usize>r * rowA, b, c0 + <usize>r * rowB, K, N, n8, bias);
   }
   for (; i < M; i++) {
     const a0 = a + <usize>i * rowA;
@@ -69,19 +85,24 @@ export function gemm(a: usize, b: usize, c: usize, M: i32, K: i32, N: i32): void
         s1 = f32x4.add(s1, f32x4.mul(x, v128.load(pb, 16)));
         pb += rowB;
       }
+      if (bias) {
+        s0 = f32x4.add(s0, v128.load(bias + ((<usize>j) << 2)));
+        s1 = f32x4.add(s1, v128.load(bias + ((<usize>j) << 2), 16));
+      }
       v128.store(c0 + ((<usize>j) << 2), s0);
       v128.store(c0 + ((<usize>j) << 2), s1, 16);
     }
-    tail(a0, b, c0, K, N, n8);
+    tail(a0, b, c0, K, N, n8, bias);
   }
 }
 
 /** The columns from `from` to N of one row of C, one at a time. */
-function tail(a0: usize, b: usize, c0: usize, K: i32, N: i32, from: i32): void {
+function tail(a0: usize, b: usize, c0: usize, K: i32, N: i32, from: i32, bias: usize): void {
   for (let j = from; j < N; j++) {
     let s: f32 = 0;
     for (let k = 0; k < K; k++)
       s += load<f32>(a0 + ((<usize>k) << 2)) * load<f32>(b + ((<usize>k * N + j) << 2));
+    if (bias) s += load<f32>(bias + ((<usize>j) << 2));
     store<f32>(c0 + ((<usize>j) << 2), s);
   }
 }

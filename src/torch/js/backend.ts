@@ -43,7 +43,7 @@ import {
 } from './nn-ops.js';
 import * as random from './random.js';
 import * as reduce from './reduce.js';
-import { JsTensor, values, view } from './tensor-data.js';
+import { handOut, JsTensor, release, values, view } from './tensor-data.js';
 
 /** The fix a refused op's error names. */
 export const LIBTORCH_FIX =
@@ -117,6 +117,7 @@ let live = 0;
 /** Every tensor this backend hands out is counted until disposed (memoryStats). */
 const out = (t: JsTensor): JsTensor => {
   live++;
+  handOut(t);
   return t;
 };
 
@@ -174,7 +175,10 @@ function buildTable(): Record<string, (...a: never[]) => unknown> {
   def('format', (h) => format(T(h)));
   def('dispose', (h) => {
     if (!(h instanceof JsTensor)) throw new TypeError('dispose: expected a tensor');
-    if (!h.disposed) live--;
+    if (!h.disposed) {
+      live--;
+      release(h);
+    }
     h.disposed = true;
   });
   def('isDisposed', (h) => {

@@ -7,9 +7,9 @@ import type { Buf } from './tensor-data.js';
 import { wasmGemm } from './wasm-gemm.js';
 
 /**
- * C[cOff + i N + j] = sum_k A[aOff + i K + k] * B(k, j) for i < M, j < N, where B(k, j) is
- * B[bOff + k N + j], or B[bOff + j K + k] when `transB` (B stored [N, K], as a linear layer's
- * weight).
+ * C[cOff + i N + j] = sum_k A[aOff + i K + k] * B(k, j) (+ bias[j] where given, after the sum,
+ * as addmm adds it) for i < M, j < N, where B(k, j) is B[bOff + k N + j], or B[bOff + j K + k]
+ * when `transB` (B stored [N, K], as a linear layer's weight).
  */
 export function gemm(
   A: Buf,
@@ -22,15 +22,38 @@ export function gemm(
   K: number,
   N: number,
   transB: boolean,
+  bias: Buf | null = null,
 ): void {
   if (
     A instanceof Float32Array &&
     B instanceof Float32Array &&
     C instanceof Float32Array &&
+    (bias === null || bias instanceof Float32Array) &&
     K >= 8 &&
-    wasmGemm(A, aOff, B, bOff, C, cOff, M, K, N, transB)
+    wasmGemm(A, aOff, B, bOff, C, cOff, M, K, N, transB, bias)
   )
     return;
+  loopGemm(A, aOff, B, bOff, C, cOff, M, K, N, transB);
+  if (bias)
+    for (let i = 0; i < M; i++) {
+      const c = cOff + i * N;
+      for (let j = 0; j < N; j++) C[c + j]! += bias[j]!;
+    }
+}
+
+/** gemm's JavaScript loop, without the bias. */
+function loopGemm(
+  A: Buf,
+  aOff: number,
+  B: Buf,
+  bOff: number,
+  C: Buf,
+  cOff: number,
+  M: number,
+  K: number,
+  N: number,
+  transB: boolean,
+): void {
   if (transB) {
     // rows of A against rows of B: four outputs at a time share each A element
     for (let i = 0; i < M; i++) {

@@ -90,15 +90,10 @@ export function linear(x: JsTensor, weight: JsTensor, bias?: JsTensor | null): J
     );
   const outF = weight.shape[0]!;
   const M = numelOf(x.shape.slice(0, -1));
+  if (bias && (bias.shape.length !== 1 || bias.shape[0] !== outF))
+    throw new Error(`linear: bias of shape [${bias.shape}] for ${outF} outputs`);
   const out = dense(dtype, [...x.shape.slice(0, -1), outF]);
-  gemm(values(x), 0, values(weight), 0, out.data, 0, M, inF, outF, true);
-  if (bias) {
-    if (bias.shape.length !== 1 || bias.shape[0] !== outF)
-      throw new Error(`linear: bias of shape [${bias.shape}] for ${outF} outputs`);
-    const b = values(bias);
-    const o = out.data;
-    for (let m = 0; m < M; m++) for (let j = 0; j < outF; j++) o[m * outF + j]! += b[j]!;
-  }
+  gemm(values(x), 0, values(weight), 0, out.data, 0, M, inF, outF, true, bias && values(bias));
   return finish(out);
 }
 

@@ -8,7 +8,7 @@ import { writeEpoch } from './tensor-data.js';
 import { BASE, float32Memory, instantiate } from './wasm-module.js';
 
 interface Kernel {
-  gemm: (a: number, b: number, c: number, M: number, K: number, N: number) => void;
+  gemm: (a: number, b: number, c: number, M: number, K: number, N: number, bias: number) => void;
 }
 
 let kernel: ReturnType<typeof instantiate<Kernel>> | undefined;
@@ -67,8 +67,8 @@ function transposedWeight(
 
 /**
  * C[cOff ..] = A[aOff ..] (M x K) times B[bOff ..] (K x N, or N x K when `transB`, then kept
- * transposed in the kernel's memory), float32; false (nothing written) where the kernel does
- * not run.
+ * transposed in the kernel's memory), plus `bias` [N] on each row where given, float32; false
+ * (nothing written) where the kernel does not run.
  */
 export function wasmGemm(
   A: Float32Array,
@@ -81,16 +81,19 @@ export function wasmGemm(
   K: number,
   N: number,
   transB: boolean,
+  bias: Float32Array | null = null,
 ): boolean {
   const k = instance();
   if (k === null) return false;
   const b = transB ? transposedWeight(k, B, bOff, N, K) : cacheEnd;
   const a = transB ? cacheEnd : b + 4 * K * N;
   const c = a + 4 * M * K;
-  const mem = float32Memory(k.memory, c + 4 * M * N);
+  const q = c + 4 * M * N; // the bias, after C
+  const mem = float32Memory(k.memory, q + (bias ? 4 * N : 0));
   mem.set(A.subarray(aOff, aOff + M * K), a >> 2);
   if (!transB) mem.set(B.subarray(bOff, bOff + K * N), b >> 2);
-  k.gemm(a, b, c, M, K, N);
+  if (bias) mem.set(bias, q >> 2);
+  k.gemm(a, b, c, M, K, N, bias ? q : 0);
   C.set(mem.subarray(c >> 2, (c >> 2) + M * N), cOff);
   return true;
 }
