@@ -32,10 +32,10 @@ export function gemm(a: usize, b: usize, c: usize, M: i32, K: i32, N: i32, bias:
       for (let k = 0; k < K; k++) {
         const b0 = v128.load(pb);
         const b1 = v128.load(pb, 16);
-        const x0 = f32x4.splat(load<f32>(pa));
-        const x1 = f32x4.splat(load<f32>(pa + rowA));
-        const x2 = f32x4.splat(load<f32>(pa + 2 * rowA));
-        const x3 = f32x4.splat(load<f32>(pa + 3 * rowA));
+        const x0 = v128.load32_splat(pa);
+        const x1 = v128.load32_splat(pa + rowA);
+        const x2 = v128.load32_splat(pa + 2 * rowA);
+        const x3 = v128.load32_splat(pa + 3 * rowA);
         s00 = f32x4.add(s00, f32x4.mul(x0, b0));
         s01 = f32x4.add(s01, f32x4.mul(x0, b1));
         s10 = f32x4.add(s10, f32x4.mul(x1, b0));
