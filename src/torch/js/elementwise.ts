@@ -12,6 +12,7 @@ import {
   category,
   convertScalar,
   dense,
+  denseUnset,
   forEachIndex,
   gatherStrided,
   isFloating,
@@ -74,19 +75,38 @@ const rowOf =
 
 type RowName = 'add' | 'sub' | 'mul' | 'div';
 
-/** The hot arithmetic written out, so that no call is made per element. */
+/**
+ * The hot arithmetic written out, so that no call is made per element; the runs both dense, or
+ * the second one element, without the stride products.
+ */
 const makeRows = (): Record<RowName, Row> => ({
   add: (o, oi, ad, pa, sa, bd, pb, sb, n) => {
-    for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! + bd[pb + k * sb]!;
+    if (sa === 1 && sb === 1) for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! + bd[pb + k]!;
+    else if (sa === 1 && sb === 0) {
+      const y = bd[pb]!;
+      for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! + y;
+    } else for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! + bd[pb + k * sb]!;
   },
   sub: (o, oi, ad, pa, sa, bd, pb, sb, n) => {
-    for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! - bd[pb + k * sb]!;
+    if (sa === 1 && sb === 1) for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! - bd[pb + k]!;
+    else if (sa === 1 && sb === 0) {
+      const y = bd[pb]!;
+      for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! - y;
+    } else for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! - bd[pb + k * sb]!;
   },
   mul: (o, oi, ad, pa, sa, bd, pb, sb, n) => {
-    for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! * bd[pb + k * sb]!;
+    if (sa === 1 && sb === 1) for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! * bd[pb + k]!;
+    else if (sa === 1 && sb === 0) {
+      const y = bd[pb]!;
+      for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! * y;
+    } else for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! * bd[pb + k * sb]!;
   },
   div: (o, oi, ad, pa, sa, bd, pb, sb, n) => {
-    for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! / bd[pb + k * sb]!;
+    if (sa === 1 && sb === 1) for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! / bd[pb + k]!;
+    else if (sa === 1 && sb === 0) {
+      const y = bd[pb]!;
+      for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! / y;
+    } else for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! / bd[pb + k * sb]!;
   },
 });
 
@@ -111,7 +131,7 @@ export function binaryMap(
   row: Row = rowOf(f),
 ): JsTensor {
   const shape = broadcastShapes(shapeOf(a), shapeOf(b), op);
-  const out = dense(outDtype, shape);
+  const out = denseUnset(outDtype, shape); // every element written below
   const o = out.data;
   const n = o.length;
   if (n === 0) return out;
@@ -246,7 +266,7 @@ export function unary(op: UnaryOp, t: JsTensor): JsTensor {
   if (out === 'same' && t.dtype === 'bool' && op !== 'square' && op !== 'abs')
     throw new Error(`${op}: not implemented for 'Bool'`);
   const src = values(t);
-  const r = dense(dtype, t.shape.slice());
+  const r = denseUnset(dtype, t.shape.slice());
   const o = r.data;
   for (let i = 0; i < o.length; i++) o[i] = f(src[i]!);
   if (dtype === 'int32') for (let i = 0; i < o.length; i++) o[i] = o[i]! | 0;
@@ -352,7 +372,7 @@ export function where(cond: JsTensor, a: Operand, b: Operand): JsTensor {
   const bv = pick(b);
   const A = readerOf(a, shape, dtype).value;
   const B = readerOf(b, shape, dtype).value;
-  const out = dense(dtype, shape);
+  const out = denseUnset(dtype, shape);
   const o = out.data;
   for (let i = 0; i < o.length; i++)
     o[i] = c[i] ? (av ? convertScalar(av[i]!, dtype) : A) : bv ? convertScalar(bv[i]!, dtype) : B;
@@ -371,7 +391,7 @@ export function gelu(t: JsTensor, approximate: 'none' | 'tanh' = 'none'): JsTens
   if (!isFloating(t.dtype)) throw new Error(`GeluKernelImpl: not implemented for '${t.dtype}'`);
   const k = Math.sqrt(2 / Math.PI);
   const src = values(t);
-  const out = dense(t.dtype, t.shape.slice());
+  const out = denseUnset(t.dtype, t.shape.slice());
   const o = out.data;
   if (approximate === 'tanh')
     for (let i = 0; i < o.length; i++) {

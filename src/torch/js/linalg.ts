@@ -10,6 +10,7 @@ import { expand, reshape, unsqueeze } from './layout.js';
 import {
   broadcastShapes,
   dense,
+  denseUnset,
   isFloating,
   type JsTensor,
   numelOf,
@@ -37,7 +38,7 @@ function batched(a: JsTensor, b: JsTensor, op: string): JsTensor {
   const A = values(expand(a, [...batch, M, K]));
   const B = values(expand(b, [...batch, K, N]));
   const count = numelOf(batch);
-  const out = dense(dtype, [...batch, M, N]);
+  const out = denseUnset(dtype, [...batch, M, N]); // every product written
   for (let q = 0; q < count; q++)
     gemm(A, q * M * K, B, q * K * N, out.data, q * M * N, M, K, N, false);
   return finish(out);
@@ -92,7 +93,7 @@ export function linear(x: JsTensor, weight: JsTensor, bias?: JsTensor | null): J
   const M = numelOf(x.shape.slice(0, -1));
   if (bias && (bias.shape.length !== 1 || bias.shape[0] !== outF))
     throw new Error(`linear: bias of shape [${bias.shape}] for ${outF} outputs`);
-  const out = dense(dtype, [...x.shape.slice(0, -1), outF]);
+  const out = denseUnset(dtype, [...x.shape.slice(0, -1), outF]); // every product written
   gemm(values(x), 0, values(weight), 0, out.data, 0, M, inF, outF, true, bias && values(bias));
   return finish(out);
 }

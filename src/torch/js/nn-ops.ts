@@ -6,20 +6,25 @@
 import type { Reduction } from '../types.js';
 import { finish } from './elementwise.js';
 import { gemm } from './gemm.js';
-import { dense, isFloating, type JsTensor, numelOf, values } from './tensor-data.js';
+import { dense, denseUnset, isFloating, type JsTensor, numelOf, values } from './tensor-data.js';
 
 function checkFloat(t: JsTensor, op: string) {
   if (!isFloating(t.dtype))
     throw new Error(`${op}: expected a floating point input, got ${t.dtype}`);
 }
 
-/** (x - mean) / sqrt(var + eps) over each group of `inner` elements (the affine comes after). */
+/**
+ * (x - mean) / sqrt(var + eps) over each group of `inner` elements, times scale[i] plus shift[i]
+ * where given (layer_norm's affine over the normalised elements; group_norm's comes after).
+ */
 function normalise(
   x: Float32Array | Float64Array,
   out: Float32Array | Float64Array,
   groups: number,
   inner: number,
   eps: number,
+  scale: ArrayLike<number> | null = null,
+  shift: ArrayLike<number> | null = null,
 ) {
   for (let g = 0; g < groups; g++) {
     const o = g * inner;
@@ -29,7 +34,13 @@ function normalise(
     let v = 0;
     for (let i = 0; i < inner; i++) v += (x[o + i]! - m) ** 2;
     const r = 1 / Math.sqrt(v / inner + eps);
-    for (let i = 0; i < inner; i++) out[o + i] = (x[o + i]! - m) * r;
+    if (scale && shift)
+      for (let i = 0; i < inner; i++) out[o + i] = (x[o + i]! - m) * r * scale[i]! + shift[i]!;
+    else if (scale) for (let i = 0; i < inner; i++) out[o + i] = (x[o + i]! - m) * r * scale[i]!;
+    else {
+      for (let i = 0; i < inner; i++) out[o + i] = (x[o + i]! - m) * r;
+      if (shift) for (let i = 0; i < inner; i++) out[o + i]! += shift[i]!;
+    }
   }
 }
 
@@ -68,10 +79,9 @@ export function layerNorm(
   const inner = numelOf(normalizedShape);
   const w = weight ? values(weight) : null;
   const b = bias ? values(bias) : null;
-  const out = dense(x.dtype, x.shape.slice());
+  const out = denseUnset(x.dtype, x.shape.slice()); // every element normalised
   const o = out.data as Float32Array;
-  normalise(values(x) as Float32Array, o, x.numel / Math.max(inner, 1), inner, eps);
-  if (w || b) affine(o, w, b, inner);
+  normalise(values(x) as Float32Array, o, x.numel / Math.max(inner, 1), inner, eps, w, b);
   return finish(out);
 }
 

@@ -7,7 +7,16 @@ import type { Dims } from '../addon-signature.js';
 import type { DType } from '../types.js';
 import { finish } from './elementwise.js';
 import { permute } from './layout.js';
-import { dense, dimOf, isFloating, type JsTensor, newBuf, numelOf, values } from './tensor-data.js';
+import {
+  dense,
+  denseUnset,
+  dimOf,
+  isFloating,
+  type JsTensor,
+  newBuf,
+  numelOf,
+  values,
+} from './tensor-data.js';
 import { wasmSoftmax } from './wasm-elementwise.js';
 
 /** The dims a reduction covers (all of them when none are given). */
@@ -257,7 +266,7 @@ function checkFloat(t: JsTensor, op: string) {
 /** Softmax (or its log) along the last dimension, row by row from t's elements into a new tensor. */
 function softmaxLast(t: JsTensor, log: boolean): JsTensor {
   const src = values(t);
-  const out = dense(t.dtype, t.shape.slice());
+  const out = denseUnset(t.dtype, t.shape.slice()); // every row written
   const o = out.data;
   const n = t.shape.at(-1)!;
   if (t.dtype === 'float32' && wasmSoftmax(src as Float32Array, n, log, o as Float32Array))

@@ -125,15 +125,18 @@ const BUFFERS = {
   float16: Float32Array,
 } as const;
 
-/** A new zeroed buffer for `n` elements of `dtype` (a kept one, zeroed, where one fits). */
-export function newBuf(dtype: DType, n: number): Buf {
+/**
+ * A new zeroed buffer for `n` elements of `dtype` (a kept one, zeroed, where one fits; not
+ * zeroed when `unset`: the caller writes every element).
+ */
+export function newBuf(dtype: DType, n: number, unset = false): Buf {
   const Kind = BUFFERS[dtype];
   if (n >= MIN_POOLED) {
     const b = pool.get(poolKey(Kind.name, n))?.pop();
     if (b) {
       pooledBytes -= b.byteLength;
       made.add(b);
-      return b.fill(0);
+      return unset ? b : b.fill(0);
     }
   }
   const b = new Kind(n);
@@ -148,6 +151,10 @@ export function dense(dtype: DType, shape: number[], data?: Buf): JsTensor {
   if (buf.length !== n) throw new Error(`js backend: ${buf.length} elements for shape [${shape}]`);
   return new JsTensor(dtype, shape, rowMajor(shape), 0, buf);
 }
+
+/** A new dense tensor whose every element the caller writes (its buffer may hold old values). */
+export const denseUnset = (dtype: DType, shape: number[]): JsTensor =>
+  dense(dtype, shape, newBuf(dtype, numelOf(shape), true));
 
 /** A view of `t`'s elements with another shape, strides and offset. */
 export const view = (t: JsTensor, shape: number[], strides: number[], offset: number): JsTensor =>
@@ -229,7 +236,7 @@ export function gatherStrided(
 /** The elements of `t` in row-major order, as a dense buffer (its own where already dense). */
 export function values(t: JsTensor): Buf {
   if (t.isDense) return t.data;
-  const out = newBuf(t.dtype, t.numel);
+  const out = newBuf(t.dtype, t.numel, true); // every element copied below
   const src = t.data;
   if (isContiguous(t)) {
     out.set(src.subarray(t.offset, t.offset + out.length) as never);
