@@ -300,6 +300,12 @@ Object.assign(CASES, {
     (b, mk) => b.matmul(rnd(mk, [5]), rnd(mk, [5], 'float32', 2)),
     (b, mk) => b.matmul(rnd(mk, [3, 5], 'float64'), rnd(mk, [5], 'float64', 2)),
     (b, mk) => b.matmul(rnd(mk, [5]), rnd(mk, [2, 5, 3], 'float32', 2)),
+    // the WebAssembly kernel's sizes (K >= 8): attention's views read through their strides
+    (b, mk) => {
+      const qkv = b.permute(rnd(mk, [2, 7, 3, 16]), [0, 2, 1, 3]); // [2, 3, 7, 16], heads apart
+      return b.matmul(qkv, b.transpose(qkv, -2, -1)); // [2, 3, 7, 7]
+    },
+    (b, mk) => b.matmul(rnd(mk, [2, 1, 6, 9]), rnd(mk, [3, 9, 10], 'float32', 2)),
   ],
   mm: [(b, mk) => b.mm(rnd(mk, [3, 5]), b.transpose(rnd(mk, [4, 5], 'float32', 2), 0, 1))],
   bmm: [(b, mk) => b.bmm(rnd(mk, [2, 3, 5]), rnd(mk, [2, 5, 4], 'float32', 2))],

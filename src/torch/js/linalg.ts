@@ -11,12 +11,14 @@ import {
   broadcastShapes,
   dense,
   denseUnset,
+  forEachIndex,
   isFloating,
   type JsTensor,
   numelOf,
   rowMajor,
   values,
 } from './tensor-data.js';
+import { wasmGemmStrided } from './wasm-gemm.js';
 
 function sameDtype(a: JsTensor, b: JsTensor, op: string): DType {
   if (a.dtype !== b.dtype)
@@ -27,6 +29,15 @@ function sameDtype(a: JsTensor, b: JsTensor, op: string): DType {
   return a.dtype;
 }
 
+/** The storage offset of each matrix of `t` [...batch, R, C], the batch walked row-major. */
+function batchOffsets(t: JsTensor, batch: readonly number[]): number[] {
+  const offsets: number[] = [];
+  forEachIndex(batch, t.strides.slice(0, batch.length), t.offset, (at) => {
+    offsets.push(at);
+  });
+  return offsets;
+}
+
 /** a [..., M, K] x b [..., K, N] with the leading dims broadcast. */
 function batched(a: JsTensor, b: JsTensor, op: string): JsTensor {
   const dtype = sameDtype(a, b, op);
@@ -35,10 +46,31 @@ function batched(a: JsTensor, b: JsTensor, op: string): JsTensor {
   if (K !== K2)
     throw new Error(`${op}: mat1 and mat2 shapes cannot be multiplied (${M}x${K} and ${K2}x${N})`);
   const batch = broadcastShapes(a.shape.slice(0, -2), b.shape.slice(0, -2), op);
-  const A = values(expand(a, [...batch, M, K]));
-  const B = values(expand(b, [...batch, K, N]));
+  const ea = expand(a, [...batch, M, K]);
+  const eb = expand(b, [...batch, K, N]);
   const count = numelOf(batch);
   const out = denseUnset(dtype, [...batch, M, N]); // every product written
+  if (dtype === 'float32' && K >= 8 && count > 0) {
+    // float32: each batch's operands read through their strides into the WebAssembly kernel
+    const oa = batchOffsets(ea, batch);
+    const ob = batchOffsets(eb, batch);
+    const matrix = (t: JsTensor, offset: number) => ({
+      data: t.data as Float32Array,
+      offset,
+      rs: t.strides.at(-2)!,
+      cs: t.strides.at(-1)!,
+    });
+    const o = out.data as Float32Array;
+    let q = 0;
+    while (
+      q < count &&
+      wasmGemmStrided(matrix(ea, oa[q]!), matrix(eb, ob[q]!), o, q * M * N, M, K, N)
+    )
+      q++;
+    if (q === count) return out;
+  }
+  const A = values(ea);
+  const B = values(eb);
   for (let q = 0; q < count; q++)
     gemm(A, q * M * K, B, q * K * N, out.data, q * M * N, M, K, N, false);
   return finish(out);

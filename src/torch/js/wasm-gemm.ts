@@ -4,7 +4,7 @@
 // call) and C copied out. Where
 // WebAssembly SIMD is missing, gemm.ts's JavaScript loop serves instead.
 import { GEMM_WASM } from './gemm-wasm.js';
-import { writeEpoch } from './tensor-data.js';
+import { gatherStrided, writeEpoch } from './tensor-data.js';
 import { BASE, float32Memory, instantiate } from './wasm-module.js';
 
 interface Kernel {
@@ -94,6 +94,47 @@ export function wasmGemm(
   if (!transB) mem.set(B.subarray(bOff, bOff + K * N), b >> 2);
   if (bias) mem.set(bias, q >> 2);
   k.gemm(a, b, c, M, K, N, bias ? q : 0);
+  C.set(mem.subarray(c >> 2, (c >> 2) + M * N), cOff);
+  return true;
+}
+
+/** A matrix operand as a strided view: element (r, c) at data[offset + r rs + c cs]. */
+export interface StridedMatrix {
+  data: Float32Array;
+  offset: number;
+  rs: number;
+  cs: number;
+}
+
+/** R x Cn elements of `x` into the kernel's memory `mem` from element `at`, in row-major order. */
+function load(mem: Float32Array, at: number, x: StridedMatrix, R: number, Cn: number): void {
+  if (x.cs === 1 && x.rs === Cn) mem.set(x.data.subarray(x.offset, x.offset + R * Cn), at);
+  else gatherStrided(x.data, [R, Cn], [x.rs, x.cs], x.offset, mem.subarray(at, at + R * Cn));
+}
+
+/**
+ * C[cOff ..] = A (M x K) times B (K x N), float32, both read through their strides straight into
+ * the kernel's memory (a view such as attention's heads or a transposed key is copied once, not
+ * made dense first); false (nothing written) where the kernel does not run.
+ */
+export function wasmGemmStrided(
+  A: StridedMatrix,
+  B: StridedMatrix,
+  C: Float32Array,
+  cOff: number,
+  M: number,
+  K: number,
+  N: number,
+): boolean {
+  const k = instance();
+  if (k === null) return false;
+  const b = cacheEnd;
+  const a = b + 4 * K * N;
+  const c = a + 4 * M * K;
+  const mem = float32Memory(k.memory, c + 4 * M * N);
+  load(mem, a >> 2, A, M, K);
+  load(mem, b >> 2, B, K, N);
+  k.gemm(a, b, c, M, K, N, 0);
   C.set(mem.subarray(c >> 2, (c >> 2) + M * N), cOff);
   return true;
 }
