@@ -21,7 +21,10 @@ test('a disposed buffer is reused zeroed, and not while a view on it lives', () 
   js.dispose(v);
   const c = js.zeros([N], 'float32');
   assert.equal(data(c), data(a), 'the freed buffer is reused');
-  assert.ok(read(c).every((x) => x === 0), 'and zeroed');
+  assert.ok(
+    read(c).every((x) => x === 0),
+    'and zeroed',
+  );
   js.dispose(b);
   js.dispose(c);
 });

@@ -2,7 +2,7 @@
 // folder without its build/ (as an install whose C++ build failed) falls back to the TypeScript
 // backend, says so in `sjd info` and the demo's first line, solves a held-out puzzle with the
 // shipped model, refuses training in one line naming libtorch, and SJD_BACKEND=torch there fails
-// naming the fix.
+// naming the fix. On a terminal, a command that runs a model names its backend first.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, symlinkSync } from 'node:fs';
@@ -54,4 +54,25 @@ test('without the addon, sjd runs the TypeScript backend: info, a solve, trainin
   assert.equal(forced.status, 1);
   assert.match(forced.stderr, /cannot load the libtorch addon .*npm rebuild sjd/);
   assert.equal(forced.stderr.trim().split('\n').length, 1);
+});
+
+const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
+test('on a terminal, a command that runs a model names its backend on its first line of stderr', {
+  skip: script.status === 0 ? false : 'util-linux script is not installed',
+}, () => {
+  const bin = join(root, 'bin', 'sjd.js');
+  const run = (backend: string) =>
+    spawnSync(
+      'script',
+      ['-qec', `SJD_BACKEND=${backend} node ${bin} solve ${PUZZLE} > /dev/null`, '/dev/null'],
+      { encoding: 'utf8', env: { ...process.env, SJD_THREADS: '1' } },
+    );
+  const js = run('js');
+  assert.equal(js.status, 0, js.stdout);
+  assert.equal(js.stdout.split(/\r?\n/)[0], 'sjd solve: TypeScript backend (SJD_BACKEND=js)');
+  const torch = run('torch');
+  assert.match(torch.stdout.split(/\r?\n/)[0]!, /^sjd solve: libtorch \d+\.\d+/);
+  // piped, stderr holds only what goes wrong
+  const piped = spawnSync('node', [bin, 'solve', PUZZLE], { encoding: 'utf8' });
+  assert.equal(piped.stderr, '');
 });
