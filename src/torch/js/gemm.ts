@@ -33,27 +33,7 @@ export function gemm(
     wasmGemm(A, aOff, B, bOff, C, cOff, M, K, N, transB, bias)
   )
     return;
-  loopGemm(A, aOff, B, bOff, C, cOff, M, K, N, transB);
-  if (bias)
-    for (let i = 0; i < M; i++) {
-      const c = cOff + i * N;
-      for (let j = 0; j < N; j++) C[c + j]! += bias[j]!;
-    }
-}
-
-/** gemm's JavaScript loop, without the bias. */
-function loopGemm(
-  A: Buf,
-  aOff: number,
-  B: Buf,
-  bOff: number,
-  C: Buf,
-  cOff: number,
-  M: number,
-  K: number,
-  N: number,
-  transB: boolean,
-): void {
+  const q = (j: number) => (bias ? bias[j]! : 0); // added to the float64 sum, stored once
   if (transB) {
     // rows of A against rows of B: four outputs at a time share each A element
     for (let i = 0; i < M; i++) {
@@ -76,16 +56,16 @@ function loopGemm(
           s3 += a * B[b3 + k]!;
         }
         const c = cOff + i * N + j;
-        C[c] = s0;
-        C[c + 1] = s1;
-        C[c + 2] = s2;
-        C[c + 3] = s3;
+        C[c] = s0 + q(j);
+        C[c + 1] = s1 + q(j + 1);
+        C[c + 2] = s2 + q(j + 2);
+        C[c + 3] = s3 + q(j + 3);
       }
       for (; j < N; j++) {
         const b0 = bOff + j * K;
         let s = 0;
         for (let k = 0; k < K; k++) s += A[a0 + k]! * B[b0 + k]!;
-        C[cOff + i * N + j] = s;
+        C[cOff + i * N + j] = s + q(j);
       }
     }
     return;
@@ -101,6 +81,6 @@ function loopGemm(
       for (let j = 0; j < N; j++) acc[j]! += a * B[b0 + j]!;
     }
     const c = cOff + i * N;
-    for (let j = 0; j < N; j++) C[c + j] = acc[j]!;
+    for (let j = 0; j < N; j++) C[c + j] = acc[j]! + q(j);
   }
 }
