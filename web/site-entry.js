@@ -4,7 +4,8 @@
 // starts the page (web/src/main.ts); in that Worker it loads the site's models and answers them
 // (src/web/site-worker.ts). Each side's modules load only in its own context.
 if (typeof document === 'undefined') {
-  await import('../src/web/site-worker.ts');
+  const { startSiteWorker } = await import('../src/web/site-worker.ts');
+  startSiteWorker();
 } else {
   const { useTransport } = await import('./src/api.ts');
   const { workerTransport } = await import('./src/worker-transport.ts');

@@ -72,17 +72,21 @@ async function loadSite(): Promise<Served> {
   return Object.fromEntries(tasks.map((t, i) => [t, loaded[i]!]));
 }
 
-const served = loadSite();
-const running = new Map<number, AbortController>();
-
-scope.onmessage = ({ data }) => {
-  if ('cancel' in data) {
-    running.get(data.cancel)?.abort();
-    return;
-  }
-  const ac = new AbortController();
-  running.set(data.id, ac);
-  void served
-    .then((s) => answer(s, data.id, data.url, data.stream, ac.signal, (a) => scope.postMessage(a)))
-    .finally(() => running.delete(data.id));
-};
+/** Loads the site's models and answers the page's requests: call once, in the Worker. */
+export function startSiteWorker(): void {
+  const served = loadSite();
+  const running = new Map<number, AbortController>();
+  scope.onmessage = ({ data }) => {
+    if ('cancel' in data) {
+      running.get(data.cancel)?.abort();
+      return;
+    }
+    const ac = new AbortController();
+    running.set(data.id, ac);
+    void served
+      .then((s) =>
+        answer(s, data.id, data.url, data.stream, ac.signal, (a) => scope.postMessage(a)),
+      )
+      .finally(() => running.delete(data.id));
+  };
+}
