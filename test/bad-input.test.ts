@@ -586,6 +586,21 @@ const cases: Case[] = [
     /--steps/,
   ],
   [
+    'compare sudoku with a model twice (one run would count twice in the report)',
+    () => ['compare', 'sudoku', '--steps', '1', '--out', p('c'), '--models', 'sjd,hybrid,sjd'],
+    /model 'sjd' is listed twice/,
+  ],
+  [
+    'compare text with mdlm and masked (one model under two names)',
+    () => ['compare', 'text', '--steps', '1', '--out', p('c'), '--models', 'mdlm,masked'],
+    /model 'masked' is listed twice/,
+  ],
+  [
+    'compare with a seed twice, written two ways',
+    () => ['compare', 'sudoku', '--steps', '1', '--out', p('c'), '--seeds', '0,1,00'],
+    /seed 0 is listed twice \(as '0' and '00'\)/,
+  ],
+  [
     'compare an unknown process (the earlier flag --processes)',
     () => ['compare', 'sudoku', '--steps', '1', '--out', p('c'), '--processes', 'bert'],
     /unknown model 'bert'/,

@@ -46,10 +46,35 @@ export const listOf =
     return items;
   };
 
-/** Seeds: whole numbers from 0 to 2^31 - 1, a comma-separated list (kept as written). */
-export const seedList = listOf((s) => {
+/**
+ * `items` when no two have the same key (a list flag naming one thing twice would count it
+ * twice); else the first repeated one, named as `noun` says.
+ */
+export function distinct(
+  items: string[],
+  key: (item: string) => unknown,
+  noun: (item: string) => string,
+): string[] {
+  const seen = new Map<unknown, string>();
+  for (const s of items) {
+    const k = key(s);
+    const first = seen.get(k);
+    if (first !== undefined)
+      throw new Error(
+        `${noun(s)} is listed twice${first === s ? '' : ` (as '${first}' and '${s}')`}`,
+      );
+    seen.set(k, s);
+  }
+  return items;
+}
+
+const seedItems = listOf((s) => {
   if (!/^\d+$/.test(s) || Number(s) > 2 ** 31 - 1) throw new Error(`'${s}' is not a seed`);
 }, 'expected a comma-separated list of seeds');
+
+/** Seeds: whole numbers from 0 to 2^31 - 1, each once, a comma-separated list (kept as written). */
+export const seedList = (value: string): string[] =>
+  distinct(seedItems(value), Number, (s) => `seed ${Number(s)}`);
 
 /** An NFE budget: every NFE flag takes this range (a budget below a sampler's step is the driver's to refuse). */
 export const nfeValue = integerIn(1, 4096);

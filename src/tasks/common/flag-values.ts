@@ -5,7 +5,7 @@
 // message says what is wrong (util/flag-values.ts has the plain ones).
 import { canonicalProcessName, parseProcessName } from '../../process/choice.js';
 import { getSampler, samplerNames } from '../../sampling/registry.js';
-import { listOf, nfeList, oneOf } from '../../util/flag-values.js';
+import { distinct, listOf, nfeList, oneOf } from '../../util/flag-values.js';
 import type { TaskFlag } from './task-spec.js';
 
 /**
@@ -43,12 +43,16 @@ export const gaussianSamplers = listOf(
   'expected a comma-separated list of samplers',
 );
 
-/** Models by process name, a comma-separated list, each under its canonical name (mdlm: masked). */
+/** Models by process name, a comma-separated list, each once under its canonical name (mdlm: masked). */
 export const modelList = (value: string): string[] =>
-  listOf(
-    parseProcessName,
-    'expected a comma-separated list of models',
-  )(value).map(canonicalProcessName);
+  distinct(
+    listOf(
+      parseProcessName,
+      'expected a comma-separated list of models',
+    )(value).map(canonicalProcessName),
+    (m) => m,
+    (m) => `model '${m}'`,
+  );
 
 /** `--nfes`: the NFE budgets a comparison samples at (a comma-separated list, kept as written). */
 export const nfesFlag = (description: string, defaults: readonly number[]): TaskFlag => ({

@@ -8,7 +8,7 @@ import type { Precision } from '../../../model/precision.js';
 import { canonicalProcessName, parseProcessName } from '../../../process/index.js';
 import { keptResult, runState, type TrainHooks } from '../../../train/index.js';
 import { cached } from '../../../util/cache.js';
-import { listOf } from '../../../util/flag-values.js';
+import { distinct, listOf } from '../../../util/flag-values.js';
 import { DECODE_BATCH, decodeGreedy } from '../autoregressive/decode.js';
 import type { OrderName } from '../autoregressive/order.js';
 import { loadAutoregressive, trainAutoregressive } from '../autoregressive/train.js';
@@ -28,10 +28,14 @@ export const isAutoregressive = (model: string): boolean => model in AR_MODELS;
 
 /** `--models` of `sjd compare sudoku`: the processes' names and the baselines'. */
 export const sudokuModelList = (value: string): string[] =>
-  listOf(
-    (name: string) => isAutoregressive(name) || parseProcessName(name),
-    'expected a comma-separated list of models',
-  )(value).map((name) => (isAutoregressive(name) ? name : canonicalProcessName(name)));
+  distinct(
+    listOf(
+      (name: string) => isAutoregressive(name) || parseProcessName(name),
+      'expected a comma-separated list of models',
+    )(value).map((name) => (isAutoregressive(name) ? name : canonicalProcessName(name))),
+    (m) => m,
+    (m) => `model '${m}'`,
+  );
 
 export interface ArScores {
   solveRate: number; // exact-match board accuracy of the greedy answers
