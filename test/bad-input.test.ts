@@ -73,6 +73,7 @@ before(() => {
     formatSudokuCsv(g.map((x) => ({ puzzle: x.puzzle, solution: null }))),
   );
   writeFileSync(p('garbage.csv'), 'quizzes,solutions\nhello,world\n');
+  writeFileSync(p('header-only.csv'), 'quizzes,solutions\n');
   const t = sjd([
     'train',
     'sudoku',
@@ -442,6 +443,16 @@ const cases: Case[] = [
     'eval sudoku, a folder as data',
     () => ['eval', 'sudoku', '--data', p('mine')],
     /mine is a folder/,
+  ],
+  [
+    'eval sudoku, a header and no puzzles (it scored 0 boards, exit 0)',
+    () => ['eval', 'sudoku', '--data', p('header-only.csv')],
+    /header-only\.csv holds no puzzles$/,
+  ],
+  [
+    'solve a file of a header and no puzzles',
+    () => ['solve', '--file', p('header-only.csv'), '--out', p('solved.csv')],
+    /header-only\.csv holds no puzzles$/,
   ],
   [
     'eval sudoku, no solutions',

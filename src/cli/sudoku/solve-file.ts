@@ -153,6 +153,7 @@ export async function solveFile(
       shown.update(bytes);
       await setImmediate(); // signals and finalisers between chunks
     }
+    if (tally.boards === 0 && !stop.signal.aborted) throw new Error(`${file} holds no puzzles`);
   } catch (e) {
     shown.stop();
     stop.release();

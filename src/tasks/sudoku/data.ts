@@ -7,12 +7,17 @@ import { generatePuzzles } from './puzzle/generator.js';
 import { readSudokuNpy } from './puzzle/npy.js';
 import type { SudokuPairs } from './task.js';
 
-/** Puzzles (and solutions, where the file has them) from a file, .csv or .npy. */
+/** Puzzles (and solutions, where the file has them) from a file, .csv or .npy; none: refused. */
 export function readPuzzleFile(path: string, o: { limit?: number; requireSolutions?: boolean }) {
   if (!existsSync(path)) throw new Error(`${path}: no such file`);
   if (statSync(path).isDirectory())
     throw new Error(`${path} is a folder; give a puzzle file (.csv or .npy)`);
-  return path.endsWith('.npy') ? readSudokuNpy(path, { limit: o.limit }) : readSudokuCsv(path, o);
+  const set = path.endsWith('.npy')
+    ? readSudokuNpy(path, { limit: o.limit })
+    : readSudokuCsv(path, o);
+  // an empty set would score as 0 boards solved, not as the mistake it is
+  if (set.puzzles.length === 0) throw new Error(`${path} holds no puzzles`);
+  return set;
 }
 
 /** Puzzles with solutions from a file (.csv or .npy). */
