@@ -11,6 +11,7 @@
 import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TaskName } from '../serve/api-types.js';
+import { WEB_ROOT } from '../serve/app.js';
 import { SHIPPED_MODELS } from '../serve/models.js';
 import { taskShape } from '../tasks/registry.js';
 import { TASK_SERVINGS } from '../tasks/serving.js';
@@ -19,9 +20,6 @@ import { sjdVersion } from '../train/manifest.js';
 import { makeDir, replaceDirAtomic, writeFileAtomic, writeJsonAtomic } from '../util/atomic.js';
 import { claimOutDir, type FolderKind } from '../util/out-path.js';
 import { SITE_MODELS_FILE, type SiteModels } from './site-protocol.js';
-
-/** The package's web/ folder: the page, its style, and the bundles in web/dist. */
-const WEB = new URL('../../../web', import.meta.url).pathname;
 
 /** What a site folder holds. */
 export const SITE_FILES = {
@@ -52,9 +50,9 @@ export type SiteContents = Record<TaskName, { from: string } | { unavailable: st
 
 /** The page with the site's script in place of the server's modules. */
 function sitePage(): string {
-  const page = readFileSync(join(WEB, SITE_FILES.page), 'utf8');
+  const page = readFileSync(join(WEB_ROOT, SITE_FILES.page), 'utf8');
   if (!page.includes(PAGE_SCRIPT))
-    throw new Error(`${join(WEB, SITE_FILES.page)} does not load ${PAGE_SCRIPT}`);
+    throw new Error(`${join(WEB_ROOT, SITE_FILES.page)} does not load ${PAGE_SCRIPT}`);
   return page.replace(PAGE_SCRIPT, SITE_SCRIPT);
 }
 
@@ -88,7 +86,7 @@ export function exportSite(dir: string, o: ExportSiteOptions = {}): SiteContents
   if (!existsSync(root)) throw new Error(`--models ${root}: no such folder`);
   if (!statSync(root).isDirectory())
     throw new Error(`--models ${root} is a file, not a folder of task folders`);
-  const script = join(WEB, 'dist', SITE_FILES.script);
+  const script = join(WEB_ROOT, 'dist', SITE_FILES.script);
   if (!existsSync(script))
     throw new Error(`${script} is missing: build the page first (npm run build)`);
   const page = sitePage();
@@ -96,7 +94,7 @@ export function exportSite(dir: string, o: ExportSiteOptions = {}): SiteContents
   const tasks = Object.keys(TASK_SERVINGS) as TaskName[];
   return replaceDirAtomic(dir, (tmp) => {
     writeFileAtomic(join(tmp, SITE_FILES.page), page);
-    copyFileSync(join(WEB, SITE_FILES.style), join(tmp, SITE_FILES.style));
+    copyFileSync(join(WEB_ROOT, SITE_FILES.style), join(tmp, SITE_FILES.style));
     copyFileSync(script, join(tmp, SITE_FILES.script));
     const contents = {} as SiteContents;
     const list = {} as SiteModels;

@@ -7,16 +7,13 @@
 import type { Network } from '../model/network.js';
 import type { SJDProcess } from '../process/index.js';
 import type { TrajectoryStep } from '../sampling/index.js';
-import { imageShape } from '../tasks/image/tokens.js';
+import { TASK_SERVINGS } from '../tasks/serving.js';
 import { type Board, parseBoard } from '../tasks/sudoku/puzzle/board.js';
 import type { SolveResult } from '../tasks/sudoku/retry.js';
 import { solveSudoku as solveBoards } from '../tasks/sudoku/solve.js';
 import { defaultSudokuNfe, sudokuSampling } from '../tasks/sudoku/solve-defaults.js';
-import { sudokuShape } from '../tasks/sudoku/task.js';
-import { textShape } from '../tasks/text/task.js';
 import { backend } from '../torch/index.js';
 import type { TrainConfig } from '../train/config.js';
-import { modelFromFiles } from '../train/model-io.js';
 import { MODEL_FILES } from '../train/run-folder.js';
 
 export { sampleImages } from '../tasks/image/sample.js';
@@ -32,19 +29,9 @@ export interface WebModel {
   config: TrainConfig;
 }
 
-/** The task shape a saved config needs to rebuild its network. */
-const SHAPES: Record<WebTask, (c: TrainConfig) => ReturnType<typeof textShape>> = {
-  sudoku: () => sudokuShape,
-  text: (c) => textShape(c as Parameters<typeof textShape>[0]),
-  image: (c) => {
-    if (!c.image) throw new Error('not an image model (no image geometry in its config)');
-    return imageShape(c.image);
-  },
-};
-
 /**
  * A model from a model folder's two files: its config.json text and its model.safetensors
- * bytes. `source` names them in errors.
+ * bytes, as the task serves it (tasks/serving.ts). `source` names them in errors.
  */
 export function modelFromBytes(
   task: WebTask,
@@ -52,7 +39,7 @@ export function modelFromBytes(
   weights: Uint8Array,
   source = `the ${task} model`,
 ): WebModel {
-  const r = modelFromFiles(configText, weights, SHAPES[task], source, task);
+  const r = TASK_SERVINGS[task].fromFiles!(configText, weights, source);
   return { task, model: r.model, process: r.process, config: r.config };
 }
 

@@ -116,6 +116,10 @@ export const ROWS = makeRows();
  * array, which V8 compiles to its fastest loads and stores (a network's arithmetic is float32).
  */
 const ROWS32 = makeRows();
+/** Each row of ROWS to its float32 twin in ROWS32. */
+const FLOAT32_ROW = new Map<Row, Row>(
+  (Object.keys(ROWS) as RowName[]).map((k) => [ROWS[k], ROWS32[k]]),
+);
 
 /**
  * out[i] = f(a[i], b[i]) broadcast, computed on values as `compute` holds them, stored as `out`'s
@@ -157,14 +161,14 @@ export function binaryMap(
   };
   const A = side(a);
   const B = side(b);
-  const name = (Object.keys(ROWS) as RowName[]).find((k) => ROWS[k] === row);
+  const row32 = FLOAT32_ROW.get(row);
   if (
-    name &&
+    row32 &&
     o instanceof Float32Array &&
     (A.d instanceof Float32Array || A.d.length === 1) &&
     (B.d instanceof Float32Array || B.d.length === 1)
   ) {
-    row = ROWS32[name];
+    row = row32;
     if (!(A.d instanceof Float32Array)) A.d = Float32Array.of(A.d[0]!);
     if (!(B.d instanceof Float32Array)) B.d = Float32Array.of(B.d[0]!);
   }
