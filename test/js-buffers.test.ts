@@ -1,4 +1,4 @@
-// The TypeScript backend's reuse of buffers (src/torch/js/tensor-data.ts): a disposed tensor's
+// The TypeScript backend's reuse of buffers (src/torch/js/buffers.ts): a disposed tensor's
 // buffer comes back zeroed for the next tensor of its size, never while a view on it lives, and
 // the matrix kernel's cache of a weight's transposed copy is not read for a reused buffer that
 // now holds another weight.

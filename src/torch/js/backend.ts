@@ -9,6 +9,7 @@
 import type { BinaryOp, Native, UnaryOp } from '../addon-api.js';
 import { BINARY, UNARY } from '../addon-ops.js';
 import type { DType } from '../types.js';
+import { handOut, release } from './buffers.js';
 import {
   assignResult,
   binary,
@@ -43,7 +44,7 @@ import {
 } from './nn-ops.js';
 import * as random from './random.js';
 import * as reduce from './reduce.js';
-import { handOut, JsTensor, release, values, view } from './tensor-data.js';
+import { JsTensor, values, view } from './tensor-data.js';
 
 /** The fix a refused op's error names. */
 export const LIBTORCH_FIX =

@@ -4,6 +4,7 @@
 // once at the result's dtype, so float32 arithmetic is correctly rounded as libtorch's is.
 import type { BinaryOp, UnaryOp } from '../addon-ops.js';
 import type { DType } from '../types.js';
+import { markWritten, newBuf } from './buffers.js';
 import { erf, erf32, erfinv, lgamma, roundHalfEven } from './special.js';
 import {
   type Buf,
@@ -17,8 +18,6 @@ import {
   gatherStrided,
   isFloating,
   JsTensor,
-  markWritten,
-  newBuf,
   numelOf,
   type Operand,
   resultType,

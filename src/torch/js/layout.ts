@@ -3,6 +3,7 @@
 // narrow, select, split, chunk) and the ops that copy (contiguous, clone, repeat, flip, cat,
 // stack, flatten and reshape where a view cannot be had).
 import type { DType } from '../types.js';
+import { newBuf } from './buffers.js';
 import {
   cloneDense,
   convertBuf as convert,
@@ -10,7 +11,6 @@ import {
   dimOf,
   isContiguous,
   type JsTensor,
-  newBuf,
   numelOf,
   promoteTypes as promote,
   rowMajor,

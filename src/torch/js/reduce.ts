@@ -5,6 +5,7 @@
 // once at the result's dtype.
 import type { Dims } from '../addon-signature.js';
 import type { DType } from '../types.js';
+import { newBuf } from './buffers.js';
 import { finish } from './elementwise.js';
 import { permute } from './layout.js';
 import {
@@ -13,7 +14,6 @@ import {
   dimOf,
   isFloating,
   type JsTensor,
-  newBuf,
   numelOf,
   values,
 } from './tensor-data.js';

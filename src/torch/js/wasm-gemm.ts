@@ -3,8 +3,10 @@
 // transposed where it is stored [N, K], as a linear layer's weight, and kept there for the next
 // call) and C copied out. Where
 // WebAssembly SIMD is missing, gemm.ts's JavaScript loop serves instead.
+
+import { writeEpoch } from './buffers.js';
 import { GEMM_WASM } from './gemm-wasm.js';
-import { gatherStrided, writeEpoch } from './tensor-data.js';
+import { gatherStrided } from './tensor-data.js';
 import { BASE, float32Memory, instantiate } from './wasm-module.js';
 
 interface Kernel {
@@ -25,7 +27,7 @@ export const hasWasmGemm = (): boolean => instance() !== null;
 /**
  * The transposed weights kept in the kernel's memory, from its start: a linear layer's weight
  * [N, K] is laid out [K, N] once, not at every call. An entry is valid while its source buffer
- * has not been written in place since (tensor-data.ts writeEpoch); past CACHE_BYTES the cache
+ * has not been written in place since (buffers.ts writeEpoch); past CACHE_BYTES the cache
  * starts over.
  */
 const CACHE_BYTES = 256 * 2 ** 20;
