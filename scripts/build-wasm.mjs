@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Compiles the TypeScript backend's WebAssembly kernels (wasm/*.ts, AssemblyScript) and writes
-// each as base64 into src/torch/js/<name>-wasm.ts, which is committed so that a checkout builds
+// Compiles the TypeScript backend's WebAssembly kernels (wasm/kernels.ts and the files it
+// exports, AssemblyScript) into one module and writes it as base64 into
+// src/torch/js/kernels-wasm.ts, which is committed so that a checkout builds
 // with tsc alone and the package carries the bytes in its JavaScript (Node and browsers
 // instantiate them synchronously). `--check` compiles and compares instead, failing when a
 // committed module is stale (test/wasm-build.test.ts runs it).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,7 @@ const asc = join(root, 'node_modules', '.bin', 'asc');
 const tmp = mkdtempSync(join(tmpdir(), 'sjd-wasm-'));
 let stale = 0;
 try {
-  for (const file of readdirSync(join(root, 'wasm')).filter((f) => f.endsWith('.ts'))) {
+  for (const file of ['kernels.ts']) {
     const name = file.replace(/\.ts$/, '');
     const out = join(tmp, `${name}.wasm`);
     execFileSync(

@@ -130,6 +130,12 @@ const B = (op: string, ...extra: Case[]): Case[] => {
     (b, mk) => call(b, rnd(mk, [3, 4], 'float64'), 1.5), // scalar
     (b, mk) => call(b, rnd(mk, [3, 4], 'float32'), rnd(mk, [], 'float64', 2)), // 0-dim keeps float32
     (b, mk) => call(b, b.transpose(rnd(mk, [4, 3]), 0, 1), rnd(mk, [3, 4], 'float32', 3)), // strided
+    // the WebAssembly kernel's sizes (256 elements and more), rows not a multiple of its 4 lanes
+    (b, mk) => call(b, rnd(mk, [4, 9, 33]), rnd(mk, [4, 1, 33], 'float32', 2)), // a DiT's modulation
+    (b, mk) => call(b, rnd(mk, [2, 3, 9, 9]), rnd(mk, [1, 9, 9], 'float32', 2)), // attention's bias
+    (b, mk) => call(b, rnd(mk, [3, 9, 1]), rnd(mk, [3, 1, 11], 'float32', 2)), // an outer sum
+    (b, mk) => call(b, b.narrow(rnd(mk, [4, 9, 66]), 2, 33, 33), 0.75), // a view at an offset
+    (b, mk) => call(b, 2.5, b.transpose(rnd(mk, [33, 12]), 0, 1)), // a column-major operand
     ...extra,
   ];
 };
@@ -236,7 +242,10 @@ Object.assign(CASES, {
     (b, mk) => b.sort(rnd(mk, [3, 7], 'float64'), 0, true),
   ],
   topk: [(b, mk) => b.topk(rnd(mk, [3, 7]), 3, 1), (b, mk) => b.topk(rnd(mk, [3, 7]), 2, 0, false)],
-  contiguous: [(b, mk) => b.contiguous(b.transpose(rnd(mk, [3, 4]), 0, 1))],
+  contiguous: [
+    (b, mk) => b.contiguous(b.transpose(rnd(mk, [3, 4]), 0, 1)),
+    (b, mk) => b.contiguous(b.permute(b.narrow(rnd(mk, [4, 9, 40]), 2, 3, 33), [2, 0, 1])),
+  ],
   clone: [(b, mk) => b.clone(b.narrow(rnd(mk, [3, 4]), 1, 1, 2))],
   detach: [(b, mk) => b.detach(rnd(mk, [3, 4]))],
   reshape: [(b, mk) => b.reshape(b.transpose(rnd(mk, [3, 4]), 0, 1), [2, -1])],
@@ -306,6 +315,11 @@ Object.assign(CASES, {
       return b.matmul(qkv, b.transpose(qkv, -2, -1)); // [2, 3, 7, 7]
     },
     (b, mk) => b.matmul(rnd(mk, [2, 1, 6, 9]), rnd(mk, [3, 9, 10], 'float32', 2)),
+    (b, mk) => {
+      const qkv = b.permute(b.view(rnd(mk, [2, 13, 3, 2, 12]), [2, 13, 6, 12]), [0, 2, 1, 3]);
+      const [q, k] = b.chunk(qkv, 3, 1) as [Handle, Handle]; // [2, 2, 13, 12] each, apart
+      return b.matmul(b.matmul(q, b.transpose(k, -2, -1)), k); // attention's two products
+    },
   ],
   mm: [(b, mk) => b.mm(rnd(mk, [3, 5]), b.transpose(rnd(mk, [4, 5], 'float32', 2), 0, 1))],
   bmm: [(b, mk) => b.bmm(rnd(mk, [2, 3, 5]), rnd(mk, [2, 5, 4], 'float32', 2))],
@@ -324,6 +338,9 @@ Object.assign(CASES, {
     (b, mk) =>
       b.layer_norm(rnd(mk, [2, 3, 8]), [8], rnd(mk, [8], 'float32', 2), rnd(mk, [8], 'float32', 3)),
     (b, mk) => b.layer_norm(rnd(mk, [2, 3, 8]), [3, 8], null, null, 1e-6),
+    (b, mk) => b.layer_norm(rnd(mk, [5, 33]), [33], rnd(mk, [33], 'float32', 2), null),
+    (b, mk) => b.layer_norm(b.transpose(rnd(mk, [33, 5]), 0, 1), [33], null, rnd(mk, [33])),
+    (b, mk) => b.layer_norm(rnd(mk, [4, 7], 'float64'), [7], rnd(mk, [7], 'float64', 2), null),
   ],
   conv2d: [
     (b, mk) =>

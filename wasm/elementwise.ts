@@ -1,5 +1,5 @@
 // The TypeScript backend's exp-bound elementwise kernels in WebAssembly SIMD (AssemblyScript;
-// built by scripts/build-wasm.mjs, loaded by src/torch/js/wasm-elementwise.ts): GELU (exact, by
+// part of wasm/kernels.ts, called by src/torch/js/wasm-elementwise.ts): GELU (exact, by
 // erf) in place and softmax (or its log) of rows in place, over float32 in this module's memory.
 // exp is Cephes's expf (a degree-6 polynomial on x - n ln 2, scaled by 2^n built in the exponent
 // bits), within about 2 float32 ulps; erf is Abramowitz and Stegun's 7.1.26, within 1.5e-7. An

@@ -23,6 +23,7 @@ import {
   resultType,
   values,
 } from './tensor-data.js';
+import { wasmBinary } from './wasm-binary.js';
 import { wasmGelu } from './wasm-elementwise.js';
 
 /** Rounds a buffer of bfloat16 or float16 elements to their precision (others as they are). */
@@ -119,6 +120,12 @@ const ROWS32 = makeRows();
 const FLOAT32_ROW = new Map<Row, Row>(
   (Object.keys(ROWS) as RowName[]).map((k) => [ROWS[k], ROWS32[k]]),
 );
+/** Each float32 row to its op's name, for the WebAssembly kernel (wasm-binary.ts). */
+const FLOAT32_OP = new Map<Row, RowName>(
+  (Object.keys(ROWS32) as RowName[]).map((k) => [ROWS32[k], k]),
+);
+/** Results smaller than this stay in the JavaScript loop (a kernel call costs its copies). */
+const WASM_MIN = 256;
 
 /**
  * out[i] = f(a[i], b[i]) broadcast, computed on values as `compute` holds them, stored as `out`'s
@@ -170,6 +177,9 @@ export function binaryMap(
     row = row32;
     if (!(A.d instanceof Float32Array)) A.d = Float32Array.of(A.d[0]!);
     if (!(B.d instanceof Float32Array)) B.d = Float32Array.of(B.d[0]!);
+    const wasmOp = FLOAT32_OP.get(row32)!;
+    const operand = (x: typeof A) => ({ d: x.d as Float32Array, st: x.st, off: x.off });
+    if (n >= WASM_MIN && wasmBinary(wasmOp, shape, operand(A), operand(B), o)) return out;
   }
   const flat = (st: number[]) => nd === 0 || st.every((s) => s === 0) || isRowMajor(shape, st);
   if (flat(A.st) && flat(B.st)) {

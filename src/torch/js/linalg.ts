@@ -18,7 +18,7 @@ import {
   rowMajor,
   values,
 } from './tensor-data.js';
-import { wasmGemmStrided } from './wasm-gemm.js';
+import { wasmGemmBatched } from './wasm-gemm.js';
 
 function sameDtype(a: JsTensor, b: JsTensor, op: string): DType {
   if (a.dtype !== b.dtype)
@@ -51,23 +51,14 @@ function batched(a: JsTensor, b: JsTensor, op: string): JsTensor {
   const count = numelOf(batch);
   const out = denseUnset(dtype, [...batch, M, N]); // every product written
   if (dtype === 'float32' && K >= 8 && count > 0) {
-    // float32: each batch's operands read through their strides into the WebAssembly kernel
-    const oa = batchOffsets(ea, batch);
-    const ob = batchOffsets(eb, batch);
-    const matrix = (t: JsTensor, offset: number) => ({
+    // float32: the operands read through their strides by the WebAssembly kernel
+    const batchOf = (t: JsTensor) => ({
       data: t.data as Float32Array,
-      offset,
+      offsets: batchOffsets(t, batch),
       rs: t.strides.at(-2)!,
       cs: t.strides.at(-1)!,
     });
-    const o = out.data as Float32Array;
-    let q = 0;
-    while (
-      q < count &&
-      wasmGemmStrided(matrix(ea, oa[q]!), matrix(eb, ob[q]!), o, q * M * N, M, K, N)
-    )
-      q++;
-    if (q === count) return out;
+    if (wasmGemmBatched(batchOf(ea), batchOf(eb), out.data as Float32Array, M, K, N)) return out;
   }
   const A = values(ea);
   const B = values(eb);

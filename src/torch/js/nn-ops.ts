@@ -7,6 +7,7 @@ import type { Reduction } from '../types.js';
 import { finish } from './elementwise.js';
 import { gemm } from './gemm.js';
 import { dense, denseUnset, isFloating, type JsTensor, numelOf, values } from './tensor-data.js';
+import { wasmLayerNorm } from './wasm-norm.js';
 
 function checkFloat(t: JsTensor, op: string) {
   if (!isFloating(t.dtype))
@@ -37,10 +38,8 @@ function normalise(
     if (scale && shift)
       for (let i = 0; i < inner; i++) out[o + i] = (x[o + i]! - m) * r * scale[i]! + shift[i]!;
     else if (scale) for (let i = 0; i < inner; i++) out[o + i] = (x[o + i]! - m) * r * scale[i]!;
-    else {
-      for (let i = 0; i < inner; i++) out[o + i] = (x[o + i]! - m) * r;
-      if (shift) for (let i = 0; i < inner; i++) out[o + i]! += shift[i]!;
-    }
+    else if (shift) for (let i = 0; i < inner; i++) out[o + i] = (x[o + i]! - m) * r + shift[i]!;
+    else for (let i = 0; i < inner; i++) out[o + i] = (x[o + i]! - m) * r;
   }
 }
 
@@ -81,7 +80,17 @@ export function layerNorm(
   const b = bias ? values(bias) : null;
   const out = denseUnset(x.dtype, x.shape.slice()); // every element normalised
   const o = out.data as Float32Array;
-  normalise(values(x) as Float32Array, o, x.numel / Math.max(inner, 1), inner, eps, w, b);
+  const xs = values(x);
+  const f32 = (t: typeof w) => t === null || t instanceof Float32Array;
+  if (
+    xs instanceof Float32Array &&
+    o instanceof Float32Array &&
+    f32(w) &&
+    f32(b) &&
+    wasmLayerNorm(xs, o, inner, eps, w as Float32Array | null, b as Float32Array | null)
+  )
+    return out;
+  normalise(xs as Float32Array, o, x.numel / Math.max(inner, 1), inner, eps, w, b);
   return finish(out);
 }
 

@@ -8,6 +8,7 @@
 // (torch.result_type) picks the dtype of an op's result.
 import type { DType } from '../types.js';
 import { newBuf } from './buffers.js';
+import { wasmGather } from './wasm-gather.js';
 
 export type Buf = Float32Array | Float64Array | Int32Array | Uint8Array;
 
@@ -159,9 +160,18 @@ export function values(t: JsTensor): Buf {
     out.set(src.subarray(t.offset, t.offset + out.length) as never);
     return out;
   }
+  if (
+    src instanceof Float32Array &&
+    out.length >= WASM_GATHER_MIN &&
+    wasmGather(src, t.shape, t.strides, t.offset, out as Float32Array)
+  )
+    return out;
   gatherStrided(src, t.shape, t.strides, t.offset, out);
   return out;
 }
+
+/** Views smaller than this are gathered by the JavaScript loop (a kernel call costs its copies). */
+const WASM_GATHER_MIN = 1024;
 
 /** A dense copy of `t` (never its own buffer). */
 export function cloneDense(t: JsTensor): JsTensor {

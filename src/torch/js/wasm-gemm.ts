@@ -1,28 +1,22 @@
-// The TypeScript backend's float32 matrix product in WebAssembly SIMD (wasm/gemm.ts, its bytes in
-// gemm-wasm.ts, instantiated by wasm-module.ts): the operands copied into its memory (B
-// transposed where it is stored [N, K], as a linear layer's weight, and kept there for the next
-// call) and C copied out. Where
+// The TypeScript backend's float32 matrix product in WebAssembly SIMD (wasm/gemm.ts, in the
+// module of wasm-module.ts): the operands copied into its memory (B transposed where it is stored
+// [N, K], as a linear layer's weight, and kept there for the next call) and C copied out. A batch
+// of strided matrices (attention's heads, a transposed key) is read in place from its buffer's
+// span, copied in once, each matrix packed dense only where its columns are not. Where
 // WebAssembly SIMD is missing, gemm.ts's JavaScript loop serves instead.
 
 import { writeEpoch } from './buffers.js';
-import { GEMM_WASM } from './gemm-wasm.js';
-import { gatherStrided } from './tensor-data.js';
-import { BASE, float32Memory, instantiate } from './wasm-module.js';
-
-interface Kernel {
-  gemm: (a: number, b: number, c: number, M: number, K: number, N: number, bias: number) => void;
-}
-
-let kernel: ReturnType<typeof instantiate<Kernel>> | undefined;
-
-/** The instantiated kernel, or null where this runtime cannot run it. */
-function instance() {
-  kernel ??= instantiate<Kernel>(GEMM_WASM);
-  return kernel;
-}
+import {
+  BASE,
+  type Kernels,
+  keptBytesEnd,
+  kernels,
+  Scratch,
+  setKeptBytesEnd,
+} from './wasm-module.js';
 
 /** Whether the WebAssembly kernel runs here. */
-export const hasWasmGemm = (): boolean => instance() !== null;
+export const hasWasmGemm = (): boolean => kernels() !== null;
 
 /**
  * The transposed weights kept in the kernel's memory, from its start: a linear layer's weight
@@ -32,28 +26,21 @@ export const hasWasmGemm = (): boolean => instance() !== null;
  */
 const CACHE_BYTES = 256 * 2 ** 20;
 let cache = new WeakMap<Float32Array, Map<string, { at: number; epoch: number }>>();
-let cacheEnd = BASE;
 
-function transposedWeight(
-  k: NonNullable<ReturnType<typeof instance>>,
-  B: Float32Array,
-  bOff: number,
-  N: number,
-  K: number,
-): number {
+function transposedWeight(k: Kernels, B: Float32Array, bOff: number, N: number, K: number): number {
   const key = `${bOff}:${N}:${K}`;
   const epoch = writeEpoch(B);
   let byKey = cache.get(B);
   const hit = byKey?.get(key);
   if (hit && hit.epoch === epoch) return hit.at;
-  if (cacheEnd + 4 * N * K > CACHE_BYTES) {
+  if (keptBytesEnd() + 4 * N * K > CACHE_BYTES) {
     cache = new WeakMap();
-    cacheEnd = BASE;
+    setKeptBytesEnd(BASE);
     byKey = undefined;
   }
-  const at = cacheEnd;
-  cacheEnd += 4 * N * K;
-  const mem = float32Memory(k.memory, cacheEnd);
+  const at = keptBytesEnd();
+  setKeptBytesEnd(at + 4 * N * K);
+  const mem = new Scratch().view(k);
   const bt = at >> 2;
   for (let n = 0; n < N; n++) {
     const row = bOff + n * K;
@@ -85,58 +72,94 @@ export function wasmGemm(
   transB: boolean,
   bias: Float32Array | null = null,
 ): boolean {
-  const k = instance();
+  const k = kernels();
   if (k === null) return false;
-  const b = transB ? transposedWeight(k, B, bOff, N, K) : cacheEnd;
-  const a = transB ? cacheEnd : b + 4 * K * N;
-  const c = a + 4 * M * K;
-  const q = c + 4 * M * N; // the bias, after C
-  const mem = float32Memory(k.memory, q + (bias ? 4 * N : 0));
+  const kept = transB ? transposedWeight(k, B, bOff, N, K) : 0;
+  const s = new Scratch();
+  const b = transB ? kept : s.alloc(K * N);
+  const a = s.alloc(M * K);
+  const c = s.alloc(M * N);
+  const q = bias ? s.alloc(N) : 0;
+  const mem = s.view(k);
   mem.set(A.subarray(aOff, aOff + M * K), a >> 2);
   if (!transB) mem.set(B.subarray(bOff, bOff + K * N), b >> 2);
   if (bias) mem.set(bias, q >> 2);
-  k.gemm(a, b, c, M, K, N, bias ? q : 0);
+  k.gemm(a, b, c, M, K, N, q, K, N);
   C.set(mem.subarray(c >> 2, (c >> 2) + M * N), cOff);
   return true;
 }
 
-/** A matrix operand as a strided view: element (r, c) at data[offset + r rs + c cs]. */
-export interface StridedMatrix {
+/** Matrices R x Cn of one buffer: matrix q's element (r, c) at data[offsets[q] + r rs + c cs]. */
+export interface StridedBatch {
   data: Float32Array;
-  offset: number;
+  offsets: readonly number[];
   rs: number;
   cs: number;
 }
 
-/** R x Cn elements of `x` into the kernel's memory `mem` from element `at`, in row-major order. */
-function load(mem: Float32Array, at: number, x: StridedMatrix, R: number, Cn: number): void {
-  if (x.cs === 1 && x.rs === Cn) mem.set(x.data.subarray(x.offset, x.offset + R * Cn), at);
-  else gatherStrided(x.data, [R, Cn], [x.rs, x.cs], x.offset, mem.subarray(at, at + R * Cn));
+/** The storage range [lo, hi) that a batch of R x Cn matrices reads (strides not negative). */
+function spanOf(x: StridedBatch, R: number, Cn: number): [number, number] {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = 0;
+  for (const o of x.offsets) {
+    lo = Math.min(lo, o);
+    hi = Math.max(hi, o + (R - 1) * x.rs + (Cn - 1) * x.cs + 1);
+  }
+  return [lo, hi];
 }
 
 /**
- * C[cOff ..] = A (M x K) times B (K x N), float32, both read through their strides straight into
- * the kernel's memory (a view such as attention's heads or a transposed key is copied once, not
- * made dense first); false (nothing written) where the kernel does not run.
+ * C[q M N ..] = A_q (M x K) times B_q (K x N) for each matrix q of the batches, float32, C dense
+ * [count, M, N]; false (nothing written) where the kernel does not run or a stride is negative.
  */
-export function wasmGemmStrided(
-  A: StridedMatrix,
-  B: StridedMatrix,
+export function wasmGemmBatched(
+  A: StridedBatch,
+  B: StridedBatch,
   C: Float32Array,
-  cOff: number,
   M: number,
   K: number,
   N: number,
 ): boolean {
-  const k = instance();
-  if (k === null) return false;
-  const b = cacheEnd;
-  const a = b + 4 * K * N;
-  const c = a + 4 * M * K;
-  const mem = float32Memory(k.memory, c + 4 * M * N);
-  load(mem, a >> 2, A, M, K);
-  load(mem, b >> 2, B, K, N);
-  k.gemm(a, b, c, M, K, N, 0);
-  C.set(mem.subarray(c >> 2, (c >> 2) + M * N), cOff);
+  const k = kernels();
+  const count = A.offsets.length;
+  if (k === null || Math.min(A.rs, A.cs, B.rs, B.cs) < 0) return false;
+  const s = new Scratch();
+  // each buffer's span copied in once (A and B often views of one buffer, as q, k and v are)
+  let [aLo, aHi] = spanOf(A, M, K);
+  let [bLo, bHi] = spanOf(B, K, N);
+  const shared = A.data === B.data;
+  if (shared) {
+    aLo = bLo = Math.min(aLo, bLo);
+    aHi = bHi = Math.max(aHi, bHi);
+  }
+  const aSpan = s.alloc(aHi - aLo);
+  const bSpan = shared ? aSpan : s.alloc(bHi - bLo);
+  const packA = A.cs === 1 ? 0 : s.alloc(M * K);
+  const packB = B.cs === 1 ? 0 : s.alloc(K * N);
+  const c = s.alloc(count * M * N);
+  const mem = s.view(k);
+  mem.set(A.data.subarray(aLo, aHi), aSpan >> 2);
+  if (!shared) mem.set(B.data.subarray(bLo, bHi), bSpan >> 2);
+  /** matrix q of x: its address and row stride, packed dense first where its columns are not */
+  const operand = (
+    x: StridedBatch,
+    q: number,
+    span: number,
+    lo: number,
+    pack: number,
+    R: number,
+    Cn: number,
+  ) => {
+    const at = span + 4 * (x.offsets[q]! - lo);
+    if (x.cs === 1) return { at, ld: x.rs };
+    k.gather(at, pack, 1, 1, 1, 1, R, Cn, 0, 0, 0, 0, x.rs, x.cs);
+    return { at: pack, ld: Cn };
+  };
+  for (let q = 0; q < count; q++) {
+    const a = operand(A, q, aSpan, aLo, packA, M, K);
+    const b = operand(B, q, bSpan, bLo, packB, K, N);
+    k.gemm(a.at, b.at, c + 4 * q * M * N, M, K, N, 0, a.ld, b.ld);
+  }
+  C.set(mem.subarray(c >> 2, (c >> 2) + count * M * N));
   return true;
 }

@@ -1,28 +1,96 @@
-// The TypeScript backend's WebAssembly modules (wasm/*.ts, their bytes as base64 in
-// src/torch/js/*-wasm.ts): each instantiated once, synchronously (a few KiB, within what browsers
-// compile on the main thread), or null where this runtime lacks WebAssembly SIMD; and float32
-// views of a module's memory grown to what a call needs.
+// The TypeScript backend's WebAssembly module (wasm/kernels.ts, its bytes as base64 in
+// kernels-wasm.ts): instantiated once, synchronously (a few KiB, within what browsers compile on
+// the main thread), or null where this runtime lacks WebAssembly SIMD. Its memory holds, from
+// BASE, the weights that wasm-gemm.ts keeps transposed, and after them the operands of the call
+// under way, laid out by a Scratch.
+import { KERNELS_WASM } from './kernels-wasm.js';
 
-/** A module's exports and its memory, or null where it cannot run here. */
-export function instantiate<E>(base64: string): (E & { memory: WebAssembly.Memory }) | null {
+/** The module's exports (wasm/kernels.ts), addresses in bytes. */
+export interface Kernels {
+  memory: WebAssembly.Memory;
+  gemm: (
+    a: number,
+    b: number,
+    c: number,
+    M: number,
+    K: number,
+    N: number,
+    bias: number,
+    lda: number,
+    ldb: number,
+  ) => void;
+  gelu: (p: number, n: number) => void;
+  softmax: (p: number, rows: number, n: number, log: number) => void;
+  gather: (src: number, dst: number, ...shapeThenStrides: number[]) => void;
+  binary: (
+    op: number,
+    out: number,
+    a: number,
+    b: number,
+    n0: number,
+    n1: number,
+    n2: number,
+    sa0: number,
+    sa1: number,
+    ua: number,
+    sb0: number,
+    sb1: number,
+    ub: number,
+  ) => void;
+  layerNorm: (
+    x: number,
+    o: number,
+    groups: number,
+    inner: number,
+    eps: number,
+    scale: number,
+    shift: number,
+  ) => void;
+}
+
+let instance: Kernels | null | undefined;
+
+/** The instantiated module, or null where it cannot run here. */
+export function kernels(): Kernels | null {
+  if (instance !== undefined) return instance;
   try {
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const bytes = Uint8Array.from(atob(KERNELS_WASM), (c) => c.charCodeAt(0));
     const abort = () => {
       throw new Error('a WebAssembly kernel aborted');
     };
     const inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { abort } });
-    return inst.exports as unknown as E & { memory: WebAssembly.Memory };
+    instance = inst.exports as unknown as Kernels;
   } catch {
-    return null;
+    instance = null;
   }
+  return instance;
 }
 
-/** The first bytes of a module's memory stay its own; calls use what follows. */
+/** The first bytes of the memory stay the module's own; kept weights start here. */
 export const BASE = 64;
 
-/** A float32 view of `memory` holding at least `bytes` bytes from its start (grown if needed). */
-export function float32Memory(memory: WebAssembly.Memory, bytes: number): Float32Array {
-  const have = memory.buffer.byteLength;
-  if (bytes > have) memory.grow(Math.ceil((bytes - have) / 65536));
-  return new Float32Array(memory.buffer);
+/** The end of the kept weights (wasm-gemm.ts moves it): a call's operands go after it. */
+let keptEnd = BASE;
+export const keptBytesEnd = (): number => keptEnd;
+export function setKeptBytesEnd(at: number): void {
+  keptEnd = at;
+}
+
+/** A call's operands laid out one after another past the kept weights, each 16-byte aligned. */
+export class Scratch {
+  #end = (keptEnd + 15) & ~15;
+
+  /** The byte address of room for `floats` float32. */
+  alloc(floats: number): number {
+    const at = this.#end;
+    this.#end = (at + 4 * floats + 15) & ~15;
+    return at;
+  }
+
+  /** A float32 view of the whole memory, grown to hold everything allocated. */
+  view(k: Kernels): Float32Array {
+    const have = k.memory.buffer.byteLength;
+    if (this.#end > have) k.memory.grow(Math.ceil((this.#end - have) / 65536));
+    return new Float32Array(k.memory.buffer);
+  }
 }
