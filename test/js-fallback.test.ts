@@ -1,11 +1,11 @@
 // sjd where the libtorch addon does not load (src/torch/native.ts, src/torch/js/): a package
 // folder without its build/ (as an install whose C++ build failed) falls back to the TypeScript
 // backend, says so in `sjd info` and the demo's first line, solves a held-out puzzle with the
-// shipped model, refuses training in one line naming libtorch, and SJD_BACKEND=torch there fails
+// shipped model, samples the text and image models, scores a puzzle file, refuses training in one line naming libtorch, and SJD_BACKEND=torch there fails
 // naming the fix. On a terminal, a command that runs a model names its backend first.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, symlinkSync } from 'node:fs';
+import { copyFileSync, cpSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +41,17 @@ test('without the addon, sjd runs the TypeScript backend: info, a solve, trainin
   const solve = sjd('solve', PUZZLE);
   assert.equal(solve.status, 0, solve.stderr);
   assert.ok(solve.stdout.trim().split('\n').includes(SOLUTION), solve.stdout);
+  // the other shipped models sample, and a puzzle file is scored
+  const text = sjd('sample', 'text', '-n', '1', '--nfe', '8');
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout, /^[a-z ]{256}\n$/);
+  const image = sjd('sample', 'image', '-n', '2', '--nfe', '8', '--out', 'grid.png');
+  assert.equal(image.status, 0, image.stderr);
+  assert.match(image.stdout, /^wrote grid\.png: 2 images of 28 x 28 x 1/);
+  writeFileSync(join(dir, 'one.csv'), `puzzle,solution\n${PUZZLE},${SOLUTION}\n`);
+  const evalRun = sjd('eval', 'sudoku', '--data', 'one.csv', '--json');
+  assert.equal(evalRun.status, 0, evalRun.stderr);
+  assert.equal(JSON.parse(evalRun.stdout.trim().split('\n').at(-1)!).solve_rate, 1);
   const train = sjd('train', 'sudoku', '--size', 'tiny', '--steps', '2', '--out', 'run');
   assert.equal(train.status, 1);
   assert.equal(

@@ -198,6 +198,20 @@ test('through the CLI: sjd train sequences, sjd sample sequences, and bad files 
   const answer = JSON.parse(s.stdout) as { sequences: string[] };
   assert.equal(answer.sequences.length, 5);
   for (const x of answer.sequences) assert.match(x, /^[ACGT]{12}$/);
+  // the same model samples on the TypeScript backend, from a prompt
+  const js = cliIn(dir, { SJD_BACKEND: 'js' }).ok(
+    'sample',
+    'sequences',
+    '--model',
+    'run',
+    '-n',
+    '5',
+    '--nfe',
+    '12',
+    '--prompt',
+    'GGG',
+  );
+  for (const x of JSON.parse(js).sequences) assert.match(x, /^GGG[ACGT]{9}$/);
   // a template through the task's conditioning flags, and a bad one in one line
   const p = sjd(
     'sample',

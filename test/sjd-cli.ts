@@ -12,13 +12,13 @@ export interface Cli {
   ok(...args: string[]): string;
 }
 
-/** `sjd` run in `dir`. */
-export function cliIn(dir: string): Cli {
+/** `sjd` run in `dir`, with `env` added to the environment (SJD_BACKEND, ...). */
+export function cliIn(dir: string, env: Record<string, string> = {}): Cli {
   const run = (...args: string[]) =>
     spawnSync(process.execPath, [bin, ...args], {
       cwd: dir,
       encoding: 'utf8',
-      env: { ...process.env, SJD_THREADS: '1' },
+      env: { ...process.env, SJD_THREADS: '1', ...env },
     });
   return {
     run,
