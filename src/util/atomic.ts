@@ -1,7 +1,11 @@
 // Atomic writes (docs/design.md §4, "no half-written file"): every file sjd writes goes to a temporary
 // name beside its target and is renamed into place, so a stop at any moment leaves the old file
 // or the new one. Folders are built beside their target and renamed in the same way; a folder
-// being replaced is moved aside first and removed only once the new one is in place.
+// being replaced is moved aside first and removed only once the new one is in place. A temporary
+// name carries random bits and is created exclusively (O_CREAT | O_EXCL, which also refuses a
+// symlink there), so no one who can write to the folder can aim it at another file beforehand.
+
+import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   existsSync,
@@ -28,10 +32,17 @@ export function fsReason(e: unknown): string {
   return err?.code ?? (e instanceof Error ? e.message.split('\n')[0]! : String(e));
 }
 
-/** A temporary path beside `path` (same folder, so the rename is atomic), unique to this process. */
+/**
+ * A new temporary path beside `path` (same folder, so the rename is atomic): this process's id
+ * and 64 random bits, a name no one can plant in advance.
+ */
 export function tempBeside(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const nonce = randomBytes(8).toString('hex');
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${nonce}.tmp`);
 }
+
+/** A file descriptor for writing a new file at `path`; fails where anything (a symlink too) is there. */
+export const openNew = (path: string): number => openSync(path, 'wx');
 
 /**
  * Creates `dir` and its missing parents one level at a time. (Node's recursive mkdir never
@@ -68,7 +79,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array | Uint8A
   const tmp = tempBeside(path);
   try {
     if (Array.isArray(data)) writePieces(tmp, data);
-    else writeFileSync(tmp, data);
+    else writeFileSync(tmp, data, { flag: 'wx' });
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });
@@ -78,7 +89,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array | Uint8A
 
 /** The pieces written one after another into a new file at `path`, never joined in memory. */
 function writePieces(path: string, pieces: Uint8Array[]): void {
-  const fd = openSync(path, 'w');
+  const fd = openNew(path);
   try {
     for (const piece of pieces)
       for (let at = 0; at < piece.byteLength; )
@@ -120,9 +131,8 @@ export function replaceDirAtomic<T>(dir: string, fill: (tmp: string) => T): T {
   const tmp = tempBeside(dir);
   const old = asideOf(dir);
   makeDir(dirname(resolve(dir)));
-  rmSync(tmp, { recursive: true, force: true });
   try {
-    mkdirSync(tmp);
+    mkdirSync(tmp); // fails where anything, a symlink too, is there
     const r = fill(tmp);
     if (existsSync(dir)) renameSync(dir, old);
     renameSync(tmp, dir);

@@ -18,7 +18,7 @@ import {
   statSync,
 } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fsReason, tempBeside, writeFileAtomic } from './atomic.js';
+import { fsReason, openNew, tempBeside } from './atomic.js';
 
 /** A kind of folder sjd writes: its marker file and every entry it may hold. */
 export interface FolderKind {
@@ -77,7 +77,7 @@ export function checkWritable(path: string): void {
   // Probe the folder (some file systems, e.g. /proc, pass access() and refuse new files).
   const probe = tempBeside(join(p, 'probe'));
   try {
-    writeFileAtomic(probe, '');
+    closeSync(openNew(probe));
   } catch {
     throw new Error(`cannot write ${path}: ${p} does not accept new files`);
   } finally {

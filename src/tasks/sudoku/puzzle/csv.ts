@@ -7,9 +7,9 @@
 // too. Written files (`quizzes,solutions`) may carry a third column, `status` (a solver's verdict
 // on each row), through a temporary file that is removed on every failure, an uncaught one
 // included.
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { makeDir, tempBeside, writeFileAtomic } from '../../../util/atomic.js';
+import { makeDir, openNew, tempBeside, writeFileAtomic } from '../../../util/atomic.js';
 import { type Board, formatBoard, parseBoard } from './board.js';
 import { pairProblem, type SudokuSet } from './check.js';
 import {
@@ -158,7 +158,7 @@ export class SudokuCsvAppender {
   constructor(readonly path: string) {
     makeDir(dirname(resolve(path)));
     this.#temp = tempBeside(resolve(path));
-    this.#fd = openSync(this.#temp, 'w');
+    this.#fd = openNew(this.#temp);
     process.on('exit', this.#onExit);
     writeSync(this.#fd, `${csvHeader(true)}\n`);
   }

@@ -1,0 +1,89 @@
+// Temporary files cannot be aimed at another file (util/atomic.ts): each temporary name carries
+// random bits, so no one can plant it in advance, and each is created exclusively, so a symlink
+// (or anything else) already there is refused, never followed. Checked on each primitive the
+// writers share (a file written whole or in pieces, a folder built beside its target, the CSV
+// that `sjd solve --file` appends to, the folder's writability probe) and end to end: symlinks
+// planted at every name the next few hundred process ids would have used leave their targets and
+// the output alone.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, join } from 'node:path';
+import { test } from 'node:test';
+import { SudokuCsvAppender } from '../src/tasks/sudoku/puzzle/csv.js';
+import { openNew, replaceDirAtomic, tempBeside, writeFileAtomic } from '../src/util/atomic.js';
+import { checkWritable } from '../src/util/out-path.js';
+import { cliIn } from './sjd-cli.js';
+import { tempDir } from './tmp.js';
+
+const PUZZLE = '780000000500009100000010700802500003010300980070000000620800000003000005000006009';
+
+test('a temporary name is new at every call and cannot be predicted from the process id', () => {
+  const dir = tempDir();
+  const names = new Set(Array.from({ length: 100 }, () => tempBeside(join(dir, 'out.csv'))));
+  assert.equal(names.size, 100);
+  for (const n of names)
+    assert.match(basename(n), new RegExp(`^\\.out\\.csv\\.${process.pid}\\.[0-9a-f]{16}\\.tmp$`));
+});
+
+test("a symlink at a new file's path is refused, and its target is not touched", () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'victim.txt'), 'precious');
+  symlinkSync(join(dir, 'victim.txt'), join(dir, 'planted'));
+  symlinkSync(join(dir, 'nowhere.txt'), join(dir, 'dangling'));
+  assert.throws(() => openNew(join(dir, 'planted')), /EEXIST/);
+  assert.throws(() => openNew(join(dir, 'dangling')), /EEXIST/);
+  assert.equal(readFileSync(join(dir, 'victim.txt'), 'utf8'), 'precious');
+  assert.equal(existsSync(join(dir, 'nowhere.txt')), false);
+});
+
+test('each writer, with symlinks planted at the names a process id predicts, writes only its target', () => {
+  const dir = tempDir();
+  const victim = join(dir, 'victim.txt');
+  writeFileSync(victim, 'precious');
+  mkdirSync(join(dir, 'victim-dir'));
+  // the names of the old scheme (.NAME.PID.tmp), for this process
+  const plant = (name: string, target = victim) =>
+    symlinkSync(target, join(dir, `.${name}.${process.pid}.tmp`));
+  for (const name of ['whole.txt', 'pieces.bin', 'appended.csv', 'folder', 'probe'])
+    plant(name, name === 'folder' ? join(dir, 'victim-dir') : victim);
+  writeFileAtomic(join(dir, 'whole.txt'), 'new');
+  writeFileAtomic(join(dir, 'pieces.bin'), [Buffer.from('a'), Buffer.from('b')]);
+  const csv = new SudokuCsvAppender(join(dir, 'appended.csv'));
+  csv.commit();
+  replaceDirAtomic(join(dir, 'folder'), (tmp) => writeFileSync(join(tmp, 'x'), 'y'));
+  checkWritable(join(dir, 'anything'));
+  assert.equal(readFileSync(victim, 'utf8'), 'precious');
+  assert.deepEqual(readdirSync(join(dir, 'victim-dir')), []);
+  for (const f of ['whole.txt', 'pieces.bin', 'appended.csv'])
+    assert.ok(lstatSync(join(dir, f)).isFile(), `${f} is a file of its own`);
+  assert.equal(readFileSync(join(dir, 'whole.txt'), 'utf8'), 'new');
+  assert.equal(readFileSync(join(dir, 'pieces.bin'), 'utf8'), 'ab');
+  assert.equal(readFileSync(join(dir, 'folder', 'x'), 'utf8'), 'y');
+});
+
+test('sjd solve --file beside symlinks planted for the next process ids leaves their target alone', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'in.csv'), `puzzle\n${PUZZLE}\n`);
+  writeFileSync(join(dir, 'victim2.txt'), 'precious');
+  // the next process ids, as an attacker guesses them
+  const next = spawnSync('sh', ['-c', 'echo $$'], { encoding: 'utf8' });
+  const from = Number(next.stdout.trim()) + 1;
+  for (let pid = from; pid < from + 300; pid++) {
+    symlinkSync(join(dir, 'victim2.txt'), join(dir, `.race.csv.${pid}.tmp`));
+    symlinkSync(join(dir, 'victim2.txt'), join(dir, `..probe.${pid}.tmp.${pid}.tmp`));
+  }
+  const r = cliIn(dir).run('solve', '--file', 'in.csv', '--out', 'race.csv');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(readFileSync(join(dir, 'victim2.txt'), 'utf8'), 'precious');
+  assert.ok(lstatSync(join(dir, 'race.csv')).isFile(), 'race.csv is a file, not a link');
+  assert.match(readFileSync(join(dir, 'race.csv'), 'utf8'), new RegExp(PUZZLE));
+});
