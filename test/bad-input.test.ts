@@ -36,6 +36,11 @@ const zeros = join(tempDir('sjd-bad-input-big-'), 'zeros.bin');
 const p = (...parts: string[]) => join(box, ...parts);
 const PUZZLE = '000000010400000000020000000000050407008000300001090000300400200050100000000806000';
 const ROW_CLASH = `11${'0'.repeat(79)}`; // two 1s in row 1
+const UNSOLVABLE = {
+  square: '009028700806004005003000004600000000020713450000000002300000500900400807001250300',
+  box: '090300001000080046000000800405060030003275600060010904001000000580020000200007060',
+  row: '900100004014030800003000090000708001800003000000000030021000070009040500500016003',
+};
 
 /** Every path under the sandbox with the hash of its bytes. */
 function snapshot(dir = box): Record<string, string> {
@@ -77,6 +82,7 @@ before(() => {
   );
   writeFileSync(p('garbage.csv'), 'quizzes,solutions\nhello,world\n');
   writeFileSync(p('header-only.csv'), 'quizzes,solutions\n');
+  writeFileSync(p('unsolvable.csv'), `puzzle\n${PUZZLE}\n${UNSOLVABLE.row}\n`);
   writeFileSync(p('utf16.txt'), Buffer.from('\ufeffthe quick brown fox', 'utf16le'));
   writeFileSync(
     p('latin1.txt'),
@@ -372,6 +378,22 @@ const cases: Case[] = [
   ['solve a short puzzle', () => ['solve', '123'], /81/],
   ['solve a puzzle with a letter', () => ['solve', `x${PUZZLE.slice(1)}`], /puzzle/],
   ['solve a contradictory puzzle', () => ['solve', ROW_CLASH], /row 1/],
+  // Sudopedia's invalid test cases: no digit repeats, and no solution (the model ran its retries)
+  [
+    'solve an unsolvable puzzle (an unsolvable square)',
+    () => ['solve', UNSOLVABLE.square],
+    /puzzle has no solution$/,
+  ],
+  [
+    'solve an unsolvable puzzle (an unsolvable box)',
+    () => ['solve', UNSOLVABLE.box],
+    /puzzle has no solution$/,
+  ],
+  [
+    'solve a file holding an unsolvable puzzle (an unsolvable row)',
+    () => ['solve', '--file', p('unsolvable.csv'), '--out', p('solved.csv')],
+    /unsolvable\.csv line 3, column 1 \(puzzle\): puzzle has no solution$/,
+  ],
   ['solve nothing', () => ['solve'], /give one puzzle or --file/],
   ['solve a file without --out', () => ['solve', '--file', p('quizzes.csv')], /--file needs --out/],
   [
