@@ -109,6 +109,8 @@ before(() => {
     '2',
   ]);
   assert.equal(t.status, 0, t.stderr);
+  const e = sjd(['export', '--run', p('run'), '--out', p('exported')]);
+  assert.equal(e.status, 0, e.stderr);
   const shipped = JSON.parse(
     readFileSync(new URL('../../models/sudoku/config.json', import.meta.url), 'utf8'),
   );
@@ -374,6 +376,33 @@ const cases: Case[] = [
     /cannot write \/proc\/sjd-x/,
   ],
   ['export without --out', () => ['export', '--run', p('run')], /required option '--out <dir>'/],
+  [
+    'export over a model folder written before (it was replaced without --force)',
+    () => ['export', '--run', p('run'), '--out', p('exported')],
+    /exported holds a model folder already; choose another --out or pass --force/,
+  ],
+  [
+    "export over the package's own shipped model (every solve then used the toy model)",
+    () => [
+      'export',
+      '--run',
+      p('run'),
+      '--out',
+      new URL('../../models/sudoku', import.meta.url).pathname,
+    ],
+    /models\/sudoku is inside sjd's own models\/ .*pass --force/,
+  ],
+  [
+    "a solve file into the package's own models/",
+    () => [
+      'solve',
+      '--file',
+      p('puzzles.csv'),
+      '--out',
+      new URL('../../models/solved.csv', import.meta.url).pathname,
+    ],
+    /--out .*models\/solved\.csv is inside sjd's own models\//,
+  ],
   // solve
   ['solve a short puzzle', () => ['solve', '123'], /81/],
   ['solve a puzzle with a letter', () => ['solve', `x${PUZZLE.slice(1)}`], /puzzle/],

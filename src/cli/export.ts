@@ -19,7 +19,7 @@ export function registerExport(program: Command): void {
       "the compute precision the model samples at: float32 or bfloat16 (default: the run's; a bfloat16 run exported at float32 samples on any CPU at full speed)",
       oneOf(PRECISIONS),
     )
-    .option('--force', 'replace --out even if it is not a model folder sjd wrote')
+    .option('--force', 'replace --out: a model folder, or a folder sjd did not write')
     .action(
       (o: {
         run: string;

@@ -281,7 +281,7 @@ export function exportModel(
     throw new Error(
       `--out ${outDir} would overwrite the run ${runDir}; choose a folder outside it`,
     );
-  claimOutDir(outDir, MODEL_FOLDER, o.force === true);
+  claimOutDir(outDir, MODEL_FOLDER, o.force === true, true);
   const dtype = o.dtype ?? 'float16';
   const { model, config } = loadNetwork(runDir, shape, o.expectTask);
   const weights: Record<string, Tensor> = noGrad(() =>

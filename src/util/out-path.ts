@@ -19,6 +19,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fsReason, openNew, tempBeside } from './atomic.js';
+import { PACKAGE_ROOT } from './package-root.js';
 
 /** A kind of folder sjd writes: its marker file and every entry it may hold. */
 export interface FolderKind {
@@ -89,7 +90,14 @@ export function checkWritable(path: string): void {
  * An output folder may be written when it does not exist, is empty, or is a folder of this kind
  * that holds only what sjd writes there; anything else needs `force`.
  */
-export function claimOutDir(dir: string, kind: FolderKind, force: boolean): void {
+export function claimOutDir(
+  dir: string,
+  kind: FolderKind,
+  force: boolean,
+  /** sjd's own folder of this kind needs `force` too (a model folder: every solve would use it) */
+  oursNeedsForce = false,
+): void {
+  refuseShipped(dir, force);
   if (existsSync(dir)) {
     if (!statSync(dir).isDirectory()) {
       if (!force) throw new Error(`${dir} is a file, not a folder; choose another --out`);
@@ -105,9 +113,36 @@ export function claimOutDir(dir: string, kind: FolderKind, force: boolean): void
         throw new Error(
           `${dir} is not empty and is not a ${kind.name} written by sjd; choose another --out or pass --force to replace it`,
         );
+      if (entries.length > 0 && ours && oursNeedsForce && !force)
+        throw new Error(
+          `${dir} holds a ${kind.name} already; choose another --out or pass --force to replace it`,
+        );
     }
   }
   checkWritable(dir);
+}
+
+/** The installation's shipped models, which every command uses by default. */
+const SHIPPED = join(PACKAGE_ROOT, 'models');
+
+/** `path` with the symlinks of its longest existing ancestor resolved. */
+function realPathOf(path: string): string {
+  const abs = resolve(path);
+  let p = abs;
+  while (!existsSync(p) && dirname(p) !== p) p = dirname(p);
+  try {
+    return join(realpathSync(p), relative(p, abs));
+  } catch {
+    return abs;
+  }
+}
+
+/** Refuses, unless `force`, a path inside the installation's own models/ (by any spelling). */
+function refuseShipped(path: string, force: boolean, flag = '--out'): void {
+  if (force || !existsSync(SHIPPED) || !within(realPathOf(path), realPathOf(SHIPPED))) return;
+  throw new Error(
+    `${flag} ${path} is inside sjd's own models/ (the shipped models every command uses by default); choose another ${flag} or pass --force to replace them`,
+  );
 }
 
 /** How claimOutFile names and recognises an output file. */
@@ -124,6 +159,7 @@ export interface OutFile {
  */
 export function claimOutFile(path: string, force: boolean, o: OutFile = {}): void {
   const flag = o.flag ?? '--out';
+  refuseShipped(path, force, flag);
   if (existsSync(path)) {
     if (statSync(path).isDirectory())
       throw new Error(`${flag} ${path} is a folder, not a file; choose another ${flag}`);
