@@ -3,10 +3,11 @@
 // since, is refused naming the reason), --steps beyond its end extends it, a flag that sets the
 // run's config (--size, --process, ...) is refused unless it is the run's, and a run of another
 // task is named in one line. --stop-after is a requested stop: exit 0, no "interrupted". A run
-// resumed with no flags is the uninterrupted run, bit for bit.
+// resumed with no flags is the uninterrupted run, bit for bit. A run keeps the evaluation it
+// started with, and its data path is absolute, so it resumes from another folder.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
@@ -139,4 +140,71 @@ test('an extended cosine schedule is the one a run of the new length has from th
     assert.equal(learningRate(extended.lr, s), learningRate(long.lr, s));
   // from the resumed step on, the rate is higher than where the shorter schedule stood
   assert.ok(learningRate(extended.lr, 999) > learningRate(short.lr, 999));
+});
+
+test("a resumed run keeps its evaluation and its data, from any folder: absent flags are the run's, others refused", () => {
+  const run = join(dir, 'kept');
+  const start = spawnSync(
+    process.execPath,
+    [
+      bin,
+      'train',
+      'sudoku',
+      '--size',
+      'tiny',
+      '--steps',
+      '4',
+      '--out',
+      'kept',
+      '--data',
+      'a.csv',
+      '--eval-data',
+      'b.csv',
+      '--eval-size',
+      '2',
+      '--eval-nfe',
+      '2',
+      '--stop-after',
+      '2',
+    ],
+    { encoding: 'utf8', cwd: dir, env: { ...process.env, SJD_THREADS: '1' } },
+  );
+  assert.equal(start.status, 0, start.stderr);
+  const config = JSON.parse(readFileSync(join(run, 'config.json'), 'utf8'));
+  assert.equal(config.data, a);
+  assert.equal(config.dataAs, 'a.csv');
+  assert.deepEqual(config.evaluation, { evalData: b, evalSize: 2, evalNfe: 2 });
+  // resumed from another folder with no flags: the run's data and held-out set (the evaluation
+  // switched to 200 generated puzzles, and the relative data path was not found)
+  const elsewhere = join(dir, 'elsewhere');
+  mkdirSync(elsewhere);
+  const r = spawnSync(process.execPath, [bin, 'train', 'sudoku', '--resume', '--out', run], {
+    encoding: 'utf8',
+    cwd: elsewhere,
+    env: { ...process.env, SJD_THREADS: '1' },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, new RegExp(`24 training puzzles from ${a}; evaluating on 2 from ${b}`));
+  oneLine(
+    sjd('train', 'sudoku', '--resume', '--out', run, '--steps', '6', '--eval-size', '3'),
+    /^sjd: --eval-size 3: the run in --out evaluates with --eval-size 2; a resumed run keeps its evaluation \(resume without it\)$/,
+  );
+  oneLine(
+    sjd('train', 'sudoku', '--resume', '--out', run, '--steps', '6', '--eval-data', a),
+    new RegExp(`^sjd: --eval-data ${a}: the run in --out evaluates with --eval-data ${b}; `),
+  );
+  const same = sjd(
+    'train',
+    'sudoku',
+    '--resume',
+    '--out',
+    run,
+    '--steps',
+    '6',
+    '--eval-data',
+    b,
+    '--eval-size',
+    '2',
+  );
+  assert.equal(same.status, 0, same.stderr);
 });

@@ -4,10 +4,19 @@
 // run's end extends it (train/preset-config.ts withSteps: a cosine schedule is stretched to end
 // there); --data must be the run's recorded data (used when --data is absent), and the data are
 // checked against the run's data hash when training starts (train/manifest.ts checkRunData).
-// Flags that concern this invocation alone (evaluation, stopping, processes) apply as given.
+// The evaluation flags shape the run's record (metrics.csv's held-out set), so a run keeps those
+// it started with (config.evaluation): absent on resume, they are the run's; given, they must
+// equal them. A new run records its data path absolute (config.data; config.dataAs as the user
+// spelled it), so it resumes from any folder. Flags that concern this invocation alone (stopping,
+// processes) apply as given.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type train as T, util } from '../index.js';
+
+/** The evaluation flags a run keeps (attribute names; paths among them resolved when recorded). */
+const EVALUATION = ['evalData', 'evalSize', 'evalNfe', 'evalSampler', 'evalSamples'] as const;
+const PATHS = new Set<string>(['evalData']);
 
 /** Flags of one invocation, honoured on resume as on a new run (attribute names). */
 const INVOCATION = new Set([
@@ -22,11 +31,7 @@ const INVOCATION = new Set([
   'interface',
   'rendezvousTimeout',
   'shards', // checked against the run's by withShards
-  'evalData',
-  'evalSize',
-  'evalNfe',
-  'evalSampler',
-  'evalSamples',
+  ...EVALUATION,
   // the training data and what selects them: checked by the run's data hash
   'data',
   'levels',
@@ -107,7 +112,22 @@ export function resumeFlags<F extends { data?: string; steps?: number }>(
     throw new Error(
       `--data ${o.data}: the run in --out trains on ${saved.data}; a resumed run keeps its data`,
     );
-  const flags = saved.data !== undefined && o.data === undefined ? { ...o, data: saved.data } : o;
+  const flags: F =
+    saved.data !== undefined && o.data === undefined ? { ...o, data: saved.data } : { ...o };
+  // the evaluation the run started with (a run from before config.evaluation: as given)
+  const kept = saved.evaluation;
+  for (const attr of kept ? EVALUATION : []) {
+    const own = kept![attr];
+    const v = (o as Record<string, unknown>)[attr];
+    const fromCli = cmd.getOptionValueSource(attr) === 'cli';
+    if (fromCli && (PATHS.has(attr) ? resolve(String(v)) : v) !== own) {
+      const opt = cmd.options.find((x) => x.attributeName() === attr)!;
+      throw new Error(
+        `${given(cmd, attr, v)}: the run in --out evaluates with ${own === undefined ? `the default ${opt.long}` : `${opt.long} ${own}`}; a resumed run keeps its evaluation (resume without it)`,
+      );
+    }
+    if (!fromCli) (flags as Record<string, unknown>)[attr] = own;
+  }
   const extendTo = o.steps !== undefined && o.steps > saved.steps ? o.steps : undefined;
   return { flags, ...(extendTo !== undefined && { extendTo }) };
 }
@@ -119,4 +139,20 @@ export function extensionNote(saved: T.TrainConfig, steps: number, at: number): 
       ? `its cosine learning rate is stretched to reach its floor at step ${steps}, so from step ${at} it follows the longer curve`
       : 'its learning rate is constant';
   return `extending the run from ${saved.steps} to ${steps} steps; ${lr}`;
+}
+
+/**
+ * A new run's config with what it keeps of its flags: the evaluation flags given (paths
+ * absolute) and its data path absolute where it names a file or folder, as spelled in dataAs.
+ */
+export function withRecordedFlags(config: T.TrainConfig, o: object, cmd: Command): T.TrainConfig {
+  const evaluation: Record<string, string | number> = {};
+  for (const attr of EVALUATION) {
+    if (cmd.getOptionValueSource(attr) !== 'cli') continue;
+    const v = (o as Record<string, string | number>)[attr]!;
+    evaluation[attr] = PATHS.has(attr) ? resolve(String(v)) : v;
+  }
+  const data = config.data;
+  const path = data !== undefined && existsSync(data) && resolve(data) !== data;
+  return { ...config, evaluation, ...(path && { data: resolve(data), dataAs: data }) };
 }

@@ -17,7 +17,7 @@ import {
   withShards,
 } from './parallel.js';
 import { cliProgress } from './progress.js';
-import { extensionNote, resumeFlags } from './resume.js';
+import { extensionNote, resumeFlags, withRecordedFlags } from './resume.js';
 
 export interface RunFlags extends ParallelFlags {
   stopAfter?: number;
@@ -103,7 +103,9 @@ export function trainAction<F extends RunFlags>(
     const { flags, extendTo } = saved
       ? resumeFlags(name, o, cmd, saved, at)
       : { flags: o, extendTo: undefined };
-    const { config, task, about } = prepare(flags, saved);
+    const prepared = prepare(flags, saved);
+    const { task, about } = prepared;
+    const config = saved ? prepared.config : withRecordedFlags(prepared.config, o, cmd);
     if (saved) T.checkRunData(o.out, task.dataHash, saved.data); // before any line (trainer.ts again)
     console.error(`sjd train ${name}: ${about}`);
     if (saved && extendTo !== undefined && dp.rank === 0)

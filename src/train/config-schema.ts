@@ -155,6 +155,8 @@ export const configSchema = z.object({
   checkpointEvery: int(1, 1_000_000_000),
   length: int(1, 1_000_000).optional(),
   data: z.string().optional(),
+  dataAs: z.string().optional(),
+  evaluation: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   augment: z.enum(['none', 'digits', 'full']).optional(),
   /** the cross-entropy at every loop of a looped transformer, averaged (sjd-loss.ts) */
   deepSupervision: z.boolean().optional(),

@@ -54,7 +54,10 @@ export interface TrainConfig {
   evalEvery: number;
   checkpointEvery: number;
   length?: number; // text: the sequence length
-  data?: string; // the training data as given (text: the corpus folder; Sudoku, images: --data)
+  data?: string; // the training data (text: the corpus folder; Sudoku, images: --data), absolute
+  dataAs?: string; // the training data as the user spelled it, where data was made absolute
+  /** the evaluation flags the run was started with (cli/resume.ts), kept on resume */
+  evaluation?: Record<string, string | number>;
   augment?: 'none' | 'digits' | 'full'; // Sudoku: the symmetries drawn per training board
   deepSupervision?: boolean; // a looped transformer's cross-entropy at every loop, averaged
   image?: { height: number; width: number; channels: number; levels: number }; // images
