@@ -3,8 +3,8 @@
 // skipped, and a client behind is dropped when another job waits for its slot), so a solve
 // posted 10 s after four of them is answered with --jobs 2 --queue 2; a
 // request must name this server in its Host header (loopback names or the configured host: DNS
-// rebinding), and one without gets the JSON error; a body trickled a byte at a time is cut off
-// at the 10 s request deadline; a models folder that is missing or a file stops the server at
+// rebinding), and one without gets the JSON error; a request trickled a byte at a time, its
+// headers or its body after complete headers, is cut off at the 10 s request deadline; a models folder that is missing or a file stops the server at
 // start in one line; the API's template errors name its JSON fields.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -21,21 +21,30 @@ import { tempDir } from './tmp.js';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
 
-/** A raw request on its own connection: the status, and the body once the server closes. */
+/**
+ * A raw request on its own connection (`text` trickled `trickleMs` a character, then `after`
+ * trickled `afterMs` a character): the status, and the body once the server closes.
+ */
 function raw(
   port: number,
   text: string,
   trickleMs = 0,
+  after = '',
+  afterMs = 0,
 ): Promise<{ status: number; body: string; s: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const sock = connect(port, '127.0.0.1', async () => {
-      if (trickleMs === 0) return sock.write(text);
-      for (const c of text) {
+    const send = async (part: string, ms: number) => {
+      if (ms === 0) return void sock.write(part);
+      for (const c of part) {
         if (sock.destroyed) return;
         sock.write(c);
-        await sleep(trickleMs);
+        await sleep(ms);
       }
+    };
+    const sock = connect(port, '127.0.0.1', async () => {
+      await send(text, trickleMs);
+      await send(after, afterMs);
     });
     let out = '';
     sock.on('data', (c) => {
@@ -135,6 +144,22 @@ test('a body trickled a byte at a time is cut off at the 10 s request deadline',
     assert.equal(r.status, 408);
     assert.match(JSON.parse(r.body).error, /did not arrive within 10 s/);
     assert.ok(r.s < 13, `cut off after ${r.s.toFixed(1)} s`);
+  } finally {
+    await s.close();
+  }
+});
+
+test('a body trickled a byte a second after complete headers is cut off at the 10 s request deadline too', {
+  timeout: 60_000,
+}, async () => {
+  const s = await startServer({ models: modelsFolder(false) });
+  try {
+    const body = JSON.stringify({ puzzle: EASY, nfe: 8, seed: 1, temperature: 1 });
+    const head = `POST /api/sudoku/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const r = await raw(s.port, head, 0, body, 1000); // the headers at once, then a byte a second
+    assert.equal(r.status, 408);
+    assert.match(JSON.parse(r.body).error, /did not arrive within 10 s/);
+    assert.ok(r.s < 13, `cut off after ${r.s.toFixed(1)} s (it was 60 s)`);
   } finally {
     await s.close();
   }

@@ -82,8 +82,14 @@ export async function buildApp(
     frameworkErrors,
     clientErrorHandler: (err, socket) => clientErrorHandler(err, socket, TIMEOUTS.requestMs),
     // a request without a Host header is answered below, in the one error shape, not by Node;
-    // Node checks requestTimeout (the whole request, its body too) every second, not every 30 s
-    http: { requireHostHeader: false, connectionsCheckingInterval: 1000 },
+    // Node checks the deadlines every second, not every 30 s; and its headersTimeout, left at
+    // its default, held a body trickled after complete headers for 60 s: the server is made with
+    // it at the request deadline, so a whole request, its body too, is cut at 10 s
+    http: {
+      requireHostHeader: false,
+      connectionsCheckingInterval: 1000,
+      headersTimeout: TIMEOUTS.requestMs,
+    },
   });
   app.setValidatorCompiler(zodValidator);
   app.setErrorHandler(errorHandler);
