@@ -607,6 +607,16 @@ const cases: Case[] = [
   ],
   // data
   [
+    'demo image into a .jpg (it wrote PNG bytes under that name)',
+    () => ['demo', 'image', '--out', p('grid.jpg')],
+    /grid\.jpg: sjd writes PNG images; name the file \.png$/,
+  ],
+  [
+    'sample image with a trace named .JPEG',
+    () => ['sample', 'image', '--trace', p('trace.JPEG')],
+    /trace\.JPEG: sjd writes PNG images; name the file \.png$/,
+  ],
+  [
     'data text8 over a user folder',
     () => ['data', 'text8', '--out', p('mine')],
     /mine is not empty/,

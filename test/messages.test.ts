@@ -112,6 +112,31 @@ test('torch.tensor refuses ragged arrays and strings; takes nested regular ones'
   assert.deepEqual(torch.tensor([1, 2, 3]).shape, [3]);
 });
 
+test('torch.tensor refuses a value its integer dtype cannot hold (int64 2**70 gave 0, uint8 300 gave 44)', () => {
+  for (const [v, dtype, holds] of [
+    [2 ** 70, 'int64', '-2\\^63 to 2\\^63 - 1'],
+    [2 ** 63, 'int64', '-2\\^63 to 2\\^63 - 1'],
+    [Number.NaN, 'int64', '-2\\^63'],
+    [300, 'uint8', '0 to 255'],
+    [-1, 'uint8', '0 to 255'],
+    [2 ** 31, 'int32', '-2\\^31 to 2\\^31 - 1'],
+    [Number.POSITIVE_INFINITY, 'int32', '-2\\^31'],
+  ] as const)
+    assert.throws(
+      () => torch.tensor([0, v], [2], dtype),
+      new RegExp(
+        `^Error: tensor: ${String(v).replace(/[.+]/g, '\\$&')} \\(element 1\\) does not fit ${dtype}, which holds ${holds}`,
+      ),
+    );
+  // the edges fit; a fraction truncates toward zero, as PyTorch's does
+  assert.deepEqual(torch.tensor([0, 255, 7.9], [3], 'uint8').toArray(), [0, 255, 7]);
+  assert.deepEqual(torch.tensor([-(2 ** 31), 2 ** 31 - 1], [2], 'int32').toArray(), [
+    -(2 ** 31),
+    2 ** 31 - 1,
+  ]);
+  assert.deepEqual(torch.tensor([-(2 ** 53), -1.5], [2], 'int64').toArray(), [-(2 ** 53), -1]);
+});
+
 test('sampling.sample({}) names what is missing', () => {
   assert.throws(
     () => sampling.sample({} as sampling.SampleOptions),

@@ -5,7 +5,7 @@
 // needed); image: sample the shipped image model into a PNG grid.
 import type { Command } from 'commander';
 import { image, type Precision, runReverseDemo, sudoku, torch, util } from '../index.js';
-import { int, nfe, samplerOption } from './options.js';
+import { int, nfe, pngFile, samplerOption } from './options.js';
 import { heartbeat, withProgress } from './progress.js';
 import {
   commitOptions,
@@ -64,7 +64,7 @@ export function registerDemo(program: Command): void {
     .option(...retriesOption)
     .option('--model <dir>', 'a run folder or exported model instead of the shipped one')
     .option(...precisionOption)
-    .option('--out <file>', 'image: the PNG grid to write', 'sjd-demo-images.png')
+    .option('--out <file>', 'image: the PNG grid to write', pngFile, 'sjd-demo-images.png')
     .option('--force', 'image: replace an existing --out file')
     .option('--steps <n>', 'reverse: training steps', int(1, 1_000_000), 400)
     .option('--length <n>', 'reverse: sequence length', int(2, 256), 12)

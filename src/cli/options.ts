@@ -20,6 +20,12 @@ export function parsed<T>(parse: (value: string) => T) {
 
 export const int = (min: number, max: number) => parsed(util.integerIn(min, max));
 
+/** A path for a PNG that sjd writes: named .png, so no other format's name holds PNG bytes. */
+export const pngFile = parsed((v: string) => {
+  if (!/\.png$/i.test(v)) throw new Error(`${v}: sjd writes PNG images; name the file .png`);
+  return v;
+});
+
 export const num = (min: number, max: number) => parsed(util.numberIn(min, max));
 
 export const oneOf = (choices: readonly string[]) => parsed(util.oneOf(choices));

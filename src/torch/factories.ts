@@ -4,7 +4,31 @@
 import { native } from './native.js';
 import { type DType, Tensor, type TypedArray } from './tensor.js';
 
+/** The integer dtypes' ranges: the least value, the first value past the greatest, as said. */
+const INT_RANGE: Partial<Record<DType, [number, number, string]>> = {
+  uint8: [0, 256, '0 to 255'],
+  int32: [-(2 ** 31), 2 ** 31, '-2^31 to 2^31 - 1'],
+  int64: [-(2 ** 63), 2 ** 63, '-2^63 to 2^63 - 1'],
+};
+
+/**
+ * Refuses a value an integer dtype cannot hold (out of range, NaN, infinite) rather than wrap it
+ * (uint8 300 to 44) or lose it (int64 2**70 to 0), naming the first; fractions truncate toward
+ * zero, as PyTorch's do.
+ */
+function checkRange(data: number[], dtype: DType): void {
+  const range = INT_RANGE[dtype];
+  if (!range) return;
+  const [lo, past, says] = range;
+  const bad = data.findIndex((v) => !(Math.trunc(v) >= lo && Math.trunc(v) < past));
+  if (bad >= 0)
+    throw new Error(
+      `tensor: ${data[bad]} (element ${bad}) does not fit ${dtype}, which holds ${says}`,
+    );
+}
+
 function typedFor(data: number[], dtype: DType): TypedArray {
+  checkRange(data, dtype);
   switch (dtype) {
     case 'float64':
       return Float64Array.from(data);

@@ -7,6 +7,7 @@ import {
   group,
   int,
   nfeOption,
+  pngFile,
   samplerOption,
   seedOption,
   temperatureOption,
@@ -63,14 +64,14 @@ export function registerSample(program: Command): void {
     'sampler (default: mdlm for masked models, else sjd; ddpm and bitdiff models: their own)',
   )
     .option(...MODEL_OPTION)
-    .option('--out <file>', 'the PNG grid to write', image.SAMPLE_GRID_FILE)
+    .option('--out <file>', 'the PNG grid to write', pngFile, image.SAMPLE_GRID_FILE)
     .option('-n, --n <n>', 'number of images', int(1, 100_000), 16)
     .option(...nfeOption('image'))
     .option(...temperatureOption('image'))
     .option(...topPOption('image'))
     .option(...seedOption)
     .option('--cols <n>', 'grid columns (default: about the square root of n)', int(1, 10_000))
-    .option('--trace <file>', 'also write a PNG of the first samples at several times')
+    .option('--trace <file>', 'also write a PNG of the first samples at several times', pngFile)
     .option('--frames <n>', 'times shown in the trace', int(2, 64), 8)
     .option('--force', 'replace existing output files')
     .action(sampleImages);
