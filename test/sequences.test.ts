@@ -167,7 +167,7 @@ test('DNA with a planted motif: a trained model samples the motif far above chan
   assert.equal(r.holes, 40 * 4);
 });
 
-test('through the CLI: sjd train sequences, sjd sample sequences, and bad files in one line', () => {
+test('through the CLI: sjd train sequences, sjd sample sequences (templates on unpadded and padded models), and bad files in one line', () => {
   const dir = tempDir('sjd-sequences-cli-');
   const { run: sjd } = cliIn(dir);
   const seqs = lines(40, (i) => 'ACGT'.repeat(4).slice(i % 4, (i % 4) + 12));
@@ -227,6 +227,46 @@ test('through the CLI: sjd train sequences, sjd sample sequences, and bad files 
   );
   assert.equal(p.status, 0, p.stderr);
   for (const x of JSON.parse(p.stdout).sequences) assert.match(x, /^GGG[ACGT]{9}$/);
+  // a length or an infill shorter than an unpadded model's 12: the result is cut to it (it was
+  // ignored: 12 symbols)
+  for (const flags of [
+    ['--length', '5'],
+    ['--infill', 'AC___'],
+  ]) {
+    const r = sjd('sample', 'sequences', '--model', 'run', '-n', '4', '--nfe', '12', ...flags);
+    assert.equal(r.status, 0, r.stderr);
+    for (const x of JSON.parse(r.stdout).sequences) assert.match(x, /^[ACGT]{5}$/, flags.join(' '));
+  }
+  // a padded model (sequences of 4 to 12): an infill's holes are symbols, never the end marker
+  // (AC__ gave ACT), and a length is met exactly
+  const ragged = lines(40, (i) => 'ACGT'.repeat(3).slice(0, 4 + (i % 9)));
+  writeFileSync(join(dir, 'ragged.txt'), `${ragged.join('\n')}\n`);
+  const pt = sjd(
+    'train',
+    'sequences',
+    '--data',
+    'ragged.txt',
+    '--size',
+    'tiny',
+    '--process',
+    'masked',
+    '--steps',
+    '20',
+    '--alphabet',
+    'ACGT',
+    '--out',
+    'padded',
+  );
+  assert.equal(pt.status, 0, pt.stderr);
+  for (const [flags, want] of [
+    [['--infill', 'AC__'], /^AC[ACGT]{2}$/],
+    [['--infill', 'A_G_T__'], /^A[ACGT]G[ACGT]T[ACGT]{2}$/],
+    [['--length', '6'], /^[ACGT]{6}$/],
+  ] as const) {
+    const r = sjd('sample', 'sequences', '--model', 'padded', '-n', '8', '--nfe', '8', ...flags);
+    assert.equal(r.status, 0, r.stderr);
+    for (const x of JSON.parse(r.stdout).sequences) assert.match(x, want, flags.join(' '));
+  }
   const badPrompt = sjd('sample', 'sequences', '--model', 'run', '--prompt', 'GXG');
   assert.notEqual(badPrompt.status, 0);
   assert.equal(

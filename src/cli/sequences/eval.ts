@@ -22,6 +22,7 @@ function evalSequences(o: EvalOpts): void {
   const m = sequences.loadSequenceModel(o.model);
   const data = o.data ?? m.config.data;
   if (!data) throw new Error(`${o.model}: its config names no data; pass --data FILE`);
+  const shown = o.data ?? m.config.dataAs ?? data; // the data as the user spelled them
   const set = sequences.sequenceSet(sequences.readSequences(data), {
     alphabet: m.vocabulary.symbols.join(''),
     length: m.config.length,
@@ -33,7 +34,7 @@ function evalSequences(o: EvalOpts): void {
   console.log(
     r.elbo_bits === undefined
       ? `held-out ELBO: none (${r.elbo_note})`
-      : `held-out ELBO: ${r.elbo_bits.toFixed(3)} bits a symbol (${r.elbo_note}; ${r.held_out} held-out sequences of ${data})`,
+      : `held-out ELBO: ${r.elbo_bits.toFixed(3)} bits a symbol (${r.elbo_note}; ${r.held_out} held-out sequences of ${shown})`,
   );
   console.log(
     `${o.k}-mer distance (total variation) of ${o.n} samples to the held-out sequences: ${r.kmer_tv.toFixed(3)} (the training set's: ${r.kmer_floor.toFixed(3)})`,

@@ -6,13 +6,15 @@
 //   suffix  an ending, placed so the result ends with it;
 //   infill  a whole template with holes marked '_' (refused in an alphabet that holds '_');
 //   length  the result's length, at most the model's L (default: the infill's, else L).
-// Shorter than L: a padded model's positions past the length are clamped to PAD, so it generates
-// a sequence of that length; an unpadded one samples at L and the result is cut (text). A field
+// Shorter than L: a padded model's positions past the length are clamped to PAD, and PAD is ruled
+// out at the holes before them (exclusion.ts), so it generates a sequence of exactly that length;
+// an unpadded one samples at L and the result is cut (cutRows). A field
 // is first normalised as the model's data was (text: normalise.ts), and the template says which
 // fields that changed, so that a command can show it.
 import type { SJDProcess } from '../../process/index.js';
 import {
   type BatchedSampleOptions,
+  type Exclusion,
   type SamplingDefaults,
   type UnconditionalOptions,
   unconditionalSampling,
@@ -35,6 +37,8 @@ export interface Template {
   length: number; // symbols in the result (<= L)
   tokens: number[]; // [L] the known tokens (0 at holes)
   known: boolean[]; // [L] clamped positions
+  /** a padded model's PAD token: clamped past the length, ruled out at the holes */
+  pad?: number;
   /** the fields normalisation changed, as they were used */
   normalised?: Partial<Record<TemplateField, string>>;
 }
@@ -108,7 +112,7 @@ export function placeTemplate(
   if (!asked && (askedLength === undefined || o.pad === undefined)) {
     return askedLength === undefined
       ? null
-      : { length, tokens: new Array(L).fill(0), known: new Array(L).fill(false) };
+      : { length, tokens: new Array(L).fill(0), known: new Array(L).fill(false) }; // cut (unpadded)
   }
   const place = (field: TemplateField, ts: number[], at: number) => {
     if (at < 0 || at + ts.length > length)
@@ -124,7 +128,12 @@ export function placeTemplate(
   if (infill !== undefined) place('infill', infill, 0);
   if (prompt !== undefined) place('prompt', prompt, 0);
   if (suffix !== undefined) place('suffix', suffix, length - suffix.length);
-  return { length, tokens: slots.map((t) => Math.max(t, 0)), known: slots.map((t) => t >= 0) };
+  return {
+    length,
+    tokens: slots.map((t) => Math.max(t, 0)),
+    known: slots.map((t) => t >= 0),
+    ...(o.pad !== undefined && { pad: o.pad }),
+  };
 }
 
 /**
@@ -195,8 +204,32 @@ export function templateCondition(
 }
 
 /**
+ * A padded template's exclusion: PAD ruled out at every site of a row before the run of
+ * committed PADs that ends it (its clamped tail), so no hole ends the sequence early; [B, L, K]
+ * bool with K = pad + 1 (the symbols, then PAD).
+ */
+export function padAtHoles(pad: number): Exclusion {
+  const K = pad + 1;
+  return (tokens, committed) => {
+    const [B, L] = tokens.shape as [number, number];
+    const tok = tokens.toArray();
+    const com = committed.toArray();
+    const out = new Uint8Array(B * L * K);
+    for (let b = 0; b < B; b++) {
+      let tail = true; // every site from here to the end a committed PAD
+      for (let i = L - 1; i >= 0; i--) {
+        tail &&= com[b * L + i] === 1 && tok[b * L + i] === pad;
+        if (!tail) out[(b * L + i) * K + pad] = 1;
+      }
+    }
+    return tensor(out, [B, L, K]).to('bool'); // [B, L, K]
+  };
+}
+
+/**
  * A batched run's options: the unconditional ones at a task's sampling defaults, and the known
- * tokens of `o.template` (one for every row, or one a row) clamped when there is one.
+ * tokens of `o.template` (one for every row, or one a row) clamped when there is one (a padded
+ * one's PAD ruled out at its holes).
  */
 export function templateSampling(
   proc: SJDProcess,
@@ -204,5 +237,20 @@ export function templateSampling(
   defaults: SamplingDefaults,
 ): BatchedSampleOptions {
   const base = unconditionalSampling(proc, o, defaults);
-  return o.template ? { ...base, condition: templateCondition(o.template, o.n) } : base;
+  if (!o.template) return base;
+  const pad = (Array.isArray(o.template) ? o.template[0] : o.template)?.pad;
+  return {
+    ...base,
+    condition: templateCondition(o.template, o.n),
+    ...(pad !== undefined && { exclude: padAtHoles(pad) }),
+  };
+}
+
+/** Rows of tokens each cut to its template's length (one template for all, or one a row). */
+export function cutRows<R extends ArrayLike<number> & { slice(a: number, b: number): R }>(
+  rows: R[],
+  template: Template | Template[] | null | undefined,
+): R[] {
+  if (!template) return rows;
+  return rows.map((r, i) => r.slice(0, (Array.isArray(template) ? template[i]! : template).length));
 }

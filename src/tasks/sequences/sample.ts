@@ -1,8 +1,8 @@
 // Sampling a sequences model: the process's own sampler (MDLM's ancestral step for the masked
 // preset, else Alg. 2) in batches, with the library's sampling defaults, free or from a template
 // (common/template.ts: a prompt, a suffix, an infill with holes, a length; one for all rows or
-// one a row) whose known symbols are clamped; tokens back to strings, each ending at its first
-// PAD.
+// one a row) whose known symbols are clamped; tokens back to strings, each cut to its template's
+// length and ending at its first PAD.
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import {
@@ -14,7 +14,7 @@ import {
   type UnconditionalOptions,
 } from '../../sampling/index.js';
 import { type Alphabet, decodeTokens } from '../common/alphabet.js';
-import { type Template, templateSampling } from '../common/template.js';
+import { cutRows, type Template, templateSampling } from '../common/template.js';
 
 /** The sequences task's sampling defaults: the library's. */
 export const SEQUENCE_SAMPLING: SamplingDefaults = { ...SAMPLING_DEFAULTS };
@@ -31,7 +31,7 @@ export function sampleSequences(
   o: SequenceSampleOptions,
 ): string[] {
   const { rows } = sampleInBatches(model, proc, templateSampling(proc, o, SEQUENCE_SAMPLING));
-  return rows.map((r) => decodeTokens(r, alphabet));
+  return cutRows(rows, o.template).map((r) => decodeTokens(r, alphabet));
 }
 
 /** At most one batch step by step (the page's stream); returns what sampleSequences would. */
@@ -43,5 +43,5 @@ export function* sampleSequenceSteps(
 ): Generator<TrajectoryStep, { sequences: string[]; nfe: number }> {
   const run = sampleBatchSteps(model, proc, templateSampling(proc, o, SEQUENCE_SAMPLING));
   const { rows, nfe } = yield* run;
-  return { sequences: rows.map((r) => decodeTokens(r, alphabet)), nfe };
+  return { sequences: cutRows(rows, o.template).map((r) => decodeTokens(r, alphabet)), nfe };
 }

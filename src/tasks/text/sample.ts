@@ -14,7 +14,7 @@ import {
   type UnconditionalOptions,
 } from '../../sampling/index.js';
 import type { Alphabet } from '../common/alphabet.js';
-import { templateSampling } from '../common/template.js';
+import { cutRows, templateSampling } from '../common/template.js';
 import { decode } from './corpus.js';
 import type { TextTemplate } from './template.js';
 import type { TextTokenizer } from './tokens/tokenizer.js';
@@ -39,12 +39,9 @@ export type TextSampleOptions = UnconditionalOptions & {
 
 /** Rows of tokens as texts, each cut to its template's length. */
 const textsOf = (rows: number[][], o: TextSampleOptions) =>
-  rows.map((r, i) => {
-    const t = o.template;
-    const length = t ? (Array.isArray(t) ? t[i]! : t).length : r.length;
-    const ids = r.slice(0, length);
-    return o.tokenizer ? o.tokenizer.decode(ids) : decode(ids, o.alphabet);
-  });
+  cutRows(rows, o.template).map((ids) =>
+    o.tokenizer ? o.tokenizer.decode(ids) : decode(ids, o.alphabet),
+  );
 
 export function sampleText(
   model: Network,
