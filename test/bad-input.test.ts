@@ -83,6 +83,12 @@ before(() => {
   writeFileSync(p('garbage.csv'), 'quizzes,solutions\nhello,world\n');
   writeFileSync(p('header-only.csv'), 'quizzes,solutions\n');
   writeFileSync(p('unsolvable.csv'), `puzzle\n${PUZZLE}\n${UNSOLVABLE.row}\n`);
+  // a puzzle repeating a digit beside a valid solution (the fault was put in the solution's column)
+  const [pair] = generatePuzzles(1, { seed: 9 });
+  const bad = pair!.puzzle.slice();
+  bad[0] = pair!.solution[0]!;
+  bad[1] = pair!.solution[0]!; // the same digit twice in row 1
+  writeFileSync(p('repeat.csv'), `puzzle,solution\n${bad.join('')},${pair!.solution.join('')}\n`);
   writeFileSync(p('utf16.txt'), Buffer.from('\ufeffthe quick brown fox', 'utf16le'));
   writeFileSync(
     p('latin1.txt'),
@@ -514,6 +520,16 @@ const cases: Case[] = [
     'solve a file of a header and no puzzles',
     () => ['solve', '--file', p('header-only.csv'), '--out', p('solved.csv')],
     /header-only\.csv holds no puzzles$/,
+  ],
+  [
+    "eval sudoku, a puzzle repeating a digit (reported in the solution's column)",
+    () => ['eval', 'sudoku', '--data', p('repeat.csv')],
+    /repeat\.csv line 2, column 1 \(puzzle\): puzzle has '\d' twice in row 1$/,
+  ],
+  [
+    'train with --out empty (it trained into the working folder)',
+    () => ['train', 'sudoku', '--out', '', '--steps', '1'],
+    /^sjd: --out is empty; name a file or folder$/,
   ],
   [
     'eval sudoku, no solutions',

@@ -272,7 +272,7 @@ test('sjd compare text trains each model, caches its frontier, and writes the re
     md,
     /- CADD \(hybrid, W = I\) \(ancestral\) [\d.]+ \+- 0\.0 against MDLM - |against MDLM: not measured yet/,
   );
-  assert.match(md, /1 samples of 64 characters/);
+  assert.match(md, /1 sample of 64 characters/);
   // the reproduce line, read back from the parsed options (cli/reproduce.ts)
   assert.ok(
     md.includes(

@@ -333,4 +333,11 @@ test('sjd runs shows each run folder: its step, the live process holding it, wha
     sjd('runs', join(dir, 'notes.txt')).stderr,
     `sjd: ${join(dir, 'notes.txt')} is a file, not a folder of runs\n`,
   );
+  // one broken config.json is listed as broken; the other runs are still shown (it failed all)
+  mkdirSync(join(dir, 'c-seed0'));
+  writeFileSync(join(dir, 'c-seed0', 'config.json'), '{ not json');
+  const listed = sjd('runs', dir);
+  assert.equal(listed.status, 0, listed.stderr);
+  assert.match(listed.stdout, /^a-seed0 +2\/2 /m);
+  assert.match(listed.stdout, /^c-seed0 +broken \(.*c-seed0\/config\.json: not valid JSON\)/m);
 });

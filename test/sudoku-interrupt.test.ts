@@ -87,7 +87,7 @@ test('Ctrl-C during eval sudoku: the workers go, the command prints what it solv
     out.stderr,
   );
   assert.ok(m, out.stderr);
-  assert.match(out.stdout, new RegExp(`^${m![1]} boards: solve rate `));
+  assert.match(out.stdout, new RegExp(`^${m![1]} boards?: solve rate `));
   assert.ok(await until(() => !workers.some(alive), 2), `workers left: ${workers.filter(alive)}`);
 });
 

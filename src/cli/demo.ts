@@ -97,7 +97,7 @@ async function imageDemo(o: DemoOpts): Promise<void> {
   );
   util.writeFileAtomic(o.out, image.gridPng(r.images, n, g));
   console.log(
-    `sampled ${n} images of ${image.describeGeometry(g)} with ${source} (${r.nfe} NFE) in ${((performance.now() - t0) / 1000).toFixed(1)} s; wrote ${o.out}`,
+    `sampled ${util.counted(n, 'image')} of ${image.describeGeometry(g)} with ${source} (${r.nfe} NFE) in ${((performance.now() - t0) / 1000).toFixed(1)} s; wrote ${o.out}`,
   );
 }
 

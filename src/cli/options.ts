@@ -22,6 +22,7 @@ export const int = (min: number, max: number) => parsed(util.integerIn(min, max)
 
 /** A path for a PNG that sjd writes: named .png, so no other format's name holds PNG bytes. */
 export const pngFile = parsed((v: string) => {
+  if (v.trim() === '') throw new Error('an empty path; name a .png file');
   if (!/\.png$/i.test(v)) throw new Error(`${v}: sjd writes PNG images; name the file .png`);
   return v;
 });

@@ -8,6 +8,15 @@ import { lazyRequire } from '../util/lazy-require.js';
 /** cli-progress, loaded with the first bar (util/lazy-require.ts); the commands' bars share it. */
 export const cliProgress = lazyRequire<typeof CliProgress>('cli-progress');
 
+/**
+ * The bars' clock: cli-progress's own format, and '-' while the ETA is unknown (it gives 'NULL'
+ * or 'INF', which its format cut to 'ETA LLs' and 'ETA NFs').
+ */
+export const formatTime = (t: unknown, options: object, roundTo: number): string =>
+  typeof t === 'number' && Number.isFinite(t)
+    ? cliProgress().Format.TimeFormat(t, options, roundTo)
+    : '-';
+
 /** Seconds between the plain lines off a terminal. */
 export const PLAIN_EVERY_S = 5;
 
@@ -31,6 +40,7 @@ export function progress(what: string, total: number, unit: string): Progress {
         stream: process.stderr,
         format: `${what} |{bar}| {value}/{total} ${unit} | {rate} ${unit}/s | ETA {eta_formatted}`,
         etaBuffer: 20,
+        formatTime,
       },
       cliProgress().Presets.shades_classic,
     );

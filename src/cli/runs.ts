@@ -24,7 +24,11 @@ export function registerRuns(program: Command): void {
       }
       const rows = runs.map((r) => [
         r.name,
-        r.step === null ? `kept (${r.steps})` : `${r.step}/${r.steps}`,
+        r.broken
+          ? `broken (${r.broken})`
+          : r.step === null
+            ? `kept (${r.steps})`
+            : `${r.step}/${r.steps}`,
         r.heldBy === null ? '-' : `process ${r.heldBy}`,
         [
           ...r.results,

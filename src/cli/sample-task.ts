@@ -3,7 +3,7 @@
 // sampling defaults, as `sjd serve` answers POST /api/TASK/sample), printed as one JSON line of
 // what the spec answers, with a summary line on stderr.
 import type { Command } from 'commander';
-import { sampling, type TaskSpec, taskSpecs } from '../index.js';
+import { sampling, type TaskSpec, taskSpecs, util } from '../index.js';
 import { group, int, nfeOption, samplerOption, seedOption, temperatureOption } from './options.js';
 
 interface Flags {
@@ -51,7 +51,7 @@ function registerOne(cmd: Command, spec: TaskSpec): void {
     const s = (performance.now() - t0) / 1000;
     console.log(JSON.stringify(answer));
     console.error(
-      `${o.n} ${spec.name} samples, ${sampler} sampler, ${nfe} NFE, temperature ${o.temperature}, seed ${o.seed}: ${(o.n / s).toFixed(1)} samples/s`,
+      `${util.counted(o.n, `${spec.name} sample`)}, ${sampler} sampler, ${nfe} NFE, temperature ${o.temperature}, seed ${o.seed}: ${(o.n / s).toFixed(1)} samples/s`,
     );
   });
 }

@@ -16,7 +16,7 @@ import {
   parallelOptions,
   withShards,
 } from './parallel.js';
-import { cliProgress } from './progress.js';
+import { cliProgress, formatTime } from './progress.js';
 import { extensionNote, resumeFlags, withRecordedFlags } from './resume.js';
 
 export interface RunFlags extends ParallelFlags {
@@ -132,6 +132,7 @@ function progressBar() {
       noTTYOutput: true,
       notTTYSchedule: 30_000,
       etaBuffer: 50,
+      formatTime,
     },
     cliProgress().Presets.shades_classic,
   );

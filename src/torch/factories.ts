@@ -69,7 +69,7 @@ function flatten(data: readonly Nested[]): { values: number[]; shape: number[] }
         throw new Error(
           Array.isArray(x)
             ? `tensor: ragged nested array: ${at()} is an array, where the first at its depth is not`
-            : `tensor: ${at()} is ${typeof x === 'string' ? `the string ${JSON.stringify(x)}` : x === null || x === undefined ? String(x) : `a ${typeof x}`}; expected a number`,
+            : `tensor: ${at()} is ${typeof x === 'string' ? `the string ${JSON.stringify(x)}` : x === null || x === undefined ? String(x) : `${typeof x === 'object' ? 'an' : 'a'} ${typeof x}`}; expected a number`,
         );
       return;
     }

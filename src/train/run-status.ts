@@ -2,7 +2,8 @@
 // folder under DIR (one holding a config.json), its checkpoint's step against the config's, the
 // live process that holds it (run-claim.ts), the results cached beside it (a frontier, a score
 // or an infilling cache, learned hazard weights) and the traces stopped part-way with their
-// points. Read from the files alone: no weights are loaded, nothing is written.
+// points; a run that cannot be read, with the reason. Read from the files alone: no weights are
+// loaded, nothing is written.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readConfig } from './config.js';
@@ -16,6 +17,8 @@ export interface RunStatus {
   heldBy: number | null; // the pid of a live process that holds the run, if any
   results: string[]; // cached results, by file name
   partial: { file: string; points: number }[]; // traces stopped part-way
+  /** why the run cannot be read (a broken config.json, checkpoint, ...); listed, not fatal */
+  broken?: string;
 }
 
 function pointsIn(file: string): number {
@@ -36,16 +39,26 @@ export function runsUnder(dir: string): RunStatus[] {
     const run = join(dir, name);
     if (name.startsWith('.') || !existsSync(join(run, RUN_FILES.config))) continue;
     const files = readdirSync(run).sort();
-    runs.push({
-      name,
-      step: checkpointDir(run) === null ? null : runState(run).step,
-      steps: readConfig(join(run, RUN_FILES.config)).steps,
+    const partial = files
+      .filter((f) => f.endsWith('.partial.json'))
+      .map((file) => ({ file, points: pointsIn(join(run, file)) }));
+    const held = {
       heldBy: claimHolder(run)?.pid ?? null,
       results: files.filter(isKeptResult),
-      partial: files
-        .filter((f) => f.endsWith('.partial.json'))
-        .map((file) => ({ file, points: pointsIn(join(run, file)) })),
-    });
+      partial,
+    };
+    try {
+      const steps = readConfig(join(run, RUN_FILES.config)).steps;
+      runs.push({
+        name,
+        step: checkpointDir(run) === null ? null : runState(run).step,
+        steps,
+        ...held,
+      });
+    } catch (e) {
+      // one broken run does not hide the others: listed with its reason
+      runs.push({ name, step: null, steps: 0, ...held, broken: (e as Error).message });
+    }
   }
   return runs;
 }

@@ -97,6 +97,7 @@ export function claimOutDir(
   /** sjd's own folder of this kind needs `force` too (a model folder: every solve would use it) */
   oursNeedsForce = false,
 ): void {
+  if (dir.trim() === '') throw new Error('--out is empty; name a folder');
   refuseShipped(dir, force);
   if (existsSync(dir)) {
     if (!statSync(dir).isDirectory()) {
@@ -159,6 +160,7 @@ export interface OutFile {
  */
 export function claimOutFile(path: string, force: boolean, o: OutFile = {}): void {
   const flag = o.flag ?? '--out';
+  if (path.trim() === '') throw new Error(`${flag} is empty; name a file`);
   refuseShipped(path, force, flag);
   if (existsSync(path)) {
     if (statSync(path).isDirectory())

@@ -49,7 +49,7 @@ function sampleImages(o: SampleImageOpts): void {
       image.tracePng(r.trajectory!, Math.min(o.n, 8), g, { frames: o.frames }),
     );
   console.log(
-    `wrote ${o.out}${o.trace ? ` and ${o.trace}` : ''}: ${o.n} images of ${image.describeGeometry(g)}, ${image.imageSamplerOf(m, o)} sampler, ${r.nfe} NFE, temperature ${o.temperature}; ${(o.n / s).toFixed(2)} images/s`,
+    `wrote ${o.out}${o.trace ? ` and ${o.trace}` : ''}: ${util.counted(o.n, 'image')} of ${image.describeGeometry(g)}, ${image.imageSamplerOf(m, o)} sampler, ${r.nfe} NFE, temperature ${o.temperature}; ${(o.n / s).toFixed(2)} images/s`,
   );
 }
 

@@ -1,7 +1,7 @@
 // What `sjd eval sudoku` prints of its scores: one line over all the boards (rates, boards/s, the
 // sampler and the NFE the boards took, the retries), one per difficulty class and where the
 // classes came from, and one per search-node bucket.
-import { sudoku } from '../../index.js';
+import { sudoku, util } from '../../index.js';
 import { retryNote } from './solve-report.js';
 
 /** The scores of an evaluation, and the boards they are over. */
@@ -24,7 +24,7 @@ export function printScores(
 ): void {
   const { s, byDifficulty, byNodes } = e;
   console.log(
-    `${s.boards} boards: solve rate ${pct(s.solve_rate)}%, cell accuracy ${pct(s.cell_accuracy)}%, ` +
+    `${util.counted(s.boards, 'board')}: solve rate ${pct(s.solve_rate)}%, cell accuracy ${pct(s.cell_accuracy)}%, ` +
       `rows/columns/boxes valid ${pct(s.row_validity, 1)}/${pct(s.column_validity, 1)}/${pct(s.box_validity, 1)}%, ` +
       `${out.boards_per_s.toFixed(1)} boards/s (${how}; NFE per board mean ${out.nfe_mean.toFixed(1)}, max ${out.nfe_max} of ${out.nfe})${retryNote(e.r)}`,
   );
@@ -32,7 +32,7 @@ export function printScores(
     const d = byDifficulty[c];
     if (d)
       console.log(
-        `  ${c}: ${d.boards} boards, solve rate ${pct(d.solve_rate)}%, cell accuracy ${pct(d.cell_accuracy)}%, NFE per board mean ${d.nfe_mean!.toFixed(1)}`,
+        `  ${c}: ${util.counted(d.boards, 'board')}, solve rate ${pct(d.solve_rate)}%, cell accuracy ${pct(d.cell_accuracy)}%, NFE per board mean ${d.nfe_mean!.toFixed(1)}`,
       );
   }
   console.log(
@@ -44,7 +44,7 @@ export function printScores(
     if (!d) continue;
     const rate = d.boards_per_s === undefined ? '' : `, ${d.boards_per_s.toFixed(1)} boards/s`;
     console.log(
-      `  ${label.padStart(5)} nodes: ${d.boards} boards, solve rate ${pct(d.solve_rate)}%, first attempt ${pct(d.first_attempt_rate!)}%, NFE per board mean ${d.nfe_mean!.toFixed(1)}, max ${d.nfe_max}${rate}`,
+      `  ${label.padStart(5)} nodes: ${util.counted(d.boards, 'board')}, solve rate ${pct(d.solve_rate)}%, first attempt ${pct(d.first_attempt_rate!)}%, NFE per board mean ${d.nfe_mean!.toFixed(1)}, max ${d.nfe_max}${rate}`,
     );
   }
 }

@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
 import { type Precision, sudoku, util } from '../../index.js';
 import { EXIT_INTERRUPTED, interruptible } from '../interrupt.js';
-import { cliProgress } from '../progress.js';
+import { cliProgress, formatTime } from '../progress.js';
 import { loadModelOf, modelSource } from './sampler-flags.js';
 import { EXIT_NOT_SOLVED, retryCounts } from './solve-report.js';
 
@@ -49,6 +49,7 @@ function progress(total: number, tally: Tally, t0: number) {
         format:
           'solving |{bar}| {percentage}% of the file | {boards} boards, {solved} solved | {rate} boards/s | ETA {eta_formatted}',
         etaBuffer: 20,
+        formatTime,
       },
       cliProgress().Presets.shades_classic,
     );

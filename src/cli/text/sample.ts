@@ -2,7 +2,7 @@
 // a template (--prompt, --suffix, --infill; kept exactly, the rest generated), printing one text
 // a line and, on stderr, the sampler, NFE, temperature and characters/s.
 import type { Command } from 'commander';
-import { sampling, text } from '../../index.js';
+import { sampling, text, util } from '../../index.js';
 import { group, int } from '../options.js';
 import { withProgress } from '../progress.js';
 import { type SampleOpts, samplingOptions } from './sampling-flags.js';
@@ -29,7 +29,7 @@ function sampleText(o: SampleOpts & TemplateOpts): void {
   const given = template ? `, ${template.known.filter(Boolean).length} given` : '';
   const unit = text.textUnit(config);
   console.error(
-    `${texts.length} samples of ${length} ${unit}${given}, ${o.sampler ?? sampling.defaultSampler(proc)} sampler, ${o.nfe} NFE, temperature ${o.temperature}: ${((texts.length * model.config.length) / s).toFixed(0)} ${unit}/s`,
+    `${util.counted(texts.length, 'sample')} of ${length} ${unit}${given}, ${o.sampler ?? sampling.defaultSampler(proc)} sampler, ${o.nfe} NFE, temperature ${o.temperature}: ${((texts.length * model.config.length) / s).toFixed(0)} ${unit}/s`,
   );
 }
 

@@ -38,14 +38,20 @@ export function solutionCount(puzzle: Board, maxNodes = SEARCH_NODES): SolutionC
   return count === 1 ? 'one' : 'none';
 }
 
+/** A digit twice in a unit of the puzzle, or null: the fault of the puzzle, whatever its solution. */
+export function repeatProblem(puzzle: Board): string | null {
+  const rep = findRepeat(puzzle);
+  return rep ? `puzzle has '${rep.digit}' twice in ${UNIT_NAMES[rep.unit]}` : null;
+}
+
 /**
  * Why a pair is unusable, or null: a digit twice in a unit of the puzzle; a solution that is not
  * a valid grid or changes a clue; without a solution, a puzzle that has none (backtracking,
  * bounded: a puzzle the bound leaves undecided is kept).
  */
 export function pairProblem(puzzle: Board, solution: Board | null): string | null {
-  const rep = findRepeat(puzzle);
-  if (rep) return `puzzle has '${rep.digit}' twice in ${UNIT_NAMES[rep.unit]}`;
+  const rep = repeatProblem(puzzle);
+  if (rep) return rep;
   if (solution === null) {
     const { count, complete } = countSolutionsBounded(puzzle, 1, SEARCH_NODES);
     return count === 0 && complete ? 'puzzle has no solution' : null;

@@ -11,7 +11,7 @@ import { closeSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { dirname, resolve } from 'node:path';
 import { makeDir, openNew, tempBeside, writeFileAtomic } from '../../../util/atomic.js';
 import { type Board, formatBoard, parseBoard } from './board.js';
-import { pairProblem, type SudokuSet } from './check.js';
+import { pairProblem, repeatProblem, type SudokuSet } from './check.js';
 import {
   type CsvRecord,
   fieldProblem,
@@ -52,6 +52,8 @@ function rowOf(r: CsvRecord, cols: SudokuColumns, source: string, opts: CsvReadO
   } catch (e) {
     throw at(cols.puzzle, (e as Error).message);
   }
+  const repeat = repeatProblem(puzzle); // the puzzle's column, whatever the solution's
+  if (repeat) throw at(cols.puzzle, repeat);
   const given = cols.solution === undefined ? '' : field(cols.solution);
   if (given === '') {
     if (opts.requireSolutions)

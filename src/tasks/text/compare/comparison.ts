@@ -15,6 +15,7 @@ import {
   trainUnlessScored,
   workThrough,
 } from '../../../train/index.js';
+import { counted } from '../../../util/article.js';
 import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
 import { reproduceFooter } from '../../../util/comparison-report.js';
 import { maxOf } from '../../../util/fold.js';
@@ -234,7 +235,7 @@ Samplers: \`mdlm\` MDLM's ancestral step (masked models); \`ancestral\` the exac
 of the hybrid (src/sampling/ancestral-step.ts); \`sjd\` the paper's Algorithm 2; \`candi\`,
 \`candi-cache\` CANDI's samplers; \`-refresh\` the authors' logit refresh.
 Each number is the maximum over the 11-temperature frontier (temperatures 0.05 to 1) of the
-valid-word fraction in percent (${o.n} samples of ${size.length} characters per point; dictionary: the
+valid-word fraction in percent (${counted(o.n, 'sample')} of ${size.length} characters per point; dictionary: the
 distinct words of the test split), mean +- std over the seeds done.
 The last row scores ${REFERENCE_WINDOWS} evenly spaced windows of the valid split the same way (unique-word
 fraction ${pct(reference.unique_words)}%).
