@@ -89,6 +89,7 @@ before(() => {
   bad[0] = pair!.solution[0]!;
   bad[1] = pair!.solution[0]!; // the same digit twice in row 1
   writeFileSync(p('repeat.csv'), `puzzle,solution\n${bad.join('')},${pair!.solution.join('')}\n`);
+  writeFileSync(p('dna.txt'), `${'ACGTACGTACGT\n'.repeat(20)}`);
   writeFileSync(p('utf16.txt'), Buffer.from('\ufeffthe quick brown fox', 'utf16le'));
   writeFileSync(
     p('latin1.txt'),
@@ -530,6 +531,20 @@ const cases: Case[] = [
     'train with --out empty (it trained into the working folder)',
     () => ['train', 'sudoku', '--out', '', '--steps', '1'],
     /^sjd: --out is empty; name a file or folder$/,
+  ],
+  [
+    'train sequences at a length no machine holds (the kernel killed it at 24 GB)',
+    () => [
+      'train',
+      'sequences',
+      '--data',
+      p('dna.txt'),
+      '--length',
+      '100000',
+      '--out',
+      p('seq-run'),
+    ],
+    /^sjd: a training step at length 100000 and batch \d+ would hold about \d+ GB .*use a shorter --length/,
   ],
   [
     'eval sudoku, no solutions',

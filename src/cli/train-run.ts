@@ -106,6 +106,7 @@ export function trainAction<F extends RunFlags>(
     const prepared = prepare(flags, saved);
     const { task, about } = prepared;
     const config = saved ? prepared.config : withRecordedFlags(prepared.config, o, cmd);
+    T.checkStepMemory(config, torch.defaultDevice()); // before any step: what the CPU cannot hold
     if (saved) T.checkRunData(o.out, task.dataHash, saved.data); // before any line (trainer.ts again)
     console.error(`sjd train ${name}: ${about}`);
     if (saved && extendTo !== undefined && dp.rank === 0)

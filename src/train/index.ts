@@ -66,6 +66,7 @@ export { type RunStatus, runsUnder } from './run-status.js';
 export { type LrSchedule, learningRate } from './schedule.js';
 export { sjdLoss } from './sjd-loss.js';
 export { crossEntropyStep, optimiseStep, type StepOptions } from './step.js';
+export { checkStepMemory, stepBytes } from './step-memory.js';
 export type { TaskShape, TrainTask } from './task.js';
 export { trainToEnd, trainUnlessScored } from './train-to-end.js';
 export { type TrainHooks, type TrainResult, train } from './trainer.js';
