@@ -111,6 +111,8 @@ test('bad task modules are refused in one line', () => {
   const dir = tempDir('sjd-task-bad-');
   writeFileSync(join(dir, 'nothing.mjs'), 'export const x = 1;\n');
   writeFileSync(join(dir, 'throws.mjs'), "throw new Error('broken on purpose');\n");
+  // a default export whose promise never settles (sjd info exited 0 with no output)
+  writeFileSync(join(dir, 'hangs.mjs'), 'export default () => new Promise(() => {});\n');
   mkdirSync(join(dir, 'folder'));
   const cases: [string, RegExp][] = [
     ['missing.mjs', /^sjd: --task-module missing\.mjs: no such file\n$/],
@@ -120,6 +122,10 @@ test('bad task modules are refused in one line', () => {
       /^sjd: --task-module nothing\.mjs: registered no task \(call registerTask from the 'sjd' this command runs from, .*\)\n$/,
     ],
     ['throws.mjs', /^sjd: --task-module throws\.mjs: broken on purpose\n$/],
+    [
+      'hangs.mjs',
+      /^sjd: --task-module hangs\.mjs: did not finish loading within 10 s \(does its default export return a promise that never settles\?\)\n$/,
+    ],
   ];
   for (const [file, want] of cases) {
     const r = sjd(dir, '--task-module', file, 'info');

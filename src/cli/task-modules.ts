@@ -8,7 +8,8 @@
 //   - its default export is a TaskSpec, an array of them, or a function that is given the `sjd`
 //     library and registers or returns them (for a file that cannot resolve 'sjd' itself).
 // A module that registers nothing is refused with the reason: most often it imported another copy
-// of sjd, whose registry this command does not read.
+// of sjd, whose registry this command does not read; one that has not loaded within 10 s (a
+// promise that never settles) is refused too.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,6 +42,30 @@ async function registerDefault(file: string, value: unknown): Promise<void> {
   }
 }
 
+/** How long a module may take to load and register (a promise that never settles ends the wait). */
+export const TASK_MODULE_TIMEOUT_MS = 10_000;
+
+/** `work`, or a refusal once TASK_MODULE_TIMEOUT_MS have passed (the timer keeps Node waiting). */
+async function settled(work: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `did not finish loading within ${TASK_MODULE_TIMEOUT_MS / 1000} s (does its default export return a promise that never settles?)`,
+          ),
+        ),
+      TASK_MODULE_TIMEOUT_MS,
+    );
+  });
+  try {
+    await Promise.race([work, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Imports each task module and checks that it registered a task; returns the new task names. */
 export async function loadTaskModules(files: string[]): Promise<string[]> {
   const added: string[] = [];
@@ -50,10 +75,13 @@ export async function loadTaskModules(files: string[]): Promise<string[]> {
     if (statSync(path).isDirectory())
       throw new Error(`${TASK_MODULE_FLAG} ${file}: is a folder, not a module`);
     const before = new Set(sjd.taskSpecs().map((s) => s.name));
-    let mod: { default?: unknown };
     try {
-      mod = await import(pathToFileURL(path).href);
-      await registerDefault(file, mod.default);
+      await settled(
+        (async () => {
+          const mod: { default?: unknown } = await import(pathToFileURL(path).href);
+          await registerDefault(file, mod.default);
+        })(),
+      );
     } catch (e) {
       throw new Error(`${TASK_MODULE_FLAG} ${file}: ${(e as Error).message.split('\n')[0]}`);
     }
