@@ -111,6 +111,11 @@ test('bad task modules are refused in one line', () => {
   const dir = tempDir('sjd-task-bad-');
   writeFileSync(join(dir, 'nothing.mjs'), 'export const x = 1;\n');
   writeFileSync(join(dir, 'throws.mjs'), "throw new Error('broken on purpose');\n");
+  // a spec without train (every command failed with a stack trace)
+  writeFileSync(
+    join(dir, 'untrained.mjs'),
+    "export default (sjd) => ({ name: 'untrained', sampling: { ...sjd.sampling.SAMPLING_DEFAULTS } });\n",
+  );
   // a default export whose promise never settles (sjd info exited 0 with no output)
   writeFileSync(join(dir, 'hangs.mjs'), 'export default () => new Promise(() => {});\n');
   mkdirSync(join(dir, 'folder'));
@@ -122,6 +127,10 @@ test('bad task modules are refused in one line', () => {
       /^sjd: --task-module nothing\.mjs: registered no task \(call registerTask from the 'sjd' this command runs from, .*\)\n$/,
     ],
     ['throws.mjs', /^sjd: --task-module throws\.mjs: broken on purpose\n$/],
+    [
+      'untrained.mjs',
+      /^sjd: --task-module untrained\.mjs: task 'untrained': its spec lacks load, shape, train \(docs\/library\.md, "A task of your own"\)\n$/,
+    ],
     [
       'hangs.mjs',
       /^sjd: --task-module hangs\.mjs: did not finish loading within 10 s \(does its default export return a promise that never settles\?\)\n$/,

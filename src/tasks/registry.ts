@@ -52,10 +52,39 @@ function checkSamplingDefaults(spec: TaskSpec): void {
     );
 }
 
+/**
+ * A spec's required members, checked where a task of the user's joins (a module in JavaScript is
+ * not type-checked): every command builds on them, so one missing failed them all with a stack
+ * trace.
+ */
+function checkRequired(spec: TaskSpec): void {
+  const s = spec as unknown as Record<string, unknown>;
+  const train = (typeof s.train === 'object' && s.train !== null ? s.train : {}) as Record<
+    string,
+    unknown
+  >;
+  const missing = [
+    ...(['load', 'shape'] as const).filter((k) => typeof s[k] !== 'function'),
+    ...(typeof s.sampling === 'object' && s.sampling !== null ? [] : ['sampling']),
+    ...(typeof s.train === 'object' && s.train !== null
+      ? (['description', 'sizes', 'defaults', 'prepare'] as const)
+          .filter((k) =>
+            k === 'prepare' ? typeof train[k] !== 'function' : train[k] === undefined,
+          )
+          .map((k) => `train.${k}`)
+      : ['train']),
+  ];
+  if (missing.length > 0)
+    throw new Error(
+      `task '${spec.name}': its spec lacks ${missing.join(', ')} (docs/library.md, "A task of your own")`,
+    );
+}
+
 export function registerTask(spec: TaskSpec): void {
   if (!/^[a-z][a-z0-9-]*$/.test(spec.name))
     throw new Error(`task name '${spec.name}': lower-case letters, digits and '-' only`);
   if (registered.has(spec.name)) throw new Error(`task '${spec.name}' is already registered`);
+  checkRequired(spec);
   checkSamplingDefaults(spec);
   registered.set(spec.name, spec);
 }
