@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
+import { crc32, deflateSync } from 'node:zlib';
 import { formatSudokuCsv } from '../src/tasks/sudoku/puzzle/csv.js';
 import { generatePuzzles } from '../src/tasks/sudoku/puzzle/generator.js';
 import * as torch from '../src/torch/index.js';
@@ -41,6 +42,30 @@ const UNSOLVABLE = {
   box: '090300001000080046000000800405060030003275600060010904001000000580020000200007060',
   row: '900100004014030800003000090000708001800003000000000030021000070009040500500016003',
 };
+
+/** A grey PNG of w x h black pixels (its rows compress to almost nothing). */
+function blankPng(w: number, h: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr[8] = 8; // bit depth; colour type 0 (grey), no interlace
+  const rows = deflateSync(Buffer.alloc((w + 1) * h), { level: 9 });
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', rows),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
 
 /** Every path under the sandbox with the hash of its bytes. */
 function snapshot(dir = box): Record<string, string> {
@@ -89,6 +114,8 @@ before(() => {
   bad[0] = pair!.solution[0]!;
   bad[1] = pair!.solution[0]!; // the same digit twice in row 1
   writeFileSync(p('repeat.csv'), `puzzle,solution\n${bad.join('')},${pair!.solution.join('')}\n`);
+  mkdirSync(p('huge'));
+  writeFileSync(p('huge', 'a.png'), blankPng(16000, 16000));
   writeFileSync(p('dna.txt'), `${'ACGTACGTACGT\n'.repeat(20)}`);
   writeFileSync(p('utf16.txt'), Buffer.from('\ufeffthe quick brown fox', 'utf16le'));
   writeFileSync(
@@ -698,9 +725,14 @@ const cases: Case[] = [
     /--limit/,
   ],
   [
-    'data images from nowhere',
+    'data images from nowhere (it asked to install Fashion-MNIST)',
     () => ['data', 'images', '--out', p('i.safetensors'), '--from', p('nowhere')],
-    /install Debian's dataset-fashion-mnist/,
+    /--from .*nowhere: no such file or folder$/,
+  ],
+  [
+    'data images from a 16000 x 16000 PNG of 250 KB (9.3 GB and 88 s, then a raw error)',
+    () => ['data', 'images', '--out', p('i.safetensors'), '--from', p('huge')],
+    /huge\/a\.png: more than 67,108,864 pixels \(8192 x 8192\); shrink it first$/,
   ],
   [
     'data images to an unwritable place',

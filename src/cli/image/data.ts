@@ -33,6 +33,8 @@ function sizeArg(v: string): [number, number] {
 /** The set a source holds, and a line naming it. */
 async function readSource(o: DataImagesOpts): Promise<{ set: image.ImageSet; about: string }> {
   const folderOnly = o.size !== undefined || o.channels !== undefined;
+  if (o.from !== image.FASHION_MNIST_DIR && !existsSync(o.from))
+    throw new Error(`--from ${o.from}: no such file or folder`);
   if (image.isImageFolder(o.from) && !existsSync(`${o.from}/train-images-idx3-ubyte.gz`)) {
     let bar: ReturnType<typeof progress> | undefined;
     const set = await image.readImageFolder(o.from, {
