@@ -4,9 +4,11 @@
 // writers share (a file written whole or in pieces, a folder built beside its target, the CSV
 // that `sjd solve --file` appends to, the folder's writability probe) and end to end: symlinks
 // planted at every name the next few hundred process ids would have used leave their targets and
-// the output alone.
+// the output alone. However a command ends (SIGTERM, SIGHUP, SIGINT during synchronous work, or
+// SIGKILL), its temporary files go (util/reaper.ts).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import {
   existsSync,
   lstatSync,
@@ -86,4 +88,43 @@ test('sjd solve --file beside symlinks planted for the next process ids leaves t
   assert.equal(readFileSync(join(dir, 'victim2.txt'), 'utf8'), 'precious');
   assert.ok(lstatSync(join(dir, 'race.csv')).isFile(), 'race.csv is a file, not a link');
   assert.match(readFileSync(join(dir, 'race.csv'), 'utf8'), new RegExp(PUZZLE));
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Polls `f` every 50 ms until it holds or `seconds` pass; whether it held. */
+async function until(f: () => boolean, seconds: number): Promise<boolean> {
+  for (const t0 = Date.now(); Date.now() - t0 < seconds * 1000; await sleep(50))
+    if (f()) return true;
+  return f();
+}
+
+test('a corpus build stopped by SIGTERM, SIGHUP, SIGINT or SIGKILL leaves no temporary folder', {
+  timeout: 240_000,
+}, async () => {
+  const dir = tempDir();
+  // text that takes seconds to build (the temporary folder appears at once)
+  const words = ['the', 'of', 'and', 'in', 'a', 'to', 'was', 'is', 'for', 'on'];
+  writeFileSync(
+    join(dir, 'big.txt'),
+    Array.from({ length: 4_000_000 }, (_, i) => words[(i * 7919) % 10]).join(' '),
+  );
+  const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
+  const temps = () => readdirSync(dir).filter((f) => f.endsWith('.tmp'));
+  for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGKILL'] as const) {
+    const child = spawn(
+      process.execPath,
+      [bin, 'data', 'text8', '--from', 'big.txt', '--out', 'c8'],
+      {
+        cwd: dir,
+        stdio: 'ignore',
+      },
+    );
+    const exited = once(child, 'exit');
+    const started = await until(() => temps().length > 0 || child.exitCode !== null, 60);
+    assert.ok(started && child.exitCode === null, `${signal}: the build was under way`);
+    child.kill(signal);
+    await exited;
+    assert.ok(await until(() => temps().length === 0, 20), `${signal}: left ${temps()}`);
+    assert.ok(!existsSync(join(dir, 'c8')), `${signal}: no output`);
+  }
 });

@@ -1,4 +1,4 @@
-// Ctrl-C (SIGINT) and SIGTERM during a long command (`sjd eval sudoku`, `sjd solve --file`): the
+// Ctrl-C (SIGINT), SIGTERM and SIGHUP during a long command (`sjd eval sudoku`, `sjd solve --file`): the
 // first is acknowledged at once on stderr and aborts the work (an AbortSignal the work checks
 // between sampler steps, so it stops within seconds), after which the command keeps and reports
 // what it had done, with exit status 130; a second exits at once, after `atOnce` (what must not
@@ -26,6 +26,7 @@ export function interruptible(what: string, atOnce: () => void = () => {}): Inte
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   return {
     signal: ctl.signal,
     // once stopping, a Ctrl-C during the wrap-up (writing what was done) still means "at once",
@@ -34,6 +35,7 @@ export function interruptible(what: string, atOnce: () => void = () => {}): Inte
       if (ctl.signal.aborted) return;
       process.removeListener('SIGINT', onSignal);
       process.removeListener('SIGTERM', onSignal);
+      process.removeListener('SIGHUP', onSignal);
     },
   };
 }

@@ -2,8 +2,12 @@
 // Bad input gets one line on stderr and a non-zero exit, never a stack trace. The commands are
 // program.ts's; this file loads a user's task modules, builds the program and runs it.
 
+import { enableReaper } from '../util/reaper.js';
 import { buildProgram } from './program.js';
 import { loadTaskModules, taskModuleArgs } from './task-modules.js';
+
+// temporary files go however the command ends, a signal or SIGKILL included (util/reaper.ts)
+enableReaper();
 
 // a user's tasks are registered before the commands are built, so that each has its subcommands
 try {

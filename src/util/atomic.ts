@@ -3,7 +3,8 @@
 // or the new one. Folders are built beside their target and renamed in the same way; a folder
 // being replaced is moved aside first and removed only once the new one is in place. A temporary
 // name carries random bits and is created exclusively (O_CREAT | O_EXCL, which also refuses a
-// symlink there), so no one who can write to the folder can aim it at another file beforehand.
+// symlink there), so no one who can write to the folder can aim it at another file beforehand;
+// and it is removed however the command ends, a signal or SIGKILL included (reaper.ts).
 
 import { randomBytes } from 'node:crypto';
 import {
@@ -19,6 +20,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { reapUnlessForgotten } from './reaper.js';
 
 /** The one-line reason of a file-system error (`EACCES`, `ENOENT`, ...). */
 export function fsReason(e: unknown): string {
@@ -77,6 +79,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array | Uint8A
   if (existsSync(path) && statSync(path).isDirectory())
     throw new Error(`cannot write ${path}: it is a folder`);
   const tmp = tempBeside(path);
+  const forget = reapUnlessForgotten(tmp);
   try {
     if (Array.isArray(data)) writePieces(tmp, data);
     else writeFileSync(tmp, data, { flag: 'wx' });
@@ -84,6 +87,8 @@ export function writeFileAtomic(path: string, data: string | Uint8Array | Uint8A
   } catch (e) {
     rmSync(tmp, { force: true });
     throw new Error(`cannot write ${path}: ${fsReason(e)}`);
+  } finally {
+    forget();
   }
 }
 
@@ -131,6 +136,7 @@ export function replaceDirAtomic<T>(dir: string, fill: (tmp: string) => T): T {
   const tmp = tempBeside(dir);
   const old = asideOf(dir);
   makeDir(dirname(resolve(dir)));
+  const forget = reapUnlessForgotten(tmp);
   try {
     mkdirSync(tmp); // fails where anything, a symlink too, is there
     const r = fill(tmp);
@@ -142,5 +148,7 @@ export function replaceDirAtomic<T>(dir: string, fill: (tmp: string) => T): T {
     rmSync(tmp, { recursive: true, force: true });
     if (existsSync(old) && !existsSync(dir)) renameSync(old, dir);
     throw e;
+  } finally {
+    forget();
   }
 }

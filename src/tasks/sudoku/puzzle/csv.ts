@@ -10,6 +10,7 @@
 import { closeSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { makeDir, openNew, tempBeside, writeFileAtomic } from '../../../util/atomic.js';
+import { reapUnlessForgotten } from '../../../util/reaper.js';
 import { type Board, formatBoard, parseBoard } from './board.js';
 import { pairProblem, repeatProblem, type SudokuSet } from './check.js';
 import {
@@ -153,6 +154,7 @@ function formatRow(r: SudokuRow, withStatus: boolean): string {
  */
 export class SudokuCsvAppender {
   readonly #temp: string;
+  readonly #forget: () => void;
   #fd: number | null;
   readonly #onExit = () => this.discard();
   rows = 0;
@@ -160,6 +162,7 @@ export class SudokuCsvAppender {
   constructor(readonly path: string) {
     makeDir(dirname(resolve(path)));
     this.#temp = tempBeside(resolve(path));
+    this.#forget = reapUnlessForgotten(this.#temp);
     this.#fd = openNew(this.#temp);
     process.on('exit', this.#onExit);
     writeSync(this.#fd, `${csvHeader(true)}\n`);
@@ -177,11 +180,13 @@ export class SudokuCsvAppender {
     if (this.#fd === null) return;
     this.#close();
     renameSync(this.#temp, this.path);
+    this.#forget();
   }
 
   discard(): void {
     this.#close();
     rmSync(this.#temp, { force: true });
+    this.#forget();
   }
 
   #close(): void {
