@@ -38,6 +38,7 @@ export const relative = (from, to) => {
 export const availableParallelism = () => 1;
 export const hostname = () => 'browser';
 export const freemem = () => 0;
+export const tmpdir = () => '/tmp';
 export const setImmediate = (value) => new Promise((r) => setTimeout(() => r(value), 0));
 const timeout = (ms, value) => new Promise((r) => globalThis.setTimeout(() => r(value), ms));
 
@@ -75,6 +76,7 @@ export const unlinkSync = missing('fs.unlinkSync');
 export const writeFileSync = missing('fs.writeFileSync');
 export const writeSync = missing('fs.writeSync');
 export const createHash = missing('crypto.createHash');
+export const randomBytes = missing('crypto.randomBytes');
 export const createRequire = () => missing('require');
 export const execFileSync = missing('child_process.execFileSync');
 export const spawn = missing('child_process.spawn');
