@@ -94,6 +94,7 @@ before(() => {
   mkdirSync(p('mine'));
   writeFileSync(p('mine', 'notes.txt'), 'a user file that must survive\n');
   writeFileSync(p('afile.txt'), 'not a folder\n');
+  writeFileSync(p('grid.png'), 'an existing file\n');
   mkdirSync(p('empty'));
   symlinkSync(p('mine'), p('link')); // the same folder by another path
   const g = generatePuzzles(24, { seed: 5 });
@@ -650,7 +651,7 @@ const cases: Case[] = [
   ],
   [
     'sample image: --out and --trace the same existing file, with --force',
-    () => ['sample', 'image', '--out', p('afile.txt'), '--trace', p('afile.txt'), '--force'],
+    () => ['sample', 'image', '--out', p('grid.png'), '--trace', p('grid.png'), '--force'],
     /--out and --trace name the same file/,
   ],
   [

@@ -284,7 +284,7 @@ test('sjd data images writes a set, refuses an existing file without --force, an
     [['--split', 'val'], /--split.*expected one of train, test/],
     [['--limit', '0'], /--limit.*expected an integer in \[1, /],
     [['--limit', 'many'], /--limit.*expected an integer/],
-    [['--from', join(dir, 'nowhere')], /install Debian's dataset-fashion-mnist/],
+    [['--from', join(dir, 'nowhere')], /--from .*nowhere: no such file or folder/],
   ] as const) {
     const bad = sjd('data', 'images', '--out', join(dir, 'bad.safetensors'), ...flags);
     assert.notEqual(bad.status, 0, flags.join(' '));

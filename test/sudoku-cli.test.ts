@@ -579,7 +579,7 @@ test('sjd eval sudoku splits by search-node bucket; --by-nodes solves each bucke
       assert.ok(d.nfe_mean! >= 1 && d.nfe_mean! <= d.nfe_max! && d.nfe_max! <= 4, b);
       assert.equal(typeof d.boards_per_s, k === 1 ? 'number' : 'undefined', b);
       const line = new RegExp(
-        `^ +${b.replace('+', '\\+')} nodes: ${d.boards} boards, solve rate \\d+\\.\\d\\d%, first attempt \\d+\\.\\d\\d%, NFE per board mean \\d+\\.\\d, max \\d+${k === 1 ? ', \\d+\\.\\d boards/s' : ''}$`,
+        `^ +${b.replace('+', '\\+')} nodes: ${d.boards} boards?, solve rate \\d+\\.\\d\\d%, first attempt \\d+\\.\\d\\d%, NFE per board mean \\d+\\.\\d, max \\d+${k === 1 ? ', \\d+\\.\\d boards/s' : ''}$`,
         'm',
       );
       assert.match(r.stdout, line);

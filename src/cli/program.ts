@@ -84,11 +84,7 @@ function rootCommand(): Command {
       'TensorFloat-32 in float32 matrix products on NVIDIA GPUs (faster, about 3 significant digits; as PyTorch allow_tf32)',
     )
     .hook('preAction', (cmd, action) => {
-      // a path flag given as '' (a shell variable left unset) would name the working folder
-      const empty = action.options.find(
-        (opt) => PATH_VALUE.test(opt.flags) && action.getOptionValue(opt.attributeName()) === '',
-      );
-      if (empty) action.error(`${empty.long} is empty; name a file or folder`);
+      refuseEmptyPaths(action);
       if (process.env.SJD_PARSE_ONLY === '1') {
         console.log(`sjd: parsed ${commandPath(action).join(' ')}`);
         process.exit(0);
@@ -120,6 +116,14 @@ function rootCommand(): Command {
 
 /** A flag whose value is a path (its value name in --help). */
 const PATH_VALUE = /<(file|dir|csv|path|folder)>/;
+
+/** A path flag given as '' (a shell variable left unset) would name the working folder: refused. */
+function refuseEmptyPaths(action: Command): void {
+  const empty = action.options.find(
+    (opt) => PATH_VALUE.test(opt.flags) && action.getOptionValue(opt.attributeName()) === '',
+  );
+  if (empty) action.error(`${empty.long} is empty; name a file or folder`);
+}
 
 /**
  * The commands, in the order --help lists them and each group's subcommands (a group is made by
