@@ -6,9 +6,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -72,7 +74,8 @@ function snapshot(dir = box): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of readdirSync(dir)) {
     const full = join(dir, e);
-    if (statSync(full).isDirectory()) {
+    if (lstatSync(full).isSymbolicLink()) out[full] = `-> ${readlinkSync(full)}`;
+    else if (statSync(full).isDirectory()) {
       out[`${full}/`] = '';
       Object.assign(out, snapshot(full));
     } else out[full] = createHash('sha256').update(readFileSync(full)).digest('hex');
@@ -115,6 +118,9 @@ before(() => {
   bad[0] = pair!.solution[0]!;
   bad[1] = pair!.solution[0]!; // the same digit twice in row 1
   writeFileSync(p('repeat.csv'), `puzzle,solution\n${bad.join('')},${pair!.solution.join('')}\n`);
+  mkdirSync(p('classless', 'a'), { recursive: true }); // class folders, all empty
+  mkdirSync(p('dangling'));
+  symlinkSync(p('nowhere.png'), p('dangling', 'x.png'));
   mkdirSync(p('huge'));
   writeFileSync(p('huge', 'a.png'), blankPng(16000, 16000));
   writeFileSync(p('dna.txt'), `${'ACGTACGTACGT\n'.repeat(20)}`);
@@ -729,6 +735,16 @@ const cases: Case[] = [
     'data images from nowhere (it asked to install Fashion-MNIST)',
     () => ['data', 'images', '--out', p('i.safetensors'), '--from', p('nowhere')],
     /--from .*nowhere: no such file or folder$/,
+  ],
+  [
+    'data images from a folder of empty class folders (it asked to install Fashion-MNIST)',
+    () => ['data', 'images', '--out', p('i.safetensors'), '--from', p('classless')],
+    /--from .*classless: no PNG or JPEG images \(directly or in class folders\), CIFAR-10 batches or Fashion-MNIST files there$/,
+  ],
+  [
+    'data images from a folder with a dangling symlink (a raw ENOENT ... stat)',
+    () => ['data', 'images', '--out', p('i.safetensors'), '--from', p('dangling')],
+    /dangling\/x\.png: a symbolic link to nothing; remove it or point it at an image$/,
   ],
   [
     'data images from a 16000 x 16000 PNG of 250 KB (9.3 GB and 88 s, then a raw error)',

@@ -5,6 +5,7 @@
 // CIFAR-10's binary batches (a folder or one .bin), or a folder of PNG and JPEG images (resized
 // and centre-cropped to --size, grey or RGB by --channels; labelled by class subfolders).
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { image, util } from '../../index.js';
 import { group, int, levels, oneOf } from '../options.js';
@@ -61,6 +62,10 @@ async function readSource(o: DataImagesOpts): Promise<{ set: image.ImageSet; abo
     });
     return { set, about: `cifar-10 ${o.split} (${o.from})` };
   }
+  if (o.from !== image.FASHION_MNIST_DIR && !existsSync(join(o.from, 'train-images-idx3-ubyte.gz')))
+    throw new Error(
+      `--from ${o.from}: no PNG or JPEG images (directly or in class folders), CIFAR-10 batches or Fashion-MNIST files there`,
+    );
   const set = image.loadFashionMnist(o.split, o.from, { levels: o.levels, limit: o.limit });
   return { set, about: `fashion-mnist ${o.split} (${o.from})` };
 }

@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type Sharp from 'sharp';
+import { fsReason } from '../../util/atomic.js';
 import { lazyRequire } from '../../util/lazy-require.js';
 import type { ImageSet } from './dataset.js';
 import { reduceLevels } from './levels.js';
@@ -24,9 +25,23 @@ export interface FolderOptions {
 }
 
 const isImage = (f: string) => IMAGE_EXTENSIONS.includes(extname(f).toLowerCase());
+
+/** What `path` is (a link followed); a link to nothing is named, not a raw ENOENT. */
+function kindOf(path: string): 'file' | 'folder' | 'other' {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? 'file' : st.isDirectory() ? 'folder' : 'other';
+  } catch (e) {
+    // listed by its folder, gone when followed: a link to nothing
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Error(`${path}: a symbolic link to nothing; remove it or point it at an image`);
+    throw new Error(`${path}: cannot read it (${fsReason(e)})`);
+  }
+}
+
 const imagesIn = (dir: string) =>
   readdirSync(dir)
-    .filter((f) => !f.startsWith('.') && isImage(f) && statSync(join(dir, f)).isFile())
+    .filter((f) => !f.startsWith('.') && isImage(f) && kindOf(join(dir, f)) === 'file')
     .sort()
     .map((f) => join(dir, f));
 
@@ -38,7 +53,7 @@ export function isImageFolder(path: string): boolean {
 
 function classFolders(dir: string): string[] {
   return readdirSync(dir)
-    .filter((f) => !f.startsWith('.') && statSync(join(dir, f)).isDirectory())
+    .filter((f) => !f.startsWith('.') && kindOf(join(dir, f)) === 'folder')
     .filter((f) => imagesIn(join(dir, f)).length > 0)
     .sort();
 }
