@@ -9,11 +9,18 @@ import { loadTaskModules, taskModuleArgs } from './task-modules.js';
 // temporary files go however the command ends, a signal or SIGKILL included (util/reaper.ts)
 enableReaper();
 
+/**
+ * The one line an error prints: its message's first line after 'sjd: ', said once (a worker's
+ * or a launched rank's line may carry the prefix already).
+ */
+const errorLine = (e: unknown): string =>
+  `sjd: ${(e instanceof Error ? e.message.split('\n')[0]! : String(e)).replace(/^(sjd: )+/, '')}`;
+
 // a user's tasks are registered before the commands are built, so that each has its subcommands
 try {
   await loadTaskModules(taskModuleArgs(process.argv.slice(2)));
 } catch (e) {
-  console.error(`sjd: ${(e as Error).message}`);
+  console.error(errorLine(e));
   process.exit(2);
 }
 
@@ -22,7 +29,7 @@ const program = buildProgram();
 // An error no command caught (a stream's, a timer's) is one line too; exit handlers (a
 // temporary file's removal) run as on any exit.
 const fatal = (e: unknown) => {
-  console.error(`sjd: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+  console.error(errorLine(e));
   process.exit(1);
 };
 process.on('uncaughtException', fatal);
@@ -31,6 +38,6 @@ process.on('unhandledRejection', fatal);
 try {
   await program.parseAsync(process.argv);
 } catch (e) {
-  console.error(`sjd: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+  console.error(errorLine(e));
   process.exit(1);
 }
