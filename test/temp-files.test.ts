@@ -128,3 +128,27 @@ test('a corpus build stopped by SIGTERM, SIGHUP, SIGINT or SIGKILL leaves no tem
     assert.ok(!existsSync(join(dir, 'c8')), `${signal}: no output`);
   }
 });
+
+test('a full disk while a folder is built names the folder, not a bare ENOSPC ... write', () => {
+  const dir = tempDir();
+  const full = Object.assign(new Error('ENOSPC: no space left on device, write'), {
+    code: 'ENOSPC',
+    syscall: 'write',
+  });
+  assert.throws(
+    () =>
+      replaceDirAtomic(join(dir, 'corpus'), () => {
+        throw full;
+      }),
+    new RegExp(`^Error: cannot write ${join(dir, 'corpus')}: no space left on the device$`),
+  );
+  assert.deepEqual(readdirSync(dir), [], 'nothing left behind');
+  const other = new Error('some.csv line 3: not a puzzle');
+  assert.throws(
+    () =>
+      replaceDirAtomic(join(dir, 'x'), () => {
+        throw other;
+      }),
+    (e) => e === other,
+  );
+});

@@ -147,8 +147,18 @@ export function replaceDirAtomic<T>(dir: string, fill: (tmp: string) => T): T {
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     if (existsSync(old) && !existsSync(dir)) renameSync(old, dir);
-    throw e;
+    throw writeFailure(dir, e);
   } finally {
     forget();
   }
+}
+
+/**
+ * A write that failed inside a folder being built (a full disk: `ENOSPC ... write`, which names
+ * no path) as one line naming the folder; any other error as it is.
+ */
+function writeFailure(dir: string, e: unknown): unknown {
+  const err = e as NodeJS.ErrnoException;
+  const writing = err?.syscall === 'write' || err?.code === 'ENOSPC' || err?.code === 'EDQUOT';
+  return writing ? new Error(`cannot write ${dir}: ${fsReason(e)}`) : e;
 }

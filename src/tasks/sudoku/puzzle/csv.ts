@@ -9,7 +9,7 @@
 // included.
 import { closeSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { makeDir, openNew, tempBeside, writeFileAtomic } from '../../../util/atomic.js';
+import { fsReason, makeDir, openNew, tempBeside, writeFileAtomic } from '../../../util/atomic.js';
 import { reapUnlessForgotten } from '../../../util/reaper.js';
 import { type Board, formatBoard, parseBoard } from './board.js';
 import { pairProblem, repeatProblem, type SudokuSet } from './check.js';
@@ -171,7 +171,11 @@ export class SudokuCsvAppender {
   append(rows: readonly SudokuRow[]): void {
     if (this.#fd === null) throw new Error(`${this.path}: already closed`);
     if (rows.length === 0) return;
-    writeSync(this.#fd, `${rows.map((r) => formatRow(r, true)).join('\n')}\n`);
+    try {
+      writeSync(this.#fd, `${rows.map((r) => formatRow(r, true)).join('\n')}\n`);
+    } catch (e) {
+      throw new Error(`cannot write ${this.path}: ${fsReason(e)}`); // a full disk names the file
+    }
     this.rows += rows.length;
   }
 
