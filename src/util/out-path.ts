@@ -20,6 +20,7 @@ import {
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fsReason, openNew, tempBeside } from './atomic.js';
 import { PACKAGE_ROOT } from './package-root.js';
+import { reapUnlessForgotten } from './reaper.js';
 
 /** A kind of folder sjd writes: its marker file and every entry it may hold. */
 export interface FolderKind {
@@ -77,12 +78,14 @@ export function checkWritable(path: string): void {
   }
   // Probe the folder (some file systems, e.g. /proc, pass access() and refuse new files).
   const probe = tempBeside(join(p, 'probe'));
+  const forget = reapUnlessForgotten(probe); // a temporary file too: gone on any stop
   try {
     closeSync(openNew(probe));
   } catch {
     throw new Error(`cannot write ${path}: ${p} does not accept new files`);
   } finally {
     rmSync(probe, { force: true });
+    forget();
   }
 }
 
