@@ -35,7 +35,11 @@ const sjd = (args: string[], env: Record<string, string> = {}) =>
 
 const box = tempDir('sjd-bad-input-');
 /** A 2 GB binary file, kept out of the box (whose every file is hashed after each case). */
-const zeros = join(tempDir('sjd-bad-input-big-'), 'zeros.bin');
+const big = tempDir('sjd-bad-input-big-');
+const zeros = join(big, 'zeros.bin');
+/** A CIFAR-10 batch file past 2 GiB (a whole number of records of 3,073 bytes). */
+const cifarHuge = join(big, 'data_batch_1.bin');
+const CIFAR_BYTES = 3073 - (2 ** 31 % 3073);
 const p = (...parts: string[]) => join(box, ...parts);
 const PUZZLE = '000000010400000000020000000000050407008000300001090000300400200050100000000806000';
 const ROW_CLASH = `11${'0'.repeat(79)}`; // two 1s in row 1
@@ -129,6 +133,8 @@ before(() => {
     p('latin1.txt'),
     Buffer.from('caf\u00e9 cr\u00e8me br\u00fbl\u00e9e '.repeat(500), 'latin1'),
   );
+  writeFileSync(cifarHuge, '');
+  truncateSync(cifarHuge, 2 ** 31 + CIFAR_BYTES); // past 2 GiB, sparse
   writeFileSync(zeros, '');
   truncateSync(zeros, 2 ** 31); // 2 GB of NUL bytes, sparse: nothing written to the disk
   const t = sjd([
@@ -745,6 +751,11 @@ const cases: Case[] = [
     'data images from a folder with a dangling symlink (a raw ENOENT ... stat)',
     () => ['data', 'images', '--out', p('i.safetensors'), '--from', p('dangling')],
     /dangling\/x\.png: a symbolic link to nothing; remove it or point it at an image$/,
+  ],
+  [
+    'data images from a CIFAR-10 file past 2 GiB (a raw "File size ... greater than 2 GiB")',
+    () => ['data', 'images', '--out', p('i.safetensors'), '--from', cifarHuge],
+    /data_batch_1\.bin: 2\.0 GB; a CIFAR-10 batch file holds 10,000 images in 29\.3 MB/,
   ],
   [
     'data images from a 16000 x 16000 PNG of 250 KB (9.3 GB and 88 s, then a raw error)',

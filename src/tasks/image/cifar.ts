@@ -46,12 +46,20 @@ export function cifarFiles(path: string, split: Split): string[] {
   return files;
 }
 
+/** The largest batch file read (CIFAR-10's are 30 MB; one file is read into memory whole). */
+const MAX_BATCH_BYTES = 2 ** 30;
+
 /** CIFAR-10 batches as an image set [n, 3, 32, 32] with labels 0..9 (levels: a power of two). */
 export function readCifar10(files: string[], { levels = 256, limit }: LoadOptions = {}): ImageSet {
   const parts: Buffer[] = [];
   let n = 0;
   for (const f of files) {
     if (limit !== undefined && n >= limit) break;
+    const size = statSync(f).size; // before reading: a file past 2 GiB failed without its name
+    if (size > MAX_BATCH_BYTES)
+      throw new Error(
+        `${f}: ${(size / 2 ** 30).toFixed(1)} GB; a CIFAR-10 batch file holds 10,000 images in ${((10_000 * CIFAR_RECORD) / 2 ** 20).toFixed(1)} MB (at most ${MAX_BATCH_BYTES / 2 ** 30} GB a file is read)`,
+      );
     const buf = readFileSync(f);
     if (buf.length === 0 || buf.length % CIFAR_RECORD !== 0)
       throw new Error(
