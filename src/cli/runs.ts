@@ -32,7 +32,7 @@ export function registerRuns(program: Command): void {
         r.heldBy === null ? '-' : `process ${r.heldBy}`,
         [
           ...r.results,
-          ...r.partial.map((p) => `${p.file} (${p.points} point${p.points === 1 ? '' : 's'})`),
+          ...r.partial.map((p) => `${p.file} (${util.counted(p.points, 'point')})`),
         ].join(', ') || '-',
       ]);
       const table = [['run', 'step', 'working', 'cached'], ...rows];

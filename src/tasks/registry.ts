@@ -4,7 +4,7 @@
 // registerTask adds one at run time (a library user's task, the registry test's toy task).
 import { SAMPLING_DEFAULTS } from '../sampling/defaults.js';
 import type { TaskShape, TrainConfig } from '../train/index.js';
-import type { TaskSpec as Spec } from './common/task-spec.js';
+import type { TaskSpec as Spec, TrainEntry } from './common/task-spec.js';
 import { imageSpec } from './image/spec.js';
 import { sequenceSpec } from './sequences/spec.js';
 import type { TaskModel } from './serving.js';
@@ -58,22 +58,20 @@ function checkSamplingDefaults(spec: TaskSpec): void {
  * trace.
  */
 function checkRequired(spec: TaskSpec): void {
-  const s = spec as unknown as Record<string, unknown>;
-  const train = (typeof s.train === 'object' && s.train !== null ? s.train : {}) as Record<
-    string,
-    unknown
-  >;
+  const train: Partial<TrainEntry> = spec.train ?? {};
   const missing = [
-    ...(['load', 'shape'] as const).filter((k) => typeof s[k] !== 'function'),
-    ...(typeof s.sampling === 'object' && s.sampling !== null ? [] : ['sampling']),
-    ...(typeof s.train === 'object' && s.train !== null
-      ? (['description', 'sizes', 'defaults', 'prepare'] as const)
-          .filter((k) =>
-            k === 'prepare' ? typeof train[k] !== 'function' : train[k] === undefined,
-          )
-          .map((k) => `train.${k}`)
+    typeof spec.load !== 'function' && 'load',
+    typeof spec.shape !== 'function' && 'shape',
+    !spec.sampling && 'sampling',
+    ...(spec.train
+      ? [
+          !train.description && 'train.description',
+          !train.sizes && 'train.sizes',
+          !train.defaults && 'train.defaults',
+          typeof train.prepare !== 'function' && 'train.prepare',
+        ]
       : ['train']),
-  ];
+  ].filter((m): m is string => typeof m === 'string');
   if (missing.length > 0)
     throw new Error(
       `task '${spec.name}': its spec lacks ${missing.join(', ')} (docs/library.md, "A task of your own")`,

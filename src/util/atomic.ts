@@ -85,7 +85,8 @@ export function writeFileAtomic(path: string, data: string | Uint8Array | Uint8A
     else writeFileSync(tmp, data, { flag: 'wx' });
     renameSync(tmp, path);
   } catch (e) {
-    rmSync(tmp, { force: true });
+    // EEXIST: something was already there, not this process's to remove
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') rmSync(tmp, { force: true });
     throw new Error(`cannot write ${path}: ${fsReason(e)}`);
   } finally {
     forget();
@@ -138,7 +139,12 @@ export function replaceDirAtomic<T>(dir: string, fill: (tmp: string) => T): T {
   makeDir(dirname(resolve(dir)));
   const forget = reapUnlessForgotten(tmp);
   try {
-    mkdirSync(tmp); // fails where anything, a symlink too, is there
+    mkdirSync(tmp); // fails where anything, a symlink too, is there: not this process's to remove
+  } catch (e) {
+    forget();
+    throw e;
+  }
+  try {
     const r = fill(tmp);
     if (existsSync(dir)) renameSync(dir, old);
     renameSync(tmp, dir);

@@ -17,7 +17,7 @@ import {
   rmSync,
   statSync,
 } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fsReason, openNew, tempBeside } from './atomic.js';
 import { PACKAGE_ROOT } from './package-root.js';
 import { reapUnlessForgotten } from './reaper.js';
@@ -211,13 +211,7 @@ function fileIdentity(path: string): string {
     const st = statSync(abs);
     return `inode ${st.dev}:${st.ino}`;
   } catch {
-    const rest = [basename(abs)];
-    let dir = dirname(abs);
-    while (!existsSync(dir)) {
-      rest.unshift(basename(dir));
-      dir = dirname(dir);
-    }
-    return join(realpathSync(dir), ...rest);
+    return realPathOf(abs);
   }
 }
 

@@ -247,10 +247,10 @@ export function templateSampling(
 }
 
 /** Rows of tokens each cut to its template's length (one template for all, or one a row). */
-export function cutRows<R extends ArrayLike<number> & { slice(a: number, b: number): R }>(
-  rows: R[],
+export function cutRows(
+  rows: number[][],
   template: Template | Template[] | null | undefined,
-): R[] {
+): number[][] {
   if (!template) return rows;
   return rows.map((r, i) => r.slice(0, (Array.isArray(template) ? template[i]! : template).length));
 }

@@ -2,7 +2,7 @@
 // the module of wasm-module.ts), for elementwise.ts's binaryMap: the result's dimensions merged
 // where both operands allow, each operand's span of its buffer copied in once and read through its
 // strides, the result copied out. Bit-equal to the JavaScript loop (IEEE float32 arithmetic).
-import { kernels, Scratch } from './wasm-module.js';
+import { kernels, Scratch, viewSpan } from './wasm-module.js';
 
 /** The ops the kernel has, by its code. */
 export const WASM_BINARY_OPS = { add: 0, sub: 1, mul: 2, div: 3 } as const;
@@ -32,16 +32,6 @@ function mergedDims(shape: readonly number[], a: StridedOperand, b: StridedOpera
   return dims.length ? dims : [[1, 0, 0]];
 }
 
-/** The storage range [lo, hi) an operand reads over `dims`; null where a stride is negative. */
-function span(x: StridedOperand, dims: number[][], side: 1 | 2): [number, number] | null {
-  let hi = x.off + 1;
-  for (const dim of dims) {
-    if (dim[side]! < 0) return null;
-    hi += dim[side]! * (dim[0]! - 1);
-  }
-  return [x.off, hi];
-}
-
 /**
  * out (dense over `shape`) = a op b; false (nothing written) where the kernel does not run here
  * or the operands' layout is not one it reads: more than three merged dimensions, or a last
@@ -59,8 +49,17 @@ export function wasmBinary(
   const dims = mergedDims(shape, a, b);
   const [n2, ua, ub] = dims[0]!;
   if (dims.length > 3 || ua! > 1 || ub! > 1) return false;
-  const sa = span(a, dims, 1);
-  const sb = span(b, dims, 2);
+  const sizes = dims.map((d) => d[0]!);
+  const sa = viewSpan(
+    a.off,
+    sizes,
+    dims.map((d) => d[1]!),
+  );
+  const sb = viewSpan(
+    b.off,
+    sizes,
+    dims.map((d) => d[2]!),
+  );
   if (!sa || !sb) return false;
   while (dims.length < 3) dims.push([1, 0, 0]);
   const [n1, sa1, sb1] = dims[1]!;

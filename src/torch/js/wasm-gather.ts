@@ -1,7 +1,7 @@
 // A strided float32 view made dense in WebAssembly (wasm/gather.ts, in the module of
 // wasm-module.ts), for tensor-data.ts's values(): the view's span of its buffer copied in once,
 // gathered in row-major order, and copied out. Dimensions of size 1 are dropped first.
-import { kernels, Scratch } from './wasm-module.js';
+import { kernels, Scratch, viewSpan } from './wasm-module.js';
 
 /**
  * out = the elements of the view (shape over strides from offset) in row-major order; false
@@ -17,16 +17,12 @@ export function wasmGather(
 ): boolean {
   const k = kernels();
   if (k === null) return false;
-  const n: number[] = [];
-  const st: number[] = [];
-  let hi = offset + 1;
-  for (let d = 0; d < shape.length; d++) {
-    if (shape[d] === 1) continue;
-    if (strides[d]! < 0) return false;
-    n.push(shape[d]!);
-    st.push(strides[d]!);
-    hi += strides[d]! * (shape[d]! - 1);
-  }
+  const span = viewSpan(offset, shape, strides);
+  if (span === null) return false;
+  const hi = span[1];
+  const kept = shape.flatMap((size, d) => (size === 1 ? [] : [d]));
+  const n = kept.map((d) => shape[d]!);
+  const st = kept.map((d) => strides[d]!);
   if (n.length > 6) return false;
   while (n.length < 6) {
     n.unshift(1);

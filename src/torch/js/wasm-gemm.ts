@@ -13,6 +13,7 @@ import {
   kernels,
   Scratch,
   setKeptBytesEnd,
+  viewSpan,
 } from './wasm-module.js';
 
 /** Whether the WebAssembly kernel runs here. */
@@ -99,11 +100,12 @@ export interface StridedBatch {
 
 /** The storage range [lo, hi) that a batch of R x Cn matrices reads (strides not negative). */
 function spanOf(x: StridedBatch, R: number, Cn: number): [number, number] {
+  const extent = viewSpan(0, [R, Cn], [x.rs, x.cs])![1]; // one matrix's, strides checked first
   let lo = Number.POSITIVE_INFINITY;
   let hi = 0;
   for (const o of x.offsets) {
     lo = Math.min(lo, o);
-    hi = Math.max(hi, o + (R - 1) * x.rs + (Cn - 1) * x.cs + 1);
+    hi = Math.max(hi, o + extent);
   }
   return [lo, hi];
 }

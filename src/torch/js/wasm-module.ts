@@ -76,6 +76,23 @@ export function setKeptBytesEnd(at: number): void {
   keptEnd = at;
 }
 
+/**
+ * The storage range [offset, hi) a view reads: `sizes` over `strides` (elements) from `offset`;
+ * null where a stride is negative (the kernels copy a span in forward).
+ */
+export function viewSpan(
+  offset: number,
+  sizes: readonly number[],
+  strides: readonly number[],
+): [number, number] | null {
+  let hi = offset + 1;
+  for (let d = 0; d < sizes.length; d++) {
+    if (strides[d]! < 0) return null;
+    hi += strides[d]! * (sizes[d]! - 1);
+  }
+  return [offset, hi];
+}
+
 /** A call's operands laid out one after another past the kept weights, each 16-byte aligned. */
 export class Scratch {
   #end = (keptEnd + 15) & ~15;
