@@ -359,6 +359,42 @@ test('errors name their object: a missing path, an empty folder, an unreadable f
   );
 });
 
+/** `zip` with its central directory's expanded size of its first entry set to `size`. */
+function withListedSize(zip: Uint8Array, size: number): Buffer {
+  const b = Buffer.from(zip);
+  const central = b.indexOf('PK\x01\x02', 0, 'latin1');
+  b.writeUInt32LE(size, central + 24);
+  return b;
+}
+
+test('a zip is bounded by its directory: a bomb refused before inflating, a lie caught, progress in expanded bytes', () => {
+  const dir = tmp();
+  const one = (f: () => unknown, re: RegExp) =>
+    assert.throws(f, (e: Error) => re.test(e.message) && !e.message.includes('\n'));
+  const words = new TextEncoder().encode(
+    'the quick brown fox jumps over the lazy dog '.repeat(400),
+  );
+  const zip = zipSync({ 'a.txt': words, 'b.txt': words });
+  const reports: [number, number, string][] = [];
+  writeFileSync(join(dir, 'good.zip'), zip);
+  readSource(join(dir, 'good.zip'), { chunkBytes: 64, progress: (...r) => reports.push(r) });
+  assert.ok(reports.length > 2 && reports.every((r) => r[2] === 'expanding'));
+  assert.deepEqual(reports.at(-1), [2 * words.length, 2 * words.length, 'expanding']);
+  assert.ok(reports.every((r, i) => i === 0 || r[0] >= reports[i - 1]![0]));
+  // 3 GiB listed for a zip of a few hundred bytes: past 100 times its size and 64 MiB
+  writeFileSync(join(dir, 'bomb.zip'), withListedSize(zip, 3 * 2 ** 30));
+  one(
+    () => readSource(join(dir, 'bomb.zip')),
+    /^\S*bomb\.zip: expands to 3,072 MiB, more than 100 times its 1 MiB \(a zip bomb\?\); .* unzip it yourself to use it$/,
+  );
+  // a directory that understates an entry is caught as the entry inflates past it
+  writeFileSync(join(dir, 'lie.zip'), withListedSize(zip, 100));
+  one(
+    () => readSource(join(dir, 'lie.zip')),
+    /lie\.zip: not a readable zip file \(entry "a\.txt" expands past the size its directory lists\)$/,
+  );
+});
+
 test('loadCorpus refuses a split too large for a JS string, naming the file and its size', () => {
   const dir = tmp();
   const train = join(dir, 'train.txt');

@@ -110,6 +110,9 @@ test('a HuggingFace tokenizer.json: encoded without its template, decoded, error
   bad('broken.json', '{"model": ', /broken\.json: not valid JSON/);
   bad('none.json', '[1, 2]', /none\.json: not a tokenizer\.json \(no "model" object\)/);
   bad('odd.json', '{"model": {"type": "Odd"}}', /odd\.json: unsupported tokenizer model "Odd"/);
+  const negative = JSON.parse(wordLevelJson());
+  negative.model.vocab.dog = -1;
+  bad('negative.json', JSON.stringify(negative), /negative\.json: token "dog" has id -1 \(ids/);
   assert.throws(() => loadTokenizer(join(dir, 'missing.json')), oneLine(/missing\.json: no such/));
   assert.throws(() => loadTokenizer(dir), oneLine(/: a folder, not a tokenizer\.json$/));
 });

@@ -14,12 +14,12 @@ import { type Progress, progress, REPORT_FROM } from '../progress.js';
 function readingProgress(from: string) {
   let bar: Progress | null | undefined; // made at the first report, when the size is known
   const MiB = 2 ** 20;
-  const update = (read: number, total: number) => {
+  const update: text.SourceProgress = (done, total, verb) => {
     bar ??=
       total / MiB >= REPORT_FROM
-        ? progress(`reading ${from}`, Math.ceil(total / MiB), 'MiB')
+        ? progress(`${verb} ${from}`, Math.ceil(total / MiB), 'MiB')
         : null;
-    bar?.update(Math.round(read / MiB));
+    bar?.update(Math.round(done / MiB));
   };
   return { update, stop: () => bar?.stop() };
 }

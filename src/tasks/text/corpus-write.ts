@@ -20,7 +20,13 @@ import { fsReason, replaceDirAtomic, writeJsonAtomic } from '../../util/atomic.j
 import { claimOutDir, type FolderKind } from '../../util/out-path.js';
 import { CORPUS_FORMAT, MIN_CHARS, SPLITS, type SplitName, withAlphabet } from './corpus.js';
 import { emptyTally, type FoldTally } from './normalise.js';
-import { CHUNK_BYTES, normaliseSource, planSource, type SourcePlan } from './source.js';
+import {
+  CHUNK_BYTES,
+  normaliseSource,
+  planSource,
+  type SourcePlan,
+  type SourceProgress,
+} from './source.js';
 import {
   type AlphabetMode,
   CharTally,
@@ -37,8 +43,8 @@ export interface CorpusOptions {
   chunkBytes?: number;
   /** Characters of one line a markup construct may hold open (normalise-stream.ts). */
   limit?: number;
-  /** told the source's bytes read so far and the total (a command's progress bar) */
-  progress?: (read: number, total: number) => void;
+  /** told the source's bytes read or expanded so far and the total (a command's progress bar) */
+  progress?: SourceProgress;
   /** which letters the corpus keeps (text-alphabet.ts; default auto) */
   alphabet?: AlphabetMode;
 }

@@ -19,6 +19,7 @@ export * from './normalise.js';
 export * from './prepare.js';
 export * from './presets.js';
 export * from './sample.js';
+export type { SourceProgress } from './source.js';
 export * from './spec.js';
 export * from './task.js';
 export * from './template.js';

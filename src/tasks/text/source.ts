@@ -72,11 +72,17 @@ export interface DocumentSink {
   endDocument(): void;
 }
 
+/**
+ * A progress report: the bytes of text so far and their total; `verb` says whether they are read
+ * from files or expanded from a zip (where the total is the size its directory lists).
+ */
+export type SourceProgress = (bytes: number, total: number, verb: 'reading' | 'expanding') => void;
+
 /** What decodeSource is told: its read size and a progress report. */
 export interface DecodeOptions {
   chunkBytes?: number;
   /** told the source's bytes read so far and how many it will read in all */
-  progress?: (read: number, total: number) => void;
+  progress?: SourceProgress;
 }
 
 /**
@@ -119,7 +125,7 @@ export function decodeSource(plan: SourcePlan, sink: DocumentSink, opts: DecodeO
     readChunks(f, chunk, (b) => {
       sink.text(dec.write(b));
       read += b.length;
-      opts.progress?.(read, total);
+      opts.progress?.(read, total, 'reading');
     });
     sink.text(dec.end());
     sink.endDocument();

@@ -1,10 +1,16 @@
 // The entries of a zip file read in name order (text8.zip), streamed through fflate's Unzip so
 // that no entry is held whole: each entry is a document, decoded as UTF-8 chunk by chunk.
-import { readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { Unzip, type UnzipDecoder, UnzipInflate, UnzipPassThrough } from 'fflate';
-import { readChunks, withFile } from './file-chunks.js';
-import type { DocumentSink } from './source.js';
+import { readChunks } from './file-chunks.js';
+import type { DocumentSink, SourceProgress } from './source.js';
 import { Utf8Document } from './utf8-document.js';
+import {
+  EXPANSION_FLOOR,
+  expansionBound,
+  MAX_EXPANSION,
+  readZipDirectory,
+} from './zip-directory.js';
 
 /**
  * Runs the zip's bytes through fflate's streaming Unzip; entries for which `wanted` is false are
@@ -15,14 +21,16 @@ function unzipPass(
   chunkBytes: number,
   wanted: (name: string) => boolean,
   onEntry: (name: string, data: Uint8Array, final: boolean) => void,
-  onRead: (bytes: number) => void = () => {},
 ): void {
   const fail = (why: string): never => {
     throw new Error(`${path}: not a readable zip file (${why})`);
   };
   const unzip = new Unzip((file) => {
     file.ondata = (err, data, final) => {
-      if (err) fail(err.message);
+      if (err) {
+        if (typeof (err as { code?: unknown }).code === 'number') fail(err.message);
+        throw err; // thrown by onEntry (the bound, the normaliser), passed back by fflate
+      }
       onEntry(file.name, data, final);
     };
     file.start();
@@ -54,81 +62,70 @@ function unzipPass(
       throw e;
     }
   };
-  readChunks(
-    path,
-    chunkBytes,
-    (bytes) => {
-      push(bytes, false);
-      onRead(bytes.length);
-    },
-    true,
-  );
+  readChunks(path, chunkBytes, (bytes) => push(bytes, false), true);
   push(new Uint8Array(0), true);
 }
 
-/**
- * A zip file starts with a local file header (or is an empty archive) and ends with its
- * end-of-central-directory record; returns the number of entries that record lists (0xffff:
- * look in the zip64 record, not read here).
- */
-function zipDirectoryCount(path: string): number {
-  const fail = (why: string): never => {
-    throw new Error(`${path}: not a readable zip file (${why})`);
-  };
-  return withFile(path, (fd) => {
-    const size = statSync(path).size;
-    const head = Buffer.alloc(4);
-    readSync(fd, head, 0, 4, 0);
-    const sig = head.toString('latin1');
-    if (sig !== 'PK\x03\x04' && sig !== 'PK\x05\x06') fail('no zip signature');
-    const n = Math.min(size, 22 + 0xffff); // the record and its longest comment
-    const tail = Buffer.alloc(n);
-    readSync(fd, tail, 0, n, size - n);
-    const eocd = tail.lastIndexOf('PK\x05\x06', n - 22, 'latin1');
-    if (eocd < 0) fail('no end-of-central-directory record: is it cut short?');
-    return tail.readUInt16LE(eocd + 10);
-  });
-}
+/** Bytes as whole MiB (at least 1) for a message. */
+const mib = (bytes: number) =>
+  `${Math.max(1, Math.round(bytes / 2 ** 20)).toLocaleString('en-US')} MiB`;
 
 /**
- * Decodes every entry of `zip` in name order into `sink`; `progress` is told the bytes read so
- * far and the total (the zip's size once a pass).
+ * The zip's entries in the order its local headers come (a pass, nothing inflated), each with the
+ * expanded size its central directory lists; an archive that would expand past its bound
+ * (zip-directory.ts) is refused before anything is inflated.
  */
-export function decodeZip(
-  zip: string,
-  chunk: number,
-  sink: DocumentSink,
-  progress?: (read: number, total: number) => void,
-): void {
-  // List the entries (nothing inflated), then read them in name order.
-  const listed = zipDirectoryCount(zip);
+function listEntries(zip: string, chunk: number): { names: string[]; sizes: Map<string, number> } {
+  const fail = (why: string): never => {
+    throw new Error(`${zip}: not a readable zip file (${why})`);
+  };
+  const listed = readZipDirectory(zip);
+  const sizes = new Map<string, number>();
+  for (const e of listed) sizes.set(e.name, (sizes.get(e.name) ?? 0) + e.size);
   const names: string[] = [];
-  let entries = 0;
   unzipPass(
     zip,
     chunk,
     () => false,
     (name, _d, final) => {
       if (!final) return;
-      entries++;
-      if (!name.endsWith('/')) names.push(name);
+      if (!sizes.has(name)) fail(`entry ${JSON.stringify(name)} is not in its directory`);
+      names.push(name);
     },
   );
-  if (listed !== 0xffff && entries !== listed)
+  if (names.length !== listed.length)
+    fail(`its directory lists ${listed.length} entries, ${names.length} found`);
+  const zipBytes = statSync(zip).size;
+  const expanded = listed.reduce((a, e) => a + e.size, 0);
+  if (expanded > expansionBound(zipBytes))
     throw new Error(
-      `${zip}: not a readable zip file (its directory lists ${listed} entries, ${entries} found)`,
+      `${zip}: expands to ${mib(expanded)}, more than ${MAX_EXPANSION} times its ${mib(zipBytes)} (a zip bomb?); sjd expands a zip to at most ${MAX_EXPANSION} times its size or ${mib(EXPANSION_FLOOR)}: unzip it yourself to use it`,
     );
+  return { names, sizes };
+}
+
+/**
+ * Decodes every entry of `zip` in name order into `sink`; `progress` is told the bytes expanded so
+ * far and the total the directory lists.
+ */
+export function decodeZip(
+  zip: string,
+  chunk: number,
+  sink: DocumentSink,
+  progress?: SourceProgress,
+): void {
+  // List the entries (nothing inflated), then read them in name order.
+  const listed = listEntries(zip, chunk);
+  const names = listed.names.filter((name) => !name.endsWith('/'));
   if (names.length === 0) throw new Error(`${zip}: the zip file is empty`);
+  const bound = listed.sizes; // what each name may still expand to
   const sorted = [...names].sort();
   const inOrder = sorted.every((s, i) => s === names[i]);
   // In name order already (text8.zip): one pass. Otherwise one pass per entry.
   const passes = inOrder ? [sorted] : sorted.map((s) => [s]);
-  const total = passes.length * statSync(zip).size;
-  let read = 0;
-  const onRead = (bytes: number) => {
-    read += bytes;
-    progress?.(read, total);
-  };
+  let total = 0;
+  for (const name of new Set(names)) total += bound.get(name)!;
+  let expanded = 0;
   for (const group of passes) {
     const want = new Set(group);
     let dec: Utf8Document | null = null;
@@ -138,6 +135,14 @@ export function decodeZip(
       (name) => want.has(name),
       (name, data, final) => {
         if (!want.has(name)) return;
+        const left = bound.get(name)! - data.length;
+        if (left < 0)
+          throw new Error(
+            `${zip}: not a readable zip file (entry ${JSON.stringify(name)} expands past the size its directory lists)`,
+          );
+        bound.set(name, left);
+        expanded += data.length;
+        progress?.(expanded, total, 'expanding');
         dec ??= new Utf8Document(`${zip}: ${name}`);
         sink.text(dec.write(Buffer.from(data.buffer, data.byteOffset, data.length)));
         if (final) {
@@ -146,7 +151,6 @@ export function decodeZip(
           dec = null;
         }
       },
-      onRead,
     );
   }
 }

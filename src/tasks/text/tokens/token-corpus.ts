@@ -13,7 +13,13 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { replaceDirAtomic, writeFileAtomic, writeJsonAtomic } from '../../../util/atomic.js';
 import { claimOutDir, type FolderKind } from '../../../util/out-path.js';
-import { CHUNK_BYTES, decodeSource, joinDocuments, planSource } from '../source.js';
+import {
+  CHUNK_BYTES,
+  decodeSource,
+  joinDocuments,
+  planSource,
+  type SourceProgress,
+} from '../source.js';
 import { PieceCutter } from './pieces.js';
 import { readTokenFile, splitTokenFile, TokenFileWriter, type TokenIds } from './token-file.js';
 import {
@@ -69,8 +75,8 @@ export interface TokenCorpusOptions {
   tokenizer: string;
   /** Replace `out` even when it is not a token corpus folder sjd wrote. */
   force?: boolean;
-  /** told the source's bytes read so far and the total (a command's progress bar) */
-  progress?: (read: number, total: number) => void;
+  /** told the source's bytes read or expanded so far and the total (a command's progress bar) */
+  progress?: SourceProgress;
   /** Bytes read at a time, and characters encoded at a time (tests use a few). */
   chunkBytes?: number;
 }

@@ -122,7 +122,13 @@ export function tokenizerFromJson(text: string, path: string): TextTokenizer {
     throw new Error(`${path}: unsupported tokenizer (${String(e).split('\n')[0]})`);
   }
   let vocab = 0;
-  for (const id of tok.model!.tokens_to_ids.values()) vocab = Math.max(vocab, id + 1);
+  for (const [token, id] of tok.model!.tokens_to_ids) {
+    if (!(Number.isInteger(id) && id >= 0))
+      throw new Error(
+        `${path}: token ${JSON.stringify(token)} has id ${id} (ids are whole numbers from 0)`,
+      );
+    vocab = Math.max(vocab, id + 1);
+  }
   if (vocab === 0) throw new Error(`${path}: the tokenizer has an empty vocabulary`);
   const name = `${model.type} ${TOKENIZER_FILE}`;
   return {
@@ -137,6 +143,7 @@ export function tokenizerFromJson(text: string, path: string): TextTokenizer {
         throw new Error(
           `${path}: cannot encode ${JSON.stringify(e.tokens[at])}: not in the vocabulary, and the tokenizer has no unk_token`,
         );
+      checkIds(e.ids, vocab, path);
       return e.ids;
     },
     decode(ids) {
