@@ -2,21 +2,26 @@
 // model: concurrent solves of an adaptive sampler ride one refilled batch, one job of the queue,
 // and take fewer passes than their NFE together, yet each gets the board, NFE and attempts it gets
 // alone and that solveSudoku gives for [puzzle] with its seed (its own budget and retries too); a
-// solve whose client goes away, or that passes its time cap, leaves the batch while the others
-// finish; a puzzle without a solution is refused (400) beside a solve that is answered; a batch
+// solve whose client goes away leaves the batch while the others finish (one past its time cap:
+// serve-load.test.ts); a puzzle without a solution is refused (400) beside a solve that is answered; a batch
 // seats at most its size (more start another job), and none while another job waits for a slot
 // (the next batch waits its turn); a grid sampler's solve runs as its own job.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { SharedBatchStats, SolveAnswer } from '../src/serve/index.js';
-import type { ServedModel } from '../src/serve/models.js';
-import { formatBoard, parseBoard, solveSudoku } from '../src/tasks/sudoku/index.js';
-import { HARD, MEDIUM, modelsFolder, NO_SOLUTION, startServer } from './serve-fixture.js';
-
-/** A blank board: the shipped model fills it in about 150 passes at seed 1, a long solve. */
-const EMPTY = '0'.repeat(81);
-
-type Server = Awaited<ReturnType<typeof startServer>>;
+import {
+  batch,
+  EMPTY,
+  got,
+  HARD,
+  MEDIUM,
+  modelsFolder,
+  NO_SOLUTION,
+  postSolve as post,
+  reference,
+  type Server,
+  startServer,
+  until,
+} from './serve-fixture.js';
 
 const models = modelsFolder(false);
 let server: Server;
@@ -25,47 +30,6 @@ before(async () => {
   server = await startServer({ models });
 });
 after(() => server.close());
-
-type Answer = SolveAnswer & { status: number; error?: string };
-
-const post = async (s: Server, body: unknown, signal?: AbortSignal): Promise<Answer> => {
-  const res = await fetch(`${s.url}/api/sudoku/solve`, {
-    method: 'POST',
-    // a fresh connection each: the in-process reference solves block the loop for seconds, after
-    // which the server closes idle kept-alive sockets just as a pooled one would be reused
-    headers: { 'content-type': 'application/json', connection: 'close' },
-    body: JSON.stringify(body),
-    signal,
-  });
-  return { status: res.status, ...((await res.json()) as SolveAnswer) };
-};
-
-const batch = (s: Server): SharedBatchStats => s.ctx.sudokuBatches.stats();
-
-/** Waits until `cond` holds (polled every few milliseconds), at most `ms`. */
-async function until(cond: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const t0 = performance.now();
-  while (!cond()) {
-    assert.ok(performance.now() - t0 < ms, `never: ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
-
-/** What solveSudoku gives for [puzzle] with an answer's settings: its board, NFE and attempts. */
-function reference(s: Server, puzzle: string, a: SolveAnswer): [string, number, number] {
-  const m = s.ctx.served.sudoku as ServedModel;
-  const r = solveSudoku(m.model, m.process, [parseBoard(puzzle)], {
-    sampler: a.sampler,
-    nfe: a.nfe,
-    temperature: a.temperature,
-    seed: a.seed,
-    retries: a.retries,
-    rules: a.rules,
-  });
-  return [formatBoard(r.boards[0]!), r.nfe[0]!, r.attempts[0]!];
-}
-
-const got = (a: Answer): [string, number, number] => [a.board, a.nfe_used, a.attempts];
 
 test('concurrent solves share one batch: each its board and NFE alone, fewer passes than their NFE', async () => {
   const s = server;
@@ -123,25 +87,6 @@ test('a solve whose client goes away leaves the batch at once; the other finishe
   assert.deepEqual([now.left - was.left, now.answered - was.answered], [1, 1]);
   // the blank board alone takes about 150 passes: it left long before
   assert.ok(now.passes - was.passes < 60, `${now.passes - was.passes} passes`);
-});
-
-test('a solve past its time cap: 503, and counted; the solve beside it gets its board', async () => {
-  const s = await startServer({ models, deadlines: { jobMs: 1000, jobMsPerNfe: 0 } });
-  try {
-    const [late, ok] = await Promise.all([
-      post(s, { puzzle: EMPTY, seed: 1 }), // about 150 passes: well past 1 s
-      post(s, { puzzle: MEDIUM, seed: 3 }),
-    ]);
-    assert.equal(late.status, 503);
-    assert.match(late.error!, /^the job ran past its time cap \(1\.0 s for 1024 NFE\)/);
-    assert.equal(ok.status, 200);
-    assert.deepEqual(got(ok), reference(s, MEDIUM, ok));
-    await until(() => batch(s).batches === 0, 'the batch ends');
-    assert.equal(s.ctx.queue.stats().timed_out, 1);
-    assert.equal(batch(s).left, 1);
-  } finally {
-    await s.close();
-  }
 });
 
 test('bad input: a 400 in one line; a puzzle without a solution is refused beside a solve', async () => {

@@ -1,14 +1,22 @@
 // What the `sjd serve` tests share: a models folder with the shipped Sudoku model and
 // tiny text and image models trained here by the commands (a few steps on a periodic text and
 // a synthetic colour set), a server on an ephemeral loopback port, the `sjd` command run as a
-// child with the test process's libtorch threads, and small puzzles. Importing this file does
+// child with the test process's libtorch threads, small puzzles, and the shared solve batch's
+// helpers: a POST solve, its reference answer from solveSudoku, the batch's stats. Importing this file does
 // nothing (the test runner also loads it as a test file).
+import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AppOptions, buildApp } from '../src/serve/index.js';
+import {
+  type AppOptions,
+  buildApp,
+  type SharedBatchStats,
+  type SolveAnswer,
+} from '../src/serve/index.js';
+import type { ServedModel } from '../src/serve/models.js';
 import { saveImageSet, syntheticImages } from '../src/tasks/image/index.js';
-import { SHIPPED_SUDOKU } from '../src/tasks/sudoku/index.js';
+import { formatBoard, parseBoard, SHIPPED_SUDOKU, solveSudoku } from '../src/tasks/sudoku/index.js';
 import { getNumThreads } from '../src/torch/index.js';
 import { tempDir } from './tmp.js';
 
@@ -95,6 +103,58 @@ export async function startServer(o: AppOptions = {}) {
 }
 
 export { EASY, HARD, MEDIUM } from './sudoku-puzzles.js';
+
+/** A blank board: the shipped model fills it in about 150 passes at seed 1, a long solve. */
+export const EMPTY = '0'.repeat(81);
+
+export type Server = Awaited<ReturnType<typeof startServer>>;
+
+export type Answer = SolveAnswer & { status: number; error?: string; retryAfter: string | null };
+
+/** POST /api/sudoku/solve: the status, the Retry-After header and the JSON answer. */
+export const postSolve = async (
+  s: Server,
+  body: unknown,
+  signal?: AbortSignal,
+): Promise<Answer> => {
+  const res = await fetch(`${s.url}/api/sudoku/solve`, {
+    method: 'POST',
+    // a fresh connection each: the in-process reference solves block the loop for seconds, after
+    // which the server closes idle kept-alive sockets just as a pooled one would be reused
+    headers: { 'content-type': 'application/json', connection: 'close' },
+    body: JSON.stringify(body),
+    signal,
+  });
+  const retryAfter = res.headers.get('retry-after');
+  return { status: res.status, retryAfter, ...((await res.json()) as SolveAnswer) };
+};
+
+export const batch = (s: Server): SharedBatchStats => s.ctx.sudokuBatches.stats();
+
+/** Waits until `cond` holds (polled every few milliseconds), at most `ms`. */
+export async function until(cond: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const t0 = performance.now();
+  while (!cond()) {
+    assert.ok(performance.now() - t0 < ms, `never: ${what}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+/** What solveSudoku gives for [puzzle] with an answer's settings: its board, NFE and attempts. */
+export function reference(s: Server, puzzle: string, a: SolveAnswer): [string, number, number] {
+  const m = s.ctx.served.sudoku as ServedModel;
+  const r = solveSudoku(m.model, m.process, [parseBoard(puzzle)], {
+    sampler: a.sampler,
+    nfe: a.nfe,
+    temperature: a.temperature,
+    seed: a.seed,
+    retries: a.retries,
+    rules: a.rules,
+  });
+  return [formatBoard(r.boards[0]!), r.nfe[0]!, r.attempts[0]!];
+}
+
+export const got = (a: Answer): [string, number, number] => [a.board, a.nfe_used, a.attempts];
 
 /** A puzzle without a digit twice in a unit but without a solution (cell 1 has no candidate). */
 export const NO_SOLUTION =

@@ -129,7 +129,7 @@ test("a job's time cap scales with its NFE; a job past it stops: 503, or an erro
     assert.equal(post.status, 503);
     assert.match(
       ((await post.json()) as ErrorAnswer).error,
-      /^the job ran past its time cap \(0\.3 s for 1024 NFE\)/,
+      /^the job ran past its time cap \(300 ms for 1024 NFE\)/,
     );
     const stream = await fetch(`${s.url}/api/text/stream?n=4&nfe=1024`, {
       headers: { accept: 'text/event-stream' },

@@ -34,11 +34,15 @@ export class StalledClientError extends CancelledError {
   }
 }
 
+/** A time cap as a message gives it: milliseconds under a second, else seconds. */
+const capText = (ms: number) =>
+  ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+
 /** The job ran past its wall-clock cap. */
 export class JobTimeoutError extends Error {
   constructor(capMs: number, nfe: number) {
     super(
-      `the job ran past its time cap (${(capMs / 1000).toFixed(1)} s for ${nfe} NFE) and was stopped; ask for fewer NFE or samples`,
+      `the job ran past its time cap (${capText(capMs)} for ${nfe} NFE) and was stopped; ask for fewer NFE or samples`,
     );
   }
 }
