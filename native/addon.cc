@@ -138,7 +138,9 @@ int64_t ArgInt(const Napi::CallbackInfo& info, size_t i, const char* name) {
   auto v = At(info, i);
   if (v.IsBigInt()) {
     bool lossless = true;
-    return v.As<Napi::BigInt>().Int64Value(&lossless);
+    int64_t n = v.As<Napi::BigInt>().Int64Value(&lossless);
+    if (!lossless) throw Bad(info, name, "an integer within int64");
+    return n;
   }
   if (!v.IsNumber()) throw Bad(info, name, "an integer");
   double d = v.As<Napi::Number>().DoubleValue();
@@ -201,7 +203,9 @@ at::Scalar ArgScalar(const Napi::CallbackInfo& info, size_t i, const char* name)
   if (v.IsBoolean()) return at::Scalar(v.As<Napi::Boolean>().Value());
   if (v.IsBigInt()) {
     bool lossless = true;
-    return at::Scalar(static_cast<int64_t>(v.As<Napi::BigInt>().Int64Value(&lossless)));
+    int64_t n = v.As<Napi::BigInt>().Int64Value(&lossless);
+    if (!lossless) throw Bad(info, name, "an integer within int64");
+    return at::Scalar(n);
   }
   if (!v.IsNumber()) throw Bad(info, name, "a number");
   double d = v.As<Napi::Number>().DoubleValue();

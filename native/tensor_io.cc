@@ -201,9 +201,56 @@ Napi::Value To(const Napi::CallbackInfo& info) {
 
 // ---- generators ----
 
+// MT19937 seeded from a key of 32-bit words by the reference init_by_array (Matsumoto and
+// Nishimura, 2002; Python's random.seed of a big integer), so that every bit of the key counts:
+// libtorch's own seeding keeps a seed's low 32 bits only.
+at::mt19937 EngineFromKey(const std::vector<uint32_t>& key, uint64_t seed) {
+  constexpr int N = 624;
+  at::mt19937 engine(19650218);  // init_genrand(19650218)
+  auto d = engine.data();
+  uint32_t* mt = d.state_.data();
+  const int n = static_cast<int>(key.size());
+  int i = 1, j = 0;
+  for (int k = N > n ? N : n; k; k--) {
+    mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + j;
+    if (++i >= N) { mt[0] = mt[N - 1]; i = 1; }
+    if (++j >= n) j = 0;
+  }
+  for (int k = N - 1; k; k--) {
+    mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - i;
+    if (++i >= N) { mt[0] = mt[N - 1]; i = 1; }
+  }
+  mt[0] = 0x80000000U;
+  d.seed_ = seed;
+  d.seeded_ = true;
+  d.left_ = 1;
+  d.next_ = 0;
+  engine.set_data(d);
+  return engine;
+}
+
+// newGenerator(seed): a number or an int64 bigint seeds as torch.manual_seed does (its low 32
+// bits); a bigint of 2^32 or more is a key whose every 32-bit word seeds the engine (EngineFromKey).
 Napi::Value NewGenerator(const Napi::CallbackInfo& info) {
-  auto seed = static_cast<uint64_t>(ArgInt(info, 0, "seed"));
+  std::vector<uint32_t> key;
+  if (info.Length() > 0 && info[0].IsBigInt()) {
+    auto big = info[0].As<Napi::BigInt>();
+    size_t count = big.WordCount();  // 0 for 0n, whose words V8 refuses to give
+    std::vector<uint64_t> words(count);
+    int negative = 0;
+    if (count > 0) big.ToWords(&negative, &count, words.data());
+    if (!negative && count > 0 && (count > 1 || words[0] > 0xffffffffULL)) {
+      for (size_t w = 0; w < count; w++) {
+        key.push_back(static_cast<uint32_t>(words[w]));
+        key.push_back(static_cast<uint32_t>(words[w] >> 32));
+      }
+      while (key.back() == 0) key.pop_back();
+      if (key.size() > 624) throw Napi::RangeError::New(info.Env(), "seed: a key of at most 624 32-bit words");
+    }
+  }
+  auto seed = key.empty() ? static_cast<uint64_t>(ArgInt(info, 0, "seed")) : (uint64_t{key[1]} << 32 | key[0]);
   auto* g = new at::Generator(at::make_generator<at::CPUGeneratorImpl>(seed));
+  if (!key.empty()) g->get<at::CPUGeneratorImpl>()->set_engine(EngineFromKey(key, seed));
   auto ext = Napi::External<at::Generator>::New(info.Env(), g, [](Napi::Env, at::Generator* p) { delete p; });
   ext.TypeTag(&kGenTag);
   return ext;

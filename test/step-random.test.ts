@@ -1,5 +1,6 @@
 // Randomness keyed by row (src/sampling/step-random.ts), the ground of a batch that takes in new
-// boards as others finish: a keyed draw is the concatenation of each row's own draw; a run's
+// boards as others finish: a keyed draw is the concatenation of each row's own draw, its
+// generator seeded by every bit of the row's key (init_by_array, checked against Python's); a run's
 // generator draws site counts a row as one stream (its draws unchanged); the reverse SDE's noise
 // at the active sites, and a whole adaptive step on an exact oracle, give a row the same result
 // alone as beside rows in any other state.
@@ -33,6 +34,31 @@ test('a keyed draw is each row its own: the rows first, concatenated; counts a r
   const a = new torch.TorchGenerator(5).randnRows([2, 0, 3], [2]).toArray();
   assert.deepEqual(a, new torch.TorchGenerator(5).randn([5, 2]).toArray());
   assert.notEqual(rowKey(7, 1, 0, 0), rowKey(7, 0, 1, 0));
+});
+
+test('a key of 2^32 or more seeds by every bit: init_by_array, as Python seeds a big integer', () => {
+  // Python: random.seed(K); [random.getrandbits(32) & 0x7fffffff for _ in range(4)]
+  const python: [bigint, number[]][] = [
+    [2n ** 32n, [485306839, 1508871100, 1794561286, 1867113682]],
+    [2n ** 64n + 12345n, [2632172, 208406104, 1759469384, 1824067026]],
+    [7n * 1_000_003n ** 3n + 5n, [1803468958, 2140921090, 1499809215, 283105361]],
+  ];
+  for (const [key, want] of python) {
+    const got = new torch.TorchGenerator(key).randint(0, 2 ** 31, [4]).toArray();
+    assert.deepEqual(got.map(Number), want, `key ${key}`);
+  }
+  // keys that differ only above bit 63 (or bit 31) draw differently; below 2^32, as torch.manual_seed
+  const k = rowKey(7, 1, 0, 0);
+  assert.ok(k >= 2n ** 32n);
+  const draw = (key: bigint) => new torch.TorchGenerator(key).rand([8]).toArray();
+  assert.notDeepEqual(draw(k), draw(k + 2n ** 64n));
+  assert.notDeepEqual(draw(k), draw(k + 2n ** 32n));
+  for (const small of [0, 5, 2 ** 32 - 1])
+    assert.deepEqual(draw(BigInt(small)), new torch.TorchGenerator(small).rand([8]).toArray());
+  assert.throws(
+    () => new torch.TorchGenerator(-(2n ** 64n)),
+    /seed: expected an integer within int64/,
+  );
 });
 
 test('noise at the active sites: a row draws the same alone and beside rows in other states', () => {

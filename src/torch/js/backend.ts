@@ -34,6 +34,7 @@ import {
 import * as io from './io.js';
 import * as layout from './layout.js';
 import { bmm, eigh, einsum, linear, matmul, mm } from './linalg.js';
+import { MersenneTwister } from './mersenne-twister.js';
 import {
   avgPool2d,
   conv2d,
@@ -203,10 +204,9 @@ function buildTable(): Record<string, (...a: never[]) => unknown> {
     return out(fresh(io.to(T(h), d), h));
   });
   // ---- seeded draws ----
-  def('newGenerator', (seed: number | bigint) => new random.MersenneTwister(seed));
+  def('newGenerator', (seed: number | bigint) => new MersenneTwister(seed));
   const G = (g: unknown) => {
-    if (!(g instanceof random.MersenneTwister))
-      throw new TypeError('generator: expected a generator');
+    if (!(g instanceof MersenneTwister)) throw new TypeError('generator: expected a generator');
     return g;
   };
   def('generatorGetState', (g) => out(io.fromTyped(G(g).bytes(), [G(g).bytes().length])));

@@ -1,6 +1,5 @@
-// The TypeScript backend's seeded draws (docs/design.md §4): a generator object with libtorch's
-// CPU generator's engine (the 32-bit Mersenne Twister seeded with the seed's low 32 bits) and
-// libtorch's recipes on top of it: rand in float32 from 24 bits of one draw and in float64 from
+// The TypeScript backend's seeded draws (docs/design.md §4): libtorch's recipes on top of its
+// CPU generator's engine (mersenne-twister.ts): rand in float32 from 24 bits of one draw and in float64 from
 // 53 bits of two, randn by Box-Muller on those uniforms (in blocks of 16 for 16 elements or more,
 // libtorch's normal_fill), randint, randperm, bernoulli, dropout and multinomial (with
 // replacement by the inverse of the float64 cumulative sum, without by an exponential race).
@@ -9,85 +8,8 @@
 // layout (a run checkpointed by libtorch resumes on libtorch).
 import type { DType } from '../types.js';
 import { finish } from './elementwise.js';
+import type { MersenneTwister } from './mersenne-twister.js';
 import { dense, isFloating, type JsTensor, numelOf, values } from './tensor-data.js';
-
-const N = 624;
-const M = 397;
-
-export class MersenneTwister {
-  state = new Uint32Array(N);
-  index = N;
-  /** A cached second normal of the scalar Box-Muller pair (libtorch's next_double_normal_sample). */
-  nextNormal: number | null = null;
-
-  constructor(seed: number | bigint) {
-    const s =
-      typeof seed === 'bigint'
-        ? Number(BigInt.asUintN(32, seed))
-        : Number(BigInt.asUintN(32, BigInt(Math.trunc(seed))));
-    const mt = this.state;
-    mt[0] = s >>> 0;
-    for (let i = 1; i < N; i++) {
-      const prev = mt[i - 1]! ^ (mt[i - 1]! >>> 30);
-      // 1812433253 * prev + i, modulo 2^32, without losing bits to float rounding
-      mt[i] =
-        (((((prev & 0xffff0000) >>> 16) * 1812433253) << 16) +
-          (prev & 0x0000ffff) * 1812433253 +
-          i) >>>
-        0;
-    }
-  }
-
-  /** The next 32-bit draw. */
-  next(): number {
-    const mt = this.state;
-    if (this.index >= N) {
-      for (let k = 0; k < N; k++) {
-        const y = (mt[k]! & 0x80000000) | (mt[(k + 1) % N]! & 0x7fffffff);
-        mt[k] = mt[(k + M) % N]! ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
-      }
-      this.index = 0;
-    }
-    let y = mt[this.index++]!;
-    y ^= y >>> 11;
-    y ^= (y << 7) & 0x9d2c5680;
-    y ^= (y << 15) & 0xefc60000;
-    y ^= y >>> 18;
-    return y >>> 0;
-  }
-
-  /** Uniform [0, 1) in float32's 24 bits. */
-  float(): number {
-    return (this.next() & 0xffffff) * 2 ** -24;
-  }
-  /** Uniform [0, 1) in float64's 53 bits (two draws, the first the high word). */
-  double(): number {
-    const hi = this.next() & 0x1fffff;
-    const lo = this.next();
-    return (hi * 2 ** 32 + lo) * 2 ** -53;
-  }
-
-  /** The state as bytes: 624 words, the index, and the cached normal (a flag and its float64). */
-  bytes(): Uint8Array {
-    const out = new Uint8Array(N * 4 + 4 + 1 + 8);
-    const dv = new DataView(out.buffer);
-    for (let i = 0; i < N; i++) dv.setUint32(i * 4, this.state[i]!, true);
-    dv.setUint32(N * 4, this.index, true);
-    dv.setUint8(N * 4 + 4, this.nextNormal === null ? 0 : 1);
-    dv.setFloat64(N * 4 + 5, this.nextNormal ?? 0, true);
-    return out;
-  }
-  setBytes(b: Uint8Array): void {
-    if (b.length !== N * 4 + 13)
-      throw new Error(
-        `generator state of ${b.length} bytes is not the TypeScript backend's (${N * 4 + 13}); a state saved by libtorch resumes on the libtorch backend`,
-      );
-    const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    for (let i = 0; i < N; i++) this.state[i] = dv.getUint32(i * 4, true);
-    this.index = dv.getUint32(N * 4, true);
-    this.nextNormal = dv.getUint8(N * 4 + 4) ? dv.getFloat64(N * 4 + 5, true) : null;
-  }
-}
 
 function checkFloatDtype(dtype: DType, op: string) {
   if (!isFloating(dtype)) throw new Error(`${op}: not implemented for '${dtype}'`);

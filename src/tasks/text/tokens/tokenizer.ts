@@ -91,6 +91,20 @@ function readTokenizerFile(path: string): string {
 const fileTokenizer = (path: string): TextTokenizer =>
   tokenizerFromJson(readTokenizerFile(path), path);
 
+/** The vocabulary's size: its largest id plus one; an id that is not a whole number from 0 is refused. */
+function vocabSize(tok: Tokenizer, path: string): number {
+  let vocab = 0;
+  for (const [token, id] of tok.model!.tokens_to_ids) {
+    if (!(Number.isInteger(id) && id >= 0))
+      throw new Error(
+        `${path}: token ${JSON.stringify(token)} has id ${id} (ids are whole numbers from 0)`,
+      );
+    vocab = Math.max(vocab, id + 1);
+  }
+  if (vocab === 0) throw new Error(`${path}: the tokenizer has an empty vocabulary`);
+  return vocab;
+}
+
 /**
  * A HuggingFace tokenizer from the text of its tokenizer.json (a file's, or the copy a model's
  * config keeps); errors are one line naming `path`, where the text came from.
@@ -121,15 +135,7 @@ export function tokenizerFromJson(text: string, path: string): TextTokenizer {
   } catch (e) {
     throw new Error(`${path}: unsupported tokenizer (${String(e).split('\n')[0]})`);
   }
-  let vocab = 0;
-  for (const [token, id] of tok.model!.tokens_to_ids) {
-    if (!(Number.isInteger(id) && id >= 0))
-      throw new Error(
-        `${path}: token ${JSON.stringify(token)} has id ${id} (ids are whole numbers from 0)`,
-      );
-    vocab = Math.max(vocab, id + 1);
-  }
-  if (vocab === 0) throw new Error(`${path}: the tokenizer has an empty vocabulary`);
+  const vocab = vocabSize(tok, path);
   const name = `${model.type} ${TOKENIZER_FILE}`;
   return {
     name,
