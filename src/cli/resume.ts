@@ -40,7 +40,7 @@ const INVOCATION = new Set([
 ]);
 
 type Model = Record<string, unknown>;
-const model = (c: T.TrainConfig) => c.model as unknown as Model;
+const model = (c: T.TrainConfig): Model => ({ ...c.model });
 
 /** Flags that set a run's config: the config's value and how the refusal says it. */
 const FIXED: Record<string, { read: (c: T.TrainConfig) => unknown; says: string }> = {

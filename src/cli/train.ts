@@ -4,7 +4,7 @@
 // same body (train-run.ts), then the flags its task declares (train.flags), checks --out before
 // loading any data, and builds its run with its task's spec (train.prepare).
 import type { Command } from 'commander';
-import { type TaskSpec, type TrainOptions, taskSpecs } from '../index.js';
+import { type TaskSpec, taskSpecs } from '../index.js';
 import { addFlags, group, type ProcessFlags, processOptions } from './options.js';
 import { type RunFlags, runOptions, trainAction } from './train-run.js';
 
@@ -16,10 +16,10 @@ function registerTrainTask(cmd: Command, spec: TaskSpec): void {
   // commander's options hold the run, process and task flags under their camelCase names; the
   // bandwidth flag is the task's one of --sigma-w and --sigma-b (options.ts)
   addFlags(c, spec.train.flags).action(
-    trainAction(spec.name, (o: ProcessFlags & RunFlags, saved) =>
+    trainAction(spec.name, (o: ProcessFlags & RunFlags & Record<string, unknown>, saved) =>
       spec.train.prepare(
         {
-          ...(o as unknown as TrainOptions),
+          ...o,
           bandwidth: o.sigmaB ?? o.sigmaW,
           log: (line) => console.error(`sjd train ${spec.name}: ${line}`),
         },

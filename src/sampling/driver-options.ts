@@ -56,7 +56,7 @@ export function lastSteps(
  * in one line naming every field missing or of the wrong kind.
  */
 export function checkSampleOptions(o: SampleOptions): void {
-  const given = (o ?? {}) as unknown as Record<string, unknown>;
+  const given: Record<string, unknown> = { ...o };
   const number = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
   // the kinds alone: a number's range is the driver's to check, with its own message
   const wanted: [keyof SampleOptions, string, (v: unknown) => boolean][] = [

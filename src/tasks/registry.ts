@@ -42,7 +42,7 @@ const registered = new Map<string, TaskSpec>(Object.entries({ ...TASK_SPECS, ...
 /** Adds a task to every command and to `sjd serve`; a name already taken is refused. */
 /** A spec's sampling defaults, every one present (a module without types may leave one out). */
 function checkSamplingDefaults(spec: TaskSpec): void {
-  const d = (spec.sampling ?? {}) as unknown as Record<string, unknown>;
+  const d: Record<string, unknown> = { ...spec.sampling };
   const missing = Object.keys(SAMPLING_DEFAULTS).filter(
     (k) => typeof d[k] !== typeof SAMPLING_DEFAULTS[k as keyof typeof SAMPLING_DEFAULTS],
   );

@@ -184,3 +184,11 @@ export const ADDON_FUNCTIONS: readonly (keyof Native)[] = [
   ...BINARY,
   ...(Object.keys(SIGNATURES) as (keyof typeof SIGNATURES)[]),
 ];
+
+/** The functions of the table an export object lacks (the addon's, or the TypeScript backend's). */
+export const missingFunctions = (e: Record<string, unknown>): string[] =>
+  ADDON_FUNCTIONS.filter((name) => typeof e[name] !== 'function');
+
+/** Whether an export object has every function of the table: then it is the table. */
+export const isNative = (e: Record<string, unknown>): e is Record<string, unknown> & Native =>
+  missingFunctions(e).length === 0;

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { intIn } from '../util/integer.js';
 import { PACKAGE_ROOT } from '../util/package-root.js';
-import { ADDON_FUNCTIONS, type Native } from './addon-api.js';
+import { ADDON_FUNCTIONS, isNative, missingFunctions, type Native } from './addon-api.js';
 import { jsBackend, LIBTORCH_FIX, refusal } from './js/backend.js';
 
 export type {
@@ -32,13 +32,11 @@ const require = createRequire(import.meta.url);
 
 /** Checks that a loaded export object has every function of the table; returns it typed. */
 export function checkExports(exports: Record<string, unknown>): Native {
-  const missing = ADDON_FUNCTIONS.filter((name) => typeof exports[name] !== 'function');
-  if (missing.length > 0) {
-    throw new Error(
-      `sjd: the libtorch addon lacks ${missing.map((m) => `'${m}'`).join(', ')} (stale build? run 'npm run build:native')`,
-    );
-  }
-  return exports as unknown as Native;
+  if (isNative(exports)) return exports;
+  const missing = missingFunctions(exports);
+  throw new Error(
+    `sjd: the libtorch addon lacks ${missing.map((m) => `'${m}'`).join(', ')} (stale build? run 'npm run build:native')`,
+  );
 }
 
 /** The thread counts libtorch may be given (--threads, SJD_THREADS): 1 to the cores this process may use. */

@@ -64,8 +64,7 @@ export class Tensor implements Disposable {
       const name = camel(op);
       const method = {
         [name](this: Tensor, ...args: unknown[]): Tensor {
-          const table = native as unknown as Record<string, (...a: unknown[]) => Handle>;
-          return new Tensor(table[op]!(this.#handle, ...args.map(h)));
+          return new Tensor(Reflect.apply(native[op], native, [this.#handle, ...args.map(h)]));
         },
       }[name];
       Object.defineProperty(Tensor.prototype, name, {

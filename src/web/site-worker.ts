@@ -25,7 +25,7 @@ interface WorkerScope {
   postMessage(message: SiteAnswer): void;
 }
 
-const scope = globalThis as unknown as WorkerScope;
+const scope = globalThis as typeof globalThis & WorkerScope;
 
 /** A file of the site, relative to `base`, as text or bytes; a failed fetch says which file. */
 async function fetchFile(base: URL, name: string): Promise<Response> {

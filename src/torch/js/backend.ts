@@ -6,7 +6,13 @@
 // in one line that names libtorch (JS_REFUSED). It computes on the CPU in one thread; autocast's
 // bfloat16 is computed in float32 here (recorded, not applied), so a bfloat16 model gives
 // float32's numbers.
-import type { BinaryOp, Native, UnaryOp } from '../addon-api.js';
+import {
+  type BinaryOp,
+  isNative,
+  missingFunctions,
+  type Native,
+  type UnaryOp,
+} from '../addon-api.js';
 import { BINARY, UNARY } from '../addon-ops.js';
 import type { DType } from '../types.js';
 import { handOut, release } from './buffers.js';
@@ -387,5 +393,9 @@ function buildTable(): Record<string, (...a: never[]) => unknown> {
   return t;
 }
 
-/** The TypeScript backend's table, typed as the addon's. */
-export const jsBackend: Native = buildTable() as unknown as Native;
+/** The TypeScript backend's table, typed as the addon's once every function is checked there. */
+export const jsBackend: Native = (() => {
+  const table = buildTable();
+  if (isNative(table)) return table;
+  throw new Error(`the TypeScript backend lacks ${missingFunctions(table).join(', ')}`);
+})();

@@ -48,6 +48,20 @@ export interface Kernels {
   ) => void;
 }
 
+/** Every function of Kernels: a module built from other sources is not used. */
+const KERNEL_FUNCTIONS = [
+  'gemm',
+  'gelu',
+  'softmax',
+  'gather',
+  'binary',
+  'layerNorm',
+] as const satisfies readonly Exclude<keyof Kernels, 'memory'>[];
+
+const isKernels = (e: WebAssembly.Exports): e is WebAssembly.Exports & Kernels =>
+  e.memory instanceof WebAssembly.Memory &&
+  KERNEL_FUNCTIONS.every((name) => typeof e[name] === 'function');
+
 let instance: Kernels | null | undefined;
 
 /** The instantiated module, or null where it cannot run here. */
@@ -59,7 +73,7 @@ export function kernels(): Kernels | null {
       throw new Error('a WebAssembly kernel aborted');
     };
     const inst = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { abort } });
-    instance = inst.exports as unknown as Kernels;
+    instance = isKernels(inst.exports) ? inst.exports : null;
   } catch {
     instance = null;
   }

@@ -86,7 +86,7 @@ export function parseRecords(
 ): { header: string[]; rows: CsvRecord[] } {
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, OPTIONS) as unknown as typeof records;
+    records = parse(text, OPTIONS); // csv-parse types its result any: with info, these records
   } catch (e) {
     throw csvProblem(e, source);
   }
