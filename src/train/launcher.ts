@@ -38,6 +38,91 @@ export interface LaunchOptions {
   onStart?: (rank: number) => void;
 }
 
+/**
+ * Passes a rank's stderr on: rank 0 speaks for the group (its progress is passed on); every
+ * rank's one-line error ('sjd: ...') is held back for the launcher's one failure line, which
+ * the returned function gives.
+ */
+function relayStderr(child: ChildProcess, rank: number): () => string {
+  let err = '';
+  let partial = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    const lines = (partial + d.toString()).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) {
+      if (line.startsWith('sjd: ')) err = line;
+      else if (rank === 0) process.stderr.write(`${line}\n`);
+    }
+  });
+  child.stderr?.on('end', () => {
+    if (partial.startsWith('sjd: ')) err = partial;
+    else if (rank === 0 && partial) process.stderr.write(partial);
+  });
+  return () => err;
+}
+
+/** The ranks' processes: signals passed on to them, the first failure kept, the others stopped. */
+class Ranks {
+  readonly children: ChildProcess[] = [];
+  readonly failures: string[] = [];
+  stopping = false;
+
+  constructor(
+    private readonly o: LaunchOptions,
+    private readonly port: number,
+  ) {}
+
+  /** A handler that passes `sig` on to the running ranks. */
+  forward(sig: NodeJS.Signals): () => void {
+    return () => {
+      this.stopping = true;
+      for (const c of this.children) if (c.exitCode === null) c.kill(sig);
+    };
+  }
+
+  /** Starts rank `rank`; resolves to its exit status. */
+  start(rank: number): Promise<number> {
+    const { o } = this;
+    const args = [o.bin, '--threads', String(o.threads), ...o.argv, '--rank', String(rank)];
+    args.push('--world-size', String(o.nproc), '--master', `127.0.0.1:${this.port}`);
+    const child = spawn(process.execPath, args, {
+      stdio: ['ignore', rank === 0 ? 'inherit' : 'ignore', 'pipe'],
+    });
+    this.children.push(child);
+    const err = relayStderr(child, rank);
+    return new Promise<number>((resolve) => {
+      child.on('close', (code, signal) => {
+        const status = code ?? (signal ? 128 : 1);
+        if (status !== 0 && status !== 130 && !this.stopping) {
+          this.failures.push(
+            `rank ${rank} exited with ${signal ?? status}${err() ? `: ${err()}` : ''}`,
+          );
+          this.stopping = true;
+          for (const c of this.children) if (c !== child && c.exitCode === null) c.kill('SIGTERM');
+        }
+        resolve(status);
+      });
+    });
+  }
+
+  /**
+   * Starts the ranks one at a time; a signal between two starts stops the launch there: the loop
+   * must reach its poll phase, where a signal's handler runs, before the next start. A timer alone
+   * does not ensure it (an expired timer runs before the poll of its loop turn: under load the
+   * next rank started first); setImmediate runs after the poll of the turn it was set in.
+   */
+  async startAll(): Promise<Promise<number>[]> {
+    const exits: Promise<number>[] = [];
+    for (let rank = 0; rank < this.o.nproc && !this.stopping; rank++) {
+      exits.push(this.start(rank));
+      this.o.onStart?.(rank);
+      await sleep(5);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return exits;
+  }
+}
+
 /** Runs the ranks to the end; resolves to the exit status the launcher should return. */
 export async function launch(o: LaunchOptions): Promise<number> {
   if (!(Number.isInteger(o.nproc) && o.nproc >= 1))
@@ -47,84 +132,23 @@ export async function launch(o: LaunchOptions): Promise<number> {
     throw new Error(
       `--nproc ${o.nproc}: this machine holds at most ${bound.max} ranks (${bound.why})`,
     );
-  const port = await freePort();
-  const children: ChildProcess[] = [];
-  const failures: string[] = [];
-  let stopping = false;
-  const forward = (sig: NodeJS.Signals) => () => {
-    stopping = true;
-    for (const c of children) if (c.exitCode === null) c.kill(sig);
-  };
-  const onInt = forward('SIGINT');
-  const onTerm = forward('SIGTERM');
+  const ranks = new Ranks(o, await freePort());
+  const onInt = ranks.forward('SIGINT');
+  const onTerm = ranks.forward('SIGTERM');
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
-  const startRank = (rank: number): Promise<number> => {
-    const args = [
-      o.bin,
-      '--threads',
-      String(o.threads),
-      ...o.argv,
-      '--rank',
-      String(rank),
-      '--world-size',
-      String(o.nproc),
-      '--master',
-      `127.0.0.1:${port}`,
-    ];
-    // Rank 0 speaks for the group (its progress is passed on); every rank's one-line error
-    // ('sjd: ...') is held back for the launcher's one failure line.
-    const child = spawn(process.execPath, args, {
-      stdio: ['ignore', rank === 0 ? 'inherit' : 'ignore', 'pipe'],
-    });
-    children.push(child);
-    let err = '';
-    let partial = '';
-    child.stderr?.on('data', (d: Buffer) => {
-      const lines = (partial + d.toString()).split('\n');
-      partial = lines.pop()!;
-      for (const line of lines) {
-        if (line.startsWith('sjd: ')) err = line;
-        else if (rank === 0) process.stderr.write(`${line}\n`);
-      }
-    });
-    child.stderr?.on('end', () => {
-      if (partial.startsWith('sjd: ')) err = partial;
-      else if (rank === 0 && partial) process.stderr.write(partial);
-    });
-    return new Promise<number>((resolve) => {
-      child.on('close', (code, signal) => {
-        const status = code ?? (signal ? 128 : 1);
-        if (status !== 0 && status !== 130 && !stopping) {
-          failures.push(`rank ${rank} exited with ${signal ?? status}${err ? `: ${err}` : ''}`);
-          stopping = true;
-          for (const c of children) if (c !== child && c.exitCode === null) c.kill('SIGTERM');
-        }
-        resolve(status);
-      });
-    });
-  };
   try {
-    const exits: Promise<number>[] = [];
-    for (let rank = 0; rank < o.nproc && !stopping; rank++) {
-      exits.push(startRank(rank));
-      o.onStart?.(rank);
-      // A signal between two starts stops the launch here: the loop must reach its poll phase,
-      // where a signal's handler runs, before the next start. A timer alone does not ensure it
-      // (an expired timer runs before the poll of its loop turn: under load the next rank
-      // started first); setImmediate runs after the poll of the turn it was set in.
-      await sleep(5);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    const exits = await ranks.startAll();
     if (exits.length < o.nproc) {
       // Stopped during the launch: the group never formed, so no rank has trained; the started
       // ones wait in the rendezvous, where only SIGKILL reaches them.
-      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+      for (const c of ranks.children) if (c.exitCode === null) c.kill('SIGKILL');
       await Promise.all(exits);
       return 130;
     }
     const statuses = await Promise.all(exits);
-    if (failures.length > 0) throw new Error(`data-parallel training failed: ${failures[0]}`);
+    if (ranks.failures.length > 0)
+      throw new Error(`data-parallel training failed: ${ranks.failures[0]}`);
     return maxOf(statuses);
   } finally {
     process.removeListener('SIGINT', onInt);
