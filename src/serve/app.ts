@@ -54,18 +54,43 @@ export interface AppOptions {
   log?: boolean; // fastify's request log on stdout
 }
 
-export async function buildApp(
-  o: AppOptions = {},
-): Promise<{ app: FastifyInstance; ctx: ServeContext }> {
+/** The server's context: the models, the job queue, the deadlines, the streams, the solve batches. */
+function contextOf(o: AppOptions): ServeContext {
   const queue = new JobQueue(o.queue ?? DEFAULT_QUEUE);
   const deadlines = deadlinesOf(o.deadlines);
-  const ctx: ServeContext = {
+  return {
     served: loadServedModels(o.models ?? SHIPPED_MODELS),
     queue,
     deadlines,
     streams: new StreamClients(o.streamsPerClient ?? DEFAULT_STREAMS_PER_CLIENT),
     sudokuBatches: new SudokuBatches(queue, deadlines, o.sudokuBatch ?? defaultSudokuBatch()),
   };
+}
+
+/**
+ * The hooks every request passes: its Host must name this server (DNS rebinding: 403, none: 400),
+ * and once the server is closing it gets 503 and its connection closes.
+ */
+function guardRequests(app: FastifyInstance, listen: string): void {
+  app.addHook('onRequest', async (req) => {
+    const refused = hostRefusal(req.headers.host, listen);
+    if (refused) throw new HttpError(req.headers.host?.trim() ? 403 : 400, refused);
+  });
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_req, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new HttpError(503, 'the server is stopping');
+  });
+}
+
+export async function buildApp(
+  o: AppOptions = {},
+): Promise<{ app: FastifyInstance; ctx: ServeContext }> {
+  const ctx = contextOf(o);
   // the web server's packages load with the first app, not with the library (lazy-require.ts)
   const [{ default: Fastify }, { fastifySSE }, { default: fastifyStatic }] = await Promise.all([
     import('fastify'),
@@ -95,20 +120,7 @@ export async function buildApp(
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('preSerialization', oneErrorShape);
-  const listen = o.host ?? '127.0.0.1';
-  app.addHook('onRequest', async (req) => {
-    const refused = hostRefusal(req.headers.host, listen);
-    if (refused) throw new HttpError(req.headers.host?.trim() ? 403 : 400, refused);
-  });
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', async (_req, reply) => {
-    if (!closing) return;
-    reply.header('connection', 'close');
-    throw new HttpError(503, 'the server is stopping');
-  });
+  guardRequests(app, o.host ?? '127.0.0.1');
   await app.register(fastifySSE, { heartbeatInterval: TIMEOUTS.heartbeatMs });
   await app.register(fastifyStatic, { root: WEB_ROOT, index: 'index.html', dotfiles: 'deny' });
   statusRoutes(app, ctx);

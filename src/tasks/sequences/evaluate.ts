@@ -52,48 +52,39 @@ const lengthsOf = (rows: Int32Array, L: number, pad: number): number[] =>
     return at < 0 ? L : at;
   });
 
-export function evaluateSequences(
-  m: SequenceModel,
-  set: SequenceSet,
-  o: SequenceEvalOptions,
-): SequenceScores {
+/** The held-out negative ELBO in bits a symbol, or why there is none (and what it bounds). */
+function heldOutElbo(m: SequenceModel, set: SequenceSet, tokens: number) {
   const L = set.length;
-  const a = m.vocabulary;
-  const PAD = a.symbols.length;
-  const rows = set.valid.length / L;
-  const lengths = lengthsOf(set.valid, L, PAD);
-  const tokens = lengths.reduce((s, n) => s + n, 0);
-
   const why = elboUnavailable(m.process);
   const elbo_bits = why
     ? undefined
     : tidy(() => {
-        const x0 = tensor(set.valid, [rows, L], 'int32').to('int64'); // [M, L]
+        const x0 = tensor(set.valid, [set.valid.length / L, L], 'int32').to('int64'); // [M, L]
         return heldOutElboBits(m.model, m.process, x0, { tokens });
       });
   const elbo_note = why ?? (m.process.config.kernel === 'mask' ? 'a bound' : 'its jump part');
+  return { ...(elbo_bits === undefined ? {} : { elbo_bits }), elbo_note };
+}
 
-  const reference = decodeRows(set.valid, L, a);
-  const sampling = { nfe: o.nfe, seed: o.seed, sampler: o.sampler, temperature: o.temperature };
-  const samples = sampleSequences(m.model, m.process, a, { ...sampling, n: o.n });
-  const kmer_tv = kmerDistance(samples, reference, o.k);
-  const kmer_floor = kmerDistance(decodeRows(set.train, L, a), reference, o.k);
-
-  // infilling: the middle quarter of each of the first n held-out sequences
-  const count = Math.min(o.n, rows);
+/**
+ * Infilling: the middle quarter of each of the first `o.n` held-out sequences sampled, scored
+ * against the truth and against always guessing the train set's commonest symbol.
+ */
+function infill(m: SequenceModel, set: SequenceSet, lengths: number[], o: SequenceEvalOptions) {
+  const L = set.length;
+  const a = m.vocabulary;
+  const PAD = a.symbols.length;
+  const count = Math.min(o.n, lengths.length);
   const templates: Template[] = [];
   const truth: number[][] = [];
   for (let r = 0; r < count; r++) {
     const row = Array.from(set.valid.subarray(r * L, (r + 1) * L));
     const [s, e] = middleQuarter(lengths[r]!);
-    templates.push({
-      length: L,
-      tokens: row,
-      known: row.map((_, i) => i < s || i >= e),
-    });
+    templates.push({ length: L, tokens: row, known: row.map((_, i) => i < s || i >= e) });
     truth.push(row.slice(s, e));
   }
   // a PAD sampled in a hole ends the decoded string there: the holes past it count as wrong
+  const sampling = { nfe: o.nfe, seed: o.seed, sampler: o.sampler, temperature: o.temperature };
   const fills = sampleSequences(m.model, m.process, a, {
     ...sampling,
     n: count,
@@ -115,13 +106,30 @@ export function evaluateSequences(
     });
   });
   return {
-    ...(elbo_bits === undefined ? {} : { elbo_bits }),
-    elbo_note,
-    kmer_tv,
-    kmer_floor,
     infill_accuracy: holes ? right / holes : 0,
     infill_baseline: holes ? guessed / holes : 0,
     holes,
-    held_out: rows,
+  };
+}
+
+export function evaluateSequences(
+  m: SequenceModel,
+  set: SequenceSet,
+  o: SequenceEvalOptions,
+): SequenceScores {
+  const L = set.length;
+  const a = m.vocabulary;
+  const lengths = lengthsOf(set.valid, L, a.symbols.length);
+  const tokens = lengths.reduce((s, n) => s + n, 0);
+  const elbo = heldOutElbo(m, set, tokens);
+  const reference = decodeRows(set.valid, L, a);
+  const sampling = { nfe: o.nfe, seed: o.seed, sampler: o.sampler, temperature: o.temperature };
+  const samples = sampleSequences(m.model, m.process, a, { ...sampling, n: o.n });
+  return {
+    ...elbo,
+    kmer_tv: kmerDistance(samples, reference, o.k),
+    kmer_floor: kmerDistance(decodeRows(set.train, L, a), reference, o.k),
+    ...infill(m, set, lengths, o),
+    held_out: lengths.length,
   };
 }
