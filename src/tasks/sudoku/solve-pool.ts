@@ -67,6 +67,53 @@ function prefixOf(parts: (SolveResult | undefined)[]): PartialSolve {
   return { ...joined, done: joined.boards.length };
 }
 
+/** A worker process of one libtorch thread, answering PoolJobs (solve-worker.ts). */
+const forkWorker = (): ChildProcess =>
+  fork(WORKER, [], {
+    env: { ...process.env, SJD_THREADS: '1' },
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+
+/** The chunks handed to the workers one at a time, and their results in chunk order. */
+class ChunkFeed {
+  readonly parts: (SolveResult | undefined)[];
+  #next = 0;
+  done = 0;
+  #boards = 0;
+
+  constructor(
+    readonly chunks: { start: number; puzzles: Board[] }[],
+    readonly model: SudokuModelSource,
+    readonly o: SolveOptions,
+  ) {
+    this.parts = new Array(chunks.length);
+  }
+
+  /** Sends the next chunk to `child`, if any is left. */
+  give(child: ChildProcess): void {
+    const chunk = this.chunks[this.#next++];
+    if (!chunk) return;
+    // (a callback stays here: it cannot cross to the worker)
+    const options = { ...this.o, record: false, onStep: undefined, onBoard: undefined };
+    const job: PoolJob = { model: this.model, options, ...chunk };
+    child.send(job);
+  }
+
+  /** Keeps a worker's result; returns the boards done so far. */
+  take(reply: { start: number; result: SolveResult }): number {
+    const at = this.chunks.findIndex((c) => c.start === reply.start);
+    this.parts[at] = reply.result;
+    this.done++;
+    this.#boards += this.chunks[at]!.puzzles.length;
+    return this.#boards;
+  }
+
+  get finished(): boolean {
+    return this.done === this.chunks.length;
+  }
+}
+
 /**
  * Solves the chunks (solveChunks) with the model `model` names in `workers` processes of one
  * libtorch thread each: the same result as solveSudoku in one process (without a trajectory);
@@ -80,65 +127,44 @@ async function solveInWorkers(
   stop?: AbortSignal,
   onBoards?: (done: number) => void,
 ): Promise<PartialSolve> {
-  let boards = 0;
-  const parts: (SolveResult | undefined)[] = new Array(chunks.length);
+  const feed = new ChunkFeed(chunks, model, o);
   const children: ChildProcess[] = [];
   const exits: Promise<unknown>[] = [];
-  let next = 0;
   let onAbort = () => {};
   try {
     await new Promise<void>((resolve, reject) => {
-      let done = 0;
       onAbort = () => resolve();
       if (stop?.aborted) return resolve();
       stop?.addEventListener('abort', onAbort, { once: true });
-      const give = (child: ChildProcess) => {
-        const chunk = chunks[next++];
-        if (!chunk) return;
-        // (a callback stays here: it cannot cross to the worker)
-        const job: PoolJob = {
-          model,
-          options: { ...o, record: false, onStep: undefined, onBoard: undefined },
-          ...chunk,
-        };
-        child.send(job);
-      };
       const count = Math.min(workers, chunks.length);
       if (count === 0) resolve();
       for (let w = 0; w < count; w++) {
-        const child = fork(WORKER, [], {
-          env: { ...process.env, SJD_THREADS: '1' },
-          serialization: 'advanced',
-          stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-        });
+        const child = forkWorker();
         children.push(child);
         exits.push(once(child, 'exit').catch(() => {}));
         child.on('message', (reply: PoolReply) => {
           if ('error' in reply) return reject(new Error(reply.error));
-          const at = chunks.findIndex((c) => c.start === reply.start);
-          parts[at] = reply.result;
-          boards += chunks[at]!.puzzles.length;
-          onBoards?.(boards);
-          if (++done === chunks.length) resolve();
-          else give(child);
+          onBoards?.(feed.take(reply));
+          if (feed.finished) resolve();
+          else feed.give(child);
         });
         child.on('exit', (code, signal) => {
-          if (done < chunks.length && !stop?.aborted)
+          if (!feed.finished && !stop?.aborted)
             reject(new Error(`a solve worker stopped (${signal ?? `exit code ${code}`})`));
         });
         child.on('error', reject);
-        give(child);
+        feed.give(child);
       }
     });
   } finally {
     stop?.removeEventListener('abort', onAbort);
     // a stopped or failed solve kills its workers at once; either way none outlives the solve
     // biome-ignore lint/complexity/useIndexOf: parts has holes, which indexOf skips
-    const signal = parts.findIndex((p) => p === undefined) < 0 ? 'SIGTERM' : 'SIGKILL';
+    const signal = feed.parts.findIndex((p) => p === undefined) < 0 ? 'SIGTERM' : 'SIGKILL';
     for (const child of children) if (child.exitCode === null) child.kill(signal);
     await Promise.all(exits);
   }
-  return prefixOf(parts);
+  return prefixOf(feed.parts);
 }
 
 /** A loaded Sudoku model (load.ts loadSudokuModel). */

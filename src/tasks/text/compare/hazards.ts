@@ -48,6 +48,69 @@ const sweepMax = (points: FrontierPoint[]) => maxOf(points.map((p) => p.valid_wo
 /** A learned run's hazard weights w(a) at the end, cached beside it (null: none learned). */
 const LEARNED_WEIGHTS = 'hazard-weights.json';
 
+/** What every arm x seed of the queue shares: the task, the options, the counts, the reference. */
+interface HazardQueue {
+  task: TextTask;
+  o: HazardCompareOptions;
+  counts: number[];
+  reference: ReturnType<typeof heldOutReference>;
+  hooks: TrainHooks;
+}
+
+/** A learned run's scores beside the deployed one: with w = 1, and its weights w(a). */
+async function learnedScores(
+  q: HazardQueue,
+  dir: string,
+  run: ArmRun,
+  trace: (read: { uniformHazard?: boolean }) => Promise<FrontierPoint[]>,
+): Promise<void> {
+  run.uniform = sweepMax(await trace({ uniformHazard: true }));
+  const w = cached(join(dir, LEARNED_WEIGHTS), { step: q.o.steps }, () => {
+    const m = loadTransformer(dir, textShape, 'text');
+    return m.model.hazard ? (m.process.config.anchorWeights ?? null) : null;
+  });
+  if (w) run.w = w;
+}
+
+/** One arm x seed of the queue: its folder, whether it is scored already, and its work. */
+function armItem(q: HazardQueue, name: string, seed: number) {
+  const { task, o, hooks } = q;
+  const arm = HAZARD_ARMS[name]!;
+  const dir = join(o.out, `${arm.folder}-seed${seed}`);
+  const learned = arm.table === 'learned';
+  const frontierOptions = { n: o.n, steps: o.steps, nfes: o.nfes };
+  // frontiers (and learned weights) cached: no training, no weights needed
+  const scored = () =>
+    readCachedFrontier(dir, o.sampler, frontierOptions) !== null &&
+    (!learned ||
+      (readCachedFrontier(dir, o.sampler, frontierOptions, { uniformHazard: true }) !== null &&
+        readCache(join(dir, LEARNED_WEIGHTS), { step: o.steps }) !== undefined));
+  const work = async (): Promise<ArmRun | null> => {
+    const base = textConfig({
+      process: 'hybrid',
+      size: o.size,
+      seed,
+      steps: o.steps,
+      precision: o.precision,
+    });
+    let process = base.process;
+    if (arm.spec) process = withHazardWeights(process, arm.spec, q.counts);
+    if (arm.objective) process = withObjective(process, arm.objective);
+    const config = { ...base, process, data: task.corpus.source };
+    hooks.log?.(`${arm.label}, seed ${seed}`);
+    if (!(await trainUnlessScored(dir, config, task, scored(), hooks))) return null;
+    const trace = (read: { uniformHazard?: boolean }) =>
+      cachedFrontier(dir, name, o.sampler, task, frontierOptions, q.reference, read, hooks.log);
+    const run: ArmRun = { arm: name, seed, deployed: sweepMax(await trace({})) };
+    if (learned) await learnedScores(q, dir, run, trace);
+    hooks.log?.(
+      `${dir}: best valid words >= 5 over the sweep ${(100 * run.deployed).toFixed(1)}%${run.uniform === undefined ? '' : `, with w = 1 ${(100 * run.uniform).toFixed(1)}%`}`,
+    );
+    return run;
+  };
+  return { dir, work, scored };
+}
+
 export async function runHazardComparison(
   task: TextTask,
   o: HazardCompareOptions,
@@ -55,54 +118,12 @@ export async function runHazardComparison(
 ): Promise<ArmRun[] | null> {
   const counts = tokenCounts(task.corpus.train);
   const reference = heldOutReference(task.scorer, task.corpus.valid, TEXT_SIZES[o.size]!.length);
-  const frontierOptions = { n: o.n, steps: o.steps, nfes: o.nfes };
-  const queue = o.arms.flatMap((name) => {
-    const arm = HAZARD_ARMS[name]!;
-    return (arm.table === 'frozen' ? o.seeds : o.learnedSeeds).map((seed) => {
-      const dir = join(o.out, `${arm.folder}-seed${seed}`);
-      const learned = arm.table === 'learned';
-      const weightsFile = join(dir, LEARNED_WEIGHTS);
-      // frontiers (and learned weights) cached: no training, no weights needed
-      const scored = () =>
-        readCachedFrontier(dir, o.sampler, frontierOptions) !== null &&
-        (!learned ||
-          (readCachedFrontier(dir, o.sampler, frontierOptions, { uniformHazard: true }) !== null &&
-            readCache(weightsFile, { step: o.steps }) !== undefined));
-      const work = async (): Promise<ArmRun | null> => {
-        const base = textConfig({
-          process: 'hybrid',
-          size: o.size,
-          seed,
-          steps: o.steps,
-          precision: o.precision,
-        });
-        let process = base.process;
-        if (arm.spec) process = withHazardWeights(process, arm.spec, counts);
-        if (arm.objective) process = withObjective(process, arm.objective);
-        const config = { ...base, process, data: task.corpus.source };
-        hooks.log?.(`${arm.label}, seed ${seed}`);
-        if (!(await trainUnlessScored(dir, config, task, scored(), hooks))) return null;
-        const trace = (read: { uniformHazard?: boolean }) =>
-          cachedFrontier(dir, name, o.sampler, task, frontierOptions, reference, read, hooks.log);
-        const points = await trace({});
-        const run: ArmRun = { arm: name, seed, deployed: sweepMax(points) };
-        if (learned) {
-          const w1 = await trace({ uniformHazard: true });
-          run.uniform = sweepMax(w1);
-          const w = cached(weightsFile, { step: o.steps }, () => {
-            const m = loadTransformer(dir, textShape, 'text');
-            return m.model.hazard ? (m.process.config.anchorWeights ?? null) : null;
-          });
-          if (w) run.w = w;
-        }
-        hooks.log?.(
-          `${dir}: best valid words >= 5 over the sweep ${(100 * run.deployed).toFixed(1)}%${run.uniform === undefined ? '' : `, with w = 1 ${(100 * run.uniform).toFixed(1)}%`}`,
-        );
-        return run;
-      };
-      return { dir, work, scored };
-    });
-  });
+  const q: HazardQueue = { task, o, counts, reference, hooks };
+  const queue = o.arms.flatMap((name) =>
+    (HAZARD_ARMS[name]!.table === 'frozen' ? o.seeds : o.learnedSeeds).map((seed) =>
+      armItem(q, name, seed),
+    ),
+  );
   // after every run: the report shows where it is
   return workThrough(queue, {
     log: hooks.log,
