@@ -26,6 +26,92 @@ interface SearchResult {
   complete: boolean; // false when the node bound stopped the search first
 }
 
+/** A search's state: the grid, the digits used per unit as masks, the empty cells left. */
+class Search {
+  readonly g: Board;
+  readonly rows = new Uint16Array(9);
+  readonly cols = new Uint16Array(9);
+  readonly boxes = new Uint16Array(9);
+  readonly empty = new Uint8Array(CELLS);
+  n = 0; // empty cells
+  count = 0;
+  nodes = 0;
+  complete = true;
+
+  constructor(
+    puzzle: Board,
+    readonly limit: number,
+    readonly found: Uint8Array | null,
+    readonly maxNodes: number,
+  ) {
+    this.g = puzzle.slice();
+    for (let i = 0; i < CELLS; i++) {
+      const v = this.g[i]!;
+      if (v === 0) this.empty[this.n++] = i;
+      else this.#toggle(i, 1 << (v - 1));
+    }
+  }
+
+  /** Sets (or clears) digit bit `bit` in cell i's row, column and box. */
+  #toggle(i: number, bit: number): void {
+    this.rows[ROW[i]!]! ^= bit;
+    this.cols[COL[i]!]! ^= bit;
+    this.boxes[BOX[i]!]! ^= bit;
+  }
+
+  /**
+   * Of empty[k..n-1], the position whose cell has the fewest candidates (the first of them),
+   * moved to k; its candidates' mask (0 for a cell without one).
+   */
+  #mostConstrained(k: number): number {
+    const { empty, rows, cols, boxes } = this;
+    let best = k;
+    let bestMask = 0;
+    let bestCount = 10;
+    for (let j = k; j < this.n; j++) {
+      const i = empty[j]!;
+      const m = ~(rows[ROW[i]!]! | cols[COL[i]!]! | boxes[BOX[i]!]!) & 0x1ff;
+      const c = POPCOUNT[m]!;
+      if (c < bestCount) {
+        best = j;
+        bestMask = m;
+        bestCount = c;
+        if (c <= 1) break;
+      }
+    }
+    if (bestCount === 0) return 0; // a dead end: the order is left as it is
+    const i = empty[best]!;
+    empty[best] = empty[k]!;
+    empty[k] = i;
+    return bestMask;
+  }
+
+  /** Fills empty[k..n-1]; returns true when the limit or the node bound is reached (stop all). */
+  fill(k: number): boolean {
+    if (++this.nodes > this.maxNodes) {
+      this.complete = false;
+      return true;
+    }
+    if (k === this.n) {
+      if (this.count === 0 && this.found) this.found.set(this.g);
+      return ++this.count >= this.limit;
+    }
+    const mask = this.#mostConstrained(k);
+    if (mask === 0) return false;
+    const i = this.empty[k]!;
+    for (let m = mask; m; m &= m - 1) {
+      const bit = m & -m;
+      this.#toggle(i, bit);
+      this.g[i] = DIGIT_OF_BIT[bit]!;
+      const stop = this.fill(k + 1);
+      this.#toggle(i, bit);
+      if (stop) return true;
+    }
+    this.g[i] = 0;
+    return false;
+  }
+}
+
 /**
  * Runs the search, visiting at most `maxNodes` cells' placements; `found` (when given) receives
  * the first solution.
@@ -37,74 +123,9 @@ function search(
   maxNodes = Number.POSITIVE_INFINITY,
 ): SearchResult {
   if (hasContradiction(puzzle)) return { count: 0, complete: true };
-  const g = puzzle.slice();
-  const rows = new Uint16Array(9);
-  const cols = new Uint16Array(9);
-  const boxes = new Uint16Array(9);
-  const empty = new Uint8Array(CELLS);
-  let n = 0;
-  for (let i = 0; i < CELLS; i++) {
-    const v = g[i]!;
-    if (v === 0) {
-      empty[n++] = i;
-      continue;
-    }
-    const bit = 1 << (v - 1);
-    rows[ROW[i]!]! |= bit;
-    cols[COL[i]!]! |= bit;
-    boxes[BOX[i]!]! |= bit;
-  }
-  let count = 0;
-  let nodes = 0;
-  let complete = true;
-  // Fills empty[k..n-1]; returns true when the limit or the node bound is reached (stop all).
-  const fill = (k: number): boolean => {
-    if (++nodes > maxNodes) {
-      complete = false;
-      return true;
-    }
-    if (k === n) {
-      if (count === 0 && found) found.set(g);
-      return ++count >= limit;
-    }
-    let best = k;
-    let bestMask = 0;
-    let bestCount = 10;
-    for (let j = k; j < n; j++) {
-      const i = empty[j]!;
-      const m = ~(rows[ROW[i]!]! | cols[COL[i]!]! | boxes[BOX[i]!]!) & 0x1ff;
-      const c = POPCOUNT[m]!;
-      if (c < bestCount) {
-        best = j;
-        bestMask = m;
-        bestCount = c;
-        if (c <= 1) break;
-      }
-    }
-    if (bestCount === 0) return false;
-    const i = empty[best]!;
-    empty[best] = empty[k]!;
-    empty[k] = i;
-    const r = ROW[i]!;
-    const c = COL[i]!;
-    const b = BOX[i]!;
-    for (let m = bestMask; m; m &= m - 1) {
-      const bit = m & -m;
-      rows[r]! |= bit;
-      cols[c]! |= bit;
-      boxes[b]! |= bit;
-      g[i] = DIGIT_OF_BIT[bit]!;
-      const stop = fill(k + 1);
-      rows[r]! &= ~bit;
-      cols[c]! &= ~bit;
-      boxes[b]! &= ~bit;
-      if (stop) return true;
-    }
-    g[i] = 0;
-    return false;
-  };
-  if (limit > 0) fill(0);
-  return { count, complete: complete || count >= limit };
+  const s = new Search(puzzle, limit, found, maxNodes);
+  if (limit > 0) s.fill(0);
+  return { count: s.count, complete: s.complete || s.count >= limit };
 }
 
 /** Number of solutions of `puzzle`, counting no further than `limit` (2: "is it unique?"). */
