@@ -16,6 +16,7 @@ import {
 import { BINARY, UNARY } from '../addon-ops.js';
 import type { DType } from '../types.js';
 import { handOut, release } from './buffers.js';
+import { avgPool2d, conv2d, upsampleNearest2d } from './conv-ops.js';
 import {
   assignResult,
   binary,
@@ -41,14 +42,7 @@ import * as io from './io.js';
 import * as layout from './layout.js';
 import { bmm, eigh, einsum, linear, matmul, mm } from './linalg.js';
 import { MersenneTwister } from './mersenne-twister.js';
-import {
-  avgPool2d,
-  conv2d,
-  crossEntropy,
-  groupNorm,
-  layerNorm,
-  upsampleNearest2d,
-} from './nn-ops.js';
+import { crossEntropy, groupNorm, layerNorm } from './nn-ops.js';
 import * as random from './random.js';
 import * as reduce from './reduce.js';
 import { JsTensor, values, view } from './tensor-data.js';

@@ -9,17 +9,13 @@
 import type { DType } from '../types.js';
 import { finish } from './elementwise.js';
 import type { MersenneTwister } from './mersenne-twister.js';
-import { dense, isFloating, type JsTensor, numelOf, values } from './tensor-data.js';
-
-function checkFloatDtype(dtype: DType, op: string) {
-  if (!isFloating(dtype)) throw new Error(`${op}: not implemented for '${dtype}'`);
-}
+import { checkFloat, dense, isFloating, type JsTensor, numelOf, values } from './tensor-data.js';
 
 const uniform = (g: MersenneTwister, dtype: DType) =>
   dtype === 'float64' ? g.double() : g.float();
 
 export function rand(shape: number[], g: MersenneTwister, dtype: DType = 'float32'): JsTensor {
-  checkFloatDtype(dtype, 'rand');
+  checkFloat(dtype, 'rand');
   const out = dense(dtype, shape.slice());
   const o = out.data;
   for (let i = 0; i < o.length; i++) o[i] = uniform(g, dtype);
@@ -54,7 +50,7 @@ function scalarNormal(g: MersenneTwister): number {
 }
 
 export function randn(shape: number[], g: MersenneTwister, dtype: DType = 'float32'): JsTensor {
-  checkFloatDtype(dtype, 'randn');
+  checkFloat(dtype, 'randn');
   const n = numelOf(shape);
   const d = new Float64Array(n);
   if (n >= 16) {

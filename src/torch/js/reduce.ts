@@ -9,6 +9,7 @@ import { newBuf } from './buffers.js';
 import { finish } from './elementwise.js';
 import { permute } from './layout.js';
 import {
+  checkFloat,
   dense,
   denseUnset,
   dimOf,
@@ -260,9 +261,6 @@ function softmaxLine(line: Float64Array, log: boolean) {
   } else for (let i = 0; i < line.length; i++) line[i] = Math.exp(line[i]! - m) / s;
 }
 
-function checkFloat(t: JsTensor, op: string) {
-  if (!isFloating(t.dtype)) throw new Error(`${op}: not implemented for '${t.dtype}'`);
-}
 /** Softmax (or its log) along the last dimension, row by row from t's elements into a new tensor. */
 function softmaxLast(t: JsTensor, log: boolean): JsTensor {
   const src = values(t);
@@ -295,12 +293,12 @@ const isLast = (t: JsTensor, dim: number, op: string) =>
   t.shape.length > 0 && dimOf(dim, t.shape.length, op) === t.shape.length - 1;
 
 export function softmax(t: JsTensor, dim: number): JsTensor {
-  checkFloat(t, 'softmax');
+  checkFloat(t.dtype, 'softmax');
   if (isLast(t, dim, 'softmax')) return softmaxLast(t, false);
   return alongDim(t, dim, t.dtype, 'softmax', (l) => softmaxLine(l, false));
 }
 export function logSoftmax(t: JsTensor, dim: number): JsTensor {
-  checkFloat(t, 'log_softmax');
+  checkFloat(t.dtype, 'log_softmax');
   if (isLast(t, dim, 'log_softmax')) return softmaxLast(t, true);
   return alongDim(t, dim, t.dtype, 'log_softmax', (l) => softmaxLine(l, true));
 }

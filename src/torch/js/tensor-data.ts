@@ -187,6 +187,11 @@ export const category = (d: DType): 0 | 1 | 2 =>
 
 export const isFloating = (d: DType): boolean => category(d) === 2;
 
+/** Refuses an op on a dtype that is not floating, in libtorch's words. */
+export function checkFloat(dtype: DType, op: string): void {
+  if (!isFloating(dtype)) throw new Error(`${op}: not implemented for '${dtype}'`);
+}
+
 const RANK: Record<DType, number> = {
   bool: 0,
   uint8: 1,
