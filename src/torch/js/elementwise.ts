@@ -4,227 +4,24 @@
 // once at the result's dtype, so float32 arithmetic is correctly rounded as libtorch's is.
 import type { BinaryOp, UnaryOp } from '../addon-ops.js';
 import type { DType } from '../types.js';
-import { markWritten, newBuf } from './buffers.js';
+import { binaryMap, gatherBroadcast, ROWS, readerOf, shapeOf } from './broadcast-map.js';
+import { markWritten } from './buffers.js';
 import { erf, erf32, erfinv, lgamma, roundHalfEven } from './special.js';
 import {
-  type Buf,
   broadcastShapes,
-  broadcastStrides,
   category,
   convertScalar,
   dense,
   denseUnset,
+  finish,
   forEachIndex,
-  gatherStrided,
   isFloating,
   JsTensor,
-  numelOf,
   type Operand,
   resultType,
   values,
 } from './tensor-data.js';
-import { wasmBinary } from './wasm-binary.js';
 import { wasmGelu } from './wasm-elementwise.js';
-
-/** Rounds a buffer of bfloat16 or float16 elements to their precision (others as they are). */
-export function finish(t: JsTensor): JsTensor {
-  if (t.dtype === 'bfloat16' || t.dtype === 'float16') {
-    const d = t.data;
-    for (let i = 0; i < d.length; i++) d[i] = convertScalar(d[i]!, t.dtype);
-  }
-  return t;
-}
-
-/** A tensor operand's broadcast reading: its buffer, strides over `shape` and offset. */
-interface Reader {
-  data: Buf | null; // null: the scalar `value`
-  strides: number[];
-  offset: number;
-  value: number;
-}
-
-function readerOf(x: Operand, shape: number[], dtype: DType): Reader {
-  if (x instanceof JsTensor) {
-    if (x.numel === 1 && x.shape.length === 0)
-      return { data: null, strides: [], offset: 0, value: convertScalar(x.data[x.offset]!, dtype) };
-    return { data: x.data, strides: broadcastStrides(x, shape), offset: x.offset, value: 0 };
-  }
-  return { data: null, strides: [], offset: 0, value: convertScalar(Number(x), dtype) };
-}
-
-const shapeOf = (x: Operand): number[] => (x instanceof JsTensor ? x.shape : []);
-
-/** One row of a binary op: o[oi + k] = f(a[pa + k sa], b[pb + k sb]) for k < n. */
-export type Row = (
-  o: Buf,
-  oi: number,
-  ad: ArrayLike<number>,
-  pa: number,
-  sa: number,
-  bd: ArrayLike<number>,
-  pb: number,
-  sb: number,
-  n: number,
-) => void;
-
-const rowOf =
-  (f: (x: number, y: number) => number): Row =>
-  (o, oi, ad, pa, sa, bd, pb, sb, n) => {
-    for (let k = 0; k < n; k++) o[oi + k] = f(ad[pa + k * sa]!, bd[pb + k * sb]!);
-  };
-
-type RowName = 'add' | 'sub' | 'mul' | 'div';
-
-/**
- * The hot arithmetic written out, so that no call is made per element; the runs both dense, or
- * the second one element, without the stride products.
- */
-const makeRows = (): Record<RowName, Row> => ({
-  add: (o, oi, ad, pa, sa, bd, pb, sb, n) => {
-    if (sa === 1 && sb === 1) for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! + bd[pb + k]!;
-    else if (sa === 1 && sb === 0) {
-      const y = bd[pb]!;
-      for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! + y;
-    } else for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! + bd[pb + k * sb]!;
-  },
-  sub: (o, oi, ad, pa, sa, bd, pb, sb, n) => {
-    if (sa === 1 && sb === 1) for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! - bd[pb + k]!;
-    else if (sa === 1 && sb === 0) {
-      const y = bd[pb]!;
-      for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! - y;
-    } else for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! - bd[pb + k * sb]!;
-  },
-  mul: (o, oi, ad, pa, sa, bd, pb, sb, n) => {
-    if (sa === 1 && sb === 1) for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! * bd[pb + k]!;
-    else if (sa === 1 && sb === 0) {
-      const y = bd[pb]!;
-      for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! * y;
-    } else for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! * bd[pb + k * sb]!;
-  },
-  div: (o, oi, ad, pa, sa, bd, pb, sb, n) => {
-    if (sa === 1 && sb === 1) for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! / bd[pb + k]!;
-    else if (sa === 1 && sb === 0) {
-      const y = bd[pb]!;
-      for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k]! / y;
-    } else for (let k = 0; k < n; k++) o[oi + k] = ad[pa + k * sa]! / bd[pb + k * sb]!;
-  },
-});
-
-export const ROWS = makeRows();
-/**
- * The same rows made again, called only on float32 buffers: each closure then sees one kind of
- * array, which V8 compiles to its fastest loads and stores (a network's arithmetic is float32).
- */
-const ROWS32 = makeRows();
-/** Each row of ROWS to its float32 twin in ROWS32. */
-const FLOAT32_ROW = new Map<Row, Row>(
-  (Object.keys(ROWS) as RowName[]).map((k) => [ROWS[k], ROWS32[k]]),
-);
-/** Each float32 row to its op's name, for the WebAssembly kernel (wasm-binary.ts). */
-const FLOAT32_OP = new Map<Row, RowName>(
-  (Object.keys(ROWS32) as RowName[]).map((k) => [ROWS32[k], k]),
-);
-/** Results smaller than this stay in the JavaScript loop (a kernel call costs its copies). */
-const WASM_MIN = 256;
-
-/**
- * out[i] = f(a[i], b[i]) broadcast, computed on values as `compute` holds them, stored as `out`'s
- * dtype; `row` (ROWS) where f is one of the ops written out.
- */
-export function binaryMap(
-  a: Operand,
-  b: Operand,
-  compute: DType,
-  outDtype: DType,
-  f: (x: number, y: number) => number,
-  op: string,
-  row: Row = rowOf(f),
-): JsTensor {
-  const shape = broadcastShapes(shapeOf(a), shapeOf(b), op);
-  const out = denseUnset(outDtype, shape); // every element written below
-  const o = out.data;
-  const n = o.length;
-  if (n === 0) return out;
-  // operands of a dtype other than the computation's are converted first (int64 -> bfloat16, ...)
-  const conv = (x: Operand, r: Reader): Reader => {
-    if (!(x instanceof JsTensor) || r.data === null || x.dtype === compute) return r;
-    if (category(compute) === 2 && compute !== 'bfloat16' && compute !== 'float16') return r; // exact
-    const c = newBuf(compute, x.data.length);
-    for (let i = 0; i < c.length; i++) c[i] = convertScalar(x.data[i]!, compute);
-    return { ...r, data: c };
-  };
-  const nd = shape.length;
-  // a scalar is a one-element buffer read with stride 0
-  const side = (x: Operand) => {
-    const r = conv(x, readerOf(x, shape, compute));
-    return r.data === null
-      ? {
-          d: Float64Array.of(r.value) as ArrayLike<number>,
-          st: new Array<number>(nd).fill(0),
-          off: 0,
-        }
-      : { d: r.data as ArrayLike<number>, st: r.strides, off: r.offset };
-  };
-  const A = side(a);
-  const B = side(b);
-  const row32 = FLOAT32_ROW.get(row);
-  if (
-    row32 &&
-    o instanceof Float32Array &&
-    (A.d instanceof Float32Array || A.d.length === 1) &&
-    (B.d instanceof Float32Array || B.d.length === 1)
-  ) {
-    row = row32;
-    if (!(A.d instanceof Float32Array)) A.d = Float32Array.of(A.d[0]!);
-    if (!(B.d instanceof Float32Array)) B.d = Float32Array.of(B.d[0]!);
-    const wasmOp = FLOAT32_OP.get(row32)!;
-    const operand = (x: typeof A) => ({ d: x.d as Float32Array, st: x.st, off: x.off });
-    if (n >= WASM_MIN && wasmBinary(wasmOp, shape, operand(A), operand(B), o)) return out;
-  }
-  const flat = (st: number[]) => nd === 0 || st.every((s) => s === 0) || isRowMajor(shape, st);
-  if (flat(A.st) && flat(B.st)) {
-    // one run over every element: each side dense in the out's order, or one element
-    const sa = nd === 0 || A.st.every((s) => s === 0) ? 0 : 1;
-    const sb = nd === 0 || B.st.every((s) => s === 0) ? 0 : 1;
-    row(o, 0, A.d, A.off, sa, B.d, B.off, sb, n);
-    return finish(out);
-  }
-  // row by row over the last dimension, the outer ones counted
-  const inner = shape[nd - 1]!;
-  const counter = new Array<number>(nd - 1).fill(0);
-  let pa = A.off;
-  let pb = B.off;
-  for (let oi = 0; oi < n; oi += inner) {
-    row(o, oi, A.d, pa, A.st[nd - 1]!, B.d, pb, B.st[nd - 1]!, inner);
-    for (let d = nd - 2; d >= 0; d--) {
-      counter[d]!++;
-      pa += A.st[d]!;
-      pb += B.st[d]!;
-      if (counter[d]! < shape[d]!) break;
-      pa -= counter[d]! * A.st[d]!;
-      pb -= counter[d]! * B.st[d]!;
-      counter[d] = 0;
-    }
-  }
-  return finish(out);
-}
-
-/** Whether `strides` are the row-major strides of `shape` (dims of size 1 free). */
-function isRowMajor(shape: number[], strides: number[]): boolean {
-  let s = 1;
-  for (let i = shape.length - 1; i >= 0; i--) {
-    if (shape[i] !== 1 && strides[i] !== s) return false;
-    s *= shape[i]!;
-  }
-  return true;
-}
-
-/** A reader's elements broadcast to `shape`, row-major. */
-function gatherBroadcast(r: Reader, shape: number[]): Float64Array {
-  const out = new Float64Array(numelOf(shape));
-  gatherStrided(r.data!, shape, r.strides, r.offset, out);
-  return out;
-}
 
 // ---- unary ----
 

@@ -3,8 +3,15 @@
 // variance, the loss's mean over the targets not ignored (weighted where weights are given) and
 // label smoothing spread over every class; the image ops are conv-ops.ts'.
 import type { Reduction } from '../types.js';
-import { finish } from './elementwise.js';
-import { checkFloat, dense, denseUnset, type JsTensor, numelOf, values } from './tensor-data.js';
+import {
+  checkFloat,
+  dense,
+  denseUnset,
+  finish,
+  type JsTensor,
+  numelOf,
+  values,
+} from './tensor-data.js';
 import { wasmLayerNorm } from './wasm-norm.js';
 
 /**

@@ -7,9 +7,16 @@
 // not promised; categorical draws differ. The state is a uint8 tensor of this backend's own
 // layout (a run checkpointed by libtorch resumes on libtorch).
 import type { DType } from '../types.js';
-import { finish } from './elementwise.js';
 import type { MersenneTwister } from './mersenne-twister.js';
-import { checkFloat, dense, isFloating, type JsTensor, numelOf, values } from './tensor-data.js';
+import {
+  checkFloat,
+  dense,
+  finish,
+  isFloating,
+  type JsTensor,
+  numelOf,
+  values,
+} from './tensor-data.js';
 
 const uniform = (g: MersenneTwister, dtype: DType) =>
   dtype === 'float64' ? g.double() : g.float();

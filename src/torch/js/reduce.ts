@@ -6,13 +6,13 @@
 import type { Dims } from '../addon-signature.js';
 import type { DType } from '../types.js';
 import { newBuf } from './buffers.js';
-import { finish } from './elementwise.js';
 import { permute } from './layout.js';
 import {
   checkFloat,
   dense,
   denseUnset,
   dimOf,
+  finish,
   isFloating,
   type JsTensor,
   numelOf,

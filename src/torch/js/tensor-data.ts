@@ -352,3 +352,12 @@ export function broadcastStrides(t: JsTensor, shape: readonly number[]): number[
     out[off + i] = t.shape[i] === 1 && shape[off + i] !== 1 ? 0 : t.strides[i]!;
   return out;
 }
+
+/** Rounds a buffer of bfloat16 or float16 elements to their precision (others as they are). */
+export function finish(t: JsTensor): JsTensor {
+  if (t.dtype === 'bfloat16' || t.dtype === 'float16') {
+    const d = t.data;
+    for (let i = 0; i < d.length; i++) d[i] = convertScalar(d[i]!, t.dtype);
+  }
+  return t;
+}
