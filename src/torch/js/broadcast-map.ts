@@ -3,18 +3,15 @@
 // rows of written-out loops (ROWS) or, for float32 add, sub, mul and div, the WebAssembly kernel.
 import type { DType } from '../types.js';
 import { newBuf } from './buffers.js';
+import { category, convertScalar, finish, type Operand } from './dtypes.js';
 import {
   type Buf,
   broadcastShapes,
   broadcastStrides,
-  category,
-  convertScalar,
   denseUnset,
-  finish,
   gatherStrided,
   JsTensor,
   numelOf,
-  type Operand,
 } from './tensor-data.js';
 import { wasmBinary } from './wasm-binary.js';
 

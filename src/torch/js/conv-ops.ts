@@ -1,7 +1,9 @@
 // The TypeScript backend's image ops (docs/design.md §3b): conv2d by im2col and the matrix kernel
 // (padding with zeros, groups), upsample_nearest2d and avg_pool2d, as libtorch computes them.
+
+import { checkFloat, finish } from './dtypes.js';
 import { gemm } from './gemm.js';
-import { checkFloat, dense, finish, type JsTensor, values } from './tensor-data.js';
+import { dense, type JsTensor, values } from './tensor-data.js';
 
 /** A convolution's geometry: input [N, C, H, W], kernel [O, Cg, kh, kw], strides, padding, output. */
 interface ConvGeometry {

@@ -6,19 +6,14 @@ import type { BinaryOp, UnaryOp } from '../addon-ops.js';
 import type { DType } from '../types.js';
 import { binaryMap, gatherBroadcast, ROWS, readerOf, shapeOf } from './broadcast-map.js';
 import { markWritten } from './buffers.js';
+import { category, convertScalar, finish, isFloating, type Operand, resultType } from './dtypes.js';
 import { erf, erf32, erfinv, lgamma, roundHalfEven } from './special.js';
 import {
   broadcastShapes,
-  category,
-  convertScalar,
   dense,
   denseUnset,
-  finish,
   forEachIndex,
-  isFloating,
   JsTensor,
-  type Operand,
-  resultType,
   values,
 } from './tensor-data.js';
 import { wasmGelu } from './wasm-elementwise.js';

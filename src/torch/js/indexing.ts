@@ -1,15 +1,15 @@
 // The TypeScript backend's indexing ops (docs/design.md §3b): index_select, gather, scatter,
 // scatter_add, advanced indexing t[i0, i1, ...] with int64 or bool tensors, nonzero, one_hot and
 // embedding, with libtorch's shapes and its refusals of an index out of range.
+
+import { convertScalar, type Operand } from './dtypes.js';
 import {
   broadcastShapes,
-  convertScalar,
   dense,
   dimOf,
   forEachIndex,
   JsTensor,
   numelOf,
-  type Operand,
   rowMajor,
   values,
 } from './tensor-data.js';

@@ -4,13 +4,11 @@
 // bfloat16 and float16 as their 16-bit patterns in a Uint16Array), zeros, ones, full, arange,
 // linspace, eye and conversion between dtypes.
 import { DTYPE_BYTES, type DType, type TypedArray } from '../types.js';
+import { asDtype, convertScalar, isFloating } from './dtypes.js';
 import {
-  asDtype,
   type Buf,
-  convertScalar,
   dense,
   INT64_EXACT,
-  isFloating,
   type JsTensor,
   numelOf,
   values,

@@ -4,15 +4,14 @@
 // stack, flatten and reshape where a view cannot be had).
 import type { DType } from '../types.js';
 import { newBuf } from './buffers.js';
+import { convertBuf as convert, promoteTypes as promote } from './dtypes.js';
 import {
   cloneDense,
-  convertBuf as convert,
   dense,
   dimOf,
   isContiguous,
   type JsTensor,
   numelOf,
-  promoteTypes as promote,
   rowMajor,
   values,
   view,

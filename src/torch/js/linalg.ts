@@ -4,15 +4,14 @@
 // Jacobi in float64). Products accumulate in float64 and are stored once at the operands' dtype.
 // The matrix product is the forward pass's cost: gemm.ts holds its kernel.
 import type { DType } from '../types.js';
+import { finish, isFloating } from './dtypes.js';
 import { gemm } from './gemm.js';
 import { expand, reshape, unsqueeze } from './layout.js';
 import {
   broadcastShapes,
   dense,
   denseUnset,
-  finish,
   forEachIndex,
-  isFloating,
   type JsTensor,
   numelOf,
   rowMajor,

@@ -3,15 +3,8 @@
 // variance, the loss's mean over the targets not ignored (weighted where weights are given) and
 // label smoothing spread over every class; the image ops are conv-ops.ts'.
 import type { Reduction } from '../types.js';
-import {
-  checkFloat,
-  dense,
-  denseUnset,
-  finish,
-  type JsTensor,
-  numelOf,
-  values,
-} from './tensor-data.js';
+import { checkFloat, finish } from './dtypes.js';
+import { dense, denseUnset, type JsTensor, numelOf, values } from './tensor-data.js';
 import { wasmLayerNorm } from './wasm-norm.js';
 
 /**

@@ -7,16 +7,9 @@
 // not promised; categorical draws differ. The state is a uint8 tensor of this backend's own
 // layout (a run checkpointed by libtorch resumes on libtorch).
 import type { DType } from '../types.js';
+import { checkFloat, finish, isFloating } from './dtypes.js';
 import type { MersenneTwister } from './mersenne-twister.js';
-import {
-  checkFloat,
-  dense,
-  finish,
-  isFloating,
-  type JsTensor,
-  numelOf,
-  values,
-} from './tensor-data.js';
+import { dense, type JsTensor, numelOf, values } from './tensor-data.js';
 
 const uniform = (g: MersenneTwister, dtype: DType) =>
   dtype === 'float64' ? g.double() : g.float();

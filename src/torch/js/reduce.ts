@@ -6,18 +6,9 @@
 import type { Dims } from '../addon-signature.js';
 import type { DType } from '../types.js';
 import { newBuf } from './buffers.js';
+import { checkFloat, finish, isFloating } from './dtypes.js';
 import { permute } from './layout.js';
-import {
-  checkFloat,
-  dense,
-  denseUnset,
-  dimOf,
-  finish,
-  isFloating,
-  type JsTensor,
-  numelOf,
-  values,
-} from './tensor-data.js';
+import { dense, denseUnset, dimOf, type JsTensor, numelOf, values } from './tensor-data.js';
 import { wasmSoftmax } from './wasm-elementwise.js';
 
 /** The dims a reduction covers (all of them when none are given). */
