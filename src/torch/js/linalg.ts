@@ -120,37 +120,35 @@ export function linear(x: JsTensor, weight: JsTensor, bias?: JsTensor | null): J
   return finish(out);
 }
 
-/** einsum over explicit equations ('ij,jk->ik'; '...' for leading dims). */
-export function einsum(equation: string, ts: JsTensor[]): JsTensor {
-  const eq = equation.replace(/\s+/g, '');
-  const [lhs, rhsGiven] = eq.split('->') as [string, string | undefined];
+/** Upper-case letters stand for the dims of '...' (the equation's own are lower-case). */
+const ELLIPSIS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/**
+ * An equation's operand subscripts with '...' spelled out as fresh letters (as many as the
+ * operand has extra dims), and its output's (given, or the letters used once, sorted, after the
+ * ellipsis's), as torch.einsum reads them.
+ */
+function subscripts(eq: string, ts: JsTensor[]): { subs: string[]; rhs: string } {
+  const [lhs, given] = eq.split('->') as [string, string | undefined];
   const inputs = lhs.split(',');
   if (inputs.length !== ts.length)
     throw new Error(`einsum(): more operands were provided than specified in the equation`);
-  const dtype = ts[0]!.dtype;
-  for (const t of ts) sameDtype(ts[0]!, t, 'einsum');
-  // '...' becomes as many fresh letters as the operand has extra dims (upper-case, unused here)
-  const ell = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
   let ellDims = 0;
   const subs = inputs.map((s, k) => {
-    const t = ts[k]!;
     if (!s.includes('...')) return s;
-    const n = t.shape.length - (s.length - 3);
+    const n = ts[k]!.shape.length - (s.length - 3);
     ellDims = Math.max(ellDims, n);
-    return s.replace('...', ell.slice(ellDims - n, ellDims));
+    return s.replace('...', ELLIPSIS.slice(ellDims - n, ellDims));
   });
-  let rhs = rhsGiven;
-  if (rhs === undefined) {
-    const counts = new Map<string, number>();
-    for (const s of subs) for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
-    rhs =
-      ell.slice(0, ellDims) +
-      [...counts]
-        .filter(([c, n]) => n === 1 && !ell.includes(c))
-        .map(([c]) => c)
-        .sort()
-        .join('');
-  } else rhs = rhs.replace('...', ell.slice(0, ellDims));
+  if (given !== undefined) return { subs, rhs: given.replace('...', ELLIPSIS.slice(0, ellDims)) };
+  const counts = new Map<string, number>();
+  for (const s of subs) for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const once = [...counts].filter(([c, n]) => n === 1 && !ELLIPSIS.includes(c)).map(([c]) => c);
+  return { subs, rhs: ELLIPSIS.slice(0, ellDims) + once.sort().join('') };
+}
+
+/** Each letter's size, checked against every operand's dims (1 broadcasts). */
+function letterSizes(subs: string[], ts: JsTensor[]): Map<string, number> {
   const size = new Map<string, number>();
   subs.forEach((s, k) => {
     const t = ts[k]!;
@@ -170,9 +168,18 @@ export function einsum(equation: string, ts: JsTensor[]): JsTensor {
       size.set(c, Math.max(have ?? 1, n));
     });
   });
-  const letters = [...rhs, ...[...size.keys()].filter((c) => !rhs!.includes(c))];
+  return size;
+}
+
+/** einsum over explicit equations ('ij,jk->ik'; '...' for leading dims). */
+export function einsum(equation: string, ts: JsTensor[]): JsTensor {
+  const dtype = ts[0]!.dtype;
+  for (const t of ts) sameDtype(ts[0]!, t, 'einsum');
+  const { subs, rhs } = subscripts(equation.replace(/\s+/g, ''), ts);
+  const size = letterSizes(subs, ts);
+  const letters = [...rhs, ...[...size.keys()].filter((c) => !rhs.includes(c))];
   const outShape = [...rhs].map((c) => size.get(c)!);
-  const sumShape = letters.slice(rhs.length).map((c) => size.get(c)!);
+  const all = letters.map((c) => size.get(c)!); // the output's dims, then the summed ones
   const vals = ts.map((t) => values(t));
   const strides = subs.map((s, k) => {
     const st = rowMajor(ts[k]!.shape);
@@ -181,9 +188,8 @@ export function einsum(equation: string, ts: JsTensor[]): JsTensor {
       return d < 0 || ts[k]!.shape[d] === 1 ? 0 : st[d]!;
     });
   });
-  const all = [...outShape, ...sumShape];
   const nOut = numelOf(outShape);
-  const nSum = numelOf(sumShape);
+  const nSum = numelOf(all.slice(rhs.length));
   const out = dense(dtype, outShape);
   const idx = new Array<number>(all.length).fill(0);
   for (let o = 0; o < nOut; o++) {
