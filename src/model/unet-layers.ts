@@ -29,6 +29,31 @@ export interface UNetSize {
 
 type Register = <M extends nn.Module>(name: string, m: M) => M;
 
+/**
+ * Checks a U-Net's size (its levels' multipliers, blocks, attention factors, heads); returns
+ * whether a level attends (by default the lowest).
+ */
+function attentionLevels(c: UNetSize): (level: number) => boolean {
+  if (c.mults.length < 1 || !c.mults.every((m) => Number.isInteger(m) && m >= 1))
+    throw new Error(`unet: mults must be whole numbers >= 1, got [${c.mults}]`);
+  if (!(Number.isInteger(c.blocks) && c.blocks >= 1))
+    throw new Error(`unet: blocks must be a whole number >= 1, got ${c.blocks}`);
+  const last = c.mults.length - 1;
+  const factors = c.attention ?? [2 ** last];
+  for (const f of factors)
+    if (!c.mults.some((_, level) => 2 ** level === f))
+      throw new Error(
+        `unet: attention at downsampling factor ${f}: the levels have ${c.mults.map((_, l) => 2 ** l).join(', ')}`,
+      );
+  const attends = (level: number) => factors.includes(2 ** level);
+  for (const [level, m] of [...c.mults.entries(), [last, c.mults.at(-1)!] as const])
+    if ((attends(level) || level === last) && (c.base * m) % c.heads !== 0)
+      throw new Error(
+        `unet: ${c.base * m} channels at ${level === last ? 'the lowest level' : `level ${level}`} do not split into ${c.heads} heads`,
+      );
+  return attends;
+}
+
 export class UNetLayers {
   readonly time: TimeEmbedding;
   readonly inConv: nn.Conv2d;
@@ -43,23 +68,8 @@ export class UNetLayers {
     c: UNetSize & { inChannels: number; outChannels: number },
     gen: TorchGenerator,
   ) {
-    if (c.mults.length < 1 || !c.mults.every((m) => Number.isInteger(m) && m >= 1))
-      throw new Error(`unet: mults must be whole numbers >= 1, got [${c.mults}]`);
-    if (!(Number.isInteger(c.blocks) && c.blocks >= 1))
-      throw new Error(`unet: blocks must be a whole number >= 1, got ${c.blocks}`);
+    const attends = attentionLevels(c);
     const last = c.mults.length - 1;
-    const factors = c.attention ?? [2 ** last];
-    for (const f of factors)
-      if (!c.mults.some((_, level) => 2 ** level === f))
-        throw new Error(
-          `unet: attention at downsampling factor ${f}: the levels have ${c.mults.map((_, l) => 2 ** l).join(', ')}`,
-        );
-    const attends = (level: number) => factors.includes(2 ** level);
-    for (const [level, m] of [...c.mults.entries(), [last, c.mults.at(-1)!] as const])
-      if ((attends(level) || level === last) && (c.base * m) % c.heads !== 0)
-        throw new Error(
-          `unet: ${c.base * m} channels at ${level === last ? 'the lowest level' : `level ${level}`} do not split into ${c.heads} heads`,
-        );
     const p = c.dropout ?? 0;
     const emb = 4 * c.base;
     this.time = register('time', new TimeEmbedding(emb, gen));
