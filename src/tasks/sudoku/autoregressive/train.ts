@@ -15,7 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CausalDecoder, type CausalDecoderConfig } from '../../../model/causal-decoder.js';
 import { atPrecision, type Precision } from '../../../model/precision.js';
-import { AdamW, crossEntropy, TorchGenerator, tidy } from '../../../torch/index.js';
+import { AdamW, crossEntropy, type Tensor, TorchGenerator, tidy } from '../../../torch/index.js';
 import { loadCheckpoint, saveCheckpoint } from '../../../train/checkpoint.js';
 import {
   EMA,
@@ -26,7 +26,7 @@ import {
   type TrainHooks,
 } from '../../../train/index.js';
 import { loadOptimState, saveOptimState } from '../../../train/optim-state.js';
-import { RUN_FILES } from '../../../train/run-folder.js';
+import { RUN_FILES, type RunState } from '../../../train/run-folder.js';
 import { makeDir, writeJsonAtomic } from '../../../util/atomic.js';
 import { scoreBoards } from '../metrics.js';
 import { SUDOKU_SIZES } from '../presets.js';
@@ -129,17 +129,8 @@ export function loadAutoregressive(dir: string): { net: CausalDecoder; precision
   return { net: net.eval(), precision: config.precision };
 }
 
-/**
- * Trains (or resumes) the run in `dir` to its end on `train`, evaluating on `held`; false when
- * stopped before it (hooks.stopAfter).
- */
-export function trainAutoregressive(
-  dir: string,
-  run: AutoregressiveRun,
-  data: { train: SudokuPairs; held: SudokuPairs },
-  hooks: TrainHooks = {},
-): boolean {
-  const size = SUDOKU_SIZES[run.size]!;
+/** The run's config as its folder records it; a folder holding another run's is refused. */
+function claimConfig(dir: string, run: AutoregressiveRun) {
   const { mlpHidden, precision, ...rest } = run;
   // the precision is written only when not float32, so that a float32 run's config is as before
   const config = {
@@ -155,89 +146,145 @@ export function trainAutoregressive(
     if (saved !== `${JSON.stringify(config, null, 2)}\n`)
       throw new Error(`${dir} holds a run of another configuration; choose another --out`);
   } else writeJsonAtomic(configPath, config);
-  const net = new CausalDecoder(config.network, new TorchGenerator(run.seed));
+  return config;
+}
+
+/** AdamW with decay on the matrices but the embedding tables; each parameter's name. */
+function arOptimiser(net: CausalDecoder, size: (typeof SUDOKU_SIZES)[string]) {
   const named = net.namedParameters();
   const isTable = (k: string) =>
     k.startsWith('previous_') || k.startsWith('next_') || k === 'backbone.pos.weight';
-  const decayed = named.filter(([k, p]) => p.ndim >= 2 && !isTable(k)).map(([, p]) => p);
-  const others = named.filter(([k, p]) => !(p.ndim >= 2 && !isTable(k))).map(([, p]) => p);
+  const decays = ([k, p]: (typeof named)[number]) => p.ndim >= 2 && !isTable(k);
+  const decayed = named.filter(decays).map(([, p]) => p);
+  const others = named.filter((e) => !decays(e)).map(([, p]) => p);
   const opt = new AdamW([{ params: decayed }, { params: others, weightDecay: 0 }], {
     lr: size.lr.lr,
     weightDecay: size.weightDecay,
   });
-  const names = new Map(named.map(([k, p]) => [p, k]));
+  return { opt, names: new Map(named.map(([k, p]) => [p, k])) };
+}
+
+/** One step of teacher forcing on a batch drawn (and augmented) by the step's own generator. */
+function arStep(
+  net: CausalDecoder,
+  opt: AdamW,
+  run: AutoregressiveRun,
+  train: SudokuPairs,
+  step: number,
+  rate: number,
+): number {
+  const size = SUDOKU_SIZES[run.size]!;
+  const gen = new TorchGenerator(run.seed * 1_000_003 + step);
+  const idx = gen.randint(0, train.puzzles.length, [size.batch]).toArray();
+  const { puzzles, solutions } = augmented(train, idx, run.augment, gen);
+  const orders = puzzles.map((p) => ORDERS[run.order](p));
+  return optimiseStep(
+    () => {
+      const b = sequenceBatch(puzzles, solutions, orders);
+      const logits = atPrecision(run.precision, () => net.forward(b.order, b.previous)); // [B, 81, 9]
+      return crossEntropy(logits.reshape([-1, 9]), b.target.reshape([-1]), {
+        ignoreIndex: IGNORE,
+      });
+    },
+    opt,
+    { lr: rate, clip: size.clip },
+  );
+}
+
+/** An autoregressive run being trained: its parts and its loop state. */
+interface ArRun {
+  dir: string;
+  run: AutoregressiveRun;
+  data: { train: SudokuPairs; held: SudokuPairs };
+  hooks: TrainHooks;
+  net: CausalDecoder;
+  evalNet: CausalDecoder;
+  opt: AdamW;
+  names: Map<Tensor, string>;
+  ema: EMA;
+  metrics: MetricsLog;
+  s: RunState;
+}
+
+/** Restores the run's checkpoint, if it has one. */
+function restoreAr(r: ArRun): void {
+  if (r.s.step === 0) return void r.hooks.log?.(`training ${r.dir}`);
+  const ck = loadCheckpoint(r.dir, ['model', 'ema', 'optimizer']);
+  r.net.loadStateDict(ck.tensors.model!);
+  r.ema.load(ck.tensors.ema!);
+  const steps = ck.state.optimSteps as Record<string, number>;
+  loadOptimState(r.opt, r.names, { tensors: ck.tensors.optimizer!, steps });
+  r.metrics.truncateAfter(r.s.step);
+  r.hooks.log?.(`${r.dir}: resumed at step ${r.s.step}`);
+}
+
+function saveAr(r: ArRun): void {
+  const o = saveOptimState(r.opt, r.names);
+  saveCheckpoint(r.dir, {
+    tensors: { model: r.net.stateDict(), ema: r.ema.stateDict(), optimizer: o.tensors },
+    state: { ...r.s, optimSteps: o.steps },
+  });
+}
+
+/** Evaluates the EMA weights; notes the takeoff and logs the line. */
+function evaluateAr(r: ArRun): Record<string, number> {
+  r.evalNet.loadStateDict(r.ema.stateDict());
+  const { held } = r.data;
+  const evals = evaluateAutoregressive(r.evalNet, held, r.run.order, AR_EVAL_SIZE, r.run.precision);
+  r.s.lastEval = evals;
+  if (r.s.takeoff === null && evals.board_accuracy! > 0) r.s.takeoff = r.s.step;
+  r.hooks.log?.(
+    `step ${r.s.step} eval board_accuracy ${evals.board_accuracy!.toFixed(4)} cell_accuracy ${evals.cell_accuracy!.toFixed(4)}`,
+  );
+  return evals;
+}
+
+/**
+ * Trains (or resumes) the run in `dir` to its end on `train`, evaluating on `held`; false when
+ * stopped before it (hooks.stopAfter).
+ */
+export function trainAutoregressive(
+  dir: string,
+  run: AutoregressiveRun,
+  data: { train: SudokuPairs; held: SudokuPairs },
+  hooks: TrainHooks = {},
+): boolean {
+  const size = SUDOKU_SIZES[run.size]!;
+  const config = claimConfig(dir, run);
+  const net = new CausalDecoder(config.network, new TorchGenerator(run.seed));
+  const { opt, names } = arOptimiser(net, size);
   const ema = new EMA(net, size.ema);
+  const metrics = new MetricsLog(dir, ['board_accuracy', 'cell_accuracy']);
+  const evalNet = new CausalDecoder(config.network, new TorchGenerator(0)).eval();
+  const s = runState(dir);
+  const r: ArRun = { dir, run, data, hooks, net, evalNet, opt, names, ema, metrics, s };
+  restoreAr(r);
   const lr = { ...size.lr, total: run.steps };
   const evalEvery = run.evalEvery ?? size.evalEvery;
-  const metrics = new MetricsLog(dir, ['board_accuracy', 'cell_accuracy']);
-  let { step, takeoff, lastEval } = runState(dir);
-  if (step > 0) {
-    const ck = loadCheckpoint(dir, ['model', 'ema', 'optimizer']);
-    net.loadStateDict(ck.tensors.model!);
-    ema.load(ck.tensors.ema!);
-    const steps = ck.state.optimSteps as Record<string, number>;
-    loadOptimState(opt, names, { tensors: ck.tensors.optimizer!, steps });
-    metrics.truncateAfter(step);
-    hooks.log?.(`${dir}: resumed at step ${step}`);
-  } else hooks.log?.(`training ${dir}`);
-  const evalNet = new CausalDecoder(config.network, new TorchGenerator(0)).eval();
-  const save = () => {
-    const o = saveOptimState(opt, names);
-    saveCheckpoint(dir, {
-      tensors: { model: net.stateDict(), ema: ema.stateDict(), optimizer: o.tensors },
-      state: { step, takeoff, lastEval, optimSteps: o.steps },
-    });
-  };
-  const N = data.train.puzzles.length;
   let window: number[] = [];
   let since = Date.now();
-  let taken = 0;
-  while (step < run.steps) {
+  for (let taken = 0; s.step < run.steps; taken++) {
     if (hooks.stopAfter !== undefined && taken >= hooks.stopAfter) {
-      save();
+      saveAr(r);
       return false;
     }
-    const gen = new TorchGenerator(run.seed * 1_000_003 + step);
-    const idx = gen.randint(0, N, [size.batch]).toArray();
-    const { puzzles, solutions } = augmented(data.train, idx, run.augment, gen);
-    const orders = puzzles.map((p) => ORDERS[run.order](p));
-    const rate = learningRate(lr, step);
-    const loss = optimiseStep(
-      () => {
-        const b = sequenceBatch(puzzles, solutions, orders);
-        const logits = atPrecision(precision, () => net.forward(b.order, b.previous)); // [B, 81, 9]
-        return crossEntropy(logits.reshape([-1, 9]), b.target.reshape([-1]), {
-          ignoreIndex: IGNORE,
-        });
-      },
-      opt,
-      { lr: rate, clip: size.clip },
-    );
-    step++;
-    taken++;
-    ema.update(step);
+    const rate = learningRate(lr, s.step);
+    const loss = arStep(net, opt, run, data.train, s.step, rate);
+    s.step++;
+    ema.update(s.step);
     window.push(loss);
-    hooks.progress?.(step, run.steps, { loss, tokensPerS: 0 });
-    const evalNow = step % evalEvery === 0 || step === run.steps;
-    if (step % size.logEvery === 0 || evalNow) {
-      let evals: Record<string, number> = {};
-      if (evalNow) {
-        evalNet.loadStateDict(ema.stateDict());
-        evals = evaluateAutoregressive(evalNet, data.held, run.order, AR_EVAL_SIZE, precision);
-        lastEval = evals;
-        if (takeoff === null && evals.board_accuracy! > 0) takeoff = step;
-        hooks.log?.(
-          `step ${step} eval board_accuracy ${evals.board_accuracy!.toFixed(4)} cell_accuracy ${evals.cell_accuracy!.toFixed(4)}`,
-        );
-      }
+    hooks.progress?.(s.step, run.steps, { loss, tokensPerS: 0 });
+    const evalNow = s.step % evalEvery === 0 || s.step === run.steps;
+    if (s.step % size.logEvery === 0 || evalNow) {
+      const evals = evalNow ? evaluateAr(r) : {};
       const seconds = (Date.now() - since) / 1000;
       const meanLoss = window.reduce((a, b) => a + b, 0) / window.length;
       const tokensPerS = (window.length * size.batch * CELLS) / Math.max(seconds, 1e-9);
-      metrics.append(step, { loss: meanLoss, lr: rate, tokens_per_s: tokensPerS }, evals);
+      metrics.append(s.step, { loss: meanLoss, lr: rate, tokens_per_s: tokensPerS }, evals);
       window = [];
       since = Date.now();
     }
-    if (step % size.checkpointEvery === 0 || step === run.steps) save();
+    if (s.step % size.checkpointEvery === 0 || s.step === run.steps) saveAr(r);
   }
   return true;
 }
