@@ -1,9 +1,9 @@
-// House rules of the source that a scan can check (docs/design.md §6): the command line is thin
-// and shaped like the tasks. No function under src/cli/ is over 60 lines (a command's
-// registration and its action are named functions, not one long chain); no file under src/cli/,
-// and no task's spec, flags or common file, is over 300 lines; each folder of src/cli/ is a
-// task's (src/tasks/<task>/), and the commands every task shares (`sjd train TASK`, `sjd compare
-// TASK`) name no task: a task's flags are data its spec declares.
+// House rules of the source that a scan can check (docs/design.md §6). No function in src/ is
+// over 60 lines and no file over 300, but for those named below with the reason each is one
+// (the list may only shrink: a name that no longer needs its exception must go); the command line
+// is thin and shaped like the tasks: each folder of src/cli/ is a task's (src/tasks/<task>/), and
+// the commands every task shares (`sjd train TASK`, `sjd compare TASK`) name no task: a task's
+// flags are data its spec declares.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -45,24 +45,71 @@ export function longFunctions(sf: ts.SourceFile, max: number): string[] {
   return found;
 }
 
-test('no function under src/cli is over 60 lines', () => {
-  const long = sources(cli).flatMap((f) => longFunctions(parse(f), MAX_FUNCTION_LINES));
-  assert.deepEqual(long, []);
+/**
+ * The functions over 60 lines, and the files over 300, that stay so for now, each with why: the
+ * sampling loops and the report writers are being rebuilt (one loop over a row source; the lab
+ * out of the library), where they will be cut along their new seams.
+ */
+const LONG_FUNCTIONS: Record<string, string> = {
+  'src/torch/js/backend.ts buildTable':
+    "the TypeScript backend's op table, one entry an op in addon-api.ts's order",
+  'src/sampling/refill.ts refillSteps': 'the refilled sampling loop, to become the one loop',
+  'src/sampling/driver.ts driverSteps': 'the fixed-grid sampling loop, to become the one loop',
+  'src/tasks/image/compare/comparison.ts writeImageReport':
+    'a report writer that samples, to move to the lab',
+  'src/tasks/text/compare/comparison.ts writeTextReport': 'a report writer, to move to the lab',
+};
+const LONG_FILES: Record<string, string> = {
+  'src/torch/js/backend.ts': "the TypeScript backend's op table",
+  'src/sampling/refill.ts': 'the refilled sampling loop, to become the one loop',
+  'src/tasks/sudoku/solve.ts': 'the solve over the refilled loop, to become the one loop',
+  'src/tasks/sudoku/compare/comparison.ts': 'a comparison, to move to the lab',
+  'src/torch/js/reduce.ts': "the TypeScript backend's reductions",
+  'src/torch/native.ts': "the addon's loading and the backend's choice",
+  'src/train/model-io.ts': 'loading and saving models',
+};
+
+/** `file name` of every function-like node of `file` longer than `max` lines. */
+function longNamed(sf: ts.SourceFile, max: number): string[] {
+  const found: string[] = [];
+  const line = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line;
+  const visit = (n: ts.Node): void => {
+    if (ts.isFunctionLike(n) && 'body' in n && n.body) {
+      const lines = line(n.getEnd()) - line(n.getStart(sf)) + 1;
+      const name = n.name?.getText(sf) ?? `(line ${line(n.getStart(sf)) + 1})`;
+      if (lines > max) found.push(`${relative(root, sf.fileName)} ${name}`);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+const fileLines = (f: string) => readFileSync(f, 'utf8').trimEnd().split('\n').length;
+
+test('no function in src/ is over 60 lines but those named, each with its reason', () => {
+  const long = sources(join(root, 'src')).flatMap((f) => longNamed(parse(f), MAX_FUNCTION_LINES));
+  assert.deepEqual(long.sort(), Object.keys(LONG_FUNCTIONS).sort());
+  // the command line has none
+  assert.deepEqual(
+    sources(cli).flatMap((f) => longFunctions(parse(f), MAX_FUNCTION_LINES)),
+    [],
+  );
 });
 
-test('no file under src/cli, and no task spec, flags or common file, is over 300 lines', () => {
+test('no file in src/ is over 300 lines but those named, each with its reason', () => {
+  const long = sources(join(root, 'src'))
+    .filter((f) => fileLines(f) > MAX_FILE_LINES)
+    .map((f) => relative(root, f));
+  assert.deepEqual(long.sort(), Object.keys(LONG_FILES).sort());
   const tasks = join(root, 'src/tasks');
   const specs = readdirSync(tasks).flatMap((t) =>
     ['spec.ts', 'flags.ts', 'task-spec.ts', 'flag-values.ts']
       .map((f) => join(tasks, t, f))
       .filter((f) => existsSync(f)),
   );
-  const long = [...sources(cli), ...specs].flatMap((f) => {
-    const n = readFileSync(f, 'utf8').trimEnd().split('\n').length;
-    return n > MAX_FILE_LINES ? [`${relative(root, f)}: ${n} lines`] : [];
-  });
   assert.ok(specs.length >= 4, `the specs were found: ${specs}`);
-  assert.deepEqual(long, []);
+  for (const f of [...sources(cli), ...specs]) assert.ok(fileLines(f) <= MAX_FILE_LINES, f);
 });
 
 test("src/cli's folders are tasks', and `sjd train` and `sjd compare` name no task", () => {
