@@ -65,8 +65,6 @@ const LONG_FILES: Record<string, string> = {
   'src/tasks/sudoku/solve.ts': 'the solve over the refilled loop, to become the one loop',
   'src/tasks/sudoku/compare/comparison.ts': 'a comparison, to move to the lab',
   'src/torch/js/reduce.ts': "the TypeScript backend's reductions",
-  'src/torch/native.ts': "the addon's loading and the backend's choice",
-  'src/train/model-io.ts': 'loading and saving models',
 };
 
 /** `file name` of every function-like node of `file` longer than `max` lines. */

@@ -4,26 +4,14 @@ export * as distributed from './distributed.js';
 export * from './factories.js';
 export * from './functional.js';
 export {
-  type AutocastDtype,
-  autocast,
   BACKENDS,
   type BackendName,
   backend,
-  defaultDevice,
-  getAllowTF32,
-  getBlasThreads,
-  getNumThreads,
   isLoaded,
   LIBTORCH_FIX,
-  memoryStats,
   requireLibtorch,
-  setAllowTF32,
-  setDefaultDevice,
-  setNumThreads,
   THREAD_RANGE,
-  torchVersion,
   withBackend,
-  withParallelThreads,
 } from './native.js';
 export * as nn from './nn/index.js';
 export { AdamW, Optimizer, type ParamGroup, type ParamState, SGD } from './optim.js';
@@ -43,4 +31,18 @@ export {
   saveSafetensors,
 } from './safetensors.js';
 export { keep, scopeDepth, tidy } from './scope.js';
+export {
+  type AutocastDtype,
+  autocast,
+  defaultDevice,
+  getAllowTF32,
+  getBlasThreads,
+  getNumThreads,
+  memoryStats,
+  setAllowTF32,
+  setDefaultDevice,
+  setNumThreads,
+  torchVersion,
+  withParallelThreads,
+} from './settings.js';
 export { type DType, type Operand, type Reduction, Tensor, type TypedArray } from './tensor.js';

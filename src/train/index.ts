@@ -23,8 +23,8 @@ export { keptResult } from './kept-run.js';
 export { launch, rankBound } from './launcher.js';
 export { checkRunData, readManifest } from './manifest.js';
 export { MetricsLog } from './metrics.js';
+export { exportModel } from './model-export.js';
 export {
-  exportModel,
   type LoadedModel,
   type LoadedNetwork,
   type LoadedPixelModel,

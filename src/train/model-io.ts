@@ -1,8 +1,7 @@
 // Trained models on disk (run-folder.ts has the layouts): a run folder (its EMA weights) or an
 // exported model folder (float16 storage allowed), the form shipped in the repository. Loading
 // validates the config (config.ts) and rebuilds the network and its process (the SJD classifier, or
-// the regressor of the pixel-space ddpm and bitdiff); exporting writes a
-// new model folder atomically and never over a user's folder or the run itself.
+// the regressor of the pixel-space ddpm and bitdiff); model-export.ts writes a run as a model.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,28 +13,15 @@ import { isPixelProcess, type SJDProcess } from '../process/index.js';
 import {
   decodeSafetensors,
   loadSafetensors,
-  noGrad,
-  saveSafetensors,
   type Tensor,
   TorchGenerator,
   tidy,
 } from '../torch/index.js';
 import { withArticle } from '../util/article.js';
-import { replaceDirAtomic, writeJsonAtomic } from '../util/atomic.js';
-import { claimOutDir, within } from '../util/out-path.js';
 import { buildModel, buildPixelDiffusion, buildProcess, buildRegressor } from './build.js';
 import { parseConfig, readConfig, type TrainConfig } from './config.js';
-import { sjdVersion } from './manifest.js';
 import type { Trainable } from './objective.js';
-import {
-  checkpointDir,
-  finishedStep,
-  isModelFolder,
-  isRunFolder,
-  MODEL_FILES,
-  MODEL_FOLDER,
-  RUN_FILES,
-} from './run-folder.js';
+import { checkpointDir, isModelFolder, MODEL_FILES, RUN_FILES } from './run-folder.js';
 import { deployed } from './sjd-loss.js';
 import type { TaskShape } from './task.js';
 
@@ -252,52 +238,4 @@ export function loadTransformer(
   if (!(r.model instanceof Denoiser))
     throw new Error(`${dir}: holds an image U-Net, not a sequence transformer`);
   return { ...r, model: r.model };
-}
-
-/**
- * Writes a run's EMA weights (float16 by default) as a model folder: config.json,
- * model.safetensors and a manifest naming the run and its step. `force` replaces a folder that
- * is not sjd's own model folder; the run itself is never a target.
- */
-export function exportModel(
-  runDir: string,
-  outDir: string,
-  shape: ShapeOf,
-  o: {
-    dtype?: 'float16' | 'float32';
-    precision?: Precision;
-    force?: boolean;
-    expectTask?: string;
-  } = {},
-): string {
-  if (!existsSync(runDir)) throw new Error(`--run ${runDir}: no such folder`);
-  if (!isRunFolder(runDir))
-    throw new Error(
-      isModelFolder(runDir)
-        ? `--run ${runDir} is an exported model, not a run folder`
-        : `--run ${runDir} is not a run folder (no ${RUN_FILES.config} and ${RUN_FILES.checkpoint}/)`,
-    );
-  if (within(outDir, runDir) || within(runDir, outDir))
-    throw new Error(
-      `--out ${outDir} would overwrite the run ${runDir}; choose a folder outside it`,
-    );
-  claimOutDir(outDir, MODEL_FOLDER, o.force === true, true);
-  const dtype = o.dtype ?? 'float16';
-  const { model, config } = loadNetwork(runDir, shape, o.expectTask);
-  const weights: Record<string, Tensor> = noGrad(() =>
-    Object.fromEntries(Object.entries(model.stateDict()).map(([k, t]) => [k, t.to(dtype)])),
-  );
-  replaceDirAtomic(outDir, (tmp) => {
-    saveSafetensors(join(tmp, MODEL_FILES.weights), weights, { format: 'sjd-model', dtype });
-    const saved = { ...config, model: withPrecision(config.model, o.precision) };
-    writeJsonAtomic(join(tmp, MODEL_FILES.config), saved);
-    writeJsonAtomic(join(tmp, MODEL_FILES.manifest), {
-      sjd: sjdVersion(),
-      run: runDir,
-      step: finishedStep(runDir),
-      dtype,
-      written: new Date().toISOString(),
-    });
-  });
-  return join(outDir, MODEL_FILES.weights);
 }
