@@ -64,7 +64,6 @@ const LONG_FILES: Record<string, string> = {
   'src/sampling/refill.ts': 'the refilled sampling loop, to become the one loop',
   'src/tasks/sudoku/solve.ts': 'the solve over the refilled loop, to become the one loop',
   'src/tasks/sudoku/compare/comparison.ts': 'a comparison, to move to the lab',
-  'src/torch/js/reduce.ts': "the TypeScript backend's reductions",
 };
 
 /** `file name` of every function-like node of `file` longer than `max` lines. */

@@ -45,6 +45,7 @@ import { MersenneTwister } from './mersenne-twister.js';
 import { crossEntropy, groupNorm, layerNorm } from './nn-ops.js';
 import * as random from './random.js';
 import * as reduce from './reduce.js';
+import * as scans from './scans.js';
 import { JsTensor, values, view } from './tensor-data.js';
 
 /** The fix a refused op's error names. */
@@ -266,11 +267,11 @@ function buildTable(): Record<string, (...a: never[]) => unknown> {
   def('minDim', (h, d, k) => reduce.minDim(T(h), d, k).map(out));
   def('all', (h, d, k) => out(reduce.all(T(h), d, k)));
   def('any', (h, d, k) => out(reduce.any(T(h), d, k)));
-  def('cumsum', (h, d) => out(reduce.cumsum(T(h), d)));
-  def('softmax', (h, d) => out(reduce.softmax(T(h), d)));
-  def('log_softmax', (h, d) => out(reduce.logSoftmax(T(h), d)));
-  def('sort', (h, d, desc) => reduce.sort(T(h), d, desc).map(out));
-  def('topk', (h, k, d, l, s) => reduce.topk(T(h), k, d, l ?? true, s).map(out));
+  def('cumsum', (h, d) => out(scans.cumsum(T(h), d)));
+  def('softmax', (h, d) => out(scans.softmax(T(h), d)));
+  def('log_softmax', (h, d) => out(scans.logSoftmax(T(h), d)));
+  def('sort', (h, d, desc) => scans.sort(T(h), d, desc).map(out));
+  def('topk', (h, k, d, l, s) => scans.topk(T(h), k, d, l ?? true, s).map(out));
   // ---- layout ----
   def('contiguous', (h) => out(fresh(layout.contiguous(T(h)), h)));
   def('clone', (h) => out(layout.clone(T(h))));
