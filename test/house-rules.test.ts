@@ -51,8 +51,6 @@ export function longFunctions(sf: ts.SourceFile, max: number): string[] {
  * out of the library), where they will be cut along their new seams.
  */
 const LONG_FUNCTIONS: Record<string, string> = {
-  'src/torch/js/backend.ts buildTable':
-    "the TypeScript backend's op table, one entry an op in addon-api.ts's order",
   'src/sampling/refill.ts refillSteps': 'the refilled sampling loop, to become the one loop',
   'src/sampling/driver.ts driverSteps': 'the fixed-grid sampling loop, to become the one loop',
   'src/tasks/image/compare/comparison.ts writeImageReport':
@@ -60,7 +58,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   'src/tasks/text/compare/comparison.ts writeTextReport': 'a report writer, to move to the lab',
 };
 const LONG_FILES: Record<string, string> = {
-  'src/torch/js/backend.ts': "the TypeScript backend's op table",
   'src/sampling/refill.ts': 'the refilled sampling loop, to become the one loop',
   'src/tasks/sudoku/solve.ts': 'the solve over the refilled loop, to become the one loop',
   'src/tasks/sudoku/compare/comparison.ts': 'a comparison, to move to the lab',
