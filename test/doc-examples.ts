@@ -1,9 +1,9 @@
-// The library examples of the docs as programs: every ```ts block of README.md and
-// docs/library.md, written into a project folder as an .mts file, type-checked against the `sjd`
-// that folder resolves (an installed package, or a link to this checkout) by this checkout's
-// TypeScript, compiled to .mjs and run there. Also the task module of docs/library.md ("A task of
-// your own", the block that opens with `// my-task.mts`) driven through an `sjd` command: trained,
-// sampled and served. Shared by test/package-install.test.ts (the packed tarball) and
+// The library examples of the docs as programs, run as written: every ```js block of README.md
+// and docs/library.md, written into a project folder as an .mjs file, type-checked (checkJs, its
+// JSDoc types too) against the `sjd` that folder resolves (an installed package, or a link to
+// this checkout) by this checkout's TypeScript, and run there by node. Also the task module of
+// docs/library.md ("A task of your own", the block that opens with `// my-task.mjs`) driven
+// through an `sjd` command: trained, sampled and served. Shared by test/package-install.test.ts (the packed tarball) and
 // test/task-module.test.ts (this checkout). Importing this file does nothing.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -19,13 +19,13 @@ export interface DocExample {
   code: string;
 }
 
-/** The ```ts blocks of README.md and docs/library.md. */
+/** The ```js blocks of README.md and docs/library.md. */
 export function docExamples(): DocExample[] {
   const out: DocExample[] = [];
   for (const doc of ['README.md', 'docs/library.md']) {
     const lines = readFileSync(join(root, doc), 'utf8').split('\n');
     for (let i = 0; i < lines.length; i++) {
-      if (lines[i] !== '```ts') continue;
+      if (lines[i] !== '```js') continue;
       const end = lines.indexOf('```', i + 1);
       const stem = doc
         .replace(/^docs\//, '')
@@ -44,36 +44,37 @@ export function docExamples(): DocExample[] {
 
 /** The task module's block ("A task of your own"). */
 export const taskModuleExample = (): DocExample => {
-  const e = docExamples().find((x) => x.code.startsWith('// my-task.mts'));
-  assert.ok(e, 'docs/library.md has no block opening with // my-task.mts');
+  const e = docExamples().find((x) => x.code.startsWith('// my-task.mjs'));
+  assert.ok(e, 'docs/library.md has no block opening with // my-task.mjs');
   return e;
 };
 
 /**
- * Writes the examples into `dir` as .mts, type-checks them (strict) and compiles them to .mjs
- * beside them; throws with tsc's report when one does not type-check. Returns each .mjs path.
+ * Writes the examples into `dir` as .mjs files, as the docs print them, and type-checks them
+ * (checkJs, strict); throws with tsc's report when one does not type-check. Returns each path.
  */
-export function compileExamples(dir: string, examples: DocExample[]): Map<DocExample, string> {
-  for (const e of examples) writeFileSync(join(dir, `${e.name}.mts`), e.code);
+export function writeExamples(dir: string, examples: DocExample[]): Map<DocExample, string> {
+  for (const e of examples) writeFileSync(join(dir, `${e.name}.mjs`), e.code);
   const tsconfig = {
     compilerOptions: {
       target: 'ES2022',
       module: 'NodeNext',
       moduleResolution: 'NodeNext',
+      allowJs: true,
+      checkJs: true,
+      noEmit: true,
       strict: true,
       skipLibCheck: true,
       types: ['node'],
       typeRoots: [join(root, 'node_modules/@types')],
     },
-    files: examples.map((e) => `${e.name}.mts`),
+    files: examples.map((e) => `${e.name}.mjs`),
   };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
   const tsc = spawnSync(
     process.execPath,
     [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir],
-    {
-      encoding: 'utf8',
-    },
+    { encoding: 'utf8' },
   );
   assert.equal(tsc.status, 0, `the docs' examples do not type-check:\n${tsc.stdout}${tsc.stderr}`);
   return new Map(examples.map((e) => [e, join(dir, `${e.name}.mjs`)]));

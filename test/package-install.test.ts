@@ -13,10 +13,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import {
-  compileExamples,
   docExamples,
   exerciseTaskModule,
   taskModuleExample,
+  writeExamples,
 } from './doc-examples.js';
 import { tempDir } from './tmp.js';
 import { packInto } from './user-project.js';
@@ -104,8 +104,7 @@ test('every library example of the docs type-checks and runs against the package
 }, async (t) => {
   const examples = docExamples();
   assert.ok(examples.length >= 7, `${examples.length} examples`);
-  const compiled = compileExamples(project, examples);
-  for (const [e, file] of compiled) {
+  for (const [e, file] of writeExamples(project, examples)) {
     await t.test(e.where, () => {
       const r = spawnSync(process.execPath, [file], {
         cwd: project,
@@ -121,7 +120,7 @@ test("docs/library.md's task module trains, samples and serves through the insta
   skip,
 }, async () => {
   const example = taskModuleExample();
-  const module = compileExamples(project, [example]).get(example)!;
+  const module = writeExamples(project, [example]).get(example)!;
   // the command npm linked for the package (what npx runs), started directly so that no launcher
   // process stands between the test and the server it stops
   await exerciseTaskModule([join(project, 'node_modules', '.bin', 'sjd')], project, module);

@@ -1,5 +1,5 @@
 // `sjd --task-module FILE`: a task of the user's own, in a module outside sjd, joins the shipped
-// command. The module is docs/library.md's own ("A task of your own"), compiled as a user would;
+// command. The module is docs/library.md's own ("A task of your own"), as a user would save it;
 // it imports 'sjd' (here a link to this checkout, as node_modules/sjd is in a user's project),
 // registers the toy task, and then `sjd train`, `sjd sample` and `sjd serve` have it: a trained
 // model's samples are repeats (at least 3 in 4; an untrained one's 1 in 4^7). A module that
@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { compileExamples, exerciseTaskModule, taskModuleExample } from './doc-examples.js';
+import { exerciseTaskModule, taskModuleExample, writeExamples } from './doc-examples.js';
 import { tempDir } from './tmp.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -25,7 +25,7 @@ test("docs/library.md's task module trains, samples and serves through sjd", asy
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(root, join(dir, 'node_modules/sjd'));
   const example = taskModuleExample();
-  const module = compileExamples(dir, [example]).get(example)!;
+  const module = writeExamples(dir, [example]).get(example)!;
   await exerciseTaskModule([process.execPath, bin], dir, module);
 });
 

@@ -29,7 +29,7 @@ export const pngFile = parsed((v: string) => {
 
 export const num = (min: number, max: number) => parsed(util.numberIn(min, max));
 
-export const oneOf = (choices: readonly string[]) => parsed(util.oneOf(choices));
+export const oneOf = <T extends string>(choices: readonly T[]) => parsed(util.oneOf(choices));
 
 /** Image grey levels: a power of two from 2 to 256 (tasks/image/flags.ts). */
 export const levels = parsed(image.parseLevels);

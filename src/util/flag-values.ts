@@ -22,10 +22,11 @@ export const numberIn =
 
 /** A parser of one of `choices`. */
 export const oneOf =
-  (choices: readonly string[]) =>
-  (value: string): string => {
-    if (!choices.includes(value)) throw new Error(`expected one of ${choices.join(', ')}`);
-    return value;
+  <T extends string>(choices: readonly T[]) =>
+  (value: string): T => {
+    const found = choices.find((c) => c === value);
+    if (found === undefined) throw new Error(`expected one of ${choices.join(', ')}`);
+    return found;
   };
 
 /**
