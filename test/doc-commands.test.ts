@@ -53,7 +53,7 @@ const SKIPPED: [string, string, string][] = [
   [
     'docs/library.md',
     '--task-module ./my-task.mjs',
-    "the module is docs/library.md's own, compiled and run (train, sample, serve) by test/task-module.test.ts",
+    "the module is docs/library.md's own, run (train, sample, serve) by test/task-module.test.ts",
   ],
 ];
 
