@@ -180,3 +180,8 @@ test('README.md and the docs name no issue numbers', () => {
       });
   assert.deepEqual(found, []);
 });
+
+test('the README is a front door: at most 150 lines', () => {
+  const lines = readFileSync(join(root, 'README.md'), 'utf8').trimEnd().split('\n').length;
+  assert.ok(lines <= 150, `README.md has ${lines} lines`);
+});
