@@ -144,7 +144,8 @@ async function solveInWorkers(
         exits.push(once(child, 'exit').catch(() => {}));
         child.on('message', (reply: PoolReply) => {
           if ('error' in reply) return reject(new Error(reply.error));
-          onBoards?.(feed.take(reply));
+          const boards = feed.take(reply); // (not inside onBoards?.(): skipped when it is absent)
+          onBoards?.(boards);
           if (feed.finished) resolve();
           else feed.give(child);
         });
