@@ -19,10 +19,12 @@ import { DEFAULT_ADAPTIVE_NFE } from '../src/tasks/sudoku/solve-defaults.js';
 import { EASY, EASY_SOLUTION, HARD } from './sudoku-puzzles.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
+// a command that hangs is killed after 10 minutes, failing its test rather than holding the suite
 const sjd = (...args: string[]) =>
   spawnSync(process.execPath, [bin, ...args], {
     encoding: 'utf8',
     env: { ...process.env, SJD_THREADS: '1' },
+    timeout: 600_000,
   });
 
 const dir = mkdtempSync(join(tmpdir(), 'sjd-solve-cli-'));
