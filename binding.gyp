@@ -7,6 +7,7 @@
         "native/runtime.cc",
         "native/cpu_allocator.cc",
         "native/tensor_io.cc",
+        "native/random.cc",
         "native/categorical_draw.cc",
         "native/ops.cc",
         "native/autograd.cc",

@@ -303,6 +303,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
       {"getDefaultDevice", GetDefaultDevice}};
   RegisterRuntime(table);
   RegisterTensorIo(table);
+  RegisterRandom(table);
   RegisterOps(table);
   RegisterAutograd(table);
   RegisterOptim(table);

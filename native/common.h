@@ -42,6 +42,7 @@ BigBufferStats KeptBigBuffers();  // cpu_allocator.cc
 bool CanDrawCategorical(const at::Tensor& probs);
 at::Tensor DrawCategorical(const at::Tensor& probs, at::Generator& gen);
 void RegisterTensorIo(std::vector<Export>& out);
+void RegisterRandom(std::vector<Export>& out);  // random.cc
 void RegisterOps(std::vector<Export>& out);
 void RegisterAutograd(std::vector<Export>& out);
 void RegisterOptim(std::vector<Export>& out);

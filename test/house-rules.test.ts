@@ -29,21 +29,30 @@ function sources(dir: string): string[] {
 const parse = (file: string) =>
   ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
 
-/** `file:line: N lines` for every function-like node of `file` longer than `max` lines. */
-export function longFunctions(sf: ts.SourceFile, max: number): string[] {
-  const found: string[] = [];
+/** Every function-like node of `file` longer than `max` lines: where, its name, its length. */
+function longOnes(sf: ts.SourceFile, max: number) {
+  const found: { file: string; line: number; name: string; lines: number }[] = [];
   const line = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line;
   const visit = (n: ts.Node): void => {
     if (ts.isFunctionLike(n) && 'body' in n && n.body) {
       const lines = line(n.getEnd()) - line(n.getStart(sf)) + 1;
-      if (lines > max)
-        found.push(`${relative(root, sf.fileName)}:${line(n.getStart(sf)) + 1}: ${lines} lines`);
+      const at = line(n.getStart(sf)) + 1;
+      const name = n.name?.getText(sf) ?? `(line ${at})`;
+      if (lines > max) found.push({ file: relative(root, sf.fileName), line: at, name, lines });
     }
     ts.forEachChild(n, visit);
   };
   visit(sf);
   return found;
 }
+
+/** `file:line: N lines` for every function-like node of `file` longer than `max` lines. */
+export const longFunctions = (sf: ts.SourceFile, max: number): string[] =>
+  longOnes(sf, max).map((f) => `${f.file}:${f.line}: ${f.lines} lines`);
+
+/** `file name` of every function-like node of `file` longer than `max` lines. */
+const longNamed = (sf: ts.SourceFile, max: number): string[] =>
+  longOnes(sf, max).map((f) => `${f.file} ${f.name}`);
 
 /**
  * The functions over 60 lines, and the files over 300, that stay so for now, each with why: the
@@ -62,22 +71,6 @@ const LONG_FILES: Record<string, string> = {
   'src/tasks/sudoku/solve.ts': 'the solve over the refilled loop, to become the one loop',
   'src/tasks/sudoku/compare/comparison.ts': 'a comparison, to move to the lab',
 };
-
-/** `file name` of every function-like node of `file` longer than `max` lines. */
-function longNamed(sf: ts.SourceFile, max: number): string[] {
-  const found: string[] = [];
-  const line = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line;
-  const visit = (n: ts.Node): void => {
-    if (ts.isFunctionLike(n) && 'body' in n && n.body) {
-      const lines = line(n.getEnd()) - line(n.getStart(sf)) + 1;
-      const name = n.name?.getText(sf) ?? `(line ${line(n.getStart(sf)) + 1})`;
-      if (lines > max) found.push(`${relative(root, sf.fileName)} ${name}`);
-    }
-    ts.forEachChild(n, visit);
-  };
-  visit(sf);
-  return found;
-}
 
 const fileLines = (f: string) => readFileSync(f, 'utf8').trimEnd().split('\n').length;
 

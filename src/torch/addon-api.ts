@@ -96,7 +96,7 @@ const SIGNATURES = {
   eye: fn<(n: number, dtype?: DType, device?: string) => Handle>(),
   to: fn<(t: Handle, dtype?: DType, device?: string) => Handle>(),
 
-  // ---- tensor_io.cc: seeded draws on an explicit CPU generator ----
+  // ---- random.cc: seeded draws on an explicit CPU generator ----
   newGenerator: fn<(seed: number | bigint) => GenHandle>(),
   generatorGetState: fn<(g: GenHandle) => Handle>(),
   generatorSetState: fn<(g: GenHandle, state: Handle) => void>(),

@@ -24,6 +24,10 @@ const ZIP64_EOCD = 'PK\x06\x06';
 const CENTRAL = 'PK\x01\x02';
 const MAX32 = 0xffffffff;
 
+/** The error for a zip sjd cannot read, naming it and why. */
+export const unreadableZip = (path: string, why: string) =>
+  new Error(`${path}: not a readable zip file (${why})`);
+
 /** Reads `n` bytes at `at` (fewer only where the file ends). */
 function readAt(fd: number, at: number, n: number): Buffer {
   const b = Buffer.alloc(n);
@@ -85,7 +89,7 @@ function zip64Sizes(extra: Buffer, size: number, compressed: number) {
  */
 export function readZipDirectory(path: string): ZipEntry[] {
   const fail = (why: string): never => {
-    throw new Error(`${path}: not a readable zip file (${why})`);
+    throw unreadableZip(path, why);
   };
   return withFile(path, (fd) => {
     const size = statSync(path).size;

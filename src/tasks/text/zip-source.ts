@@ -10,6 +10,7 @@ import {
   expansionBound,
   MAX_EXPANSION,
   readZipDirectory,
+  unreadableZip,
 } from './zip-directory.js';
 
 /**
@@ -23,7 +24,7 @@ function unzipPass(
   onEntry: (name: string, data: Uint8Array, final: boolean) => void,
 ): void {
   const fail = (why: string): never => {
-    throw new Error(`${path}: not a readable zip file (${why})`);
+    throw unreadableZip(path, why);
   };
   const unzip = new Unzip((file) => {
     file.ondata = (err, data, final) => {
@@ -77,7 +78,7 @@ const mib = (bytes: number) =>
  */
 function listEntries(zip: string, chunk: number): { names: string[]; sizes: Map<string, number> } {
   const fail = (why: string): never => {
-    throw new Error(`${zip}: not a readable zip file (${why})`);
+    throw unreadableZip(zip, why);
   };
   const listed = readZipDirectory(zip);
   const sizes = new Map<string, number>();
@@ -137,8 +138,9 @@ export function decodeZip(
         if (!want.has(name)) return;
         const left = bound.get(name)! - data.length;
         if (left < 0)
-          throw new Error(
-            `${zip}: not a readable zip file (entry ${JSON.stringify(name)} expands past the size its directory lists)`,
+          throw unreadableZip(
+            zip,
+            `entry ${JSON.stringify(name)} expands past the size its directory lists`,
           );
         bound.set(name, left);
         expanded += data.length;

@@ -94,6 +94,7 @@ export function conv2d(
   const N = x.shape[0]!;
   const O = weight.shape[0]!;
   const Og = O / groups;
+  const xs = values(x);
   const ws = values(weight);
   const out = dense(x.dtype, [N, O, d.Ho, d.Wo]);
   const P = d.Ho * d.Wo;
@@ -102,7 +103,7 @@ export function conv2d(
   const cols = x.dtype === 'float64' ? new Float64Array(Kc * P) : new Float32Array(Kc * P);
   for (let n = 0; n < N; n++)
     for (let g = 0; g < groups; g++) {
-      im2col(values(x), cols, n, g, d);
+      im2col(xs, cols, n, g, d);
       // out[n, g Og .. , :] = weight[g Og .., Kc] x cols [Kc, P]
       gemm(ws, g * Og * Kc, cols, 0, out.data, (n * O + g * Og) * P, Og, Kc, P, false);
     }
