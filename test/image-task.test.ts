@@ -334,6 +334,8 @@ test('sjd compare image trains each model, scores it at each NFE (cached), and w
     'tiny',
     '--limit',
     '64',
+    '--eval-size',
+    '16',
     '-n',
     '20',
     '--nfes',

@@ -154,8 +154,10 @@ test('a request trickled a byte at a time, its headers or its body after them, i
       // the headers at once, then the body a byte a second (it was held 60 s)
       ['the body a byte a second after complete headers', () => raw(s.port, head, 0, body, 1000)],
     ] as const;
-    for (const [what, send] of cases) {
-      const r = await send();
+    // both at once, on their own connections: each is timed from its own start
+    const replies = await Promise.all(cases.map(([, send]) => send()));
+    for (const [i, [what]] of cases.entries()) {
+      const r = replies[i]!;
       assert.equal(r.status, 408, what);
       assert.match(JSON.parse(r.body).error, /did not arrive within 10 s/, what);
       assert.ok(r.s < 13, `${what}: cut off after ${r.s.toFixed(1)} s`);

@@ -78,7 +78,8 @@ test('Ctrl-C during eval sudoku: the workers go, the command prints what it solv
   const out = outputOf(child);
   assert.ok(await until(() => childrenOf(child.pid!).length === 2, 60), 'two workers started');
   const workers = childrenOf(child.pid!);
-  await sleep(15_000); // the workers loaded, some chunks solved
+  // the workers loaded and some chunks solved: the first progress line (every 5 s) counts them
+  assert.ok(await until(() => /: [1-9]\d* boards done/.test(out.stderr), 120), out.stderr);
   child.kill('SIGINT');
   const code = await exitWithin(child, 5);
   assert.equal(code, 130, out.stderr);
@@ -95,9 +96,11 @@ test('eval sudoku killed outright: its workers see the closed channel and exit',
   timeout: 300_000,
 }, async () => {
   const child = start(['eval', 'sudoku', '--data', qqwing, '--workers', '2', ...LONG]);
+  const out = outputOf(child);
   assert.ok(await until(() => childrenOf(child.pid!).length === 2, 60), 'two workers started');
   const workers = childrenOf(child.pid!);
-  await sleep(8000); // the workers loaded and solving
+  // the workers loaded and solving: the first progress line counts boards done
+  assert.ok(await until(() => /: [1-9]\d* boards done/.test(out.stderr), 120), out.stderr);
   child.kill('SIGKILL');
   await once(child, 'exit');
   assert.ok(await until(() => !workers.some(alive), 5), `workers left: ${workers.filter(alive)}`);

@@ -28,6 +28,7 @@ export interface ImageCompareFlags {
   n: number; // images per scored set
   levels: number;
   limit?: number;
+  evalSize: number; // held-out images for each run's evaluation loss
   features: string; // the feature network's folder
 }
 
@@ -42,6 +43,18 @@ export function parseLevels(value: string): number {
   return n;
 }
 
+const LIMIT_FLAG: TaskFlag = {
+  flags: '--limit <n>',
+  description: 'only the first N training images',
+  parse: integerIn(1, 100_000_000),
+};
+const EVAL_SIZE_FLAG: TaskFlag = {
+  flags: '--eval-size <n>',
+  description: 'held-out images for the evaluation loss',
+  parse: integerIn(1, 100_000),
+  default: IMAGE_TRAIN_DEFAULTS.evalSize,
+};
+
 /** `sjd train image`'s own flags. */
 export const IMAGE_TRAIN_FLAGS: TaskFlag[] = [
   {
@@ -54,17 +67,8 @@ export const IMAGE_TRAIN_FLAGS: TaskFlag[] = [
     description: 'Fashion-MNIST grey levels, a power of two from 2 to 256 (default 256)',
     parse: parseLevels,
   },
-  {
-    flags: '--limit <n>',
-    description: 'only the first N training images',
-    parse: integerIn(1, 100_000_000),
-  },
-  {
-    flags: '--eval-size <n>',
-    description: 'held-out images for the evaluation loss',
-    parse: integerIn(1, 100_000),
-    default: IMAGE_TRAIN_DEFAULTS.evalSize,
-  },
+  LIMIT_FLAG,
+  EVAL_SIZE_FLAG,
 ];
 
 /** `sjd compare image`'s own flags. */
@@ -101,11 +105,8 @@ export const IMAGE_COMPARE_FLAGS: TaskFlag[] = [
     parse: parseLevels,
     default: 16,
   },
-  {
-    flags: '--limit <n>',
-    description: 'only the first N training images',
-    parse: integerIn(1, 100_000_000),
-  },
+  LIMIT_FLAG,
+  EVAL_SIZE_FLAG,
   {
     flags: '--features <dir>',
     description: 'the feature network (default: the shipped one)',

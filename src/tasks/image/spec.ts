@@ -70,7 +70,7 @@ export const imageSpec: TaskSpec<LoadedModel & { geometry: ImageGeometry }> = {
       const { net, config: fc } = loadFeatureNet(o.features);
       const train = imagesOrFashion(undefined, 'train', { levels: o.levels, limit: o.limit });
       const test = imagesOrFashion(undefined, 'test', { levels: o.levels });
-      const task = new ImageTask(train.set, test.set, { evalSize: IMAGE_TRAIN_DEFAULTS.evalSize });
+      const task = new ImageTask(train.set, test.set, { evalSize: o.evalSize });
       const path = o.features === SHIPPED_FEATURES ? 'models/fashion-features' : o.features;
       const runs = await runImageComparison(
         task,
