@@ -8,7 +8,8 @@
 // step, the 256-level comparison's sampler) against the network passes of the same run: the
 // sampler's overhead.
 import { UNetDenoiser } from '../src/model/unet.js';
-import { valueAnchors } from '../src/process/index.js';
+import { type ProcessName, valueAnchors } from '../src/process/index.js';
+import type { SamplerName } from '../src/sampling/index.js';
 import {
   IMAGE_SIZES,
   ImageTask,
@@ -75,10 +76,10 @@ register(
 /** Sampling n untrained-model images at `levels` by `process` under `sampler` at `nfe`, against its passes. */
 function sampleShare(
   levels: number,
-  process: string,
+  process: ProcessName,
   n: number,
   nfe: number,
-  sampler = 'sjd',
+  sampler: SamplerName = 'sjd',
 ): BenchResult {
   const set = syntheticImages({ n: 64, channels: 1, height: 28, width: 28, levels });
   const task = new ImageTask(set, set, { evalSize: 8 });

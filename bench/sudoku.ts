@@ -9,8 +9,10 @@
 // defaults across two one-thread worker processes against the same solve in this process; and
 // the defaults with the network in bfloat16 against float32, in the same process.
 
+import { solvePuzzles } from '../src/lab/sudoku/solve-pool.js';
 import type { Precision } from '../src/model/precision.js';
 import { sampleTimes } from '../src/process/index.js';
+import type { SamplerName } from '../src/sampling/index.js';
 import { generatedPairs } from '../src/tasks/sudoku/data.js';
 import { loadSudokuModel } from '../src/tasks/sudoku/load.js';
 import { sudokuConfig } from '../src/tasks/sudoku/presets.js';
@@ -25,7 +27,6 @@ import {
   defaultSudokuSampler,
   sudokuSampling,
 } from '../src/tasks/sudoku/solve-defaults.js';
-import { solvePuzzles } from '../src/tasks/sudoku/solve-pool.js';
 import { SudokuTask } from '../src/tasks/sudoku/task.js';
 import { AdamW, crossEntropy, full, TorchGenerator } from '../src/torch/index.js';
 import { buildModel, buildProcess } from '../src/train/build.js';
@@ -89,7 +90,12 @@ register(
     model.eval();
     const puzzles = pairs.puzzles.slice(0, 128);
     const solve = () =>
-      solveSudoku(model, proc, puzzles, { sampler: 'confidence', nfe: 32, seed: 0, batch: 128 });
+      solveSudoku(model, proc, puzzles, {
+        sampler: 'confidence' as const,
+        nfe: 32,
+        seed: 0,
+        batch: 128,
+      });
     const [r] = networkShare(model, solve, 3);
     return { ...r, boards_per_s: (128 * 1000) / r.sjd_ms };
   },
@@ -104,7 +110,7 @@ const solvedBoards = (r: SolveResult, solutions: Board[]): number =>
  * An adaptive sampler over 128 generated boards, one attempt and with the shipped retries, against
  * the network passes of the same runs, with the NFE each board took and the boards solved.
  */
-function adaptiveSolveBench(sampler: string, rules: boolean): BenchResult {
+function adaptiveSolveBench(sampler: SamplerName, rules: boolean): BenchResult {
   const { model, process: proc } = loadSudokuModel();
   const { puzzles, solutions } = generatedPairs(128, 3);
   const settings = { sampler, rules, nfe: defaultSudokuNfe(sampler), seed: 0, batch: 128 };

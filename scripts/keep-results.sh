@@ -30,7 +30,7 @@ for run in "$runs"/*/; do
   done
   training=$([ "$checkpoints" = 1 ] && [ -f "${run}checkpoint/state.json" ] && echo 1 || echo 0)
   [ ${#scored[@]} -eq 0 ] && [ "$training" = 0 ] && continue
-  # a kept run being trained again (src/train/kept-run.ts holds its kept metrics aside meanwhile):
+  # a kept run being trained again (src/lab/kept-run.ts holds its kept metrics aside meanwhile):
   # its record in KEEP stands until the retrained run is settled against it
   [ -e "${run}kept-metrics.csv" ] && continue
   mkdir -p "$keep/$name"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Copies a comparison's kept results (scripts/keep-results.sh's KEEP) into its --out folder RUNS,
 # so that `sjd compare` resumes where they end: each kept file is copied unless RUNS already has
-# it, or has it set aside as FILE.stale (src/train/kept-run.ts: a run trained again that did not
+# it, or has it set aside as FILE.stale (src/lab/kept-run.ts: a run trained again that did not
 # repeat the kept one; the kept caches scored other weights and must not come back beside the
 # new ones). A kept checkpoint (keep-results.sh --with-checkpoints) comes back unless the run
 # has one: the run resumes from it.

@@ -1,8 +1,8 @@
 // sjd's public entry point (`import 'sjd'`): the tensor layer, the process engine, the pixel-space
 // baselines (DDPM, Bit Diffusion), samplers, denoisers, training, the tasks, the paper's figures,
-// and the utilities the command line uses. The HTTP server is not here, so that importing the
-// library loads no server: it is the `sjd/serve` entry (src/serve/index.ts). docs/design.md §2:
-// the CLI imports only these two.
+// and utilities. Two entries stand beside it: the HTTP server (`sjd/serve`, src/serve/index.ts),
+// so that importing the library loads no server, and the lab (`sjd/lab`, src/lab/index.ts), the
+// comparisons and their reports, run queues and solve pools. docs/design.md §2.
 
 export * as figures from './figures/index.js';
 export { Backbone, type BackboneConfig } from './model/backbone.js';
@@ -13,13 +13,6 @@ export { TokenClassifier } from './model/token-classifier.js';
 export * as pixel from './pixel/index.js';
 export * as process from './process/index.js';
 export * as sampling from './sampling/index.js';
-export {
-  gaussianSampler,
-  gaussianSamplers,
-  modelList,
-  nfesFlag,
-  samplerFlag,
-} from './tasks/common/flag-values.js';
 export * as image from './tasks/image/index.js';
 export {
   type CompareEntry,

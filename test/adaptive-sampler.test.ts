@@ -19,6 +19,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Denoiser as Model } from '../src/model/denoiser.js';
 import * as P from '../src/process/index.js';
+import type { SamplerName } from '../src/sampling/index.js';
 import {
   adaptiveStep,
   boardTime,
@@ -246,7 +247,7 @@ test('driver: one NFE a step per unfinished board at its own time; finished boar
         length: L,
         nfe: budget,
         seed: 1,
-        sampler: 'adaptive',
+        sampler: 'adaptive' as const,
         commit: { by: 'probability', threshold: 0.9 },
         condition: condition(),
         record: true,
@@ -305,7 +306,7 @@ test('driver: one NFE a step per unfinished board at its own time; finished boar
 test('driver: per-row budgets end each row at its own cap (its last step fills it); budgets all equal to the NFE change nothing; bad budgets are refused', () => {
   const { L, anchors, table, clues, B, argmax, condition } = driverToy();
   const proc = P.makeProcess('hybrid', { length: L });
-  const run = (nfe: number, budgets?: number[], sampler = 'adaptive') =>
+  const run = (nfe: number, budgets?: number[], sampler: SamplerName = 'adaptive') =>
     sample({
       ...SETTINGS,
       process: proc,
@@ -355,7 +356,7 @@ test('a grid sampler counts its NFE for every row', () => {
     length: 3,
     nfe: 8,
     seed: 1,
-    sampler: 'confidence',
+    sampler: 'confidence' as const,
   });
   assert.equal(r.nfe, 7);
   assert.deepEqual([...r.rowNfe], [7, 7, 7, 7, 7]);
@@ -566,7 +567,7 @@ test('exact posterior: on a law supported on the 6 permutations of 3 tokens, eve
         length: 3,
         nfe: 8,
         seed: 5,
-        sampler: 'adaptive',
+        sampler: 'adaptive' as const,
         condition: clue
           ? {
               tokens: torch.full([B, 3], 2, 'int64'),

@@ -69,7 +69,7 @@ test('confidence policy: round(#active (t - s) / t) most confident active sites 
       length: L,
       nfe,
       seed: 4,
-      sampler: 'confidence',
+      sampler: 'confidence' as const,
       condition: {
         tokens: torch.tensor(clueTokens, [B, L], 'int64'),
         mask: torch.tensor(mask, [B, L], 'bool'),
@@ -149,7 +149,7 @@ test('confidence policy at temperature 1 is the untempered policy (golden values
         length: 3,
         nfe: 8,
         seed: 5,
-        sampler: 'confidence',
+        sampler: 'confidence' as const,
         record: true,
       });
       assert.deepEqual(r.tokens.toArray(), tokens);
@@ -172,7 +172,7 @@ test('confidence policy: temperature T on logits l is temperature 1 on l / T (th
       length: 3,
       nfe: 12,
       seed: 8,
-      sampler: 'confidence',
+      sampler: 'confidence' as const,
       record: true,
     };
     const hot = sample({ ...SETTINGS, ...base, classifier: exact, temperature: T });

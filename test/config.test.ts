@@ -60,7 +60,7 @@ test("an image config written before sigma_B (process.preset, the blur's sigmaW)
 
 test('the configs the presets write are valid as they are', () => {
   for (const size of ['tiny', 'cpu', 'paper'])
-    for (const process of ['masked', 'hybrid', 'sjd']) {
+    for (const process of ['masked', 'hybrid', 'sjd'] as const) {
       const s = sudokuConfig({ size, process });
       assert.deepEqual(parseConfig(JSON.parse(JSON.stringify(s)), 'x'), s);
       const t = textConfig({ size, process });

@@ -150,7 +150,7 @@ test('the same seed draws the same figure, another seed another', async () => {
 
 test('reverse paths need a grid sampler of one pass a step; a point mass, tokens in range', () => {
   const proc = makeProcess('sjd', { length: 1 });
-  for (const sampler of ['adaptive', 'sjd-refresh'])
+  for (const sampler of ['adaptive', 'sjd-refresh'] as const)
     assert.throws(
       () =>
         torch.tidy(() =>

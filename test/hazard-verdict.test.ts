@@ -1,11 +1,11 @@
-// The hazard report's verdict of an arm against uniform (src/tasks/text/compare/hazard-report.ts):
+// The hazard report's verdict of an arm against uniform (src/lab/text/hazard-report.ts):
 // the difference in points, every seed on one side or an overlap, the mean +- std criterion in
 // either direction (an arm far below uniform read "does not clear" before, as one level with it), and
 // no verdict from one seed on both sides (a 0.2-point difference between two single runs said
 // "clears uniform" before, with both spreads taken as 0).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hazardVerdict } from '../src/tasks/text/compare/hazard-report.js';
+import { hazardVerdict } from '../src/lab/text/hazard-report.js';
 
 test('hazard verdict: one seed each gives none; seeds on one side and the criterion otherwise', () => {
   assert.equal(hazardVerdict([], 'x', [0.2]), 'not measured yet');

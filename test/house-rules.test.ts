@@ -3,10 +3,11 @@
 // (the list may only shrink: a name that no longer needs its exception must go); the command line
 // is thin and shaped like the tasks: each folder of src/cli/ is a task's (src/tasks/<task>/), and
 // the commands every task shares (`sjd train TASK`, `sjd compare TASK`) name no task: a task's
-// flags are data its spec declares.
+// flags are data its spec declares. The import graph: nothing below src/lab/ imports it (only the
+// command line does), and no two files import each other.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
 import { TASK_SPECS } from '../src/tasks/registry.js';
@@ -62,14 +63,11 @@ const longNamed = (sf: ts.SourceFile, max: number): string[] =>
 const LONG_FUNCTIONS: Record<string, string> = {
   'src/sampling/refill.ts refillSteps': 'the refilled sampling loop, to become the one loop',
   'src/sampling/driver.ts driverSteps': 'the fixed-grid sampling loop, to become the one loop',
-  'src/tasks/image/compare/comparison.ts writeImageReport':
-    'a report writer that samples, to move to the lab',
-  'src/tasks/text/compare/comparison.ts writeTextReport': 'a report writer, to move to the lab',
 };
 const LONG_FILES: Record<string, string> = {
   'src/sampling/refill.ts': 'the refilled sampling loop, to become the one loop',
   'src/tasks/sudoku/solve.ts': 'the solve over the refilled loop, to become the one loop',
-  'src/tasks/sudoku/compare/comparison.ts': 'a comparison, to move to the lab',
+  'src/lab/sudoku/comparison.ts': 'a comparison, to be split',
 };
 
 const fileLines = (f: string) => readFileSync(f, 'utf8').trimEnd().split('\n').length;
@@ -125,4 +123,60 @@ test('the function scan finds a long function', () => {
     true,
   );
   assert.deepEqual(longFunctions(sf, MAX_FUNCTION_LINES), ['x.ts:1: 63 lines']);
+});
+
+/** Every relative module `file` imports (static, re-exported or dynamic), as paths from root. */
+function importsOf(sf: ts.SourceFile): string[] {
+  const found: string[] = [];
+  const add = (spec: ts.Node | undefined) => {
+    if (spec && ts.isStringLiteralLike(spec) && spec.text.startsWith('.'))
+      found.push(relative(root, resolve(dirname(sf.fileName), spec.text.replace(/\.js$/, '.ts'))));
+  };
+  const visit = (n: ts.Node): void => {
+    if (ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) add(n.moduleSpecifier);
+    if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword)
+      add(n.arguments[0]);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+/** The pairs of files of `graph` (file -> what it imports) that import each other. */
+export function mutualImports(graph: Map<string, string[]>): string[] {
+  const pairs: string[] = [];
+  for (const [a, deps] of graph)
+    for (const b of deps) if (a < b && graph.get(b)?.includes(a)) pairs.push(`${a} <-> ${b}`);
+  return pairs;
+}
+
+test('the import graph: only the command line imports src/lab/, and no two files import each other', () => {
+  const graph = new Map(
+    sources(join(root, 'src')).map((f) => [relative(root, f), importsOf(parse(f))]),
+  );
+  const up = [...graph].flatMap(([f, deps]) =>
+    /^src\/(lab|cli)\//.test(f)
+      ? []
+      : deps.filter((d) => d.startsWith('src/lab/')).map((d) => `${f} -> ${d}`),
+  );
+  assert.deepEqual(up, []);
+  assert.ok(
+    graph.get('src/cli/compare.ts')?.includes('src/lab/index.ts'),
+    'the scan reads imports',
+  );
+  assert.deepEqual(mutualImports(graph), []);
+  // the scan finds a pair, type-only imports and re-exports included
+  const pair = new Map([
+    ['a.ts', ['b.ts']],
+    ['b.ts', ['a.ts', 'c.ts']],
+    ['c.ts', []],
+  ]);
+  assert.deepEqual(mutualImports(pair), ['a.ts <-> b.ts']);
+  const sf = ts.createSourceFile(
+    join(root, 'src/x/a.ts'),
+    "import type { T } from './b.js';\nexport * from '../y/c.js';\nconst m = import('./d.js');\nimport 'node:fs';\n",
+    ts.ScriptTarget.Latest,
+    true,
+  );
+  assert.deepEqual(importsOf(sf), ['src/x/b.ts', 'src/y/c.ts', 'src/x/d.ts']);
 });

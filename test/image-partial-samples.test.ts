@@ -1,4 +1,4 @@
-// The scored images a batch at a time (src/tasks/image/compare/partial-samples.ts): drawn one
+// The scored images a batch at a time (src/lab/image/partial-samples.ts): drawn one
 // batch after another they are the images one run draws; a scoring stopped after a batch resumes
 // from the kept batches (read back, not drawn again); a file kept under another key is not read.
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import {
   dropPartialSamples,
   partialSamplesFile,
   resumableSamples,
-} from '../src/tasks/image/compare/partial-samples.js';
+} from '../src/lab/image/partial-samples.js';
 import { loadAnyImageModel } from '../src/tasks/image/load.js';
 import { sampleAnyImages } from '../src/tasks/image/sample.js';
 import { imageShape } from '../src/tasks/image/tokens.js';

@@ -65,7 +65,7 @@ test('a batch holds training images as int64 tokens', () => {
 
 test('image presets: valid configs for every size and process; the value mean only with a blur', () => {
   for (const size of Object.keys(IMAGE_SIZES))
-    for (const process of ['masked', 'hybrid', 'sjd']) {
+    for (const process of ['masked', 'hybrid', 'sjd'] as const) {
       const c = imageConfig(geometry, { size, process });
       assert.deepEqual(parseConfig(JSON.parse(JSON.stringify(c)), 'x'), c);
       assert.equal(c.process.mean, process === 'sjd' ? 'value' : undefined, `${size} ${process}`);

@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { networkLength } from '../src/model/network.js';
 import { corrupt } from '../src/process/corrupt.js';
 import { sampleBatchSteps, unconditionalSampling } from '../src/sampling/batched.js';
+import type { SamplerName } from '../src/sampling/index.js';
 import { samplersFor } from '../src/sampling/index.js';
 import { modelClassifier } from '../src/sampling/model-classifier.js';
 import { TASK_SPECS } from '../src/tasks/registry.js';
@@ -89,7 +90,7 @@ const STEPS = 3;
 for (const task of TASKS)
   test(`every sampler of the shipped ${task} model takes the same first ${STEPS} steps on both backends`, () => {
     const names = on('torch', task, (m) => samplersFor(m.process));
-    const steps = (backend: BackendName, sampler: string) =>
+    const steps = (backend: BackendName, sampler: SamplerName) =>
       on(backend, task, (m) => {
         const o = unconditionalSampling(m.process, { n: B, nfe: 16, seed: 5, sampler });
         const run = sampleBatchSteps(m.model, m.process, { ...o, batchSize: B });

@@ -8,14 +8,9 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { HAZARD_ARMS, parseArms, rankCorrelation } from '../src/lab/text/index.js';
 import { withHazardWeights, withObjective } from '../src/process/index.js';
-import {
-  HAZARD_ARMS,
-  loadTextModel,
-  parseArms,
-  rankCorrelation,
-  textConfig,
-} from '../src/tasks/text/index.js';
+import { loadTextModel, textConfig } from '../src/tasks/text/index.js';
 import { textSpec } from '../src/tasks/text/spec.js';
 import * as torch from '../src/torch/index.js';
 import { parseConfig, train } from '../src/train/index.js';

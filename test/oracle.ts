@@ -4,6 +4,7 @@
 // "classifier" it drives the samplers; their output law must then be p0.
 import { fromDense, logSurvival, makeProcess, type SJDProcess } from '../src/process/index.js';
 import { mixtureTerms } from '../src/process/quadrature.js';
+import type { SamplerName } from '../src/sampling/index.js';
 import { type Classifier, sample } from '../src/sampling/index.js';
 import type { Tensor } from '../src/torch/index.js';
 import * as torch from '../src/torch/index.js';
@@ -181,7 +182,13 @@ export function oracleSampling<O extends { batch: number; nfe: number; seed: num
 export function oracleTokens(
   proc: SJDProcess,
   toy: Toy,
-  o: { batch: number; nfe: number; seed: number; sampler: string; grid?: 'uniform' | 'cosine' },
+  o: {
+    batch: number;
+    nfe: number;
+    seed: number;
+    sampler: SamplerName;
+    grid?: 'uniform' | 'cosine';
+  },
   chunk = 5000,
 ): Tensor {
   const parts: Tensor[] = [];
@@ -226,7 +233,7 @@ export const ORACLE_TOY = makeToy(
 export const ORACLE_W = fromDense(3, [1, 0.6, 0, 0.6, 1, 0.6, 0, 0.6, 1]);
 
 /** The configurations whose sampled law must be p0: [name, process, sampler]. */
-export function oracleConfigs(): [string, SJDProcess, string][] {
+export function oracleConfigs(): [string, SJDProcess, SamplerName][] {
   return [
     ['hybrid (I, 1), exact ancestral', makeProcess('hybrid', { length: 3 }), 'ancestral'],
     [
@@ -267,7 +274,7 @@ export function oracleConfigs(): [string, SJDProcess, string][] {
  * Samplers measured on the toy for the record (docs/reports/samplers/oracle.md) whose law is not p0 in
  * the limit: CANDI's deterministic latent updates (no noise is injected).
  */
-export function oracleTableOnly(): [string, SJDProcess, string][] {
+export function oracleTableOnly(): [string, SJDProcess, SamplerName][] {
   return [
     ['hybrid (I, 1), CANDI (posterior mean)', makeProcess('hybrid', { length: 3 }), 'candi'],
     [

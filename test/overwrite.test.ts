@@ -21,10 +21,10 @@ import { join } from 'node:path';
 import { before, test } from 'node:test';
 import type { Command } from 'commander';
 import { buildProgram } from '../src/cli/program.js';
+import { COMPARISON_REPORT } from '../src/lab/comparison-report.js';
 import { formatSudokuCsv } from '../src/tasks/sudoku/puzzle/csv.js';
 import { generatePuzzles } from '../src/tasks/sudoku/puzzle/generator.js';
-import { FRONTIER_FILE } from '../src/tasks/text/compare/frontier.js';
-import { COMPARISON_REPORT } from '../src/util/comparison-report.js';
+import { FRONTIER_FILE } from '../src/tasks/text/frontier.js';
 import { claimOutFiles } from '../src/util/out-path.js';
 import { tempDir } from './tmp.js';
 

@@ -229,7 +229,7 @@ const geometry = { height: 8, width: 8, channels: 1, levels: 16 };
 test('runs: both processes train (no anchors in the config), resume bit for bit, and sample by seed', async () => {
   const dir = tempDir();
   const task = new ImageTask(set, held, { evalSize: 8 });
-  for (const process of ['ddpm', 'bitdiff']) {
+  for (const process of ['ddpm', 'bitdiff'] as const) {
     const config = { ...imageConfig(geometry, { size: 'tiny', process, steps: 8 }), evalEvery: 4 };
     assert.deepEqual(parseConfig(JSON.parse(JSON.stringify(config)), 'x'), config);
     assert.equal(config.model.anchors, undefined);
@@ -250,7 +250,10 @@ test('runs: both processes train (no anchors in the config), resume bit for bit,
     assert.deepEqual(sampleAnyImages(loadAnyImageModel(split), o).images, x.images);
     // one image's samples do not depend on the others
     assert.deepEqual(sampleAnyImages(m, { ...o, n: 1 }).images, x.images.subarray(0, 64));
-    assert.throws(() => sampleAnyImages(m, { ...o, sampler: 'sjd' }), /samples by its own/);
+    assert.throws(
+      () => sampleAnyImages(m, { ...o, sampler: 'sjd' as const }),
+      /samples by its own/,
+    );
     assert.throws(() => sampleAnyImages(m, { ...o, topP: 0.9 }), /draws no categorical/);
   }
   // the SJD config keeps its anchors; a pixel config with them, or an SJD one without, is refused

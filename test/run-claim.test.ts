@@ -1,5 +1,5 @@
 // Claims on run folders (train/run-claim.ts) and the comparison queue that shares its runs
-// between processes (train/run-queue.ts): a live holder keeps a run, a dead one's claim is taken
+// between processes (lab/run-queue.ts): a live holder keeps a run, a dead one's claim is taken
 // over (as is a zombie's, or a reused pid's), a process's own claim is granted again; two `sjd compare` processes on one --out train
 // each run once between them and write the same report; `sjd train --resume` refuses a run
 // another process is training, in one line; `sjd runs` shows where each run stands.
@@ -10,8 +10,9 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { train } from '../src/index.js';
+import { workThrough } from '../src/lab/index.js';
 
-const { claimFile, claimHolder, claimRun, claimRunOrFail, workThrough } = train;
+const { claimFile, claimHolder, claimRun, claimRunOrFail } = train;
 
 import { procStat } from '../src/train/run-claim.js';
 import { tempDir } from './tmp.js';

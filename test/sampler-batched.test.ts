@@ -49,7 +49,7 @@ const conditionRows = (start: number, size: number) => {
   };
 };
 
-for (const sampler of ['sjd', 'confidence']) {
+for (const sampler of ['sjd', 'confidence'] as const) {
   test(`sampleInBatches (${sampler}): 5 sequences in chunks of 2 are the driver's chunks seeded seed + start`, () => {
     const o = { sampler, nfe: 6, temperature: 0.8, grid: 'uniform' as const, seed: 7 };
     const r = sampleInBatches(model, proc, {
@@ -121,13 +121,13 @@ test('sampleInBatches refuses a bad batch size; the driver names the default sam
         batchSize: 2,
         nfe: 1,
         seed: 0,
-        sampler: 'confidence',
+        sampler: 'confidence' as const,
       }),
     /less than one step of the confidence sampler \(2 NFE a step\)/,
   );
 });
 
-for (const sampler of ['sjd', 'confidence', 'adaptive']) {
+for (const sampler of ['sjd', 'confidence', 'adaptive'] as const) {
   test(`sampleBatchSteps (${sampler}): the recorded steps and sampleInBatches's result; an early stop frees the run`, () => {
     const o = {
       ...SETTINGS,

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as P from '../src/process/index.js';
+import type { SamplerName } from '../src/sampling/index.js';
 import {
   ancestralStep,
   type Classifier,
@@ -144,7 +145,7 @@ test('exact classifier, NFE 32: the ancestral step keeps active sites at varianc
   assert.ok(euler.get(0.1)! > 1.2, `Alg. 2 at t ~ 0.1: variance ratio ${euler.get(0.1)}`);
 });
 
-const tvAt = (proc: P.SJDProcess, sampler: string, nfe: number, batch = 20_000) =>
+const tvAt = (proc: P.SJDProcess, sampler: SamplerName, nfe: number, batch = 20_000) =>
   totalVariation(toy, oracleTokens(proc, toy, { batch, nfe, grid: 'uniform', seed: 1, sampler }));
 
 test('oracle toy: the ancestral step halves Alg. 2 TV at NFE 8 (20,000 samples) and comes near the noise floor at NFE 32 (60,000 samples)', {
@@ -193,8 +194,8 @@ test('the default sampler: the exact step where anchors have hazards of their ow
 test('masked preset: the ancestral sampler is MDLM ancestral step for step', () => {
   const proc = P.makeProcess('masked', { length: 3 });
   const o = oracleSampling(proc, toy, { batch: 500, nfe: 16, seed: 2 });
-  const a = sample({ ...SETTINGS, ...o, sampler: 'ancestral' });
-  const b = sample({ ...SETTINGS, ...o, sampler: 'mdlm' });
+  const a = sample({ ...SETTINGS, ...o, sampler: 'ancestral' as const });
+  const b = sample({ ...SETTINGS, ...o, sampler: 'mdlm' as const });
   assert.ok(a.tokens.equal(b.tokens));
 });
 
@@ -241,11 +242,11 @@ test("CANDI's update: with a certain classifier an active site moves to x0 + (x 
 test('logit refresh: two classifier passes a step, one on the last; eta < 1 refused by the ancestral samplers', () => {
   const proc = P.makeProcess('hybrid', { length: 3 });
   const o = oracleSampling(proc, toy, { batch: 16, nfe: 8, seed: 1 });
-  assert.equal(sample({ ...SETTINGS, ...o, sampler: 'ancestral-refresh' }).nfe, 7); // 4 steps: 2 + 2 + 2 + 1
-  assert.equal(sample({ ...SETTINGS, ...o, sampler: 'sjd-refresh' }).nfe, 7);
-  assert.equal(sample({ ...SETTINGS, ...o, sampler: 'ancestral' }).nfe, 8);
+  assert.equal(sample({ ...SETTINGS, ...o, sampler: 'ancestral-refresh' as const }).nfe, 7); // 4 steps: 2 + 2 + 2 + 1
+  assert.equal(sample({ ...SETTINGS, ...o, sampler: 'sjd-refresh' as const }).nfe, 7);
+  assert.equal(sample({ ...SETTINGS, ...o, sampler: 'ancestral' as const }).nfe, 8);
   const eta = P.makeProcess('sjd', { length: 3, eta: 0.5 });
-  for (const name of ['ancestral', 'ancestral-refresh', 'candi', 'candi-cache'])
+  for (const name of ['ancestral', 'ancestral-refresh', 'candi', 'candi-cache'] as const)
     assert.throws(
       () =>
         sample({
@@ -260,7 +261,7 @@ test('logit refresh: two classifier passes a step, one on the last; eta < 1 refu
 });
 
 test('state dtype: every sampler of a Gaussian process keeps y in float32 at eta = 1 and in float64 below (sampling/state.ts stateDtype)', () => {
-  const run = (proc: P.SJDProcess, sampler: string) =>
+  const run = (proc: P.SJDProcess, sampler: SamplerName) =>
     sample({
       ...SETTINGS,
       process: proc,
@@ -285,5 +286,6 @@ test('state dtype: every sampler of a Gaussian process keeps y in float32 at eta
     }
   }
   const slowHazard = P.makeProcess('sjd', { length: 3, eta: 0.5 }); // W = I
-  for (const name of ['sjd', 'confidence']) assert.equal(run(slowHazard, name).y.dtype, 'float64');
+  for (const name of ['sjd', 'confidence'] as const)
+    assert.equal(run(slowHazard, name).y.dtype, 'float64');
 });

@@ -75,7 +75,7 @@ test('adaptive sampler: with the rules a know-nothing classifier fills naked sin
       length: 81,
       nfe: 16,
       seed: 0,
-      sampler: 'adaptive',
+      sampler: 'adaptive' as const,
       condition: {
         tokens: torch.tensor(
           Array.from(puzzle, (v) => Math.max(v - 1, 0)),

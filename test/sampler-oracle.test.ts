@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as P from '../src/process/index.js';
+import type { SamplerName } from '../src/sampling/index.js';
 import { sample, sjdStep, stepGenerator } from '../src/sampling/index.js';
 import * as torch from '../src/torch/index.js';
 import {
@@ -154,9 +155,12 @@ test('temperature and top-p: low temperature and small top-p concentrate the all
   assert.ok(cold > normal + 0.1, `mode mass ${normal} -> ${cold}`);
   assert.ok(nucleus > normal + 0.1, `mode mass ${normal} -> ${nucleus}`);
   assert.throws(() => sample({ ...SETTINGS, ...base, topP: 0 }), /top-p must be in \(0, 1\]/);
-  assert.throws(() => sample({ ...SETTINGS, ...base, sampler: 'nope' }), /unknown sampler 'nope'/);
   assert.throws(
-    () => sample({ ...SETTINGS, ...base, sampler: 'mdlm' }),
+    () => sample({ ...SETTINGS, ...base, sampler: String('nope') as SamplerName }),
+    /unknown sampler 'nope'/,
+  );
+  assert.throws(
+    () => sample({ ...SETTINGS, ...base, sampler: 'mdlm' as const }),
     /the mdlm sampler needs the masked process/,
   );
 });

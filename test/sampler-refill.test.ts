@@ -20,7 +20,7 @@ const proc = makeProcess('hybrid', { length: 3 });
 const options = (batchSize: number, refill = true): RefillOptions => ({
   ...oracleContext(proc, ORACLE_TOY),
   length: 3,
-  sampler: 'adaptive',
+  sampler: 'adaptive' as const,
   commit: { by: 'probability', threshold: 0.995 },
   batchSize,
   refill,
@@ -137,7 +137,7 @@ test('a refilled batch refuses bad rows and grid samplers in one line', () => {
     /^Error: a row's condition must have 3 sites, got 2$/,
   );
   assert.throws(
-    () => run(rows(2), { ...options(2), sampler: 'confidence' }),
+    () => run(rows(2), { ...options(2), sampler: 'confidence' as const }),
     /needs an adaptive sampler, not confidence/,
   );
   assert.throws(() => run(rows(2), options(0)), /batch size must be a positive integer, got 0/);

@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as P from '../src/process/index.js';
+import type { SamplerName } from '../src/sampling/index.js';
 import {
   type CommitRule,
   type Exclusion,
@@ -69,7 +70,7 @@ function classifier(guess: number) {
 }
 
 function run(
-  sampler: string,
+  sampler: SamplerName,
   guess: number,
   commit?: CommitRule,
   exclude: Exclusion | null = colouring,

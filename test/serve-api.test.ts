@@ -81,7 +81,7 @@ test('/health and /api/models: every task served, with its samplers and defaults
   // sjd solve's defaults: Sudoku's rules, the sampler that undoes what breaks them (served for
   // Sudoku only: the other tasks have no rules to undo by)
   assert.deepEqual(tasks.sudoku!.defaults, {
-    sampler: 'adaptive-remask',
+    sampler: 'adaptive-remask' as const,
     nfe: DEFAULT_ADAPTIVE_NFE,
     temperature: 1,
     topP: 1,
@@ -140,9 +140,9 @@ test('a task without a model, or with one that does not load, is unavailable; no
 
 test('a solve gives the answer of sjd solve for the same seed and settings, JSON and streamed', async () => {
   for (const o of [
-    { sampler: 'confidence', nfe: 32, seed: 7, temperature: 1, rules: false },
-    { sampler: 'adaptive', nfe: 64, seed: 3, temperature: 0.8, rules: false },
-    { sampler: 'adaptive-remask', nfe: 64, seed: 3, temperature: 0.8, rules: true },
+    { sampler: 'confidence' as const, nfe: 32, seed: 7, temperature: 1, rules: false },
+    { sampler: 'adaptive' as const, nfe: 64, seed: 3, temperature: 0.8, rules: false },
+    { sampler: 'adaptive-remask' as const, nfe: 64, seed: 3, temperature: 0.8, rules: true },
   ]) {
     const cli = await sjdAsync(
       'solve',
@@ -194,7 +194,7 @@ test('a solve gives the answer of sjd solve for the same seed and settings, JSON
 
 test('a solve retries as sjd solve does: the same attempts and board, steps on the puzzle itself', async () => {
   // HARD: the shipped model alone gets it wrong at first and solves it on a symmetric copy.
-  const o = { sampler: 'adaptive', nfe: 300, seed: 0, retries: 10, rules: false };
+  const o = { sampler: 'adaptive' as const, nfe: 300, seed: 0, retries: 10, rules: false };
   const cli = await sjdAsync('solve', HARD, '--nfe', '300', '--retries', '10', '--no-rules');
   assert.equal(cli.status, 0, cli.stderr);
   const board = /^\d{81}$/m.exec(cli.stdout)![0];
@@ -244,12 +244,12 @@ test('bad requests: 4xx with a one-line reason, and no job started', async () =>
     [{ puzzle: '123' }, 400, /^puzzle: puzzle has 3 characters, expected 81$/],
     [{ puzzle: `${EASY.slice(0, 80)}x` }, 400, /^puzzle: puzzle has character 'x' at position 81$/],
     [{ puzzle: `55${EASY.slice(2)}` }, 400, /^puzzle: puzzle has '5' twice in row 1$/],
-    [{ puzzle: EASY, sampler: 'nope' }, 400, /^sampler: expected one of .*adaptive/],
-    [{ puzzle: EASY, sampler: 'mdlm' }, 400, /^sampler: expected one of/],
+    [{ puzzle: EASY, sampler: 'nope' as const }, 400, /^sampler: expected one of .*adaptive/],
+    [{ puzzle: EASY, sampler: 'mdlm' as const }, 400, /^sampler: expected one of/],
     [{ puzzle: EASY, nfe: 5000 }, 400, /^nfe: Too big/],
     [{ puzzle: EASY, nfe: 0 }, 400, /^nfe: Too small/],
     [{ puzzle: EASY, nfe: 1.5 }, 400, /^nfe: /],
-    [{ puzzle: EASY, sampler: 'confidence', nfe: 1 }, 400, /takes 2 NFE a step/],
+    [{ puzzle: EASY, sampler: 'confidence' as const, nfe: 1 }, 400, /takes 2 NFE a step/],
     [{ puzzle: EASY, temperature: -1 }, 400, /^temperature: /],
     [{ puzzle: EASY, seed: 'x' }, 400, /^seed: /],
     // a body's numbers are JSON numbers, never strings
@@ -260,7 +260,7 @@ test('bad requests: 4xx with a one-line reason, and no job started', async () =>
     [{ puzzle: EASY, retries: '2' }, 400, /^retries: .*received string$/],
     [{ puzzle: EASY, rules: 'true' }, 400, /^rules: .*expected boolean, received string$/],
     [
-      { puzzle: EASY, rules: false, sampler: 'adaptive-remask' },
+      { puzzle: EASY, rules: false, sampler: 'adaptive-remask' as const },
       400,
       /^sampler: adaptive-remask undoes what breaks Sudoku's rules; it needs rules: true$/,
     ],
@@ -490,7 +490,7 @@ test('every 4xx is {"error": "<one line>"}, fastify\'s and the HTTP parser\'s ow
 test('a request that arrives while the server stops: 503, {"error": ...}', async () => {
   const s = await startServer({ models: modelsFolder(false) });
   // a long solve keeps its connection open through the stop; the next request on it comes late
-  const body = JSON.stringify({ puzzle: EASY, sampler: 'sjd', nfe: 200 });
+  const body = JSON.stringify({ puzzle: EASY, sampler: 'sjd' as const, nfe: 200 });
   const sock = connect(s.port, '127.0.0.1');
   let out = '';
   sock.on('data', (c) => {

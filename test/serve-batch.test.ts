@@ -116,7 +116,7 @@ test("a batch seats at most its size: more solves start another job; a grid samp
     const now = batch(s);
     assert.equal(now.passes, now.rows, 'a batch of one shares no pass');
     assert.equal(s.ctx.queue.stats().done, 2);
-    const c = await post(s, { puzzle: MEDIUM, sampler: 'confidence', nfe: 32, seed: 7 });
+    const c = await post(s, { puzzle: MEDIUM, sampler: 'confidence' as const, nfe: 32, seed: 7 });
     assert.equal(c.status, 200);
     assert.deepEqual(got(c), reference(s, MEDIUM, c));
     assert.deepEqual(batch(s), now, 'the grid sampler ran outside the batch');

@@ -78,7 +78,7 @@ test('a stop lets a running solve finish', async () => {
   const solve = fetch(`${s.url}api/sudoku/solve`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ puzzle: EASY, sampler: 'sjd', nfe: 100 }),
+    body: JSON.stringify({ puzzle: EASY, sampler: 'sjd' as const, nfe: 100 }),
   });
   while (!/"running":1/.test(await (await fetch(`${s.url}health`)).text()))
     await new Promise((r) => setTimeout(r, 10));

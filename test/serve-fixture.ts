@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { samplerName } from '../src/sampling/index.js';
 import {
   type AppOptions,
   buildApp,
@@ -144,7 +145,7 @@ export async function until(cond: () => boolean, what: string, ms = 20_000): Pro
 export function reference(s: Server, puzzle: string, a: SolveAnswer): [string, number, number] {
   const m = s.ctx.served.sudoku as ServedModel;
   const r = solveSudoku(m.model, m.process, [parseBoard(puzzle)], {
-    sampler: a.sampler,
+    sampler: samplerName(a.sampler),
     nfe: a.nfe,
     temperature: a.temperature,
     seed: a.seed,

@@ -4,7 +4,7 @@
 import { SAMPLING_DEFAULTS } from '../src/sampling/index.js';
 
 export const SETTINGS = {
-  sampler: 'sjd',
+  sampler: 'sjd' as const,
   grid: SAMPLING_DEFAULTS.grid,
   temperature: SAMPLING_DEFAULTS.temperature,
   topP: SAMPLING_DEFAULTS.topP,

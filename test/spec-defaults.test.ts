@@ -119,7 +119,7 @@ test('the library follows a changed spec default: sampleText and solveSudoku', a
   const board = sudoku.parseBoard(EASY);
   const confidences = (extra: object) => {
     const r = sudoku.solveSudoku(s.model, s.process, [board], {
-      sampler: 'confidence',
+      sampler: 'confidence' as const,
       nfe: 8,
       seed: 1,
       rules: false,

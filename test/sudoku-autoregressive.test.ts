@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { type CompareOptions, diffusionParameters } from '../src/lab/sudoku/comparison.js';
 import { CausalDecoder } from '../src/model/causal-decoder.js';
 import { decodeGreedy } from '../src/tasks/sudoku/autoregressive/decode.js';
 import { leftToRight, solverOrder } from '../src/tasks/sudoku/autoregressive/order.js';
@@ -17,10 +18,6 @@ import {
   matchedMlpHidden,
   trainAutoregressive,
 } from '../src/tasks/sudoku/autoregressive/train.js';
-import {
-  type CompareOptions,
-  diffusionParameters,
-} from '../src/tasks/sudoku/compare/comparison.js';
 import { loadPairs } from '../src/tasks/sudoku/data.js';
 import { parseBoard } from '../src/tasks/sudoku/puzzle/board.js';
 import { solveLogically } from '../src/tasks/sudoku/puzzle/logic-solver.js';

@@ -30,6 +30,7 @@ import {
 import { type TorchGenerator, tensor } from '../src/torch/index.js';
 import {
   loadTransformer,
+  type ProcessDefaults,
   presetConfig,
   type Size,
   type TaskShape,
@@ -90,7 +91,12 @@ const tiny: Size = {
   evalEvery: 500,
   checkpointEvery: 500,
 };
-const defaults = { process: 'masked', blend: 'identity', bandwidth: 1, schedule: 'linear' };
+const defaults: ProcessDefaults = {
+  process: 'masked',
+  blend: 'identity',
+  bandwidth: 1,
+  schedule: 'linear',
+};
 
 const repeatSpec: TaskSpec = {
   name: 'repeat',
@@ -155,7 +161,7 @@ test('a registered task trains by `sjd train`, samples by its spec and is served
   // Its spec loads and samples the trained model: repeats, not noise.
   const m = repeatSpec.load(dir);
   assert.equal(m.config.task, 'repeat');
-  const settings = { ...SETTINGS, n: 4, nfe: 32, sampler: 'mdlm', seed: 3 };
+  const settings = { ...SETTINGS, n: 4, nfe: 32, sampler: 'mdlm' as const, seed: 3 };
   const direct = drain(repeatSpec.sampleSteps!(m, settings), false);
   const more = drain(repeatSpec.sampleSteps!(m, { ...settings, n: 64 }), false);
   assert.ok(
@@ -170,7 +176,7 @@ test('a registered task trains by `sjd train`, samples by its spec and is served
     assert.equal(info.tasks.repeat.available, true);
     assert.equal(info.tasks.repeat.process, 'masked');
     assert.deepEqual(info.tasks.repeat.defaults, {
-      sampler: 'mdlm',
+      sampler: 'mdlm' as const,
       nfe: 32,
       temperature: 1,
       topP: 1,
@@ -189,7 +195,7 @@ test('a registered task trains by `sjd train`, samples by its spec and is served
     assert.equal(body.nfe_used, direct.nfe);
     assert.deepEqual(
       { n: body.n, nfe: body.nfe, sampler: body.sampler, seed: body.seed },
-      { n: 4, nfe: 32, sampler: 'mdlm', seed: 3 },
+      { n: 4, nfe: 32, sampler: 'mdlm' as const, seed: 3 },
     );
     const bad = await app.inject({ method: 'POST', url: '/api/repeat/sample', payload: { n: 99 } });
     assert.equal(bad.statusCode, 400);

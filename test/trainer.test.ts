@@ -5,15 +5,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { trainUnlessScored } from '../src/lab/index.js';
 import { modelClassifier, sample } from '../src/sampling/index.js';
 import * as torch from '../src/torch/index.js';
-import {
-  finishedStep,
-  type TrainConfig,
-  type TrainTask,
-  train,
-  trainUnlessScored,
-} from '../src/train/index.js';
+import { finishedStep, type TrainConfig, type TrainTask, train } from '../src/train/index.js';
 import { SETTINGS } from './settings.js';
 import { tempDir } from './tmp.js';
 

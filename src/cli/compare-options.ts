@@ -5,7 +5,9 @@
 // comparison (the report, or how to continue an interrupted one).
 import { existsSync, statSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
-import { modelList, process as P, PRECISIONS, util } from '../index.js';
+import { process as P, PRECISIONS, util } from '../index.js';
+import * as lab from '../lab/index.js';
+import { modelList } from '../tasks/common/flag-values.js';
 import { int, oneOf, parsed } from './options.js';
 
 /** `--models`: the comparison's processes by name, one grammar for every task. */
@@ -28,7 +30,7 @@ export interface ComparisonFlags {
   out: string;
   steps: number;
   size: string;
-  seeds: string[];
+  seeds: number[];
   models: string[];
   doc: string;
   wait: boolean; // --no-wait sets false
@@ -81,7 +83,7 @@ export function checkOutputs(
   util.checkWritable(out);
   util.claimOutFiles(files.report, files.beside, force, {
     flag: '--doc',
-    kind: util.COMPARISON_REPORT,
+    kind: lab.COMPARISON_REPORT,
   });
 }
 
@@ -91,7 +93,7 @@ export function comparison(
   description: string,
   sizes: string[],
   models: { help: string; defaults: string[]; parse?: (value: string) => string[] },
-  seeds: string[],
+  seeds: number[],
 ): Command {
   return modelsOption(
     runsOptions(cmd.description(description), sizes)

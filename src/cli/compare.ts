@@ -1,11 +1,12 @@
-// `sjd compare TASK`: processes compared at a matched budget, one subcommand for every task of
-// the registry with a comparison (its spec's compare entry: Sudoku, images, text). Each takes the
-// shared flags (compare-options.ts) and the flags its task declares (compare.flags, checked
-// together by compare.check); same budget and seeds, resumable; each writes its report (table,
-// plot) where --doc says.
+// `sjd compare TASK`: processes compared at a matched budget, one subcommand for every comparison
+// of the lab (lab/comparisons.ts: Sudoku, text, images, and a registered task's compare entry).
+// Each takes the shared flags (compare-options.ts) and the flags its entry declares (checked
+// together by its check); same budget and seeds, resumable; each writes its report (table, plot)
+// where --doc says.
 
 import type { Command } from 'commander';
-import { type CompareEntry, taskSpecs } from '../index.js';
+import type { CompareEntry } from '../index.js';
+import * as lab from '../lab/index.js';
 import * as torch from '../torch/index.js';
 import {
   type ComparisonFlags,
@@ -35,7 +36,7 @@ function checkFlags(c: Command, e: CompareEntry): Command {
 function compareAction(e: CompareEntry, local: string[]) {
   return async (o: ComparisonFlags, self: Command) => {
     torch.requireLibtorch('a comparison (it trains its runs)');
-    const flags = { ...o, seeds: o.seeds.map(Number), command: '' };
+    const flags = { ...o, command: '' };
     const files = e.outputs?.(flags) ?? { report: o.doc, beside: [] };
     checkOutputs(o.out, files, o.force === true);
     // --no-wait and --force change who works the runs and what may be replaced, not the
@@ -68,7 +69,6 @@ function registerCompareTask(cmd: Command, name: string, sizes: string[], e: Com
 
 export function registerCompare(program: Command): void {
   const cmd = group(program, 'compare', 'compare processes at a matched budget');
-  for (const spec of taskSpecs())
-    if (spec.compare)
-      registerCompareTask(cmd, spec.name, Object.keys(spec.train.sizes), spec.compare);
+  for (const { task, sizes, entry } of lab.comparisons())
+    registerCompareTask(cmd, task, sizes, entry);
 }

@@ -5,7 +5,8 @@
 // needed); image: sample the shipped image model into a PNG grid.
 import type { Command } from 'commander';
 import { image, type Precision, runReverseDemo, sudoku, torch, util } from '../index.js';
-import { int, nfe, pngFile, samplerOption } from './options.js';
+import type { SamplerName } from '../sampling/index.js';
+import { int, nfe, pngFile, samplerOption, seed } from './options.js';
 import { heartbeat, withProgress } from './progress.js';
 import {
   commitOptions,
@@ -25,7 +26,7 @@ interface DemoOpts {
   length: number;
   count?: number;
   nfe?: number;
-  sampler?: string;
+  sampler?: SamplerName;
   rules?: boolean;
   commitBy: 'probability' | 'margin';
   commitThreshold: number;
@@ -44,7 +45,7 @@ export function registerDemo(program: Command): void {
     .description(
       'sudoku (default): generate puzzles and solve them with the shipped model; image: sample the shipped image model into a PNG grid; reverse: train a tiny model for a few seconds',
     )
-    .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
+    .option('--seed <n>', 'random seed', seed, 0)
     .option(
       '--count <n>',
       'sudoku: puzzles to generate and solve (default 100); image: images (default 16)',

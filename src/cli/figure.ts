@@ -6,7 +6,7 @@
 import { dirname } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { figures, util } from '../index.js';
-import { int } from './options.js';
+import { seed } from './options.js';
 
 interface FigureOpts {
   out: string;
@@ -29,7 +29,7 @@ export function registerFigure(program: Command): void {
       .command(name)
       .description(`${f.label}: ${f.description}`)
       .requiredOption('--out <file>', 'the SVG file to write', svgFile)
-      .option('--seed <n>', 'seed of the reverse runs', int(0, 2 ** 31 - 1), 0)
+      .option('--seed <n>', 'seed of the reverse runs', seed, 0)
       .option('--force', 'replace an existing --out file')
       .action((o: FigureOpts) => drawFigure(name, o));
   }

@@ -3,7 +3,8 @@
 // Error becomes commander's invalid argument here: exit 2, `option '--x <n>' argument 'y' is
 // invalid. <the reason>`. A task's declared flags (TaskFlag) become options here too.
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { image, process as P, samplerFlag, type TaskFlag, taskSpec, util } from '../index.js';
+import { image, process as P, type sampling, type TaskFlag, taskSpec, util } from '../index.js';
+import { samplerFlag } from '../tasks/common/flag-values.js';
 
 const { BLENDS, PRESETS, SCHEDULES } = P;
 
@@ -28,6 +29,12 @@ export const pngFile = parsed((v: string) => {
 });
 
 export const num = (min: number, max: number) => parsed(util.numberIn(min, max));
+
+/** A seed (util/flag-values.ts: 0 to 2^31 - 1). */
+export const seed = parsed(util.seedValue);
+
+/** A sampling temperature (util/flag-values.ts: 1e-3 to 100). */
+export const temperature = parsed(util.temperatureValue);
 
 export const oneOf = <T extends string>(choices: readonly T[]) => parsed(util.oneOf(choices));
 
@@ -63,7 +70,7 @@ export const nfe = parsed(util.nfeValue);
 /** The process flags every training command shares (process/choice.ts has the vocabulary). */
 export interface ProcessFlags {
   size: string;
-  process: string;
+  process: P.ProcessName;
   blend?: string;
   sigmaW?: number; // --sigma-w: W's bandwidth (text, Sudoku)
   sigmaB?: number; // --sigma-b: the image blur B's bandwidth
@@ -79,7 +86,7 @@ export function processOptions(
   cmd: Command,
   d: {
     sizes: string[];
-    process: string;
+    process: P.ProcessName;
     blend: string;
     bandwidth: number;
     schedule: string;
@@ -133,7 +140,7 @@ export function processOptions(
 }
 
 /** A sampling command's `--seed` (every task's). */
-export const seedOption = ['--seed <n>', 'sampling seed', int(0, 2 ** 31 - 1), 0] as const;
+export const seedOption = ['--seed <n>', 'sampling seed', seed, 0] as const;
 
 /** `--top-p` with the task's default (the registry's, as the page's). */
 export const topPOption = (task: string) =>
@@ -153,7 +160,7 @@ export const temperatureOption = (task: string) =>
   [
     '--temperature <t>',
     'sampling temperature',
-    num(1e-6, 100),
+    temperature,
     taskSpec(task).sampling.temperature,
   ] as const;
 
@@ -165,7 +172,7 @@ export function samplerOption(
   cmd: Command,
   flag: string,
   description: string,
-  fallback?: string,
+  fallback?: sampling.SamplerName,
   withRules = false,
 ): Command {
   return cmd.addOption(flagOption(samplerFlag(flag, description, fallback, withRules)));

@@ -2,7 +2,8 @@
 // its step against its budget, the process working on it, and what it has cached; --json for
 // the same as one JSON array.
 import type { Command } from 'commander';
-import { train, util } from '../index.js';
+import { util } from '../index.js';
+import * as lab from '../lab/index.js';
 
 export function registerRuns(program: Command): void {
   program
@@ -13,7 +14,7 @@ export function registerRuns(program: Command): void {
     .argument('<dir>', 'the folder of the runs')
     .option('--json', 'print one JSON array instead of the table')
     .action((dir: string, o: { json?: boolean }) => {
-      const runs = train.runsUnder(dir);
+      const runs = lab.runsUnder(dir);
       if (o.json) {
         console.log(JSON.stringify(runs));
         return;

@@ -4,6 +4,7 @@
 // what the spec answers, with a summary line on stderr.
 import type { Command } from 'commander';
 import { sampling, type TaskSpec, taskSpecs, util } from '../index.js';
+import type { SamplerName } from '../sampling/index.js';
 import { group, int, nfeOption, samplerOption, seedOption, temperatureOption } from './options.js';
 
 interface Flags {
@@ -11,7 +12,7 @@ interface Flags {
   n: number;
   nfe: number;
   temperature: number;
-  sampler?: string;
+  sampler?: SamplerName;
   seed: number;
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { PRECISIONS, type Precision, type PreparedRun, train as T } from '../index.js';
 import * as torch from '../torch/index.js';
-import { int, num, oneOf } from './options.js';
+import { int, num, oneOf, seed } from './options.js';
 import {
   joinGroup,
   launched,
@@ -48,7 +48,7 @@ export const runOptions = (c: Command) =>
         '--out <dir>',
         'run folder (new, empty, or with --resume the run to continue)',
       )
-      .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
+      .option('--seed <n>', 'random seed', seed, 0)
       .option(
         '--steps <n>',
         "training steps (default: the size); with --resume, more than the run's extends it (a cosine learning rate is stretched to end there)",
@@ -96,9 +96,9 @@ export function trainAction<F extends RunFlags>(
     torch.requireLibtorch('training');
     if (await launched(o)) return;
     const dp = await joinGroup(o);
-    if (dp.rank === 0 || o.resume) T.checkRunFolder(o.out, o.resume === true);
+    const opened = T.openRun(o.out, o.resume === true, dp.rank === 0 || o.resume === true);
     if (dp.rank === 0) T.checkUnclaimed(o.out); // rank 0 claims the run for every rank
-    const saved = o.resume ? T.readConfig(join(o.out, T.RUN_FILES.config)) : undefined;
+    const { saved } = opened;
     const at = saved ? T.finishedStep(o.out) : 0;
     const { flags, extendTo } = saved
       ? resumeFlags(name, o, cmd, saved, at)
@@ -107,16 +107,19 @@ export function trainAction<F extends RunFlags>(
     const { task, about } = prepared;
     const config = saved ? prepared.config : withRecordedFlags(prepared.config, o, cmd);
     T.checkStepMemory(config, torch.defaultDevice()); // before any step: what the CPU cannot hold
-    if (saved) T.checkRunData(o.out, task.dataHash, saved.data); // before any line (trainer.ts again)
-    console.error(`sjd train ${name}: ${about}`);
-    if (saved && extendTo !== undefined && dp.rank === 0)
-      console.error(`sjd train ${name}: ${extensionNote(saved, extendTo, at)}`);
+    // said once the trainer has checked the run's data against the saved run's
+    const ready = () => {
+      console.error(`sjd train ${name}: ${about}`);
+      if (saved && extendTo !== undefined && dp.rank === 0)
+        console.error(`sjd train ${name}: ${extensionNote(saved, extendTo, at)}`);
+    };
     await runWithProgress(
-      o.out,
+      opened,
       withShards(config, o, dp),
       task,
       { ...flags, steps: extendTo },
       dp,
+      ready,
     );
   };
 }
@@ -176,11 +179,12 @@ function outcomeLine(r: T.TrainResult, task: T.TrainTask, o: RunFlags, out: stri
  * --stop-after asked (exit 0), or interrupted by a signal (exit 130).
  */
 export async function runWithProgress(
-  out: string,
+  opened: T.OpenedRun,
   config: T.TrainConfig,
   task: T.TrainTask,
   o: RunFlags,
   dp: T.DataParallel = T.SINGLE,
+  ready?: () => void,
 ): Promise<void> {
   const resume = o.resume === true;
   // (--init with --resume is refused before this, by runOptions' hook)
@@ -188,10 +192,21 @@ export async function runWithProgress(
   const lead = dp.rank === 0;
   const bar = progressBar();
   // on resume, o.steps is the run's new end when it extends the run (resume.ts), else unset
-  const hooks: T.TrainHooks = { stopAfter: o.stopAfter, steps: resume ? o.steps : undefined };
-  const r = await T.train(out, config, task, resume, lead ? { ...hooks, ...bar.hooks } : hooks, dp);
+  const hooks: T.TrainHooks = {
+    stopAfter: o.stopAfter,
+    steps: resume ? o.steps : undefined,
+    ready,
+  };
+  const r = await T.train(
+    opened,
+    config,
+    task,
+    resume,
+    lead ? { ...hooks, ...bar.hooks } : hooks,
+    dp,
+  );
   dp.group?.destroy();
   bar.stop();
   if (r.stoppedBy === 'signal') process.exitCode = 130;
-  if (lead) console.log(outcomeLine(r, task, o, out));
+  if (lead) console.log(outcomeLine(r, task, o, opened.dir));
 }

@@ -20,7 +20,7 @@ export const ETA_COMMIT = {
   etas: [0.25, 0.5, 0.75, 1], // panels (a) to (d)
   anchor: 1, // E(a), d = 1
   trajectories: 6, // reverse runs drawn in each panel
-  sampler: 'sjd', // Alg. 2
+  sampler: 'sjd' as const, // Alg. 2
   nfe: 200, // steps of the uniform grid
   size: { width: 240, height: 200 }, // a panel's, in pixels: the heat map has one cell a pixel
   scheme: 'viridis' as const, // the heat map's colours (a Vega scheme)

@@ -5,6 +5,7 @@
 // with nothing re-simulated here. A site's commit is the first grid time at which it sits on an
 // anchor: the jump fell in the step that ended there.
 import type { SJDProcess } from '../process/index.js';
+import type { SamplerName } from '../sampling/index.js';
 import { type Classifier, type GridKind, getSampler, sample } from '../sampling/index.js';
 import { type Tensor, tidy } from '../torch/index.js';
 
@@ -14,7 +15,7 @@ export interface ReversePathOptions {
   anchors: Tensor; // [K, d]
   batch: number; // B trajectories of the whole sequence
   length: number; // L sites
-  sampler: string; // a grid sampler of one classifier pass a step (sjd, mdlm, ancestral)
+  sampler: SamplerName; // a grid sampler of one classifier pass a step (sjd, mdlm, ancestral)
   nfe: number; // steps
   grid: GridKind;
   seed: number;

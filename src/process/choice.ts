@@ -36,8 +36,11 @@ export function describePixelProcess(name: PixelProcessName): string {
 }
 
 /** A process as saved in a run's config.json. */
+/** The processes by name: the presets of the SJD engine and the pixel-space baselines. */
+export type ProcessName = 'masked' | 'continuous' | 'hybrid' | 'sjd' | 'ddpm' | 'bitdiff';
+
 export interface ProcessChoice {
-  name: 'masked' | 'continuous' | 'hybrid' | 'sjd' | 'ddpm' | 'bitdiff';
+  name: ProcessName;
   blend?: string; // W by name (sjd); identity when absent
   sigmaW?: number; // the bandwidth sigma_W of W (text, Sudoku)
   sigmaB?: number; // images: the bandwidth sigma_B of the blur B of pixel values (blur2d)
@@ -152,7 +155,7 @@ const EARLIER_NAMES: Record<string, string> = { mdlm: 'masked', cadd: 'hybrid' }
  * 'mdlm' and 'cadd' are read as 'masked' and 'hybrid' (canonicalProcessName).
  */
 export function parseProcessName(name: string): {
-  process: string;
+  process: ProcessName;
   bandwidth?: number;
   blend?: string;
 } {
@@ -162,8 +165,9 @@ export function parseProcessName(name: string): {
     const blend = m[1] === 'row-' ? 'gauss1d-row' : m[1] === 'add-' ? 'gauss1d' : undefined;
     return { process: 'sjd', bandwidth: Number(m[2]), ...(blend && { blend }) };
   }
-  if (PRESETS.includes(canonical as ProcessChoice['name']) || isPixelProcess(canonical))
-    return { process: canonical };
+  const preset = PRESETS.find((p) => p === canonical);
+  if (preset) return { process: preset };
+  if (isPixelProcess(canonical)) return { process: canonical };
   throw new Error(
     `unknown model '${name}' (${PRESETS.join(', ')}, sjd-SIGMA such as sjd-1.5, sjd-row-SIGMA or sjd-add-SIGMA; images also ${PIXEL_PRESETS.join(', ')})`,
   );

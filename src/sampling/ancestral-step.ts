@@ -42,11 +42,12 @@ import { drawCategorical } from './categorical.js';
 import { commitSites } from './commit.js';
 import { classify } from './exclusion.js';
 import { temperedProbs } from './reverse-sde.js';
+import type { SamplerName } from './sampler-names.js';
 import { chooseAt, normalAt, sitesOf } from './site-draws.js';
 import type { StepFn } from './types.js';
 
 /** Refuses a process with no exact ancestral step. */
-export function checkAncestral(proc: SJDProcess, sampler: string): void {
+export function checkAncestral(proc: SJDProcess, sampler: SamplerName): void {
   if (proc.config.kernel === 'vp' && proc.eta !== 1)
     throw new Error(
       `the ${sampler} sampler needs eta = 1 (got eta ${proc.eta}): at eta < 1 the reverse step has no closed form; use the sjd sampler (Alg. 2)`,
@@ -116,7 +117,7 @@ export function posteriorMove(
  * design.md §4), and the float64 posterior is formed at the committing sites only (at 256 levels
  * the whole one is [64 x 784, 256] float64: 103 MB written and read several times a step).
  */
-export function ancestralStep(refresh: boolean, name: string): StepFn {
+export function ancestralStep(refresh: boolean, name: SamplerName): StepFn {
   return (ctx, state, t, s, last, gen) => {
     const proc = ctx.process;
     checkAncestral(proc, name);

@@ -15,7 +15,8 @@ import {
   type SamplingSettings,
   withSamplingDefaults,
 } from './defaults.js';
-import { driverSteps, type SampleOptions, type TrajectoryStep } from './driver.js';
+import { driverSteps, type TrajectoryStep } from './driver.js';
+import type { SampleOptions } from './driver-options.js';
 import { modelClassifier } from './model-classifier.js';
 import { type RowJob, type RowSource, refillSteps, samplingSteps } from './refill.js';
 import { getSampler } from './registry.js';

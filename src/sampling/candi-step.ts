@@ -29,6 +29,7 @@ import { drawCategorical } from './categorical.js';
 import { commitSites } from './commit.js';
 import { classify } from './exclusion.js';
 import { temperedProbs } from './reverse-sde.js';
+import type { SamplerName } from './sampler-names.js';
 import type { StepContext, StepFn } from './types.js';
 
 /** CANDI's deterministic latent update of the active sites, from t to s, in our VP coordinates. */
@@ -50,7 +51,7 @@ function candiMove(
 }
 
 /** One CANDI step; `cache` selects the sampled-x0hat variant. */
-export function candiStep(cache: boolean, name: string): StepFn {
+export function candiStep(cache: boolean, name: SamplerName): StepFn {
   return (ctx, state, t, s, last, gen) => {
     const proc = ctx.process;
     if (proc.config.kernel !== 'vp')

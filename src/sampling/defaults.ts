@@ -7,11 +7,12 @@
 import type { SJDProcess } from '../process/index.js';
 import type { GridKind } from './grid.js';
 import { defaultSampler } from './registry.js';
+import type { SamplerName } from './sampler-names.js';
 
 /** Where sampling starts unless told otherwise (`sjd solve`, `sjd sample`, the page, the library). */
 export interface SamplingDefaults {
-  sampler(proc: SJDProcess): string; // text, images: defaultSampler (MDLM's step, the exact step or Alg. 2)
-  nfe(sampler?: string): number; // the NFE budget (per board for Sudoku), by sampler where it depends on one
+  sampler(proc: SJDProcess): SamplerName; // text, images: defaultSampler (MDLM's step, the exact step or Alg. 2)
+  nfe(sampler?: SamplerName): number; // the NFE budget (per board for Sudoku), by sampler where it depends on one
   temperature: number; // divides the classifier's logits
   topP: number; // nucleus truncation of every categorical draw; 1 keeps it whole
   grid: GridKind; // the time grid of the grid samplers
@@ -32,7 +33,7 @@ export const DEFAULT_BATCH = 64;
 
 /** The settings every sampler run needs; a call gives any of them, the defaults the rest. */
 export interface SamplingSettings {
-  sampler: string;
+  sampler: SamplerName;
   nfe: number;
   temperature: number;
   topP: number;

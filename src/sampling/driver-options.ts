@@ -2,9 +2,40 @@
 // of the right kind (a caller of the library's `sample` without types gets one line naming each
 // one wrong), the steps an NFE budget buys, and each row's own budget (adaptive samplers).
 
+import type { SJDProcess } from '../process/index.js';
 import { Tensor } from '../torch/index.js';
-import type { SampleOptions } from './driver.js';
+import type { Exclusion } from './exclusion.js';
 import { GRID_KINDS, type GridKind } from './grid.js';
+import type { SamplerName } from './sampler-names.js';
+import type { Classifier, CommitRule } from './types.js';
+
+/** One sampling run's settings: the process and classifier, the batch, sampler, budget and draws. */
+export interface SampleOptions {
+  process: SJDProcess;
+  classifier: Classifier;
+  anchors: Tensor; // [K, d]
+  batch: number;
+  length: number;
+  sampler: SamplerName; // 'sjd' (Alg. 2) | 'mdlm' (masked preset) | registered names
+  nfe: number; // model evaluations (steps = nfe / the sampler's NFE per step)
+  /**
+   * [B] each row's own NFE cap, at most `nfe` (adaptive samplers only): row b's last step, which
+   * fills it, is its floor(budgets[b] / NFE per step)-th, so boards with different budgets left
+   * share one batch (a retry round, retry.ts); absent, every row's cap is `nfe`
+   */
+  budgets?: readonly number[];
+  grid: GridKind; // the time grid of the grid samplers (unused by the adaptive ones)
+  temperature: number; // divides the classifier's logits
+  topP: number; // nucleus truncation of every categorical draw; 1 keeps it whole
+  seed: number;
+  /** tokens [B, L] int64 and mask [B, L] bool of conditioned (clamped) positions */
+  condition?: { tokens: Tensor; mask: Tensor };
+  record?: boolean;
+  /** the adaptive sampler's commit rule (its default when absent) */
+  commit?: CommitRule;
+  /** values the committed sites rule out (a task's hard constraints; exclusion.ts) */
+  exclude?: Exclusion;
+}
 
 /**
  * The steps a budget buys: nfe / the sampler's NFE a step, at least one; the process's W must be

@@ -11,7 +11,6 @@
 // turn between steps; `sample` drains it (`drain`, which every batch answer uses: the batch
 // answer is the last step of the stream). The checks of a run's options are driver-options.ts's;
 // stepping some rows of a batch only, driver-rows.ts's.
-import type { SJDProcess } from '../process/index.js';
 import {
   noGrad,
   TorchGenerator as RandomGenerator,
@@ -19,52 +18,17 @@ import {
   tidy,
   zeros,
 } from '../torch/index.js';
-import { checkSampleOptions, lastSteps, stepsOf } from './driver-options.js';
+import { checkSampleOptions, lastSteps, type SampleOptions, stepsOf } from './driver-options.js';
 import { freeUnkept } from './driver-rows.js';
-import type { Exclusion } from './exclusion.js';
-import { type GridKind, timeGrid } from './grid.js';
+import { timeGrid } from './grid.js';
 import { type RowJob, type RowSource, refillSteps, samplingSteps } from './refill.js';
 import { getSampler } from './registry.js';
 import { drain, shown } from './run.js';
 import { stateDtype, stateTensors } from './state.js';
 import { anchoredState, readPass, stateView } from './step-view.js';
-import type {
-  Classifier,
-  CommitRule,
-  SamplerState,
-  StepContext,
-  Time,
-  TrajectoryStep,
-} from './types.js';
+import type { SamplerState, StepContext, Time, TrajectoryStep } from './types.js';
 
 export type { TrajectoryStep } from './types.js';
-
-export interface SampleOptions {
-  process: SJDProcess;
-  classifier: Classifier;
-  anchors: Tensor; // [K, d]
-  batch: number;
-  length: number;
-  sampler: string; // 'sjd' (Alg. 2) | 'mdlm' (masked preset) | registered names
-  nfe: number; // model evaluations (steps = nfe / the sampler's NFE per step)
-  /**
-   * [B] each row's own NFE cap, at most `nfe` (adaptive samplers only): row b's last step, which
-   * fills it, is its floor(budgets[b] / NFE per step)-th, so boards with different budgets left
-   * share one batch (a retry round, retry.ts); absent, every row's cap is `nfe`
-   */
-  budgets?: readonly number[];
-  grid: GridKind; // the time grid of the grid samplers (unused by the adaptive ones)
-  temperature: number; // divides the classifier's logits
-  topP: number; // nucleus truncation of every categorical draw; 1 keeps it whole
-  seed: number;
-  /** tokens [B, L] int64 and mask [B, L] bool of conditioned (clamped) positions */
-  condition?: { tokens: Tensor; mask: Tensor };
-  record?: boolean;
-  /** the adaptive sampler's commit rule (its default when absent) */
-  commit?: CommitRule;
-  /** values the committed sites rule out (a task's hard constraints; exclusion.ts) */
-  exclude?: Exclusion;
-}
 
 export interface SampleResult {
   tokens: Tensor; // [B, L] int64

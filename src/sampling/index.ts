@@ -23,13 +23,13 @@ export {
   withSamplingDefaults,
 } from './defaults.js';
 export {
-  type SampleOptions,
   type SampleResult,
   sample,
   sampleSteps,
   stepGenerator,
   type TrajectoryStep,
 } from './driver.js';
+export type { SampleOptions } from './driver-options.js';
 export { classify, type Exclusion } from './exclusion.js';
 export { GRID_KINDS, type GridKind, timeGrid } from './grid.js';
 export { modelClassifier } from './model-classifier.js';
@@ -49,6 +49,7 @@ export {
   getSampler,
   registerSampler,
   type Sampler,
+  samplerName,
   samplerNames,
   samplers,
   samplersFor,
@@ -56,6 +57,7 @@ export {
 export { DEFAULT_UNDOS } from './remask-step.js';
 export { eulerChain, reverseSdeMove, reverseSdeMoveAlong } from './reverse-sde.js';
 export { drain, shown } from './run.js';
+export type { SamplerName, SamplerNames } from './sampler-names.js';
 export { sjdStep } from './sjd-step.js';
 export { RowKeyedRandom, rowKey, type StepRandom } from './step-random.js';
 export type {

@@ -27,6 +27,7 @@ import { boardTime } from './board-time.js';
 import { freeUnkept, rowsOf, stepRows, withRows } from './driver-rows.js';
 import type { Exclusion } from './exclusion.js';
 import { getSampler } from './registry.js';
+import type { SamplerName } from './sampler-names.js';
 import { mapState, stateDtype, stateTensors } from './state.js';
 import { RowKeyedRandom, rowKey } from './step-random.js';
 import { anchoredState, readPass, stateView } from './step-view.js';
@@ -65,7 +66,7 @@ export interface RefillOptions {
   classifier: Classifier;
   anchors: Tensor; // [K, d]
   length: number; // sites a row
-  sampler: string; // an adaptive sampler
+  sampler: SamplerName; // an adaptive sampler
   batchSize: number; // slots at most
   temperature: number;
   topP: number;

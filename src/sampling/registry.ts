@@ -9,6 +9,7 @@ import { candiStep } from './candi-step.js';
 import { confidenceStep } from './confidence-step.js';
 import { mdlmStep } from './mdlm-step.js';
 import { remaskStep } from './remask-step.js';
+import type { SamplerName } from './sampler-names.js';
 import { sjdStep, sjdStepWith } from './sjd-step.js';
 import type { AdaptiveStepFn, StepFn } from './types.js';
 
@@ -28,7 +29,7 @@ export type Sampler =
   | ({ kind?: 'grid'; step: StepFn } & SamplerKinds)
   | ({ kind: 'adaptive'; step: AdaptiveStepFn } & SamplerKinds);
 
-export const samplers = new Map<string, Sampler>([
+export const samplers = new Map<SamplerName, Sampler>([
   ['sjd', { step: sjdStep, nfePerStep: 1 }],
   ['sjd-refresh', { step: sjdStepWith(true), nfePerStep: 2 }],
   ['mdlm', { step: mdlmStep, nfePerStep: 1, maskedOnly: true }],
@@ -42,7 +43,7 @@ export const samplers = new Map<string, Sampler>([
 ]);
 
 /** Adds a sampler under a new name (a name already registered is refused: no silent swap). */
-export function registerSampler(name: string, sampler: Sampler): void {
+export function registerSampler(name: SamplerName, sampler: Sampler): void {
   if (samplers.has(name)) throw new Error(`registerSampler: a sampler named '${name}' exists`);
   if (!Number.isInteger(sampler.nfePerStep) || sampler.nfePerStep < 1)
     throw new Error(`registerSampler: ${name}'s nfePerStep must be a whole number >= 1`);
@@ -50,9 +51,14 @@ export function registerSampler(name: string, sampler: Sampler): void {
 }
 
 export function getSampler(name: string): Sampler {
-  const s = samplers.get(name);
-  if (!s) throw new Error(`unknown sampler '${name}' (known: ${[...samplers.keys()].join(', ')})`);
-  return s;
+  return samplers.get(samplerName(name))!;
+}
+
+/** A name read from text (a flag, a request, a saved file) as a registered sampler's. */
+export function samplerName(name: string): SamplerName {
+  if (!samplers.has(name as SamplerName))
+    throw new Error(`unknown sampler '${name}' (known: ${[...samplers.keys()].join(', ')})`);
+  return name as SamplerName;
 }
 
 /**
@@ -63,7 +69,7 @@ export function getSampler(name: string): Sampler {
  * 0.78, 0.35, 0.10 and 0.031 at NFE 8, 64, 256 and 1024 under Alg. 2, 0.041 and 0.013 at NFE 8 and
  * 32 under the exact step; test/sampler-exact.test.ts); else Alg. 2.
  */
-export function defaultSampler(proc: SJDProcess): string {
+export function defaultSampler(proc: SJDProcess): SamplerName {
   if (proc.config.kernel === 'mask') return 'mdlm';
   const w = proc.config.anchorWeights;
   const ownHazards = w?.some((wa) => wa !== w[0]);
@@ -74,7 +80,7 @@ export function defaultSampler(proc: SJDProcess): string {
  * The registered samplers a task may use: every one, or, for a task without rules to undo by,
  * all but the searching ones (`withRules`: Sudoku's).
  */
-export function samplerNames(withRules: boolean): string[] {
+export function samplerNames(withRules: boolean): SamplerName[] {
   return [...samplers].filter(([, s]) => withRules || !s.search).map(([name]) => name);
 }
 
@@ -82,7 +88,7 @@ export function samplerNames(withRules: boolean): string[] {
  * The registered samplers that can run `proc` (those for the masked preset only need it); the
  * searching ones only when the task has rules to undo by (`withRules`: Sudoku's).
  */
-export function samplersFor(proc: SJDProcess, withRules = false): string[] {
+export function samplersFor(proc: SJDProcess, withRules = false): SamplerName[] {
   const masked = proc.config.kernel === 'mask';
   return samplerNames(withRules).filter((name) => {
     const s = samplers.get(name)!;

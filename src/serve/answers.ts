@@ -18,7 +18,7 @@ import type { GenerateAnswer, SampleSettings, SolveAnswer, SolveSettings } from 
 import { HttpError } from './http-error.js';
 import type { StepRun } from './run-steps.js';
 import type { GenerateRequest, SampleRequest, SolveRequest } from './schemas.js';
-import { type ServedModel, settingsOf } from './served.js';
+import { type ServedModel, settingsOf, type WithSampler } from './served.js';
 
 /** A generated puzzle of the asked class (singles by default), from its seed or a random one. */
 export function generatePuzzle(q: GenerateRequest): GenerateAnswer {
@@ -56,12 +56,12 @@ export function solveAnswer(puzzle: Board, r: SolveResult, settings: SolveSettin
  * A solve request's settings against the model's defaults, checked at once (a sampler that
  * searches by the rules needs them).
  */
-export function solveSettings(m: ServedModel, q: SolveRequest): SolveSettings {
+export function solveSettings(m: ServedModel, q: SolveRequest): WithSampler<SolveSettings> {
   const { sampler, rules } = sudokuSampling({
     sampler: q.sampler,
     rules: q.rules ?? m.defaults.rules,
   });
-  const settings: SolveSettings = {
+  const settings: WithSampler<SolveSettings> = {
     ...settingsOf(m, { ...q, sampler }),
     grid: q.grid ?? m.defaults.grid,
     retries: q.retries ?? DEFAULT_RETRIES,
@@ -101,7 +101,7 @@ export function sampleRun(
   m: ServedModel,
   q: SampleRequest,
 ): StepRun<TrajectoryStep, SampleSettings & { nfe_used: number }> {
-  const settings: SampleSettings = { ...settingsOf(m, q), n: q.n ?? 1 };
+  const settings: WithSampler<SampleSettings> = { ...settingsOf(m, q), n: q.n ?? 1 };
   const sampleSteps = spec.sampleSteps;
   if (!sampleSteps) throw new HttpError(404, `${spec.name} is not sampled unconditionally`);
   let condition: unknown;

@@ -39,7 +39,7 @@ export type StreamEvent<Answer> =
 
 /** The settings a task's page starts from (those of its command: sjd solve, sjd sample). */
 export interface Defaults {
-  sampler: string;
+  sampler: string; // a registered sampler (sampling/registry.ts SamplerName; JSON: any string)
   nfe: number;
   temperature: number;
   topP: number;

@@ -6,6 +6,7 @@
 // "0.7", "1e-3"; not "0x10" or "Infinity"). The limits are the server's own (api-constants.ts).
 import type { FastifySchemaCompiler } from 'fastify';
 import { z } from 'zod';
+import { samplerName } from '../sampling/index.js';
 import { CELLS, findRepeat, parseBoard, UNIT_NAMES } from '../tasks/sudoku/puzzle/board.js';
 import { DIFFICULTY_CLASSES } from '../tasks/sudoku/puzzle/difficulty.js';
 import { GRIDS, LIMITS } from './api-constants.js';
@@ -37,6 +38,7 @@ const samplingFields = (samplers: readonly string[], from: Source) => ({
   sampler: z
     .string()
     .refine((s) => samplers.includes(s), { error: `expected one of ${samplers.join(', ')}` })
+    .transform(samplerName)
     .optional(),
   nfe: int(LIMITS.nfe, from).optional(),
   temperature: num(

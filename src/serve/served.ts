@@ -5,6 +5,7 @@
 // /api/models tells of each. Nothing here reads a file or speaks HTTP: a browser bundle holds it.
 
 import { networkLength } from '../model/network.js';
+import type { SamplerName } from '../sampling/index.js';
 import { getSampler, samplers, samplersFor } from '../sampling/index.js';
 import type { TaskServing } from '../tasks/common/task-spec.js';
 import type { TaskModel } from '../tasks/serving.js';
@@ -16,10 +17,13 @@ import { HttpError } from './http-error.js';
 /** A task's model as it is served (with an image's geometry, the text's alphabet). */
 export interface ServedModel extends TaskModel {
   source: string; // the weights file, as the API shows it
-  samplers: string[]; // those the model's process can run
-  defaults: Defaults;
+  samplers: SamplerName[]; // those the model's process can run
+  defaults: WithSampler<Defaults>;
   length: number; // sites a sample
 }
+
+/** Settings of the API's answers (api-types.ts: a sampler is any string in JSON) as the server holds them. */
+export type WithSampler<S> = S & { sampler: SamplerName };
 
 /** Each task's model, or why it has none (by task name). */
 export type Served = Record<string, ServedModel | { unavailable: string }>;
@@ -68,8 +72,8 @@ export const servedSamplers = (m: ServedModel | { unavailable: string } | undefi
 /** The request's settings, the model's defaults where it gives none (seed 0, as the commands). */
 export function settingsOf(
   m: ServedModel,
-  q: { sampler?: string; nfe?: number; temperature?: number; seed?: number },
-): Settings {
+  q: { sampler?: SamplerName; nfe?: number; temperature?: number; seed?: number },
+): WithSampler<Settings> {
   const s = {
     sampler: q.sampler ?? m.defaults.sampler,
     nfe: q.nfe ?? m.defaults.nfe,

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { PRECISIONS } from '../model/precision.js';
 import { bandwidthOf, learnedHazardOf } from '../process/index.js';
+import { MAX_SEED } from '../util/flag-values.js';
 import { maxOf } from '../util/fold.js';
 
 // the bounds first: a number past them is refused naming them (not the safe-integer limit)
@@ -134,7 +135,7 @@ export const modelSchema = (m: unknown) =>
 
 export const configSchema = z.object({
   task: z.string(),
-  seed: int(0, 2 ** 31 - 1),
+  seed: int(0, MAX_SEED),
   process,
   model: z.looseObject({}), // checked by modelSchema
   batch: int(1, 1_000_000),

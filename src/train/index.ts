@@ -19,7 +19,6 @@ export { type DataParallel, SINGLE, shardsOf } from './data-parallel.js';
 export { EMA } from './ema.js';
 export { ELBO_DRAWS, elboUnavailable, heldOutElboBits } from './held-out-elbo.js';
 export { heldOutLoss, heldOutLossOf, type LossFn } from './held-out-loss.js';
-export { keptResult } from './kept-run.js';
 export { launch, rankBound } from './launcher.js';
 export { checkRunData, readManifest } from './manifest.js';
 export { MetricsLog } from './metrics.js';
@@ -57,16 +56,15 @@ export {
   isModelFolder,
   isRunFolder,
   MODEL_FILES,
+  type OpenedRun,
+  openRun,
   RUN_FILES,
   type RunState,
   runState,
 } from './run-folder.js';
-export { type QueuedRun, type QueueOptions, workThrough } from './run-queue.js';
-export { type RunStatus, runsUnder } from './run-status.js';
 export { type LrSchedule, learningRate } from './schedule.js';
 export { sjdLoss } from './sjd-loss.js';
 export { crossEntropyStep, optimiseStep, type StepOptions } from './step.js';
 export { checkStepMemory, stepBytes } from './step-memory.js';
 export type { TaskShape, TrainTask } from './task.js';
-export { trainToEnd, trainUnlessScored } from './train-to-end.js';
 export { type TrainHooks, type TrainResult, train } from './trainer.js';

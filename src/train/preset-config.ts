@@ -4,7 +4,12 @@
 // and a run extended on resume (withSteps) ends both at its new length.
 
 import { type Precision, withPrecision } from '../model/precision.js';
-import { type BlendShape, chooseProcess, isPixelProcess } from '../process/index.js';
+import {
+  type BlendShape,
+  chooseProcess,
+  isPixelProcess,
+  type ProcessName,
+} from '../process/index.js';
 import type { ModelChoice, TrainConfig, TransformerChoice } from './config.js';
 
 /** A size: everything of a config but the task, seed and process. */
@@ -15,7 +20,7 @@ export type TransformerSize = Size & { model: TransformerChoice };
 
 /** A task's process defaults, e.g. Sudoku: sjd with the `sudoku` W, linear noise. */
 export interface ProcessDefaults {
-  process: string;
+  process: ProcessName;
   blend: string;
   bandwidth: number; // of the default W: sigma_W, or for images sigma_B of the blur B
   schedule: string;
@@ -26,7 +31,7 @@ export interface ProcessDefaults {
 /** What a user may choose (flags of `sjd train`). */
 export interface ConfigOptions {
   size?: string;
-  process?: string;
+  process?: ProcessName;
   blend?: string;
   /** W's bandwidth: sigma_W (--sigma-w), or sigma_B of the image blur B (--sigma-b) */
   bandwidth?: number;

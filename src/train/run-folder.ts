@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { asidesOf } from '../util/atomic.js';
 import { checkWritable, type FolderKind } from '../util/out-path.js';
+import { readConfig, type TrainConfig } from './config.js';
 
 export const RUN_FILES = {
   config: 'config.json',
@@ -78,8 +79,7 @@ export const finishedStep = (dir: string): number => runState(dir).step;
 
 /**
  * Checks `dir` for a run: resuming needs a checkpoint there; starting needs a missing or empty
- * folder (never another run's, never a user's files) where files can be written. Commands call
- * it before loading data; train() calls it again and creates the folder.
+ * folder (never another run's, never a user's files) where files can be written (openRun).
  */
 export function checkRunFolder(dir: string, resume: boolean): void {
   const exists = existsSync(dir);
@@ -102,4 +102,22 @@ export function checkRunFolder(dir: string, resume: boolean): void {
   if (exists && readdirSync(dir).some((e) => !allowed(e)))
     throw new Error(`${dir} is not empty; choose another --out for the run`);
   checkWritable(dir);
+}
+
+/** A run folder checked for training (openRun): resuming, with the config saved there. */
+export interface OpenedRun {
+  dir: string;
+  resume: boolean;
+  saved?: TrainConfig; // the run's config.json when resuming
+}
+
+/**
+ * `dir` checked for a run (checkRunFolder; `check` false: a data-parallel rank other than 0
+ * starting a run, which rank 0 checks) and, resuming, its saved config read: what a command
+ * reads before it loads data and builds the config, and what train() is given, so that each
+ * check is made once.
+ */
+export function openRun(dir: string, resume: boolean, check = true): OpenedRun {
+  if (check) checkRunFolder(dir, resume);
+  return { dir, resume, saved: resume ? readConfig(join(dir, RUN_FILES.config)) : undefined };
 }

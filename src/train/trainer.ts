@@ -23,7 +23,7 @@ import {
 } from './data-parallel.js';
 import type { Trainable } from './objective.js';
 import { claimRunOrFail } from './run-claim.js';
-import { checkRunFolder } from './run-folder.js';
+import { type OpenedRun, openRun } from './run-folder.js';
 import { learningRate } from './schedule.js';
 import { accumulateStep, optimiseStep } from './step.js';
 import type { TrainTask } from './task.js';
@@ -42,12 +42,13 @@ export interface TrainResult {
 }
 
 /**
- * Trains the run in `dir` (resuming its checkpoint when `resume`), under a claim on the folder
- * (run-claim.ts): a run another live process is training is refused in one line. In a
+ * Trains the run in `dir` (resuming its checkpoint when `resume`; a folder openRun has checked
+ * may be given instead, its resume and saved config then the run's), under a claim on the
+ * folder (run-claim.ts): a run another live process is training is refused in one line. In a
  * data-parallel group rank 0 holds the claim for every rank.
  */
 export async function train(
-  dir: string,
+  dir: string | OpenedRun,
   config: TrainConfig,
   task: TrainTask,
   resume: boolean,
@@ -56,12 +57,16 @@ export async function train(
 ): Promise<TrainResult> {
   requireLibtorch('training');
   const lead = dp.rank === 0;
-  if (lead || resume) checkRunFolder(dir, resume);
+  const opened = typeof dir === 'string' ? openRun(dir, resume, lead || resume) : dir;
+  if (opened.resume !== resume)
+    throw new Error(
+      `train: ${opened.dir} was opened to ${opened.resume ? 'resume' : 'start'} a run`,
+    );
   // a config made in code (flags, presets) is held to the schema a saved one is read by
   if (!resume) parseConfig(config, "the run's config");
-  const release = lead ? claimRunOrFail(dir) : () => {};
+  const release = lead ? claimRunOrFail(opened.dir) : () => {};
   try {
-    return await trainClaimed(dir, config, task, resume, lead, hooks, dp);
+    return await trainClaimed(opened, config, task, lead, hooks, dp);
   } finally {
     release();
   }
@@ -154,15 +159,15 @@ function logStep(
 
 /** The loop: steps until the end, a signal or hooks.stopAfter; logs, evaluates, checkpoints. */
 async function trainClaimed(
-  dir: string,
+  opened: OpenedRun,
   config: TrainConfig,
   task: TrainTask,
-  resume: boolean,
   lead: boolean,
   hooks: TrainHooks,
   dp: DataParallel,
 ): Promise<TrainResult> {
-  const run = buildRun({ dir, task, lead, hooks, dp }, config, resume);
+  const { dir, resume } = opened;
+  const run = buildRun({ dir, task, lead, hooks, dp }, opened.saved ?? config, resume);
   restoreOrStart(run, resume);
   const { s } = run;
   const c = run.config;

@@ -7,7 +7,7 @@ import { AdamW, type Tensor, TorchGenerator } from '../torch/index.js';
 import { makeDir, writeJsonAtomic } from '../util/atomic.js';
 import { decayGroups } from './build.js';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint.js';
-import { readConfig, type TrainConfig } from './config.js';
+import type { TrainConfig } from './config.js';
 import { broadcastFromZero, type DataParallel, shardsOf } from './data-parallel.js';
 import { EMA } from './ema.js';
 import { checkRunData, writeManifest } from './manifest.js';
@@ -29,6 +29,8 @@ export interface TrainHooks {
    * withSteps: a cosine schedule is stretched to end there) and its config.json says so
    */
   steps?: number;
+  /** called once the run's config and data are checked, before its first line and step */
+  ready?: () => void;
 }
 
 /** What a checkpoint's state.json holds besides the tensors. */
@@ -67,7 +69,6 @@ function runConfig(
 ) {
   const { dir, hooks } = run;
   if (resume) {
-    config = readConfig(join(dir, RUN_FILES.config));
     checkRunData(dir, run.task.dataHash, config.data);
     if (hooks.steps !== undefined && hooks.steps > config.steps) {
       config = withSteps(config, hooks.steps);
@@ -102,6 +103,7 @@ export function buildRun(
   resume: boolean,
 ): Run {
   let config = runConfig(at, saved, resume);
+  at.hooks.ready?.();
   const gen = new TorchGenerator(config.seed);
   const objective = objectiveOf(at.task, config);
   const model = objective.build(gen);

@@ -69,16 +69,31 @@ export function distinct(
   return items;
 }
 
+/** The largest seed: seeds are whole numbers from 0 to 2^31 - 1 (a run's, a sampling run's). */
+export const MAX_SEED = 2 ** 31 - 1;
+
+/** A seed. */
+export const seedValue = integerIn(0, MAX_SEED);
+
+/**
+ * A sampling temperature (it divides the classifier's logits): from 1e-3, below which the
+ * tempered draws are argmax in all but name, to 100.
+ */
+export const TEMPERATURE = { min: 1e-3, max: 100 } as const;
+export const temperatureValue = numberIn(TEMPERATURE.min, TEMPERATURE.max);
+
 const seedItems = listOf((s) => {
-  if (!/^\d+$/.test(s) || Number(s) > 2 ** 31 - 1) throw new Error(`'${s}' is not a seed`);
+  if (!/^\d+$/.test(s) || Number(s) > MAX_SEED) throw new Error(`'${s}' is not a seed`);
 }, 'expected a comma-separated list of seeds');
 
-/** Seeds: whole numbers from 0 to 2^31 - 1, each once, a comma-separated list (kept as written). */
-export const seedList = (value: string): string[] =>
-  distinct(seedItems(value), Number, (s) => `seed ${Number(s)}`);
+/** Seeds: whole numbers from 0 to 2^31 - 1, each once, a comma-separated list. */
+export const seedList = (value: string): number[] =>
+  distinct(seedItems(value), Number, (s) => `seed ${Number(s)}`).map(Number);
 
 /** An NFE budget: every NFE flag takes this range (a budget below a sampler's step is the driver's to refuse). */
 export const nfeValue = integerIn(1, 4096);
 
-/** NFE budgets, a comma-separated list (kept as written). */
-export const nfeList = listOf(nfeValue, 'expected a comma-separated list of NFE');
+const nfeItems = listOf(nfeValue, 'expected a comma-separated list of NFE');
+
+/** NFE budgets, a comma-separated list. */
+export const nfeList = (value: string): number[] => nfeItems(value).map(Number);

@@ -7,7 +7,6 @@
 export * from './article.js';
 export * from './atomic.js';
 export * from './cache.js';
-export * from './comparison-report.js';
 export * from './flag-values.js';
 export * from './fold.js';
 export * from './free-port.js';

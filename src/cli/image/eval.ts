@@ -4,6 +4,7 @@
 // and the share of sites the last step committed; --json ends with one line of the results.
 import type { Command } from 'commander';
 import { image } from '../../index.js';
+import type { SamplerName } from '../../sampling/index.js';
 import {
   group,
   int,
@@ -24,7 +25,7 @@ interface EvalImageOpts {
   temperature: number;
   topP: number;
   seed: number;
-  sampler?: string;
+  sampler?: SamplerName;
   data?: string;
   evalData?: string;
   json?: boolean;

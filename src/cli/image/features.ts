@@ -3,7 +3,7 @@
 // image` and `sjd compare image` score samples in its feature space (Fréchet distance, KID).
 import type { Command } from 'commander';
 import { image, util } from '../../index.js';
-import { group, int, num } from '../options.js';
+import { group, int, num, seed } from '../options.js';
 
 interface TrainFeaturesOpts {
   out: string;
@@ -55,7 +55,7 @@ export function registerFeatures(program: Command): void {
     .option('--steps <n>', 'training steps', int(1, 10_000_000), 2000)
     .option('--batch <n>', 'images a step', int(1, 100_000), 128)
     .option('--lr <x>', 'peak learning rate', num(1e-8, 10), 3e-3)
-    .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
+    .option('--seed <n>', 'random seed', seed, 0)
     .option('--force', 'replace --out when it is not a feature network folder sjd wrote')
     .action(trainFeatures);
 }

@@ -3,6 +3,7 @@
 // output file is claimed before any sampling (--force to replace it) and written atomically.
 import type { Command } from 'commander';
 import { image, util } from '../../index.js';
+import type { SamplerName } from '../../sampling/index.js';
 import {
   group,
   int,
@@ -24,7 +25,7 @@ interface SampleImageOpts {
   temperature: number;
   topP: number;
   seed: number;
-  sampler?: string;
+  sampler?: SamplerName;
   cols?: number;
   trace?: string;
   frames: number;

@@ -4,6 +4,7 @@
 // infilling of each held-out sequence's middle quarter beside the commonest-symbol guess.
 import type { Command } from 'commander';
 import { sampling, sequences } from '../../index.js';
+import type { SamplerName } from '../../sampling/index.js';
 import { group, int, nfeOption, samplerOption, seedOption, temperatureOption } from '../options.js';
 
 interface EvalOpts {
@@ -12,7 +13,7 @@ interface EvalOpts {
   n: number;
   nfe: number;
   temperature: number;
-  sampler?: string;
+  sampler?: SamplerName;
   seed: number;
   k: number;
   json?: boolean;

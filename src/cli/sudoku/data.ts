@@ -6,7 +6,7 @@
 // Shah et al. .npy file; the node and clue flags keep the rows in range).
 import type { Command } from 'commander';
 import { sudoku, util } from '../../index.js';
-import { group, int, parsed } from '../options.js';
+import { group, int, parsed, seed } from '../options.js';
 import { withProgress } from '../progress.js';
 
 interface DataSudokuOpts {
@@ -29,7 +29,7 @@ export function registerData(program: Command): void {
     )
     .requiredOption('--out <csv>', 'the file to write')
     .option('--count <n>', 'puzzles to generate (with --from: the first N)', int(1, 10_000_000))
-    .option('--seed <n>', 'generator seed (default 0)', int(0, 2 ** 31 - 1))
+    .option('--seed <n>', 'generator seed (default 0)', seed)
     .option('--allow-guessing', 'also puzzles that need guessing (minimal unique puzzles)')
     .option('--from <file>', 'convert a puzzle file (.csv or .npy) instead of generating')
     .option(

@@ -5,6 +5,7 @@
 // sampler step, and the scores are over the puzzles solved before it.
 import type { Command } from 'commander';
 import { sampling, sudoku } from '../../index.js';
+import * as lab from '../../lab/index.js';
 import { EXIT_INTERRUPTED, interruptible } from '../interrupt.js';
 import { group, int } from '../options.js';
 import { heartbeat } from '../progress.js';
@@ -21,19 +22,19 @@ import {
 type EvalOpts = SamplerOpts & { data: string; limit?: number; json?: boolean; byNodes?: boolean };
 
 /**
- * A solve of many puzzles: across worker processes (sudoku.solvePuzzles), stopped by `stop`,
+ * A solve of many puzzles: across worker processes (lab.sudoku.solvePuzzles), stopped by `stop`,
  * saying every few seconds how many boards are done (the solve turns the event loop between its
  * steps, and the workers run apart, so the heartbeat's timer fires).
  */
 async function solveMany(
   o: SamplerOpts,
-  loaded: sudoku.LoadedSudoku,
+  loaded: lab.sudoku.LoadedSudoku,
   puzzles: sudoku.Board[],
   stop?: AbortSignal,
 ) {
   const beat = heartbeat(`solving ${puzzles.length} puzzles`, (boards) => `${boards} boards done`);
   try {
-    return await sudoku.solvePuzzles(
+    return await lab.sudoku.solvePuzzles(
       loaded,
       modelSource(o),
       puzzles,
@@ -53,17 +54,17 @@ async function solveMany(
  */
 async function solveAll(
   o: EvalOpts,
-  loaded: sudoku.LoadedSudoku,
+  loaded: lab.sudoku.LoadedSudoku,
   puzzles: sudoku.Board[],
   buckets: string[],
 ) {
   const stop = interruptible('the evaluation');
   const solve = (ps: sudoku.Board[]) => solveMany(o, loaded, ps, stop.signal);
   const t0 = performance.now();
-  let grouped: sudoku.GroupedSolve | undefined;
+  let grouped: lab.sudoku.GroupedSolve | undefined;
   let whole: sudoku.PartialSolve | undefined;
   try {
-    if (o.byNodes) grouped = await sudoku.solveGrouped(puzzles, buckets, solve);
+    if (o.byNodes) grouped = await lab.sudoku.solveGrouped(puzzles, buckets, solve);
     else whole = await solve(puzzles);
   } finally {
     stop.release();

@@ -6,12 +6,13 @@
 // worker processes; and those flags as the library's solve options.
 import type { Command } from 'commander';
 import { PRECISIONS, type Precision, sampling, sudoku, torch } from '../../index.js';
-import { int, nfe, num, oneOf, samplerOption } from '../options.js';
+import type { SamplerName } from '../../sampling/index.js';
+import { int, nfe, num, oneOf, samplerOption, seed, temperature } from '../options.js';
 
 export interface SamplerOpts {
   model?: string;
   precision?: Precision;
-  sampler: string; // resolved before the action (withSolveDefaults)
+  sampler: SamplerName; // resolved before the action (withSolveDefaults)
   nfe: number;
   commitBy: 'probability' | 'margin';
   commitThreshold: number;
@@ -70,7 +71,7 @@ export const loadModelOf = (o: { model?: string; precision?: Precision }) =>
 
 /** The commit rule from the flags (the undoings only for a sampler that makes them). */
 export const commitRule = (o: {
-  sampler: string;
+  sampler: SamplerName;
   commitBy: 'probability' | 'margin';
   commitThreshold: number;
   undos: number;
@@ -97,7 +98,7 @@ export const solveOptions = (o: SamplerOpts): sudoku.SolveOptions => ({
 /** --rules and --sampler unset: their defaults (sudoku.sudokuSampling); --nfe unset: the sampler's budget. */
 const withSolveDefaults = (c: Command) =>
   c.hook('preAction', (cmd) => {
-    const o = cmd.opts() as { nfe?: number; sampler?: string; rules?: boolean };
+    const o = cmd.opts() as { nfe?: number; sampler?: SamplerName; rules?: boolean };
     const { sampler, rules } = sudoku.sudokuSampling(o);
     cmd.setOptionValue('sampler', sampler);
     cmd.setOptionValue('rules', rules);
@@ -148,7 +149,7 @@ export const samplerOptions = (c: Command) =>
       .option(
         '--temperature <x>',
         'classifier temperature: divides the logits (ranking, allocation, drift)',
-        num(1e-3, 100),
+        temperature,
         sudoku.SUDOKU_SAMPLING.temperature,
       )
       .option(
@@ -157,7 +158,7 @@ export const samplerOptions = (c: Command) =>
         oneOf(sampling.GRID_KINDS),
         sudoku.SUDOKU_SAMPLING.grid,
       )
-      .option('--seed <n>', 'random seed', int(0, 2 ** 31 - 1), 0)
+      .option('--seed <n>', 'random seed', seed, 0)
       .option(
         '--batch <n>',
         `boards sampled together (at most; the rest wait for a free slot; default ${sudoku.defaultSudokuBatch('cpu')} on a CPU, ${sudoku.defaultSudokuBatch('cuda')} on a GPU)`,

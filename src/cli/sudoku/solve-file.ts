@@ -5,6 +5,8 @@
 import { statSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
 import { type Precision, sudoku, util } from '../../index.js';
+import * as lab from '../../lab/index.js';
+import type { SamplerName } from '../../sampling/index.js';
 import { EXIT_INTERRUPTED, interruptible } from '../interrupt.js';
 import { cliProgress, formatTime } from '../progress.js';
 import { loadModelOf, modelSource } from './sampler-flags.js';
@@ -116,7 +118,7 @@ function finish(out: string, how: string, nfe: number, tally: Tally, stopped: bo
 export async function solveFile(
   file: string,
   out: string,
-  o: { model?: string; precision?: Precision; sampler: string; nfe: number },
+  o: { model?: string; precision?: Precision; sampler: SamplerName; nfe: number },
   settings: sudoku.SolveOptions,
   workers: number,
 ): Promise<void> {
@@ -134,7 +136,7 @@ export async function solveFile(
       if (stop.signal.aborted) break;
       const all = rows.map((r) => r.puzzle);
       const part = { start: tally.boards, puzzles: all }; // board n of the file keyed by (seed, n)
-      const r = await sudoku.solvePuzzles(
+      const r = await lab.sudoku.solvePuzzles(
         loaded,
         modelSource(o),
         part,

@@ -18,7 +18,7 @@ type EvalOpts = SampleOpts & {
   force?: boolean;
   json?: boolean;
   infill?: true | string[];
-  seeds: string[];
+  seeds: number[];
 };
 
 type Loaded = ReturnType<typeof text.loadTextModel>;
@@ -26,14 +26,13 @@ type Loaded = ReturnType<typeof text.loadTextModel>;
 /** The infilling benchmark: a line per hole shape (and --json's line). */
 function evalInfill(o: EvalOpts, m: Loaded, test: string): void {
   const shapes = o.infill === true ? [...text.HOLE_SHAPES] : (o.infill as text.HoleShape[]);
-  const seeds = o.seeds.map(Number);
-  const opts = { ...o, shapes, windows: o.n, seeds };
+  const opts = { ...o, shapes, windows: o.n };
   const alphabet = text.textAlphabet(m.config);
   const results = text.infillBenchmark(m.model, m.process, test, { ...opts, alphabet });
   const pm = (m: number, s: number) => `${(100 * m).toFixed(1)} +- ${(100 * s).toFixed(1)}%`;
   for (const r of results)
     console.log(
-      `${r.shape}: hole characters right ${pm(r.mean.char_accuracy, r.std.char_accuracy)}, words touching a hole valid ${pm(r.mean.valid_words, r.std.valid_words)}, hole cross-entropy ${r.mean.hole_ce.toFixed(3)} nats (${o.n} windows, ${r.mean.holes} holes, seeds ${seeds.join(', ')})`,
+      `${r.shape}: hole characters right ${pm(r.mean.char_accuracy, r.std.char_accuracy)}, words touching a hole valid ${pm(r.mean.valid_words, r.std.valid_words)}, hole cross-entropy ${r.mean.hole_ce.toFixed(3)} nats (${o.n} windows, ${r.mean.holes} holes, seeds ${o.seeds.join(', ')})`,
     );
   if (o.json) {
     const sampler = o.sampler ?? sampling.defaultSampler(m.process);
@@ -196,7 +195,7 @@ export function registerEval(program: Command): void {
       '--seeds <list>',
       'with --infill: the sampling seeds (mean +- std over them)',
       parsed(util.seedList),
-      ['0', '1', '2'],
+      [0, 1, 2],
     )
     .option(
       '--out <dir>',

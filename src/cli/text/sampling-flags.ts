@@ -2,6 +2,7 @@
 // temperature and top-p (the text spec's defaults), the number of samples, the seed, and the
 // uniform-hazard sampler of a model trained with hazard weights (tab:e2e-text8).
 import type { Command } from 'commander';
+import type { SamplerName } from '../../sampling/index.js';
 import {
   int,
   nfeOption,
@@ -18,7 +19,7 @@ export interface SampleOpts {
   n: number;
   seed: number;
   topP: number;
-  sampler?: string;
+  sampler?: SamplerName;
   uniformHazard?: boolean;
 }
 

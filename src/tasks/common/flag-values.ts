@@ -4,7 +4,8 @@
 // (process/choice.ts), a comparison's NFE budgets. Each parser throws an Error whose one-line
 // message says what is wrong (util/flag-values.ts has the plain ones).
 import { canonicalProcessName, parseProcessName } from '../../process/choice.js';
-import { getSampler, samplerNames } from '../../sampling/registry.js';
+import { getSampler, samplerName, samplerNames } from '../../sampling/registry.js';
+import type { SamplerName } from '../../sampling/sampler-names.js';
 import { distinct, listOf, nfeList, oneOf } from '../../util/flag-values.js';
 import type { TaskFlag } from './task-spec.js';
 
@@ -15,7 +16,7 @@ import type { TaskFlag } from './task-spec.js';
 export function samplerFlag(
   flag: string,
   description: string,
-  fallback?: string,
+  fallback?: SamplerName,
   withRules = false,
 ): TaskFlag {
   const names = samplerNames(withRules);
@@ -28,20 +29,20 @@ export function samplerFlag(
 }
 
 /** A grid sampler that runs the hybrid and sjd models (by name; one line naming the known ones). */
-export function gaussianSampler(name: string): string {
+export function gaussianSampler(name: string): SamplerName {
   const s = getSampler(name);
   if (s.maskedOnly || s.kind === 'adaptive')
     throw new Error(
       `sampler '${name}' cannot run the hybrid and sjd models of a comparison (it is ${s.maskedOnly ? "the masked models'" : 'adaptive'}; a grid sampler is needed)`,
     );
-  return name;
+  return samplerName(name);
 }
 
+const gaussianSamplerItems = listOf(gaussianSampler, 'expected a comma-separated list of samplers');
+
 /** Grid samplers of the hybrid and sjd models, a comma-separated list. */
-export const gaussianSamplers = listOf(
-  gaussianSampler,
-  'expected a comma-separated list of samplers',
-);
+export const gaussianSamplers = (value: string): SamplerName[] =>
+  gaussianSamplerItems(value).map(samplerName);
 
 /** Models by process name, a comma-separated list, each once under its canonical name (mdlm: masked). */
 export const modelList = (value: string): string[] =>
@@ -59,5 +60,5 @@ export const nfesFlag = (description: string, defaults: readonly number[]): Task
   flags: '--nfes <list>',
   description,
   parse: nfeList,
-  default: defaults.map(String),
+  default: [...defaults],
 });

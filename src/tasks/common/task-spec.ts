@@ -79,7 +79,7 @@ export type CompareOptions = {
   models: string[]; // process names (process/choice.ts's parseProcessName)
   doc: string; // the Markdown report
   command: string; // the command line that reproduces the comparison
-  wait?: boolean; // false (--no-wait): runs other processes hold are left to them (train/run-queue.ts)
+  wait?: boolean; // false (--no-wait): runs other processes hold are left to them (lab/run-queue.ts)
   precision?: Precision; // the networks' compute precision (model/precision.ts)
 } & Record<string, unknown>;
 
@@ -88,7 +88,7 @@ export interface CompareEntry {
   description: string; // `sjd compare TASK --help`
   /** the names beyond the presets; the default list; the task's own reading of --models */
   models: { help: string; defaults: string[]; parse?: (value: string) => string[] };
-  seeds: string[]; // the default seeds
+  seeds: number[]; // the default seeds
   doc: string; // the default report
   flags?: TaskFlag[]; // the task's own flags, after the flags every comparison takes
   /**

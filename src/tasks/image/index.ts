@@ -3,8 +3,6 @@
 // and their files, images as tokens, loading, sampling, metrics in a feature space, and the
 // MDLM/CADD/SJD comparison.
 export * from './cifar.js';
-export * from './compare/comparison.js';
-export { MD4_TOP_P } from './compare/scores.js';
 export * from './dataset.js';
 export * from './evaluate.js';
 export * from './feature-net.js';

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import {
   type ConfigOptions,
   MODEL_FILES,
+  type ProcessDefaults,
   presetConfig,
   type Size,
   type TrainConfig,
@@ -79,12 +80,12 @@ export const IMAGE_SIZES: Record<string, ImageSize> = {
  * The task's process defaults: the value-space blur of the pixel grid, sigma_B = 2.5; the
  * pixel-space baselines (ddpm, bitdiff) train too.
  */
-export const IMAGE_PROCESS = {
+export const IMAGE_PROCESS: ProcessDefaults = {
   process: 'sjd',
   blend: 'blur2d',
   bandwidth: 2.5,
   schedule: 'linear',
-  mean: 'value' as const,
+  mean: 'value',
   pixel: true,
 };
 

@@ -7,6 +7,7 @@
 import type { Network } from '../../model/network.js';
 import { pixelSampleSteps } from '../../pixel/index.js';
 import type { SJDProcess } from '../../process/index.js';
+import type { SamplerName } from '../../sampling/index.js';
 import {
   drain,
   SAMPLING_DEFAULTS,
@@ -47,7 +48,7 @@ export function sampleImages(
 }
 
 /** The sampler a model runs under `o`: its process's own for the pixel-space ones. */
-export function imageSamplerOf(m: AnyImageModel, o: { sampler?: string }): string {
+export function imageSamplerOf(m: AnyImageModel, o: { sampler?: SamplerName }): string {
   return isPixelImageModel(m)
     ? m.diffusion.sampler
     : (o.sampler ?? IMAGE_SAMPLING.sampler(m.process));
@@ -68,7 +69,7 @@ function pixelOptions(m: PixelImageModel, o: ImageSampleOptions) {
     (o.topP !== undefined && o.topP !== 1)
   )
     throw new Error(`a ${d.name} model draws no categorical: temperature and top-p must be 1`);
-  return { n: o.n, nfe: o.nfe ?? IMAGE_SAMPLING.nfe(d.sampler), seed: o.seed, batch: o.batch };
+  return { n: o.n, nfe: o.nfe ?? IMAGE_SAMPLING.nfe(), seed: o.seed, batch: o.batch };
 }
 
 /** Images from a model of any process. */

@@ -1,20 +1,11 @@
 // The image task as the commands and `sjd serve` see it (common/task-spec.ts): how it is served
 // (serving.ts: its models' shape from the geometry their config carries, the sampling defaults,
 // sampling as the API answers it), the shipped model, a training run from `sjd train image`'s
-// flags (flags.ts) and the comparison of `sjd compare image` (tab:cifar10_fid at this machine's
-// scale).
+// flags (flags.ts); its comparison is the lab's (lab/image/compare-entry.ts).
 import { describeProcess } from '../../process/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
-import type { CompareOptions, TaskSpec, TrainOptions } from '../common/task-spec.js';
-import { imageReportFiles, runImageComparison } from './compare/comparison.js';
-import { loadFeatureNet, SHIPPED_FEATURES } from './feature-train.js';
-import {
-  IMAGE_COMPARE_FLAGS,
-  IMAGE_TRAIN_DEFAULTS,
-  IMAGE_TRAIN_FLAGS,
-  type ImageCompareFlags,
-  type ImageTrainFlags,
-} from './flags.js';
+import type { TaskSpec, TrainOptions } from '../common/task-spec.js';
+import { IMAGE_TRAIN_DEFAULTS, IMAGE_TRAIN_FLAGS, type ImageTrainFlags } from './flags.js';
 import { loadImageModel } from './load.js';
 import { IMAGE_PROCESS, IMAGE_SIZES, imageConfig } from './presets.js';
 import { imageServing } from './serving.js';
@@ -50,40 +41,6 @@ export const imageSpec: TaskSpec<LoadedModel & { geometry: ImageGeometry }> = {
       const task = new ImageTask(train.set, held.set, { evalSize });
       const about = `${train.set.n} training images from ${train.source} (${describeGeometry(config.image)}); evaluating on ${held.set.n} from ${held.source}; ${describeProcess(config.process)}`;
       return { config, task, about };
-    },
-  },
-  compare: {
-    description:
-      'masked (MDLM), hybrid (CADD) and sjd over sigma_B on one U-Net: train every model x seed (resumable), score FD/KID at each NFE, write docs',
-    models: {
-      help: 'sjd-SIGMA (the blur of values at sigma_B SIGMA), ddpm, bitdiff (the pixel-space DDPM and Bit Diffusion)',
-      defaults: ['masked', 'hybrid', 'sjd-1.5', 'sjd-2', 'sjd-2.5'],
-    },
-    seeds: ['0'],
-    doc: 'docs/reports/image/comparison.md',
-    flags: IMAGE_COMPARE_FLAGS,
-    outputs: (o) => {
-      const f = imageReportFiles(o.doc, o.models);
-      return { report: f.report, beside: [f.svg, ...f.grids] };
-    },
-    run: async (o: CompareOptions & ImageCompareFlags, hooks) => {
-      const { net, config: fc } = loadFeatureNet(o.features);
-      const train = imagesOrFashion(undefined, 'train', { levels: o.levels, limit: o.limit });
-      const test = imagesOrFashion(undefined, 'test', { levels: o.levels });
-      const task = new ImageTask(train.set, test.set, { evalSize: o.evalSize });
-      const path = o.features === SHIPPED_FEATURES ? 'models/fashion-features' : o.features;
-      const runs = await runImageComparison(
-        task,
-        {
-          ...o,
-          nfes: o.nfes.map(Number),
-          features: { net, path, accuracy: fc.testAccuracy },
-          train: train.set,
-          test: test.set,
-        },
-        hooks,
-      );
-      return runs !== null;
     },
   },
 };

@@ -7,6 +7,8 @@
 //   - infilling by templates (common/template.ts): the middle quarter of each held-out sequence
 //     hidden, the rest (and its PADs) clamped, filled; the share of hidden symbols recovered,
 //     beside the share a constant guess of the commonest training symbol gets.
+
+import type { SamplerName } from '../../sampling/index.js';
 import { tensor, tidy } from '../../torch/index.js';
 import { elboUnavailable, heldOutElboBits } from '../../train/held-out-elbo.js';
 import { maxOf } from '../../util/fold.js';
@@ -22,7 +24,7 @@ export interface SequenceEvalOptions {
   nfe: number;
   seed: number;
   k: number;
-  sampler?: string;
+  sampler?: SamplerName;
   temperature?: number;
 }
 

@@ -74,3 +74,7 @@ export function pairsOrGenerated(
     source: `generated (${n} puzzles, seed ${seed})`,
   };
 }
+
+/** The training puzzles: the file given, else 20,000 generated here (saying so on `log`). */
+export const trainingPuzzles = (data: string | undefined, log?: (line: string) => void) =>
+  pairsOrGenerated(data, undefined, { n: 20_000, seed: 1, what: 'training puzzles' }, log);

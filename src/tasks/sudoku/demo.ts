@@ -2,7 +2,7 @@
 // download, no file outside the repository), solve them with the shipped model (under Sudoku's
 // rules by default, by the default sampler for them or the one named), and report boards, the
 // solve rate and the NFE the boards took.
-import type { CommitRule } from '../../sampling/index.js';
+import type { CommitRule, SamplerName } from '../../sampling/index.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import { generatedPairs } from './data.js';
 import { type SudokuScores, scoreBoards } from './metrics.js';
@@ -29,7 +29,7 @@ export function runSudokuDemo(
     count: number;
     seed: number;
     nfe: number;
-    sampler?: string;
+    sampler?: SamplerName;
     rules?: boolean; // sudokuSampling's default when absent
     commit?: CommitRule;
     retries?: number;

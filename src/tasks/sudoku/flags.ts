@@ -1,10 +1,12 @@
 // The Sudoku task's own flags (common/task-spec.ts TaskFlag), which its spec declares: those of
-// `sjd train sudoku` (the puzzles, the evaluation during training, the anchors) and of `sjd
-// compare sudoku` (the final evaluation's budgets), the network's that both take (the training
-// boards' symmetries, the attention pattern, weight-tied looping and its deep supervision; unset,
-// each is the size's), and --processes, the earlier name of --models.
+// `sjd train sudoku` (the puzzles, the evaluation during training, the anchors) and the network's,
+// which `sjd compare sudoku` takes too (lab/sudoku/compare-entry.ts): the training boards'
+// symmetries, the attention pattern, weight-tied looping and its deep supervision; unset, each is
+// the size's.
+
+import type { SamplerName } from '../../sampling/index.js';
 import { integerIn, nfeValue, oneOf } from '../../util/flag-values.js';
-import { modelList, samplerFlag } from '../common/flag-values.js';
+import { samplerFlag } from '../common/flag-values.js';
 import type { TaskFlag } from '../common/task-spec.js';
 import { SUDOKU_NETWORKS, type SudokuOptions } from './presets.js';
 
@@ -14,19 +16,13 @@ export interface SudokuTrainFlags extends SudokuOptions {
   evalData?: string; // held-out puzzles (default: generated here)
   evalSize?: number;
   evalNfe?: number;
-  evalSampler?: string;
+  evalSampler?: SamplerName;
 }
-export const SUDOKU_TRAIN_DEFAULTS = { evalSize: 200, evalNfe: 32, evalSampler: 'confidence' };
-
-/** `sjd compare sudoku`'s own flags. */
-export interface SudokuCompareFlags extends SudokuOptions {
-  evalEvery?: number;
-  limit: number; // held-out puzzles of the final evaluation
-  nfe: number; // the confidence policy's
-  adaptiveNfe: number; // the adaptive sampler's cap
-  data?: string;
-  evalData?: string;
-}
+export const SUDOKU_TRAIN_DEFAULTS = {
+  evalSize: 200,
+  evalNfe: 32,
+  evalSampler: 'confidence' as SamplerName,
+};
 
 /** The network's flags, shared by `sjd train sudoku` and `sjd compare sudoku`. */
 export const SUDOKU_NETWORK_FLAGS: TaskFlag[] = [
@@ -94,49 +90,3 @@ export const sudokuTrainFlags = (): TaskFlag[] => {
     },
   ];
 };
-
-/** `sjd compare sudoku`'s own flags. */
-export const SUDOKU_COMPARE_FLAGS: TaskFlag[] = [
-  ...SUDOKU_NETWORK_FLAGS,
-  {
-    flags: '--eval-every <n>',
-    description: "held-out evaluation period in steps (default: the size's)",
-    parse: integerIn(1, 1_000_000_000),
-  },
-  {
-    flags: '--processes <list>',
-    description: 'the earlier name of --models',
-    parse: modelList,
-    hidden: true,
-  },
-  {
-    flags: '--limit <n>',
-    description: 'held-out puzzles for the final evaluation',
-    parse: integerIn(1, 1_000_000),
-    default: 1000,
-  },
-  {
-    flags: '--nfe <n>',
-    description: "NFE of the final evaluation by the paper's confidence policy",
-    parse: nfeValue,
-    default: 32,
-  },
-  {
-    flags: '--adaptive-nfe <n>',
-    description: "the adaptive sampler's NFE cap in the final evaluation",
-    parse: nfeValue,
-    default: 64,
-  },
-  { flags: '--data <file>', description: 'training puzzles (default: 20,000 generated here)' },
-  { flags: '--eval-data <file>', description: 'held-out puzzles (default: generated here)' },
-];
-
-/** --processes is read as --models; both given is refused. */
-export function checkSudokuCompareFlags(
-  flags: Record<string, unknown>,
-  given: (name: string) => boolean,
-): Record<string, unknown> | undefined {
-  if (flags.processes && given('models'))
-    throw new Error('give --models or its earlier name --processes, not both');
-  return flags.processes ? { models: flags.processes } : undefined;
-}

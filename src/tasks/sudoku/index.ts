@@ -2,7 +2,6 @@
 // the qqwing layout with strategy columns, difficulty classes, the training task and its configs,
 // solving, scores, the demo and the CADD-vs-SJD comparison.
 
-export * from './compare/comparison.js';
 export * from './data.js';
 export * from './demo.js';
 export * from './flags.js';
@@ -27,8 +26,6 @@ export * from './puzzle/strategy-set.js';
 export * from './retry.js';
 export * from './solve.js';
 export * from './solve-defaults.js';
-export * from './solve-grouped.js';
-export * from './solve-pool.js';
 export * from './spec.js';
 export * from './start-order.js';
 export * from './symmetry.js';

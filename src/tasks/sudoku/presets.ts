@@ -11,6 +11,7 @@
 import type { AttentionKind } from '../../model/attention-pattern.js';
 import {
   type ConfigOptions,
+  type ProcessDefaults,
   presetConfig,
   type TransformerConfig,
   type TransformerSize,
@@ -89,7 +90,7 @@ export const SUDOKU_SIZES: Record<string, TransformerSize> = {
 };
 
 /** The task's process defaults: W is the constraint graph; linear VP noise. */
-export const SUDOKU_PROCESS = {
+export const SUDOKU_PROCESS: ProcessDefaults = {
   process: 'sjd',
   blend: 'sudoku',
   bandwidth: 1.5,

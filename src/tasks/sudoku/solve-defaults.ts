@@ -2,6 +2,8 @@
 // page and solveSudoku): the boards per sampler pass, Sudoku's rules, the sampler (chosen by the
 // rules) and its NFE budget, gathered as SUDOKU_SAMPLING with the library's temperature, top-p
 // and grid; and how a solve's sampler is named in the commands' output.
+
+import type { SamplerName } from '../../sampling/index.js';
 import {
   type CommitRule,
   DEFAULT_COMMIT,
@@ -37,13 +39,13 @@ export const DEFAULT_SUDOKU_RULES = true;
  * the plain one on 512 no-guess puzzles, 94.0% against 90.5% on 200 that need guessing);
  * without them, the adaptive sampler.
  */
-export function defaultSudokuSampler(rules: boolean = SUDOKU_SAMPLING.rules!): string {
+export function defaultSudokuSampler(rules: boolean = SUDOKU_SAMPLING.rules!): SamplerName {
   return rules ? 'adaptive-remask' : 'adaptive';
 }
 
 /** A solve's rules and sampler, each defaulted where not given (the sampler by the rules). */
-export function sudokuSampling(o: { sampler?: string; rules?: boolean }): {
-  sampler: string;
+export function sudokuSampling(o: { sampler?: SamplerName; rules?: boolean }): {
+  sampler: SamplerName;
   rules: boolean;
 } {
   const rules = o.rules ?? SUDOKU_SAMPLING.rules!;
@@ -68,7 +70,7 @@ export const DEFAULT_ADAPTIVE_NFE = 1024;
  * The NFE budget per board unless told otherwise: DEFAULT_ADAPTIVE_NFE for an adaptive sampler;
  * the grid samplers spend their budget, 32 as in the paper's table.
  */
-export function defaultSudokuNfe(sampler: string = defaultSudokuSampler()): number {
+export function defaultSudokuNfe(sampler: SamplerName = defaultSudokuSampler()): number {
   return getSampler(sampler).kind === 'adaptive' ? DEFAULT_ADAPTIVE_NFE : 32;
 }
 
@@ -84,7 +86,7 @@ export const SUDOKU_SAMPLING: SamplingDefaults = {
 };
 
 /** How the boards were sampled, for the commands' output ("adaptive sampler (probability >= 0.9999)"). */
-export function samplerLabel(sampler: string, commit?: CommitRule): string {
+export function samplerLabel(sampler: SamplerName, commit?: CommitRule): string {
   if (getSampler(sampler).kind !== 'adaptive')
     return sampler === 'confidence' ? 'confidence policy' : `${sampler} sampler`;
   const rule = commit ?? DEFAULT_COMMIT;

@@ -13,6 +13,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import type { Network } from '../../model/network.js';
 import { networkLength } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
+import type { SamplerName } from '../../sampling/index.js';
 import {
   type BatchedSampleOptions,
   batchedSteps,
@@ -51,7 +52,7 @@ export type { SolveResult } from './retry.js';
 export { SUDOKU_SAMPLING } from './solve-defaults.js';
 
 export interface SolveOptions {
-  sampler: string; // a registered sampler: 'adaptive', 'confidence', 'sjd', ...
+  sampler: SamplerName; // a registered sampler: 'adaptive', 'confidence', 'sjd', ...
   nfe: number; // the budget per board
   commit?: CommitRule; // the adaptive sampler's (its default when absent)
   temperature?: number;

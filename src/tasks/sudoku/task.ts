@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Denoiser } from '../../model/denoiser.js';
 import type { SJDProcess } from '../../process/index.js';
+import type { SamplerName } from '../../sampling/index.js';
 import { keep, type Tensor, type TorchGenerator, tensor } from '../../torch/index.js';
 import type { TaskShape, TrainTask } from '../../train/index.js';
 import { scoreBoards } from './metrics.js';
@@ -22,7 +23,7 @@ export interface SudokuPairs {
 export interface SudokuTaskOptions {
   evalSize: number;
   evalNfe: number;
-  evalSampler: string;
+  evalSampler: SamplerName;
   /** 'none', 'digits' (relabelling) or 'full' (and the geometric group); true = 'digits' */
   augment: Augment | boolean;
 }

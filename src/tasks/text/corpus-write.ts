@@ -19,14 +19,9 @@ import { StringDecoder } from 'node:string_decoder';
 import { fsReason, replaceDirAtomic, writeJsonAtomic } from '../../util/atomic.js';
 import { claimOutDir, type FolderKind } from '../../util/out-path.js';
 import { CORPUS_FORMAT, MIN_CHARS, SPLITS, type SplitName, withAlphabet } from './corpus.js';
+import type { SourceProgress } from './document-sink.js';
 import { emptyTally, type FoldTally } from './normalise.js';
-import {
-  CHUNK_BYTES,
-  normaliseSource,
-  planSource,
-  type SourcePlan,
-  type SourceProgress,
-} from './source.js';
+import { CHUNK_BYTES, normaliseSource, planSource, type SourcePlan } from './source.js';
 import {
   type AlphabetMode,
   CharTally,

@@ -2,16 +2,11 @@
 // and its configs, sampling, word metrics, frontiers and the MDLM/CADD/SJD comparison; corpora
 // in any alphabet; token corpora (raw text through GPT-2's BPE or a tokenizer.json).
 export { type Alphabet, sameAlphabet, TEXT8 } from '../common/alphabet.js';
-export * from './compare/comparison.js';
-export * from './compare/frontier.js';
-export * from './compare/frontier-cache.js';
-export { HAZARD_ARMS, parseArms } from './compare/hazard-arms.js';
-export { hazardVerdict, rankCorrelation } from './compare/hazard-report.js';
-export * from './compare/hazards.js';
-export * from './compare/infill.js';
 export * from './corpus.js';
 export * from './corpus-write.js';
+export type { SourceProgress } from './document-sink.js';
 export * from './flags.js';
+export * from './frontier.js';
 export * from './infill.js';
 export * from './load.js';
 export * from './metrics.js';
@@ -19,7 +14,6 @@ export * from './normalise.js';
 export * from './prepare.js';
 export * from './presets.js';
 export * from './sample.js';
-export type { SourceProgress } from './source.js';
 export * from './spec.js';
 export * from './task.js';
 export * from './template.js';

@@ -14,6 +14,7 @@
 
 import { type Network, networkLength } from '../../model/network.js';
 import { type SJDProcess, T_CLIP } from '../../process/index.js';
+import type { SamplerName } from '../../sampling/index.js';
 import { noGrad, TorchGenerator, tensor, tidy } from '../../torch/index.js';
 import { sjdLoss } from '../../train/sjd-loss.js';
 import { mean, std } from '../../util/stats.js';
@@ -147,7 +148,7 @@ export interface InfillOptions {
   windows: number; // held-out windows per shape
   seeds: number[]; // sampling seeds
   nfe: number;
-  sampler?: string;
+  sampler?: SamplerName;
   temperature?: number;
   topP?: number;
   /** the model's alphabet (default text8's) */

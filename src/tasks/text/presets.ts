@@ -11,6 +11,7 @@
 // embeddings (learned absolute positions left the cpu model at the unigram loss for 800 steps).
 import {
   type ConfigOptions,
+  type ProcessDefaults,
   presetConfig,
   type TransformerConfig,
   type TransformerSize,
@@ -82,7 +83,7 @@ export const SIGMA_SWEEP = [0.5, 1, 1.5, 2, 2.5];
  * H200 at the paper's size, one seed, it beat the W_ii = 1 kernel by 10 to 14 points of valid
  * words at the same budget: training/README.md, text-h200); CANDI's rank-degradation noise.
  */
-export const TEXT_PROCESS = {
+export const TEXT_PROCESS: ProcessDefaults = {
   process: 'sjd',
   blend: 'gauss1d-row',
   bandwidth: 1,

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fsReason } from '../../util/atomic.js';
 import { within } from '../../util/out-path.js';
+import { type DocumentSink, joinDocuments, type SourceProgress } from './document-sink.js';
 import { readChunks } from './file-chunks.js';
 import type { FoldTally } from './normalise.js';
 import { HOLD_LIMIT, StreamNormaliser } from './normalise-stream.js';
@@ -65,45 +66,11 @@ export function planSource(source: string, exclude?: string): SourcePlan {
   return { source, kind, files: [source] };
 }
 
-/** Where a source's decoded text goes: each document's text in pieces, then its end. */
-export interface DocumentSink {
-  /** called at least once for each document (an empty one: with '') */
-  text(t: string): void;
-  endDocument(): void;
-}
-
-/**
- * A progress report: the bytes of text so far and their total; `verb` says whether they are read
- * from files or expanded from a zip (where the total is the size its directory lists).
- */
-export type SourceProgress = (bytes: number, total: number, verb: 'reading' | 'expanding') => void;
-
 /** What decodeSource is told: its read size and a progress report. */
 export interface DecodeOptions {
   chunkBytes?: number;
   /** told the source's bytes read so far and how many it will read in all */
   progress?: SourceProgress;
-}
-
-/**
- * The documents of a sink, one stream: `separator` between each two (an empty document's too),
- * as `documents.join(separator)`.
- */
-export function joinDocuments(separator: string, emit: (text: string) => void): DocumentSink {
-  let documents = 0;
-  let open = false;
-  return {
-    text(t) {
-      if (!open) {
-        if (documents++ > 0) emit(separator);
-        open = true;
-      }
-      if (t !== '') emit(t);
-    },
-    endDocument() {
-      open = false;
-    },
-  };
 }
 
 /**

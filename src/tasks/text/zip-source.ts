@@ -2,8 +2,8 @@
 // that no entry is held whole: each entry is a document, decoded as UTF-8 chunk by chunk.
 import { statSync } from 'node:fs';
 import { Unzip, type UnzipDecoder, UnzipInflate, UnzipPassThrough } from 'fflate';
+import type { DocumentSink, SourceProgress } from './document-sink.js';
 import { readChunks } from './file-chunks.js';
-import type { DocumentSink, SourceProgress } from './source.js';
 import { Utf8Document } from './utf8-document.js';
 import {
   EXPANSION_FLOOR,

@@ -2,10 +2,9 @@
 // §3b): an operand's reader over a result's shape, and binaryMap, out = f(a, b) broadcast, by
 // rows of written-out loops (ROWS) or, for float32 add, sub, mul and div, the WebAssembly kernel.
 import type { DType } from '../types.js';
-import { newBuf } from './buffers.js';
+import { type Buf, newBuf } from './buffers.js';
 import { category, convertScalar, finish, type Operand } from './dtypes.js';
 import {
-  type Buf,
   broadcastShapes,
   broadcastStrides,
   denseUnset,

@@ -3,7 +3,15 @@
 // blocks), and a count of the in-place writes to each, by which a cache of something computed
 // from a buffer (the matrix kernel's transposed weights) knows when it is stale.
 import type { DType } from '../types.js';
-import type { Buf, JsTensor } from './tensor-data.js';
+
+/** A tensor's elements (tensor-data.ts): float32, float64 (int64 too, exact to 2^53), int32, bytes. */
+export type Buf = Float32Array | Float64Array | Int32Array | Uint8Array;
+
+/** What the count of handed-out tensors reads of one (tensor-data.ts JsTensor). */
+interface HeldTensor {
+  data: Buf;
+  handedOut: boolean;
+}
 
 /**
  * How often each buffer has been written in place (writeInto): a cache of something computed
@@ -32,14 +40,14 @@ let pooledBytes = 0;
 const poolKey = (kind: string, n: number) => `${kind}:${n}`;
 
 /** A tensor handed out by the op table: its buffer is not reused while it lives. */
-export function handOut(t: JsTensor): void {
+export function handOut(t: HeldTensor): void {
   if (t.handedOut) return;
   t.handedOut = true;
   handles.set(t.data, (handles.get(t.data) ?? 0) + 1);
 }
 
 /** A handed-out tensor disposed: its buffer is kept for reuse once no other holds it. */
-export function release(t: JsTensor): void {
+export function release(t: HeldTensor): void {
   if (!t.handedOut) return;
   t.handedOut = false;
   const b = t.data;

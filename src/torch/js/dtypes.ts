@@ -2,8 +2,8 @@
 // (torch.result_type) of an op's operands, and the conversions of elements between dtypes:
 // float16 and bfloat16 rounded to nearest-even from float32, integers truncated, bool as 0 or 1.
 import type { DType } from '../types.js';
-import { newBuf } from './buffers.js';
-import { type Buf, dense, INT64_EXACT, JsTensor, values } from './tensor-data.js';
+import { type Buf, newBuf } from './buffers.js';
+import { dense, INT64_EXACT, JsTensor, values } from './tensor-data.js';
 
 // ---- dtypes and promotion (PyTorch's torch.result_type) ----
 

@@ -3,7 +3,7 @@
 // products go to the WebAssembly SIMD kernel (wasm-gemm.ts) where it runs, accumulating in
 // float32 as a BLAS does; the rest (float64, integers, a runtime without it) to the loop below,
 // each output element accumulated in float64 (JavaScript's number) and stored once.
-import type { Buf } from './tensor-data.js';
+import type { Buf } from './buffers.js';
 import { wasmGemm } from './wasm-gemm.js';
 
 /** Where a product's operands and result lie: buffers, offsets, and M x K times K x N. */

@@ -4,16 +4,9 @@
 // bfloat16 and float16 as their 16-bit patterns in a Uint16Array), zeros, ones, full, arange,
 // linspace, eye and conversion between dtypes.
 import { DTYPE_BYTES, type DType, type TypedArray } from '../types.js';
+import type { Buf } from './buffers.js';
 import { asDtype, convertScalar, isFloating } from './dtypes.js';
-import {
-  type Buf,
-  dense,
-  INT64_EXACT,
-  type JsTensor,
-  numelOf,
-  values,
-  view,
-} from './tensor-data.js';
+import { dense, INT64_EXACT, type JsTensor, numelOf, values, view } from './tensor-data.js';
 
 export function checkShape(shape: number[], op: string): number[] {
   if (!Array.isArray(shape) || shape.some((d) => !Number.isInteger(d) || d < 0))

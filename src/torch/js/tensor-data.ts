@@ -7,10 +7,8 @@
 // bfloat16 are stored rounded to their precision in a Float32Array (dtypes.ts has the promotion
 // and the conversions).
 import type { DType } from '../types.js';
-import { newBuf } from './buffers.js';
+import { type Buf, newBuf } from './buffers.js';
 import { wasmGather } from './wasm-gather.js';
-
-export type Buf = Float32Array | Float64Array | Int32Array | Uint8Array;
 
 /** The largest integer an int64 element holds exactly here (Number.MAX_SAFE_INTEGER). */
 export const INT64_EXACT = 2 ** 53 - 1;

@@ -13,13 +13,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { replaceDirAtomic, writeFileAtomic, writeJsonAtomic } from '../../../util/atomic.js';
 import { claimOutDir, type FolderKind } from '../../../util/out-path.js';
-import {
-  CHUNK_BYTES,
-  decodeSource,
-  joinDocuments,
-  planSource,
-  type SourceProgress,
-} from '../source.js';
+import { joinDocuments, type SourceProgress } from '../document-sink.js';
+import { CHUNK_BYTES, decodeSource, planSource } from '../source.js';
 import { PieceCutter } from './pieces.js';
 import { readTokenFile, splitTokenFile, TokenFileWriter, type TokenIds } from './token-file.js';
 import {

@@ -8,39 +8,20 @@
 // whole temperature x NFE sweep. The report, with the paper's numbers beside ours and a verdict
 // per row, is hazard-report.ts's.
 import { join } from 'node:path';
-import type { Precision } from '../../../model/precision.js';
-import { withHazardWeights, withObjective } from '../../../process/index.js';
-import {
-  loadTransformer,
-  type TrainHooks,
-  trainUnlessScored,
-  workThrough,
-} from '../../../train/index.js';
-import { cached, readCache } from '../../../util/cache.js';
-import { maxOf } from '../../../util/fold.js';
-import { tokenCounts } from '../corpus.js';
-import { TEXT_SIZES, textConfig } from '../presets.js';
-import { type TextTask, textShape } from '../task.js';
-import { type FrontierPoint, heldOutReference } from './frontier.js';
+import { withHazardWeights, withObjective } from '../../process/index.js';
+import { tokenCounts } from '../../tasks/text/corpus.js';
+import { type FrontierPoint, heldOutReference } from '../../tasks/text/frontier.js';
+import { TEXT_SIZES, textConfig } from '../../tasks/text/presets.js';
+import { type TextTask, textShape } from '../../tasks/text/task.js';
+import { loadTransformer, type TrainHooks } from '../../train/index.js';
+import { cached, readCache } from '../../util/cache.js';
+import { maxOf } from '../../util/fold.js';
+import { workThrough } from '../run-queue.js';
+import { trainUnlessScored } from '../train-to-end.js';
 import { cachedFrontier, readCachedFrontier } from './frontier-cache.js';
 import { type ArmRun, HAZARD_ARMS } from './hazard-arms.js';
+import type { HazardCompareOptions } from './hazard-options.js';
 import { writeHazardReport } from './hazard-report.js';
-
-export interface HazardCompareOptions {
-  wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
-  out: string;
-  size: string;
-  precision?: Precision; // the networks' compute precision (model/precision.ts)
-  steps: number;
-  seeds: number[]; // of the frozen table's arms
-  learnedSeeds: number[]; // of the learned table's arms (the paper: one seed)
-  arms: string[];
-  sampler: string; // the frontiers' sampler (one that honours per-anchor hazards)
-  n: number;
-  nfes: number[]; // the frontiers' NFE budgets, the sweep the best point is taken over
-  doc: string;
-  command: string;
-}
 
 /** The best valid-word fraction (>= 5) over a frontier's whole temperature x NFE sweep. */
 const sweepMax = (points: FrontierPoint[]) => maxOf(points.map((p) => p.valid_words5));

@@ -6,14 +6,15 @@
 // --frontier` may replace; any other file there is the user's.
 
 import { dirname } from 'node:path';
-import type { Network } from '../../../model/network.js';
-import type { SJDProcess } from '../../../process/index.js';
-import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
-import { type FileKind, smallFileText } from '../../../util/out-path.js';
-import { writeSvg } from '../../../util/plot.js';
-import type { Alphabet } from '../../common/alphabet.js';
-import { heldOutWindows, type TextScorer, type TextScores } from '../metrics.js';
-import { sampleText } from '../sample.js';
+import type { Network } from '../../model/network.js';
+import type { SJDProcess } from '../../process/index.js';
+import type { SamplerName } from '../../sampling/index.js';
+import { makeDir, writeFileAtomic } from '../../util/atomic.js';
+import { type FileKind, smallFileText } from '../../util/out-path.js';
+import { writeSvg } from '../../util/plot.js';
+import type { Alphabet } from '../common/alphabet.js';
+import { heldOutWindows, type TextScorer, type TextScores } from './metrics.js';
+import { sampleText } from './sample.js';
 
 export const FRONTIER_NFES = [32, 64, 128];
 export const FRONTIER_TEMPERATURES = Array.from(
@@ -32,7 +33,7 @@ export interface FrontierOptions {
   seed: number;
   nfes?: number[];
   temperatures?: number[];
-  sampler?: string;
+  sampler?: SamplerName;
   /** the model's alphabet (default text8's) */
   alphabet?: Alphabet;
   onPoint?: (p: FrontierPoint) => void;

@@ -1,5 +1,5 @@
 // A comparison's runs, worked through by one process or by several sharing the work
-// (docs/design.md §4): each run is trained and scored under a claim on its folder (run-claim.ts),
+// (docs/design.md §4): each run is trained and scored under a claim on its folder (train/run-claim.ts),
 // so a second `sjd compare` on the same --out takes the runs the first has not reached, and each
 // waits at the end for the runs the other holds, then reports on them all from the caches. With
 // `wait: false` a process leaves those runs to their holders and returns what it has (a script
@@ -7,7 +7,7 @@
 // every other run done and reports on them all. Results come back in the queue's order, whoever
 // worked them.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { claimHolder, claimRun } from './run-claim.js';
+import { claimHolder, claimRun } from '../train/run-claim.js';
 
 /** One run of a comparison: its folder and the work on it (null when interrupted). */
 export interface QueuedRun<R> {

@@ -1,14 +1,14 @@
-// A run trained to its end from wherever its folder stands (run-folder.ts): started, resumed from
+// A run trained to its end from wherever its folder stands (train/run-folder.ts): started, resumed from
 // its checkpoint, or, when a comparison has cached all it needs of it, left as it is, so
 // comparisons continue across sessions and machines; a run kept without its weights whose
 // comparison needs more of it is trained again and its cached results checked (kept-run.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TrainConfig } from './config.js';
+import type { TrainConfig } from '../train/config.js';
+import { finishedStep, RUN_FILES } from '../train/run-folder.js';
+import type { TrainTask } from '../train/task.js';
+import { type TrainHooks, train } from '../train/trainer.js';
 import { settleRetrain, startRetrain } from './kept-run.js';
-import { finishedStep, RUN_FILES } from './run-folder.js';
-import type { TrainTask } from './task.js';
-import { type TrainHooks, train } from './trainer.js';
 
 /**
  * Trains the run in `dir` until config.steps, starting it or resuming it as its folder says

@@ -1,5 +1,5 @@
 // The infilling comparison: masked (MDLM), hybrid (CADD) and SJD models of the text comparison (the
-// same run folders, trained when missing: resumable) on the infilling benchmark (infill.ts), each
+// same run folders, trained when missing: resumable) on the infilling benchmark (tasks/text/infill.ts), each
 // under its method's sampler (MDLM's for masked models, the first of --samplers for the rest), one
 // sampling seed per training seed, so the spread over seeds covers both. Does W help when the
 // neighbours are known? With a blending W, an active site's corruption is centred on a blend of its
@@ -8,21 +8,19 @@
 // a verdict per shape: each SJD model against CADD and against MDLM on the hole characters, with
 // both spreads and whether the seeds separate.
 import { dirname, join } from 'node:path';
-import type { Precision } from '../../../model/precision.js';
-import { describeProcess, parseProcessName } from '../../../process/index.js';
-import {
-  loadTransformer,
-  type TrainHooks,
-  trainUnlessScored,
-  workThrough,
-} from '../../../train/index.js';
-import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
-import { cached, readCache } from '../../../util/cache.js';
-import { reproduceFooter } from '../../../util/comparison-report.js';
-import { mean, separation, std } from '../../../util/stats.js';
-import { type HoleShape, type InfillResult, infillBenchmark } from '../infill.js';
-import { textConfig } from '../presets.js';
-import { type TextTask, textShape } from '../task.js';
+import type { Precision } from '../../model/precision.js';
+import { describeProcess, parseProcessName } from '../../process/index.js';
+import type { SamplerName } from '../../sampling/index.js';
+import { type HoleShape, type InfillResult, infillBenchmark } from '../../tasks/text/infill.js';
+import { textConfig } from '../../tasks/text/presets.js';
+import { type TextTask, textShape } from '../../tasks/text/task.js';
+import { loadTransformer, type TrainHooks } from '../../train/index.js';
+import { makeDir, writeFileAtomic } from '../../util/atomic.js';
+import { cached, readCache } from '../../util/cache.js';
+import { mean, separation, std } from '../../util/stats.js';
+import { reproduceFooter } from '../comparison-report.js';
+import { workThrough } from '../run-queue.js';
+import { trainUnlessScored } from '../train-to-end.js';
 
 export interface InfillCompareOptions {
   wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
@@ -32,7 +30,7 @@ export interface InfillCompareOptions {
   steps: number;
   seeds: number[];
   models: string[];
-  sampler: string; // of the Gaussian models; masked ones: mdlm
+  sampler: SamplerName; // of the Gaussian models; masked ones: mdlm
   shapes: HoleShape[];
   windows: number;
   nfe: number;
@@ -43,7 +41,7 @@ export interface InfillCompareOptions {
 interface InfillRun {
   model: string;
   seed: number;
-  sampler: string;
+  sampler: SamplerName;
   results: InfillResult[];
 }
 
@@ -53,7 +51,7 @@ const samplerOf = (model: string, o: InfillCompareOptions) =>
 const label = (model: string) => describeProcess(textConfig(parseProcessName(model)).process);
 
 /** Where a run's benchmark is cached, under which key. */
-const infillCache = (dir: string, o: InfillCompareOptions, sampler: string, seed: number) => ({
+const infillCache = (dir: string, o: InfillCompareOptions, sampler: SamplerName, seed: number) => ({
   path: join(dir, `infill-${sampler}.json`),
   key: { windows: o.windows, nfe: o.nfe, shapes: o.shapes, step: o.steps, seed },
 });
@@ -63,7 +61,7 @@ function cachedInfill(
   dir: string,
   task: TextTask,
   o: InfillCompareOptions,
-  sampler: string,
+  sampler: SamplerName,
   seed: number,
 ) {
   const { path, key } = infillCache(dir, o, sampler, seed);

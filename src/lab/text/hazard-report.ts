@@ -1,16 +1,16 @@
-// The report of the hazard tables of app:e2e-hazard (compare/hazards.ts): the paper's numbers
+// The report of the hazard tables of app:e2e-hazard (hazards.ts): the paper's numbers
 // beside ours, a verdict per row against uniform (mean +- std, whether every seed is above or
 // below), and for learned weights their spread (max w / min w) and the rank correlation of log w
 // with character frequency, as the paper reports them. Rewritten after every run, so it shows
 // where the comparison is.
 import { dirname } from 'node:path';
-import { precisionNote } from '../../../model/precision.js';
-import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
-import { reproduceFooter } from '../../../util/comparison-report.js';
-import { maxOf, minOf } from '../../../util/fold.js';
-import { mean, separation, std } from '../../../util/stats.js';
+import { precisionNote } from '../../model/precision.js';
+import { makeDir, writeFileAtomic } from '../../util/atomic.js';
+import { maxOf, minOf } from '../../util/fold.js';
+import { mean, separation, std } from '../../util/stats.js';
+import { reproduceFooter } from '../comparison-report.js';
 import { type ArmRun, HAZARD_ARMS } from './hazard-arms.js';
-import type { HazardCompareOptions } from './hazards.js';
+import type { HazardCompareOptions } from './hazard-options.js';
 
 /** Spearman's rank correlation (ties share their mean rank). */
 export function rankCorrelation(x: number[], y: number[]): number {

@@ -1,6 +1,6 @@
 // Solving many puzzles on several cores: libtorch's intra-op threads scale poorly on the small
 // passes of a Sudoku solve (two threads on one process: 9.0 boards/s on 512 no-guess puzzles; two
-// one-thread processes: 14.5), so the chunks of a solve (solve.ts solveChunks: `batch` puzzles
+// one-thread processes: 14.5), so the chunks of a solve (tasks/sudoku/solve.ts solveChunks: `batch` puzzles
 // each, solved with their retries) are handed to worker processes, each running libtorch on one
 // thread, the next chunk to whichever is free. A board's answer does not depend on the chunk it
 // is in, so the answer is the one solveSudoku gives in one process, whatever the number of workers.
@@ -14,17 +14,17 @@ import { once } from 'node:events';
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import { getSampler } from '../../sampling/index.js';
-import type { SudokuModelSource } from './load.js';
-import type { Board } from './puzzle/board.js';
-import { joinSolves, type SolveResult } from './retry.js';
+import type { SudokuModelSource } from '../../tasks/sudoku/load.js';
+import type { Board } from '../../tasks/sudoku/puzzle/board.js';
+import { joinSolves, type SolveResult } from '../../tasks/sudoku/retry.js';
 import {
   type PartialSolve,
   type SolveOptions,
   type SolvePart,
   solveChunkInTurns,
   solveChunks,
-} from './solve.js';
-import { defaultSudokuBatch } from './solve-defaults.js';
+} from '../../tasks/sudoku/solve.js';
+import { defaultSudokuBatch } from '../../tasks/sudoku/solve-defaults.js';
 
 /** A chunk for a worker: the model (its folder undefined: the shipped one), options and puzzles. */
 export interface PoolJob {

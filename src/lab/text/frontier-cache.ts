@@ -5,13 +5,19 @@
 // NFE budgets serves fewer.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadTransformer } from '../../../train/index.js';
-import { writeFileAtomic } from '../../../util/atomic.js';
-import type { TextScores } from '../metrics.js';
-import { type TextTask, textShape } from '../task.js';
-import { FRONTIER_NFES, type FrontierPoint, frontier, writeFrontier } from './frontier.js';
+import type { SamplerName } from '../../sampling/index.js';
+import {
+  FRONTIER_NFES,
+  type FrontierPoint,
+  frontier,
+  writeFrontier,
+} from '../../tasks/text/frontier.js';
+import type { TextScores } from '../../tasks/text/metrics.js';
+import { type TextTask, textShape } from '../../tasks/text/task.js';
+import { loadTransformer } from '../../train/index.js';
+import { writeFileAtomic } from '../../util/atomic.js';
 
-const frontierStem = (sampler: string, read: { uniformHazard?: boolean }) =>
+const frontierStem = (sampler: SamplerName, read: { uniformHazard?: boolean }) =>
   `frontier-${sampler}${read.uniformHazard ? '-w1' : ''}`;
 
 /**
@@ -22,7 +28,7 @@ interface TraceAt {
   n: number;
   step: number;
   seed: number;
-  sampler: string;
+  sampler: SamplerName;
 }
 
 /** The frontiers' sampling: N samples a point, at these NFE budgets, of the run at `steps`. */
@@ -33,7 +39,7 @@ export interface TraceOptions {
 }
 
 /** The comparison's trace of a run under `sampler` (seed 0: every frontier samples from it). */
-const traceAt = (sampler: string, o: TraceOptions): TraceAt => ({
+const traceAt = (sampler: SamplerName, o: TraceOptions): TraceAt => ({
   n: o.n,
   step: o.steps,
   seed: 0,
@@ -65,7 +71,7 @@ function covering(points: FrontierPoint[], nfes: number[]): FrontierPoint[] | nu
  */
 export function readCachedFrontier(
   dir: string,
-  sampler: string,
+  sampler: SamplerName,
   o: TraceOptions,
   read: { uniformHazard?: boolean } = {},
 ): FrontierPoint[] | null {
@@ -80,7 +86,7 @@ export function readCachedFrontier(
 export async function cachedFrontier(
   dir: string,
   name: string,
-  sampler: string,
+  sampler: SamplerName,
   task: TextTask,
   o: TraceOptions,
   reference: TextScores,

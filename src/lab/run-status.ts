@@ -6,9 +6,9 @@
 // loaded, nothing is written.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readConfig } from './config.js';
-import { claimHolder } from './run-claim.js';
-import { checkpointDir, isKeptResult, RUN_FILES, runState } from './run-folder.js';
+import { readConfig } from '../train/config.js';
+import { claimHolder } from '../train/run-claim.js';
+import { checkpointDir, isKeptResult, RUN_FILES, runState } from '../train/run-folder.js';
 
 export interface RunStatus {
   name: string; // the folder's name under DIR

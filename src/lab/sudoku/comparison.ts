@@ -9,34 +9,35 @@
 // held-out board accuracy against step.
 import { dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import type { AttentionKind } from '../../../model/attention-pattern.js';
-import { CausalDecoder } from '../../../model/causal-decoder.js';
-import type { Precision } from '../../../model/precision.js';
-import { precisionNote } from '../../../model/precision.js';
-import { describeProcess, parseProcessName } from '../../../process/index.js';
-import { TorchGenerator, tidy } from '../../../torch/index.js';
-import { buildModel } from '../../../train/build.js';
+import type { AttentionKind } from '../../model/attention-pattern.js';
+import { CausalDecoder } from '../../model/causal-decoder.js';
+import type { Precision } from '../../model/precision.js';
+import { precisionNote } from '../../model/precision.js';
+import { describeProcess, parseProcessName } from '../../process/index.js';
+import type { SamplerName } from '../../sampling/index.js';
+import { arNetworkConfig, matchedMlpHidden } from '../../tasks/sudoku/autoregressive/train.js';
+import { scoreBoards } from '../../tasks/sudoku/metrics.js';
+import { SUDOKU_SIZES, type SudokuOptions, sudokuConfig } from '../../tasks/sudoku/presets.js';
+import { solveSudoku } from '../../tasks/sudoku/solve.js';
+import type { Augment } from '../../tasks/sudoku/symmetry.js';
 import {
-  keptResult,
-  loadTransformer,
-  MetricsLog,
-  runState,
-  type TrainHooks,
-  trainUnlessScored,
-  workThrough,
-} from '../../../train/index.js';
-import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
-import { cached } from '../../../util/cache.js';
-import { reproduceFooter } from '../../../util/comparison-report.js';
-import { writeSvg } from '../../../util/plot.js';
-import { mean, std } from '../../../util/stats.js';
-import { throttle } from '../../../util/throttle.js';
-import { arNetworkConfig, matchedMlpHidden } from '../autoregressive/train.js';
-import { scoreBoards } from '../metrics.js';
-import { SUDOKU_SIZES, type SudokuOptions, sudokuConfig } from '../presets.js';
-import { solveSudoku } from '../solve.js';
-import type { Augment } from '../symmetry.js';
-import { hashPairs, type SudokuPairs, type SudokuTask, sudokuShape } from '../task.js';
+  hashPairs,
+  type SudokuPairs,
+  type SudokuTask,
+  sudokuShape,
+} from '../../tasks/sudoku/task.js';
+import { TorchGenerator, tidy } from '../../torch/index.js';
+import { buildModel } from '../../train/build.js';
+import { loadTransformer, MetricsLog, runState, type TrainHooks } from '../../train/index.js';
+import { makeDir, writeFileAtomic } from '../../util/atomic.js';
+import { cached } from '../../util/cache.js';
+import { writeSvg } from '../../util/plot.js';
+import { mean, std } from '../../util/stats.js';
+import { throttle } from '../../util/throttle.js';
+import { reproduceFooter } from '../comparison-report.js';
+import { keptResult } from '../kept-run.js';
+import { workThrough } from '../run-queue.js';
+import { trainUnlessScored } from '../train-to-end.js';
 import { AR_MODELS, autoregressiveRun, isAutoregressive } from './autoregressive-run.js';
 import { FINAL_EVAL } from './final-eval.js';
 
@@ -116,7 +117,7 @@ function finalEvaluation(
 ): FinalEvaluation {
   return cached(join(dir, FINAL_EVAL), finalKey(o, step), () => {
     const { model, process: proc } = loadTransformer(dir, task);
-    const solve = (sampler: string, nfe: number) => {
+    const solve = (sampler: SamplerName, nfe: number) => {
       log?.(`${dir}: solving ${o.test.puzzles.length} held-out puzzles by the ${sampler} sampler`);
       const said = throttle((k: number) => log?.(`${dir}: ${sampler}, ${k} batch passes`));
       // the networks alone

@@ -1,15 +1,15 @@
-// The images a run is scored on (compare/scores.ts), drawn a batch at a time, each finished batch
+// The images a run is scored on (scores.ts), drawn a batch at a time, each finished batch
 // kept beside the run (samples-nfeN.partial.json) until the NFE is scored, so that a scoring
 // stopped mid-way resumes at the batch it was on. A batch drawn alone is the batch one run would
 // draw: the batch starting at image `start` is seeded seed + start (sampling/batched.ts,
 // pixel/sample.ts). At 256 levels one NFE of one run can take hours on one CPU thread.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_BATCH } from '../../../sampling/index.js';
-import { readCache, writeCache } from '../../../util/cache.js';
-import type { AnyImageModel } from '../load.js';
-import { type ImageSampleOptions, sampleAnyImages } from '../sample.js';
-import { imageShape } from '../tokens.js';
+import { DEFAULT_BATCH } from '../../sampling/index.js';
+import type { AnyImageModel } from '../../tasks/image/load.js';
+import { type ImageSampleOptions, sampleAnyImages } from '../../tasks/image/sample.js';
+import { imageShape } from '../../tasks/image/tokens.js';
+import { readCache, writeCache } from '../../util/cache.js';
 
 /** Where a run keeps the batches drawn so far at `nfe`. */
 export const partialSamplesFile = (dir: string, nfe: number): string =>

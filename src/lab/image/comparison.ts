@@ -8,52 +8,24 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { type Precision, precisionNote } from '../../../model/precision.js';
-import { describeProcess, isPixelProcess, parseProcessName } from '../../../process/index.js';
-import {
-  finishedStep,
-  isRunFolder,
-  type TrainHooks,
-  trainUnlessScored,
-  workThrough,
-} from '../../../train/index.js';
-import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
-import { reproduceFooter } from '../../../util/comparison-report.js';
-import { maxOf, minOf } from '../../../util/fold.js';
-import { writeSvg } from '../../../util/plot.js';
-import { mean, separation, std } from '../../../util/stats.js';
-import type { ImageSet } from '../dataset.js';
-import type { ImageScores } from '../evaluate.js';
-import type { FeatureNet } from '../feature-net.js';
-import { loadAnyImageModel } from '../load.js';
-import { gridPng } from '../png.js';
-import { imageConfig } from '../presets.js';
-import { sampleAnyImages } from '../sample.js';
-import type { ImageTask } from '../task.js';
+import { precisionNote } from '../../model/precision.js';
+import { describeProcess, isPixelProcess, parseProcessName } from '../../process/index.js';
+import type { ImageScores } from '../../tasks/image/evaluate.js';
+import { loadAnyImageModel } from '../../tasks/image/load.js';
+import { gridPng } from '../../tasks/image/png.js';
+import { imageConfig } from '../../tasks/image/presets.js';
+import { sampleAnyImages } from '../../tasks/image/sample.js';
+import type { ImageTask } from '../../tasks/image/task.js';
+import { finishedStep, isRunFolder, type TrainHooks } from '../../train/index.js';
+import { makeDir, writeFileAtomic } from '../../util/atomic.js';
+import { maxOf, minOf } from '../../util/fold.js';
+import { writeSvg } from '../../util/plot.js';
+import { mean, std } from '../../util/stats.js';
+import { reproduceFooter, seedVerdict } from '../comparison-report.js';
+import { workThrough } from '../run-queue.js';
+import { trainUnlessScored } from '../train-to-end.js';
+import type { ImageCompareOptions } from './options.js';
 import { cachedScores, runScores, samplingOf } from './scores.js';
-
-export interface ImageCompareOptions {
-  wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
-  out: string;
-  size: string;
-  precision?: Precision; // the networks' compute precision (model/precision.ts)
-  steps: number;
-  seeds: number[];
-  models: string[]; // 'masked', 'hybrid', 'sjd-<sigma_B>'
-  nfes: number[];
-  /** the sampler of the hybrid and SJD models (masked ones: MDLM's ancestral sampler) */
-  sampler: string;
-  /** top-p of the masked models' draws (the paper's MD4: MD4_TOP_P) */
-  maskedTopP: number;
-  /** top-p of the hybrid and SJD models' commit draws (1, the whole distribution: the paper's) */
-  topP: number;
-  n: number; // images per scored set
-  features: { net: FeatureNet; path: string; accuracy: number };
-  train: ImageSet; // the reference images
-  test: ImageSet; // the floor
-  doc: string; // Markdown path; the plot and sample grids go beside it
-  command: string;
-}
 
 export interface ImageRunSummary {
   model: string;
@@ -107,58 +79,67 @@ export function imageReportFiles(doc: string, models: readonly string[]) {
   return { report: doc, svg: `${stem}.svg`, grids: models.map((m) => `${stem}-${m}.png`) };
 }
 
-async function writeImageReport(
-  task: ImageTask,
-  o: ImageCompareOptions,
-  runs: ImageRunSummary[],
-): Promise<void> {
-  makeDir(dirname(o.doc));
-  const files = imageReportFiles(o.doc, o.models);
+/** A cell: the mean over seeds, with the spread where there are several. */
+const meanStd = (xs: number[], d = 2) =>
+  xs.length > 1 ? `${mean(xs).toFixed(d)} +- ${std(xs).toFixed(d)}` : mean(xs).toFixed(d);
+
+/** The table's rows, a model each: FD at each NFE, then KID, label entropy, score, smallest class. */
+function scoreRows(task: ImageTask, o: ImageCompareOptions, runs: ImageRunSummary[]): string[] {
   const top = maxOf(o.nfes);
-  const ms = (xs: number[], d = 2) =>
-    xs.length > 1 ? `${mean(xs).toFixed(d)} +- ${std(xs).toFixed(d)}` : mean(xs).toFixed(d);
-  const grids: string[] = [];
-  const rows = o.models.map((m) => {
+  return o.models.map((m) => {
     const rs = runs.filter((r) => r.model === m);
     const at = (k: number) => rs.map((r) => r.scores[k]!);
-    const fds = o.nfes.map((k) => ms(at(k).map((s) => s.samples.fd)));
+    const fds = o.nfes.map((k) => meanStd(at(k).map((s) => s.samples.fd)));
     const last = at(top);
     const cover = last.map((s) => minOf(s.coverage));
-    return `| ${label(m, task, o)} | ${fds.join(' | ')} | ${ms(
+    return `| ${label(m, task, o)} | ${fds.join(' | ')} | ${meanStd(
       last.map((s) => s.samples.kid),
       4,
-    )} | ${ms(last.map((s) => s.label_entropy))} | ${ms(last.map((s) => s.score))} | ${ms(
+    )} | ${meanStd(last.map((s) => s.label_entropy))} | ${meanStd(last.map((s) => s.score))} | ${meanStd(
       cover.map((c) => 100 * c),
       1,
     )} |`;
   });
-  // the floor and ceiling do not depend on the model: the first run's
-  const first = runs[0]!.scores[top]!;
-  // The claims at the largest NFE (FD, lower is better): CADD against MDLM, each SJD against CADD.
+}
+
+/**
+ * The claims at the largest NFE (FD, lower is better): CADD against MDLM, each SJD against CADD,
+ * and each SJD against each of tab:cifar10_fid's continuous baselines (DDPM the closest).
+ */
+function fdClaims(task: ImageTask, o: ImageCompareOptions, runs: ImageRunSummary[]): string[] {
+  const top = maxOf(o.nfes);
   const fdAt = (m: string) =>
     runs.filter((r) => r.model === m).map((r) => r.scores[top]!.samples.fd);
-  const claims = [
-    ...o.models
-      .filter((m) => m !== 'masked' && o.models.includes('masked'))
-      .map((m) => fdVerdict(label(m, task, o), fdAt(m), 'MDLM', fdAt('masked'))),
-    ...o.models
-      .filter((m) => m.startsWith('sjd-') && o.models.includes('hybrid'))
-      .map((m) => fdVerdict(label(m, task, o), fdAt(m), 'CADD', fdAt('hybrid'))),
-    // tab:cifar10_fid's continuous baselines (DDPM the closest): each SJD against each
-    ...o.models
-      .filter((m) => m.startsWith('sjd-'))
-      .flatMap((m) =>
-        o.models
-          .filter(isPixelProcess)
-          .map((b) => fdVerdict(label(m, task, o), fdAt(m), label(b, task, o), fdAt(b))),
-      ),
+  const verdict = (m: string, b: string, bLabel = label(b, task, o)) =>
+    seedVerdict(label(m, task, o), fdAt(m), bLabel, fdAt(b), {
+      digits: 2,
+      side: (x) => (x === 'below' ? 'below (better than)' : 'above (worse than)'),
+    });
+  const sjd = o.models.filter((m) => m.startsWith('sjd-'));
+  return [
+    ...(o.models.includes('masked')
+      ? o.models.filter((m) => m !== 'masked').map((m) => verdict(m, 'masked', 'MDLM'))
+      : []),
+    ...(o.models.includes('hybrid') ? sjd.map((m) => verdict(m, 'hybrid', 'CADD')) : []),
+    ...sjd.flatMap((m) => o.models.filter(isPixelProcess).map((b) => verdict(m, b))),
   ];
-  // a sample grid per model: the first seed trained to --steps (not one another process is
-  // training again), at the largest NFE; where no run of the model kept its weights, the grid
-  // already drawn stays. A grid with the bytes of a PNG already beside the report (the same run
-  // sampled the same way for another report) is linked there, not written twice. Grids are
-  // drawn before the report and written after it, so that grids on disk sit beside the report
-  // that names them
+}
+
+/**
+ * A sample grid per model: the first seed trained to --steps (not one another process is
+ * training again), at the largest NFE; where no run of the model kept its weights, the grid
+ * already drawn stays. A grid with the bytes of a PNG already beside the report (the same run
+ * sampled the same way for another report) is linked there, not written twice. Returns the
+ * report's links and the grids to write (after the report, so that grids on disk sit beside the
+ * report that names them).
+ */
+function drawGrids(
+  task: ImageTask,
+  o: ImageCompareOptions,
+  runs: ImageRunSummary[],
+): { links: string[]; write: { file: string; png: Uint8Array }[] } {
+  const files = imageReportFiles(o.doc, o.models);
+  const links: string[] = [];
   const write: { file: string; png: Uint8Array }[] = [];
   o.models.forEach((m, k) => {
     let file = files.grids[k]!;
@@ -168,7 +149,7 @@ async function writeImageReport(
     if (r) {
       const s = sampleAnyImages(loadAnyImageModel(r.dir), {
         n: 36,
-        nfe: top,
+        nfe: maxOf(o.nfes),
         seed: 0,
         ...samplingOf(m, o),
       });
@@ -177,20 +158,31 @@ async function writeImageReport(
       if (twin) file = twin;
       else write.push({ file, png });
     } else if (!existsSync(file)) return;
-    grids.push(`**${label(m, task, o)}**\n\n![${m} samples](${basename(file)})`);
+    links.push(`**${label(m, task, o)}**\n\n![${m} samples](${basename(file)})`);
   });
-  const svg = files.svg;
+  return { links, write };
+}
+
+/** The report's Markdown: the setting, the verdicts, the table with its floor and ceiling, the plot, the grids. */
+function reportMarkdown(
+  task: ImageTask,
+  o: ImageCompareOptions,
+  runs: ImageRunSummary[],
+  grids: string[],
+): string {
+  const top = maxOf(o.nfes);
+  // the floor and ceiling do not depend on the model: the first run's
+  const first = runs[0]!.scores[top]!;
+  const claims = fdClaims(task, o, runs);
   const g = task.geometry;
-  const pixel = o.models.filter(isPixelProcess);
-  const pixelNote =
-    pixel.length > 0
-      ? ' The pixel-space baselines (src/pixel/) use the same U-Net layers as a regressor and sample by their own step: DDPM ancestral on its 1000-step chain respaced to the NFE, Bit Diffusion DDIM on a uniform grid.'
-      : '';
+  const pixelNote = o.models.some(isPixelProcess)
+    ? ' The pixel-space baselines (src/pixel/) use the same U-Net layers as a regressor and sample by their own step: DDPM ancestral on its 1000-step chain respaced to the NFE, Bit Diffusion DDIM on a uniform grid.'
+    : '';
   const verdicts =
     claims.length > 0
       ? `## Verdicts (FD at NFE ${top}, lower is better)\n\n${claims.map((c) => `- ${c}`).join('\n')}\n\n`
       : '';
-  const md = `# Images: ${o.models.map((m) => label(m, task, o)).join(', ')} at this machine's scale
+  return `# Images: ${o.models.map((m) => label(m, task, o)).join(', ')} at this machine's scale
 
 Fashion-MNIST-style images of ${g.height} x ${g.width} x ${g.channels}, ${g.levels} levels; size \`${o.size}\` (the same U-Net and optimiser
 for every model${precisionNote(o.precision)}), ${o.steps} steps, seeds ${o.seeds.join(', ')}. Scores on N = ${o.n} samples (seed 0) against N training
@@ -201,17 +193,23 @@ ${verdicts}## Scores
 
 | model | ${o.nfes.map((k) => `FD, NFE ${k}`).join(' | ')} | KID | label entropy | score | smallest class (%) |
 |---|${o.nfes.map(() => '---').join('|')}|---|---|---|---|
-${rows.join('\n')}
+${scoreRows(task, o, runs).join('\n')}
 | floor: ${o.n} test images | ${o.nfes.map(() => first.floor.fd.toFixed(2)).join(' | ')} | ${first.floor.kid.toFixed(4)} | | | |
 | ceiling: per-pixel marginals | ${o.nfes.map(() => first.ceiling.fd.toFixed(2)).join(' | ')} | ${first.ceiling.kid.toFixed(4)} | | | |
 
-![FD against NFE](${basename(svg)})
+![FD against NFE](${basename(imageReportFiles(o.doc, o.models).svg)})
 
 ${grids.join('\n\n')}
 
 ${reproduceFooter(o.command)}`;
-  writeFileAtomic(o.doc, md);
-  for (const w of write) writeFileAtomic(w.file, w.png);
+}
+
+/** The plot beside the report: FD against NFE, a line per run. */
+async function writeFdPlot(
+  task: ImageTask,
+  o: ImageCompareOptions,
+  runs: ImageRunSummary[],
+): Promise<void> {
   const values = runs.flatMap((r) =>
     o.nfes.map((k) => ({
       nfe: k,
@@ -232,7 +230,20 @@ ${reproduceFooter(o.command)}`;
       detail: { field: 'run', type: 'nominal' },
     },
   };
-  await writeSvg(svg, spec);
+  await writeSvg(imageReportFiles(o.doc, o.models).svg, spec);
+}
+
+/** The report, its sample grids (drawn before it, written after it) and its plot. */
+async function writeImageReport(
+  task: ImageTask,
+  o: ImageCompareOptions,
+  runs: ImageRunSummary[],
+): Promise<void> {
+  makeDir(dirname(o.doc));
+  const grids = drawGrids(task, o, runs);
+  writeFileAtomic(o.doc, reportMarkdown(task, o, runs, grids.links));
+  for (const w of grids.write) writeFileAtomic(w.file, w.png);
+  await writeFdPlot(task, o, runs);
 }
 
 /**
@@ -250,16 +261,4 @@ function twinOf(png: Uint8Array, target: string): string | undefined {
     .sort()
     .map((name) => join(dir, name))
     .find((path) => path.endsWith('.png') && path !== target && same(path));
-}
-
-/** "a against b" on FD (lower is better): means and stds over seeds, and whether every seed of one is below every seed of the other. */
-function fdVerdict(aName: string, a: number[], bName: string, b: number[]): string {
-  if (a.length === 0 || b.length === 0) return `${aName} against ${bName}: not measured yet`;
-  const f = (xs: number[]) => `${mean(xs).toFixed(2)} +- ${std(xs).toFixed(2)}`;
-  const side = separation(a, b);
-  const sep =
-    side === 'overlap'
-      ? 'the seeds overlap'
-      : `every seed of ${aName} ${side === 'below' ? 'below (better than)' : 'above (worse than)'} every seed of ${bName}`;
-  return `${aName} ${f(a)} against ${bName} ${f(b)} (${a.length} and ${b.length} seeds): ${sep}`;
 }

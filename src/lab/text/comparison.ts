@@ -6,23 +6,9 @@
 // restricted to the diversity of held-out text (the paper's high-diversity regime), the
 // training budget, and the frontiers with held-out text as the reference point.
 import { dirname, join } from 'node:path';
-import { type Precision, precisionNote } from '../../../model/precision.js';
-import { describeProcess, describeSchedule, parseProcessName } from '../../../process/index.js';
-import {
-  RUN_FILES,
-  readConfig,
-  type TrainHooks,
-  trainUnlessScored,
-  workThrough,
-} from '../../../train/index.js';
-import { counted } from '../../../util/article.js';
-import { makeDir, writeFileAtomic } from '../../../util/atomic.js';
-import { reproduceFooter } from '../../../util/comparison-report.js';
-import { maxOf } from '../../../util/fold.js';
-import { mean, separation, std } from '../../../util/stats.js';
-import type { TextScores } from '../metrics.js';
-import { TEXT_SIZES, textConfig } from '../presets.js';
-import type { TextTask } from '../task.js';
+import { type Precision, precisionNote } from '../../model/precision.js';
+import { describeProcess, describeSchedule, parseProcessName } from '../../process/index.js';
+import type { SamplerName } from '../../sampling/index.js';
 import {
   type FrontierPoint,
   frontierMaxima,
@@ -30,7 +16,18 @@ import {
   REFERENCE_LABEL,
   REFERENCE_WINDOWS,
   writeFrontier,
-} from './frontier.js';
+} from '../../tasks/text/frontier.js';
+import type { TextScores } from '../../tasks/text/metrics.js';
+import { TEXT_SIZES, textConfig } from '../../tasks/text/presets.js';
+import type { TextTask } from '../../tasks/text/task.js';
+import { RUN_FILES, readConfig, type TrainHooks } from '../../train/index.js';
+import { counted } from '../../util/article.js';
+import { makeDir, writeFileAtomic } from '../../util/atomic.js';
+import { maxOf } from '../../util/fold.js';
+import { mean, std } from '../../util/stats.js';
+import { reproduceFooter, seedVerdict } from '../comparison-report.js';
+import { workThrough } from '../run-queue.js';
+import { trainUnlessScored } from '../train-to-end.js';
 import { cachedFrontier, readCachedFrontier } from './frontier-cache.js';
 
 export interface TextCompareOptions {
@@ -42,7 +39,7 @@ export interface TextCompareOptions {
   seeds: number[];
   models: string[]; // 'masked', 'hybrid', 'sjd-<sigma>', 'sjd-row-<sigma>'
   /** samplers of the Gaussian models (hybrid, sjd); masked models use MDLM's ancestral sampler */
-  samplers: string[];
+  samplers: SamplerName[];
   n: number; // samples per frontier point
   nfes: number[]; // the frontiers' NFE budgets (FRONTIER_NFES by default); the verdicts at the largest
   doc: string; // Markdown path; the plot goes beside it (.svg)
@@ -51,7 +48,7 @@ export interface TextCompareOptions {
 
 export interface TextRunSummary {
   model: string;
-  sampler: string;
+  sampler: SamplerName;
   seed: number;
   dir: string;
   points: FrontierPoint[];
@@ -71,7 +68,7 @@ const label = (name: string, o: TextCompareOptions) =>
   describeProcess(modelConfig(name, o, 0).process);
 
 /** The samplers a model is traced under: MDLM's for masked models, `o.samplers` for the rest. */
-const samplersOf = (name: string, o: TextCompareOptions) =>
+const samplersOf = (name: string, o: TextCompareOptions): SamplerName[] =>
   name === 'masked' ? ['mdlm'] : o.samplers;
 
 /** Whether every frontier the comparison needs of a run is cached (trainUnlessScored). */
@@ -136,21 +133,6 @@ function cell(ys: number[]): string {
   return ys.length > 1 ? `${mean(ys).toFixed(1)} +- ${std(ys).toFixed(1)}` : mean(ys).toFixed(1);
 }
 
-/**
- * One claim "a beats b": the difference of the means over seeds with both standard deviations,
- * and whether every seed of a beats every seed of b (or the reverse).
- */
-function verdict(aName: string, a: number[], bName: string, b: number[]): string {
-  if (a.length === 0 || b.length === 0) return `${aName} against ${bName}: not measured yet`;
-  const diff = mean(a) - mean(b);
-  const side = separation(a, b);
-  const sep =
-    side === 'overlap'
-      ? 'the seeds overlap'
-      : `every seed of ${aName} ${side} every seed of ${bName}`;
-  return `${aName} ${mean(a).toFixed(1)} +- ${std(a).toFixed(1)} against ${bName} ${mean(b).toFixed(1)} +- ${std(b).toFixed(1)} (${a.length} and ${b.length} seeds): difference ${diff >= 0 ? '+' : ''}${diff.toFixed(1)} points, ${sep}`;
-}
-
 /** The claims over the seeds' best points `at(model, sampler)` (NaN where none qualifies). */
 function verdicts(
   o: TextCompareOptions,
@@ -160,7 +142,7 @@ function verdicts(
   const v = (aName: string, a: number[], bName: string, b: number[]) =>
     a.some(Number.isNaN) || b.some(Number.isNaN)
       ? `${aName} against ${bName}: no temperature of one of them reaches that diversity`
-      : verdict(aName, a, bName, b);
+      : seedVerdict(aName, a, bName, b, { digits: 1, difference: 'points' });
   return [
     ...o.models
       .filter((m) => m !== 'masked')
@@ -184,47 +166,56 @@ export function textReportFiles(doc: string) {
   return { report: doc, svg: `${stem}.svg`, json: `${stem}.json` };
 }
 
-async function writeTextReport(
+/** A fraction in percent, one decimal. */
+const pct = (x: number) => (100 * x).toFixed(1);
+
+/** A table of the best `key` per model and sampler at each NFE (points at least `minUnique` diverse), held-out text last. */
+function frontierTable(
   o: TextCompareOptions,
   runs: TextRunSummary[],
   reference: TextScores,
-): Promise<void> {
-  const pct = (x: number) => (100 * x).toFixed(1);
+  key: Key,
+  minUnique = 0,
+): string {
   const rows = o.models.flatMap((m) => samplersOf(m, o).map((s) => ({ m, s })));
   const of = (m: string, s: string) => runs.filter((r) => r.model === m && r.sampler === s);
-  const table = (key: Key, minUnique = 0) =>
-    [
-      `| model | sampler | seeds | ${o.nfes.map((k) => `NFE ${k}`).join(' | ')} |`,
-      `|---|---|---|${o.nfes.map(() => '---').join('|')}|`,
-      ...rows.map(({ m, s }) => {
-        const rs = of(m, s);
-        return `| ${label(m, o)} | ${s} | ${rs.length} | ${o.nfes.map((k) => cell(bestBySeed(rs, k, key, minUnique))).join(' | ')} |`;
-      }),
-      `| ${REFERENCE_LABEL} | | | ${o.nfes.map(() => pct(reference[key])).join(' | ')} |`,
-    ].join('\n');
-  // The claims at the largest NFE (128 by default), valid words >= 5: each Gaussian model under
-  // the first (exact) sampler against MDLM, and each SJD model against CADD; over the whole
-  // frontier, and over its points at least as diverse as held-out text (the paper's
-  // high-diversity regime).
-  const exact = o.samplers[0]!;
-  const verdictNfe = maxOf(o.nfes);
-  const claimsAt = (minUnique: number) => {
-    const at = (m: string, s: string) =>
-      bestBySeed(of(m, s), verdictNfe, 'valid_words5', minUnique);
-    return verdicts(o, exact, at);
-  };
-  const claims = claimsAt(0);
-  const diverseClaims = claimsAt(reference.unique_words);
-  const { svg, json } = textReportFiles(o.doc);
+  return [
+    `| model | sampler | seeds | ${o.nfes.map((k) => `NFE ${k}`).join(' | ')} |`,
+    `|---|---|---|${o.nfes.map(() => '---').join('|')}|`,
+    ...rows.map(({ m, s }) => {
+      const rs = of(m, s);
+      return `| ${label(m, o)} | ${s} | ${rs.length} | ${o.nfes.map((k) => cell(bestBySeed(rs, k, key, minUnique))).join(' | ')} |`;
+    }),
+    `| ${REFERENCE_LABEL} | | | ${o.nfes.map(() => pct(reference[key])).join(' | ')} |`,
+  ].join('\n');
+}
+
+/**
+ * The claims at the largest NFE (128 by default), valid words >= 5: each Gaussian model under
+ * the first (exact) sampler against MDLM, and each SJD model against CADD; over the whole
+ * frontier (minUnique 0), or over its points at least as diverse as held-out text (the paper's
+ * high-diversity regime).
+ */
+function frontierClaims(
+  o: TextCompareOptions,
+  runs: TextRunSummary[],
+  minUnique: number,
+): string[] {
+  const of = (m: string, s: string) => runs.filter((r) => r.model === m && r.sampler === s);
+  const at = (m: string, s: string) =>
+    bestBySeed(of(m, s), maxOf(o.nfes), 'valid_words5', minUnique);
+  return verdicts(o, o.samplers[0]!, at);
+}
+
+/** The report's setting: size, budget, corpus, schedules, samplers and how a number is read. */
+function textSetting(o: TextCompareOptions, runs: TextRunSummary[], reference: TextScores): string {
   const configs = runs.map((r) => readConfig(join(r.dir, RUN_FILES.config)));
   const schedules = [
     ...new Set(configs.filter((c) => c.process.vp).map((c) => describeSchedule(c.process.vp))),
   ];
   const size = TEXT_SIZES[o.size]!;
   const windows = o.steps * size.batch;
-  const md = `# Text: MDLM, CADD and SJD at this machine's scale
-
-Size \`${o.size}\` (same DiT and optimiser for every model${precisionNote(o.precision)}), ${o.steps} steps, seeds ${o.seeds.join(', ')}
+  return `Size \`${o.size}\` (same DiT and optimiser for every model${precisionNote(o.precision)}), ${o.steps} steps, seeds ${o.seeds.join(', ')}
 (the seeds column says how many are done: the comparison resumes across sessions and rewrites
 this file after every run).
 Training budget per model: ${o.steps} steps of ${size.batch} windows of ${size.length} characters, ${windows.toLocaleString('en-US')} windows
@@ -238,9 +229,24 @@ Each number is the maximum over the 11-temperature frontier (temperatures 0.05 t
 valid-word fraction in percent (${counted(o.n, 'sample')} of ${size.length} characters per point; dictionary: the
 distinct words of the test split), mean +- std over the seeds done.
 The last row scores ${REFERENCE_WINDOWS} evenly spaced windows of the valid split the same way (unique-word
-fraction ${pct(reference.unique_words)}%).
+fraction ${pct(reference.unique_words)}%).`;
+}
 
-## Verdicts (valid words >= 5, NFE ${verdictNfe})
+/** The report (setting, verdicts, the three tables, the plot and the points' file) and its frontiers' plot and data. */
+async function writeTextReport(
+  o: TextCompareOptions,
+  runs: TextRunSummary[],
+  reference: TextScores,
+): Promise<void> {
+  const table = (key: Key, minUnique = 0) => frontierTable(o, runs, reference, key, minUnique);
+  const claims = frontierClaims(o, runs, 0);
+  const diverseClaims = frontierClaims(o, runs, reference.unique_words);
+  const { svg, json } = textReportFiles(o.doc);
+  const md = `# Text: MDLM, CADD and SJD at this machine's scale
+
+${textSetting(o, runs, reference)}
+
+## Verdicts (valid words >= 5, NFE ${maxOf(o.nfes)})
 
 ${claims.map((c) => `- ${c}`).join('\n')}
 

@@ -1,8 +1,8 @@
 // Solving puzzles group by group (`sjd eval sudoku --by-nodes`): each group of puzzles (a
 // search-node bucket) solved on its own and timed, so that boards/s per group are measured rather
 // than apportioned, and the groups' results merged back in the puzzles' order.
-import type { Board } from './puzzle/board.js';
-import type { SolveResult } from './retry.js';
+import type { Board } from '../../tasks/sudoku/puzzle/board.js';
+import type { SolveResult } from '../../tasks/sudoku/retry.js';
 
 /** A solve of groups of puzzles, each on its own: the merged result and each group's seconds. */
 export interface GroupedSolve {

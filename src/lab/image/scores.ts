@@ -1,15 +1,16 @@
-// A run's scores in the image comparison (compare/comparison.ts): how each model is sampled
+// A run's scores in the image comparison (comparison.ts): how each model is sampled
 // (MDLM's ancestral sampler with MD4's top-p for masked models, the pixel-space baselines by their
 // own step, the chosen sampler for the rest), and its scores at each NFE sampled and cached beside
 // it (scores.json), each NFE kept as it is scored and its images a batch at a time
 // (partial-samples.ts), so a stopped scoring resumes where it was.
 import { join } from 'node:path';
-import { isPixelProcess } from '../../../process/index.js';
-import { readCache, writeCache } from '../../../util/cache.js';
-import { throttle } from '../../../util/throttle.js';
-import { type ImageScores, scoreImages } from '../evaluate.js';
-import { loadAnyImageModel } from '../load.js';
-import type { ImageCompareOptions } from './comparison.js';
+import { isPixelProcess } from '../../process/index.js';
+import type { SamplerName } from '../../sampling/index.js';
+import { type ImageScores, scoreImages } from '../../tasks/image/evaluate.js';
+import { loadAnyImageModel } from '../../tasks/image/load.js';
+import { readCache, writeCache } from '../../util/cache.js';
+import { throttle } from '../../util/throttle.js';
+import type { ImageCompareOptions } from './options.js';
 import { dropPartialSamples, resumableSamples } from './partial-samples.js';
 
 /** The top-p of the paper's masked image baseline (MD4), `--masked-top-p`'s default. */
@@ -23,7 +24,7 @@ export const MD4_TOP_P = 0.98;
 export const samplingOf = (
   name: string,
   o: ImageCompareOptions,
-): { sampler?: string; topP?: number } =>
+): { sampler?: SamplerName; topP?: number } =>
   name === 'masked'
     ? { sampler: 'mdlm', topP: o.maskedTopP }
     : isPixelProcess(name)

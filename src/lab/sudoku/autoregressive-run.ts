@@ -4,18 +4,22 @@
 // at the comparison's size, steps and seed, then scored by greedy decoding on the held-out
 // puzzles, the scores cached beside the run as the processes' are).
 import { join } from 'node:path';
-import type { Precision } from '../../../model/precision.js';
-import { canonicalProcessName, parseProcessName } from '../../../process/index.js';
-import { keptResult, runState, type TrainHooks } from '../../../train/index.js';
-import { cached } from '../../../util/cache.js';
-import { distinct, listOf } from '../../../util/flag-values.js';
-import { DECODE_BATCH, decodeGreedy } from '../autoregressive/decode.js';
-import type { OrderName } from '../autoregressive/order.js';
-import { loadAutoregressive, trainAutoregressive } from '../autoregressive/train.js';
-import { scoreBoards } from '../metrics.js';
-import { answerProblems } from '../puzzle/check.js';
-import type { Augment } from '../symmetry.js';
-import { hashPairs, type SudokuPairs } from '../task.js';
+import type { Precision } from '../../model/precision.js';
+import { canonicalProcessName, parseProcessName } from '../../process/index.js';
+import { DECODE_BATCH, decodeGreedy } from '../../tasks/sudoku/autoregressive/decode.js';
+import type { OrderName } from '../../tasks/sudoku/autoregressive/order.js';
+import {
+  loadAutoregressive,
+  trainAutoregressive,
+} from '../../tasks/sudoku/autoregressive/train.js';
+import { scoreBoards } from '../../tasks/sudoku/metrics.js';
+import { answerProblems } from '../../tasks/sudoku/puzzle/check.js';
+import type { Augment } from '../../tasks/sudoku/symmetry.js';
+import { hashPairs, type SudokuPairs } from '../../tasks/sudoku/task.js';
+import { runState, type TrainHooks } from '../../train/index.js';
+import { cached } from '../../util/cache.js';
+import { distinct, listOf } from '../../util/flag-values.js';
+import { keptResult } from '../kept-run.js';
 import { FINAL_EVAL } from './final-eval.js';
 
 /** The baselines by their --models name: the order each writes the board in. */

@@ -1,4 +1,4 @@
-// The arms of the hazard tables of app:e2e-hazard (compare/hazards.ts runs them), on the text
+// The arms of the hazard tables of app:e2e-hazard (hazards.ts runs them), on the text
 // comparison's network at W = I, eta = 1 (the hybrid process), each with the paper's numbers:
 //   tab:frozen-hazard  frozen w(a) proportional to freq(a)^gamma at spreads 2x and 4x in each
 //                      direction against uniform, plain cross-entropy (arms uniform, freq-2,

@@ -10,17 +10,17 @@
 import { existsSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { writeFileAtomic } from '../util/atomic.js';
-import { readCache } from '../util/cache.js';
-import type { TrainConfig } from './config.js';
-import { metricsRows } from './metrics.js';
+import type { TrainConfig } from '../train/config.js';
+import { metricsRows } from '../train/metrics.js';
 import {
   checkpointDir,
   finishedStep,
   isKeptResult,
   KEPT_METRICS,
   RUN_FILES,
-} from './run-folder.js';
+} from '../train/run-folder.js';
+import { writeFileAtomic } from '../util/atomic.js';
+import { readCache } from '../util/cache.js';
 
 /** The last logged row of a metrics.csv's text, without tokens_per_s (wall clock). */
 function lastRow(csv: string): Record<string, number | null> {
