@@ -1,4 +1,4 @@
-// The refilled batch (src/sampling/refill.ts) on the exact oracle of a toy law: a row's answer
+// The refilled batch (src/sampling/loop.ts) on the exact oracle of a toy law: a row's answer
 // (tokens and NFE) is the same alone, in a refilled batch and in a batch that waits for its
 // slowest row, whatever the batch size; a finished row's slot is taken by a waiting row in the
 // next pass, the slots never exceed the batch size, and refilling takes fewer passes; a dropped

@@ -13,12 +13,12 @@
 //                     sqrt(abar_t) x0_hat) / sqrt(1 - abar_t): deterministic (DDIM, eta = 0).
 // At t_0 = 0 both give x0_hat, decoded to levels (encoding.ts). The state is float64 (the network
 // reads float32). Sequences in chunks seeded seed + start, as sampling/batched.ts does, each step
-// drawing from its own generator (the driver's stepGenerator), so a sample does not depend on
+// drawing from its own generator (step-random.ts stepGenerator, as a grid run's), so a sample does not depend on
 // how many come after it; one chunk can be taken step by step.
 import type { UNetRegressor } from '../model/unet-regressor.js';
 import type { Watch } from '../sampling/batched.js';
 import { DEFAULT_BATCH } from '../sampling/defaults.js';
-import { stepGenerator } from '../sampling/driver.js';
+import { stepGenerator } from '../sampling/step-random.js';
 import type { TrajectoryStep } from '../sampling/types.js';
 import {
   noGrad,

@@ -17,9 +17,10 @@ import {
 } from './defaults.js';
 import { driverSteps, type TrajectoryStep } from './driver.js';
 import type { SampleOptions } from './driver-options.js';
+import { refillSteps, samplingSteps } from './loop.js';
 import { modelClassifier } from './model-classifier.js';
-import { type RowJob, type RowSource, refillSteps, samplingSteps } from './refill.js';
 import { getSampler } from './registry.js';
+import type { RowJob, RowSource } from './rows.js';
 import { drain, shown } from './run.js';
 
 export interface BatchedSampleOptions
@@ -153,7 +154,7 @@ export function* batchedSteps(
 }
 
 /**
- * An adaptive sampler's `n` sequences as one refilled batch of `batchSize` slots (refill.ts):
+ * An adaptive sampler's `n` sequences as one refilled batch of `batchSize` slots (loop.ts):
  * sequence k keyed by (seed, k) with its condition and budget, whatever slot and pass it gets.
  */
 function* refilledSteps(

@@ -26,24 +26,13 @@ export {
   type SampleResult,
   sample,
   sampleSteps,
-  stepGenerator,
   type TrajectoryStep,
 } from './driver.js';
 export type { SampleOptions } from './driver-options.js';
 export { classify, type Exclusion } from './exclusion.js';
 export { GRID_KINDS, type GridKind, timeGrid } from './grid.js';
+export { refillSteps, rowSteps, samplingSteps } from './loop.js';
 export { modelClassifier } from './model-classifier.js';
-export {
-  type RefillOptions,
-  type RefillResult,
-  type RefillStep,
-  type RefillWatch,
-  type RowAnswer,
-  type RowJob,
-  type RowSource,
-  refillSteps,
-  samplingSteps,
-} from './refill.js';
 export {
   defaultSampler,
   getSampler,
@@ -56,10 +45,19 @@ export {
 } from './registry.js';
 export { DEFAULT_UNDOS } from './remask-step.js';
 export { eulerChain, reverseSdeMove, reverseSdeMoveAlong } from './reverse-sde.js';
+export type {
+  RefillOptions,
+  RefillResult,
+  RefillStep,
+  RefillWatch,
+  RowAnswer,
+  RowJob,
+  RowSource,
+} from './rows.js';
 export { drain, shown } from './run.js';
 export type { SamplerName, SamplerNames } from './sampler-names.js';
 export { sjdStep } from './sjd-step.js';
-export { RowKeyedRandom, rowKey, type StepRandom } from './step-random.js';
+export { RowKeyedRandom, rowKey, type StepRandom, stepGenerator } from './step-random.js';
 export type {
   Classifier,
   CommitRule,

@@ -76,3 +76,8 @@ export class RowKeyedRandom implements StepRandom {
     return randnByRow(this.#gens, counts, tail, dtype);
   }
 }
+
+/** A generator for step i of a grid run seeded `seed` (i = -1: its prior): step i is reproducible on its own. */
+export function stepGenerator(seed: number, i: number): TorchGenerator {
+  return new TorchGenerator(BigInt(seed) * 1_000_003n + BigInt(i) + 1n);
+}

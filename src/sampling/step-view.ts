@@ -1,5 +1,5 @@
 // What a watched sampling step shows (the trajectory, the web page's stream), shared by the grid
-// driver (driver.ts) and the refilled batch (refill.ts): the state's commitments, tokens and
+// driver (driver.ts) and the refilled batch (loop.ts): the state's commitments, tokens and
 // |y| per site, and what a classifier pass said of each site (its top token and that token's
 // tempered probability); and the state a run starts from, conditioned sites on their anchors.
 import { embedding, type Tensor, tidy, where } from '../torch/index.js';

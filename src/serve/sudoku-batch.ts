@@ -1,5 +1,5 @@
 // The shared batch of POST /api/sudoku/solve (app:sudoku's adaptive samplers, continuous
-// batching: sampling/refill.ts): solves whose batch settings are equal (the sampler, its
+// batching: sampling/loop.ts): solves whose batch settings are equal (the sampler, its
 // temperature, top-p and commit rule, the rules: what tasks/sudoku/solve.ts refillSettings reads)
 // join one refilled batch, so that concurrent solves share the network's passes. Each solve is one
 // board, id 0 with its own seed, budget and retries (a retry.ts RetrySource of its one puzzle): a

@@ -4,7 +4,7 @@
 // only as far as training made it), and the answer, mapped back, is checked again, while the
 // board's NFE budget lasts. Every attempt's classifier evaluations count against the one budget, so
 // a board never spends more than --nfe in all; a grid sampler spends its whole budget on the first
-// attempt and is never retried. The boards are the rows of a refilled batch (sampling/refill.ts):
+// attempt and is never retried. The boards are the rows of a refilled batch (sampling/loop.ts):
 // a board's retry is queued as soon as its answer is checked, ahead of the boards not yet started,
 // and takes the next free slot. Board n's attempt a is keyed by (seed, n, a): its symmetry and its
 // sampler draws, so a board's answer does not depend on the boards beside it. With `remask` a

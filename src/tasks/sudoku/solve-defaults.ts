@@ -18,7 +18,7 @@ import { defaultDevice } from '../../torch/index.js';
  * Boards a sampler pass takes at most unless told otherwise (the rest wait for a free slot), on
  * `device`. On a CPU a pass costs in proportion to its rows from 16 rows up (the shipped model on
  * 2 threads of a 2-core AMD EPYC: 8.7, 8.3, 8.6 and 8.6 ms a row at 16, 32, 64 and 128 rows, 13.0
- * at 256, 15.3 for one row alone), so a small batch that refilling keeps full (sampling/refill.ts)
+ * at 256, 15.3 for one row alone), so a small batch that refilling keeps full (sampling/loop.ts)
  * is as fast a row as a large one and wastes fewer passes on a long board's tail: 16. On an
  * accelerator a pass costs about the same whatever its rows: 256.
  */

@@ -2,7 +2,7 @@
 // re-clamped each step), the blanks are sampled by a named sampler (the commands' default: the
 // adaptive sampler that undoes what breaks Sudoku's rules; the paper's confidence policy, Alg. 2);
 // digits 1..9 are tokens 0..8. An adaptive sampler solves the boards as the rows of one refilled
-// batch of `batch` slots (sampling/refill.ts), each retried while it breaks the rules (retry.ts),
+// batch of `batch` slots (sampling/loop.ts), each retried while it breaks the rules (retry.ts),
 // board n keyed by (seed, n): its answer is the same alone, in any batch, in any part of a set
 // split across processes (solve-pool.ts). A grid sampler solves chunks of `batch` boards, each
 // seeded by its first index. Every returned board is checked against the rules (check.ts): a

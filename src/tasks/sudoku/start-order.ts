@@ -1,6 +1,6 @@
 // The order in which a solve starts its boards (retry.ts): the hardest first, as read from the
 // rules by the logical solver (puzzle/logic-solver.ts): most cells the solver cannot place, then
-// the hardest strategy it needed, then the set's order. A refilled batch (sampling/refill.ts)
+// the hardest strategy it needed, then the set's order. A refilled batch (sampling/loop.ts)
 // waits at the end for the boards still searching; started first, the long searches run while the
 // easy boards keep the other slots full (longest first, as a scheduler orders jobs by their
 // expected length). The shipped model's NFE follows the solver's reading: on 1,024 generated
