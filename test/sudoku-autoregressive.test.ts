@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { type CompareOptions, diffusionParameters } from '../src/lab/sudoku/comparison.js';
+import { diffusionParameters, type SudokuCompareOptions } from '../src/lab/sudoku/options.js';
 import { CausalDecoder } from '../src/model/causal-decoder.js';
 import { decodeGreedy } from '../src/tasks/sudoku/autoregressive/decode.js';
 import { leftToRight, solverOrder } from '../src/tasks/sudoku/autoregressive/order.js';
@@ -109,7 +109,7 @@ test('left to right: the clues first (row-major) as a prefix, then the blanks ro
 
 test("the baselines' MLP width matches the diffusion network's parameter count", () => {
   for (const network of [undefined, 'plain']) {
-    const target = diffusionParameters({ size: 'cpu', network } as CompareOptions);
+    const target = diffusionParameters({ size: 'cpu', network } as SudokuCompareOptions);
     const h = matchedMlpHidden('cpu', target);
     const count = (w: number) =>
       new CausalDecoder(arNetworkConfig('cpu', w), new TorchGenerator(0)).numParameters();

@@ -7,12 +7,12 @@
 // the exact oracle's check (sampler-refill.test.ts) has no such slack.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { solveChunk } from '../src/lab/sudoku/solve-in-turns.js';
 import {
   defaultSudokuNfe,
   generateByNodes,
   loadSudokuModel,
   parseBoard,
-  solveChunk,
   solveSudoku,
   startOrder,
   sudokuSampling,

@@ -6,6 +6,7 @@
 // of several comparisons then goes on to the next one); the last process to finish a run finds
 // every other run done and reports on them all. Results come back in the queue's order, whoever
 // worked them.
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claimHolder, claimRun } from '../train/run-claim.js';
 
@@ -15,6 +16,16 @@ export interface QueuedRun<R> {
   work: () => Promise<R | null>;
   /** whether its results are all cached (working it then only reads them): such runs go first */
   scored?: () => boolean;
+}
+
+/** The runs of every model x seed, seed by seed, each in `<out>/<model>-seed<seed>` (`make` gives its work). */
+export function modelSeedRuns<R>(
+  o: { out: string; seeds: number[]; models: string[] },
+  make: (model: string, seed: number, dir: string) => QueuedRun<R>,
+): QueuedRun<R>[] {
+  return o.seeds.flatMap((seed) =>
+    o.models.map((model) => make(model, seed, join(o.out, `${model}-seed${seed}`))),
+  );
 }
 
 export interface QueueOptions<R> {

@@ -62,7 +62,7 @@ async function solveAll(
   const solve = (ps: sudoku.Board[]) => solveMany(o, loaded, ps, stop.signal);
   const t0 = performance.now();
   let grouped: lab.sudoku.GroupedSolve | undefined;
-  let whole: sudoku.PartialSolve | undefined;
+  let whole: lab.sudoku.PartialSolve | undefined;
   try {
     if (o.byNodes) grouped = await lab.sudoku.solveGrouped(puzzles, buckets, solve);
     else whole = await solve(puzzles);

@@ -79,7 +79,7 @@ function progress(total: number, tally: Tally, t0: number) {
 }
 
 /** A chunk's boards counted in the tally (`r`: its solve, `n`: the boards done). */
-function count(tally: Tally, r: sudoku.PartialSolve, n: number): void {
+function count(tally: Tally, r: lab.sudoku.PartialSolve, n: number): void {
   tally.boards += n;
   tally.solved += r.solved;
   tally.firstSolved += r.firstSolved;

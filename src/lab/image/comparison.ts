@@ -22,7 +22,7 @@ import { maxOf, minOf } from '../../util/fold.js';
 import { writeSvg } from '../../util/plot.js';
 import { mean, std } from '../../util/stats.js';
 import { reproduceFooter, seedVerdict } from '../comparison-report.js';
-import { workThrough } from '../run-queue.js';
+import { modelSeedRuns, workThrough } from '../run-queue.js';
 import { trainUnlessScored } from '../train-to-end.js';
 import type { ImageCompareOptions } from './options.js';
 import { cachedScores, runScores, samplingOf } from './scores.js';
@@ -51,23 +51,20 @@ export async function runImageComparison(
   o: ImageCompareOptions,
   hooks: TrainHooks = {},
 ): Promise<ImageRunSummary[] | null> {
-  const queue = o.seeds.flatMap((seed) =>
-    o.models.map((name) => {
-      const dir = join(o.out, `${name}-seed${seed}`);
-      const work = async (): Promise<ImageRunSummary | null> => {
-        hooks.log?.(`${label(name, task, o)}, seed ${seed}`);
-        const scored = cachedScores(dir, name, o).missing.length === 0; // at every NFE
-        const config = modelConfig(name, task, o, seed);
-        if (!(await trainUnlessScored(dir, config, task, scored, hooks))) return null;
-        const scores = runScores(dir, name, o, hooks.log);
-        hooks.log?.(
-          `${dir}: FD at NFE ${o.nfes.join('/')}: ${o.nfes.map((k) => scores[k]!.samples.fd.toFixed(2)).join('/')}`,
-        );
-        return { model: name, seed, dir, scores };
-      };
-      return { dir, work };
-    }),
-  );
+  const queue = modelSeedRuns(o, (name, seed, dir) => {
+    const work = async (): Promise<ImageRunSummary | null> => {
+      hooks.log?.(`${label(name, task, o)}, seed ${seed}`);
+      const scored = cachedScores(dir, name, o).missing.length === 0; // at every NFE
+      const config = modelConfig(name, task, o, seed);
+      if (!(await trainUnlessScored(dir, config, task, scored, hooks))) return null;
+      const scores = runScores(dir, name, o, hooks.log);
+      hooks.log?.(
+        `${dir}: FD at NFE ${o.nfes.join('/')}: ${o.nfes.map((k) => scores[k]!.samples.fd.toFixed(2)).join('/')}`,
+      );
+      return { model: name, seed, dir, scores };
+    };
+    return { dir, work };
+  });
   const runs = await workThrough(queue, { log: hooks.log, wait: o.wait });
   if (runs) await writeImageReport(task, o, runs);
   return runs;

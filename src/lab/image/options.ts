@@ -1,17 +1,11 @@
 // The settings of one image comparison (comparison.ts), which its scores (scores.ts) read too:
 // the runs' folder, size, budget and seeds, the models, and how their samples are drawn and scored.
-import type { Precision } from '../../model/precision.js';
 import type { SamplerName } from '../../sampling/index.js';
+import type { ComparisonRuns } from '../../tasks/common/task-spec.js';
 import type { ImageSet } from '../../tasks/image/dataset.js';
 import type { FeatureNet } from '../../tasks/image/feature-net.js';
 
-export interface ImageCompareOptions {
-  wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
-  out: string;
-  size: string;
-  precision?: Precision; // the networks' compute precision (model/precision.ts)
-  steps: number;
-  seeds: number[];
+export interface ImageCompareOptions extends ComparisonRuns {
   models: string[]; // 'masked', 'hybrid', 'sjd-<sigma_B>'
   nfes: number[];
   /** the sampler of the hybrid and SJD models (masked ones: MDLM's ancestral sampler) */
@@ -25,5 +19,4 @@ export interface ImageCompareOptions {
   train: ImageSet; // the reference images
   test: ImageSet; // the floor
   doc: string; // Markdown path; the plot and sample grids go beside it
-  command: string;
 }

@@ -11,7 +11,8 @@ import { type SudokuOptions, sudokuConfig } from '../../tasks/sudoku/presets.js'
 import { SudokuTask } from '../../tasks/sudoku/task.js';
 import { integerIn, nfeValue } from '../../util/flag-values.js';
 import { sudokuModelList } from './autoregressive-run.js';
-import { runComparison, sudokuReportFiles } from './comparison.js';
+import { runComparison } from './comparison.js';
+import { sudokuReportFiles } from './report.js';
 
 /** `sjd compare sudoku`'s own flags. */
 export interface SudokuCompareFlags extends SudokuOptions {

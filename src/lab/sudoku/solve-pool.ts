@@ -17,14 +17,9 @@ import { getSampler } from '../../sampling/index.js';
 import type { SudokuModelSource } from '../../tasks/sudoku/load.js';
 import type { Board } from '../../tasks/sudoku/puzzle/board.js';
 import { joinSolves, type SolveResult } from '../../tasks/sudoku/retry.js';
-import {
-  type PartialSolve,
-  type SolveOptions,
-  type SolvePart,
-  solveChunkInTurns,
-  solveChunks,
-} from '../../tasks/sudoku/solve.js';
+import { type SolveOptions, type SolvePart, solveChunks } from '../../tasks/sudoku/solve.js';
 import { defaultSudokuBatch } from '../../tasks/sudoku/solve-defaults.js';
+import { type PartialSolve, solveChunkInTurns } from './solve-in-turns.js';
 
 /** A chunk for a worker: the model (its folder undefined: the shipped one), options and puzzles. */
 export interface PoolJob {

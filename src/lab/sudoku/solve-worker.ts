@@ -1,12 +1,12 @@
 // A solve pool's worker process (solve-pool.ts): loads the Sudoku model once (per folder and
-// precision asked for), then solves each chunk it is sent (tasks/sudoku/solve.ts solveChunkInTurns) and sends
+// precision asked for), then solves each chunk it is sent (solve-in-turns.ts) and sends
 // the result back; a failure is sent as its one-line message. libtorch runs on the thread count
 // the pool set (SJD_THREADS=1). The event loop turns between sampler steps, so the worker exits
 // within a step when its parent ends it (SIGTERM, SIGKILL) or is gone (the IPC channel closes).
 import type { Network } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
 import { loadSudokuModel } from '../../tasks/sudoku/load.js';
-import { solveChunkInTurns } from '../../tasks/sudoku/solve.js';
+import { solveChunkInTurns } from './solve-in-turns.js';
 import type { PoolJob, PoolReply } from './solve-pool.js';
 
 // A Ctrl-C at the terminal reaches the whole process group: the command decides (it stops the

@@ -6,9 +6,10 @@
 // restricted to the diversity of held-out text (the paper's high-diversity regime), the
 // training budget, and the frontiers with held-out text as the reference point.
 import { dirname, join } from 'node:path';
-import { type Precision, precisionNote } from '../../model/precision.js';
+import { precisionNote } from '../../model/precision.js';
 import { describeProcess, describeSchedule, parseProcessName } from '../../process/index.js';
 import type { SamplerName } from '../../sampling/index.js';
+import type { ComparisonRuns } from '../../tasks/common/task-spec.js';
 import {
   type FrontierPoint,
   frontierMaxima,
@@ -26,24 +27,17 @@ import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { maxOf } from '../../util/fold.js';
 import { mean, std } from '../../util/stats.js';
 import { reproduceFooter, seedVerdict } from '../comparison-report.js';
-import { workThrough } from '../run-queue.js';
+import { modelSeedRuns, workThrough } from '../run-queue.js';
 import { trainUnlessScored } from '../train-to-end.js';
 import { cachedFrontier, readCachedFrontier } from './frontier-cache.js';
 
-export interface TextCompareOptions {
-  wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
-  out: string;
-  size: string;
-  precision?: Precision; // the networks' compute precision (model/precision.ts)
-  steps: number;
-  seeds: number[];
+export interface TextCompareOptions extends ComparisonRuns {
   models: string[]; // 'masked', 'hybrid', 'sjd-<sigma>', 'sjd-row-<sigma>'
   /** samplers of the Gaussian models (hybrid, sjd); masked models use MDLM's ancestral sampler */
   samplers: SamplerName[];
   n: number; // samples per frontier point
   nfes: number[]; // the frontiers' NFE budgets (FRONTIER_NFES by default); the verdicts at the largest
   doc: string; // Markdown path; the plot goes beside it (.svg)
-  command: string;
 }
 
 export interface TextRunSummary {
@@ -81,37 +75,25 @@ export async function runTextComparison(
   hooks: TrainHooks = {},
 ): Promise<TextRunSummary[] | null> {
   const reference = heldOutReference(task.scorer, task.corpus.valid, TEXT_SIZES[o.size]!.length);
-  const queue = o.seeds.flatMap((seed) =>
-    o.models.map((name) => {
-      const dir = join(o.out, `${name}-seed${seed}`);
-      const scored = () => runScored(dir, name, o);
-      const work = async (): Promise<TextRunSummary[] | null> => {
-        const config = { ...modelConfig(name, o, seed), data: task.corpus.source };
-        hooks.log?.(`${label(name, o)}, seed ${seed}`);
-        if (!(await trainUnlessScored(dir, config, task, scored(), hooks))) return null;
-        const traced: TextRunSummary[] = [];
-        for (const sampler of samplersOf(name, o)) {
-          const points = await cachedFrontier(
-            dir,
-            name,
-            sampler,
-            task,
-            o,
-            reference,
-            {},
-            hooks.log,
-          );
-          const max = frontierMaxima(points);
-          hooks.log?.(
-            `${dir}, ${sampler}: max valid words >= 5 at NFE ${o.nfes.join('/')}: ${o.nfes.map((k) => (100 * max[k]!.valid_words5).toFixed(1)).join('/')}%`,
-          );
-          traced.push({ model: name, sampler, seed, dir, points });
-        }
-        return traced;
-      };
-      return { dir, work, scored };
-    }),
-  );
+  const queue = modelSeedRuns(o, (name, seed, dir) => {
+    const scored = () => runScored(dir, name, o);
+    const work = async (): Promise<TextRunSummary[] | null> => {
+      const config = { ...modelConfig(name, o, seed), data: task.corpus.source };
+      hooks.log?.(`${label(name, o)}, seed ${seed}`);
+      if (!(await trainUnlessScored(dir, config, task, scored(), hooks))) return null;
+      const traced: TextRunSummary[] = [];
+      for (const sampler of samplersOf(name, o)) {
+        const points = await cachedFrontier(dir, name, sampler, task, o, reference, {}, hooks.log);
+        const max = frontierMaxima(points);
+        hooks.log?.(
+          `${dir}, ${sampler}: max valid words >= 5 at NFE ${o.nfes.join('/')}: ${o.nfes.map((k) => (100 * max[k]!.valid_words5).toFixed(1)).join('/')}%`,
+        );
+        traced.push({ model: name, sampler, seed, dir, points });
+      }
+      return traced;
+    };
+    return { dir, work, scored };
+  });
   // A partial report after every run: a comparison that spans sessions shows where it is.
   const done = await workThrough(queue, {
     log: hooks.log,

@@ -8,9 +8,9 @@
 // a verdict per shape: each SJD model against CADD and against MDLM on the hole characters, with
 // both spreads and whether the seeds separate.
 import { dirname, join } from 'node:path';
-import type { Precision } from '../../model/precision.js';
 import { describeProcess, parseProcessName } from '../../process/index.js';
 import type { SamplerName } from '../../sampling/index.js';
+import type { ComparisonRuns } from '../../tasks/common/task-spec.js';
 import { type HoleShape, type InfillResult, infillBenchmark } from '../../tasks/text/infill.js';
 import { textConfig } from '../../tasks/text/presets.js';
 import { type TextTask, textShape } from '../../tasks/text/task.js';
@@ -19,23 +19,15 @@ import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { cached, readCache } from '../../util/cache.js';
 import { mean, separation, std } from '../../util/stats.js';
 import { reproduceFooter } from '../comparison-report.js';
-import { workThrough } from '../run-queue.js';
+import { modelSeedRuns, workThrough } from '../run-queue.js';
 import { trainUnlessScored } from '../train-to-end.js';
 
-export interface InfillCompareOptions {
-  wait?: boolean; // false (--no-wait): runs other processes hold are left to them (run-queue.ts)
-  out: string;
-  size: string;
-  precision?: Precision; // the networks' compute precision (model/precision.ts)
-  steps: number;
-  seeds: number[];
+export interface InfillCompareOptions extends ComparisonRuns {
   models: string[];
   sampler: SamplerName; // of the Gaussian models; masked ones: mdlm
   shapes: HoleShape[];
   windows: number;
   nfe: number;
-  doc: string;
-  command: string;
 }
 
 interface InfillRun {
@@ -82,37 +74,34 @@ export async function runInfillComparison(
   o: InfillCompareOptions,
   hooks: TrainHooks = {},
 ): Promise<InfillRun[] | null> {
-  const queue = o.seeds.flatMap((seed) =>
-    o.models.map((model) => {
-      const dir = join(o.out, `${model}-seed${seed}`);
-      const sampler = samplerOf(model, o);
-      // no training, no weights needed
-      const scored = () => {
-        const { path, key } = infillCache(dir, o, sampler, seed);
-        return readCache(path, key) !== undefined;
+  const queue = modelSeedRuns(o, (model, seed, dir) => {
+    const sampler = samplerOf(model, o);
+    // no training, no weights needed
+    const scored = () => {
+      const { path, key } = infillCache(dir, o, sampler, seed);
+      return readCache(path, key) !== undefined;
+    };
+    const work = async (): Promise<InfillRun | null> => {
+      const config = {
+        ...textConfig({
+          ...parseProcessName(model),
+          size: o.size,
+          seed,
+          steps: o.steps,
+          precision: o.precision,
+        }),
+        data: task.corpus.source,
       };
-      const work = async (): Promise<InfillRun | null> => {
-        const config = {
-          ...textConfig({
-            ...parseProcessName(model),
-            size: o.size,
-            seed,
-            steps: o.steps,
-            precision: o.precision,
-          }),
-          data: task.corpus.source,
-        };
-        hooks.log?.(`${label(model)}, seed ${seed}`);
-        if (!(await trainUnlessScored(dir, config, task, scored(), hooks))) return null;
-        const results = cachedInfill(dir, task, o, sampler, seed);
-        hooks.log?.(
-          `${dir}, ${sampler}: hole characters right ${results.map((r) => `${r.shape} ${(100 * r.mean.char_accuracy).toFixed(1)}%`).join(', ')}`,
-        );
-        return { model, seed, sampler, results };
-      };
-      return { dir, work, scored };
-    }),
-  );
+      hooks.log?.(`${label(model)}, seed ${seed}`);
+      if (!(await trainUnlessScored(dir, config, task, scored(), hooks))) return null;
+      const results = cachedInfill(dir, task, o, sampler, seed);
+      hooks.log?.(
+        `${dir}, ${sampler}: hole characters right ${results.map((r) => `${r.shape} ${(100 * r.mean.char_accuracy).toFixed(1)}%`).join(', ')}`,
+      );
+      return { model, seed, sampler, results };
+    };
+    return { dir, work, scored };
+  });
   return workThrough(queue, {
     log: hooks.log,
     wait: o.wait,

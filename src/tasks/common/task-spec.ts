@@ -70,17 +70,21 @@ export interface TrainEntry {
   prepare(o: TrainOptions, saved: TrainConfig | undefined): PreparedRun;
 }
 
-/** What `sjd compare TASK` gives a task: the flags every comparison takes, and the task's own. */
-export type CompareOptions = {
+/** The runs of a comparison and its report: the settings every comparison shares. */
+export interface ComparisonRuns {
   out: string; // the runs' folder
   size: string;
   steps: number; // training steps per run
   seeds: number[];
-  models: string[]; // process names (process/choice.ts's parseProcessName)
+  precision?: Precision; // the networks' compute precision (model/precision.ts)
+  wait?: boolean; // false (--no-wait): runs other processes hold are left to them (lab/run-queue.ts)
   doc: string; // the Markdown report
   command: string; // the command line that reproduces the comparison
-  wait?: boolean; // false (--no-wait): runs other processes hold are left to them (lab/run-queue.ts)
-  precision?: Precision; // the networks' compute precision (model/precision.ts)
+}
+
+/** What `sjd compare TASK` gives a task: the flags every comparison takes, and the task's own. */
+export type CompareOptions = ComparisonRuns & {
+  models: string[]; // process names (process/choice.ts's parseProcessName)
 } & Record<string, unknown>;
 
 /** How a task compares processes at a matched budget (its own metrics and report). */

@@ -9,7 +9,6 @@
 // sampler's answer is not taken on trust. The classifier evaluations each board took are
 // reported (the adaptive sampler stops a board when it is filled). What a solve uses unless told
 // otherwise is solve-defaults.ts's; solving groups of puzzles each on its own, solve-grouped.ts's.
-import { setImmediate as turn } from 'node:timers/promises';
 import type { Network } from '../../model/network.js';
 import { networkLength } from '../../model/network.js';
 import type { SJDProcess } from '../../process/index.js';
@@ -244,7 +243,7 @@ function* gridSolve(
  * steps (null where not watched; `first` watches the first attempts of the first batch) returning
  * the checked boards; `progress`, if given, follows the solve as it goes.
  */
-function solveSteps(
+export function solveSteps(
   model: Network,
   proc: SJDProcess,
   part: SolvePart,
@@ -257,60 +256,7 @@ function solveSteps(
     : gridSolve(model, proc, part, o, watch, progress);
 }
 
-/** One part solved (a solve pool's unit of work): solveSteps drained, no trajectory. */
-export function solveChunk(
-  model: Network,
-  proc: SJDProcess,
-  chunk: SolvePart,
-  o: SolveOptions,
-): SolveResult {
-  return drain(solveSteps(model, proc, chunk, o, 'none'), false);
-}
-
-/** A solve stopped part-way: the result over its first `done` puzzles (those settled in a row). */
-export type PartialSolve = SolveResult & { done: number };
-
-/** The boards of `p` settled before the first one that is not, as a solve of that prefix. */
-function settledPrefix(p: SolveProgress): PartialSolve {
-  const k = p.settled.indexOf(false);
-  const done = k < 0 ? p.settled.length : k;
-  const r = p.result;
-  const boards = r.boards.slice(0, done);
-  const problems = r.problems.slice(0, done);
-  const attempts = r.attempts.slice(0, done);
-  const solved = problems.filter((x) => x.length === 0).length;
-  const firstSolved = problems.filter((x, n) => x.length === 0 && attempts[n] === 1).length;
-  return { boards, problems, nfe: r.nfe.slice(0, done), attempts, solved, firstSolved, done };
-}
-
-/**
- * A part solved as solveChunk solves it, with a turn of the event loop between sampler steps, so
- * that a signal, a closed IPC channel or a timer is handled within a step (a fraction of a second)
- * rather than after the part (minutes); when `stop` is aborted between steps, the boards settled
- * before the first unsettled one.
- */
-export async function solveChunkInTurns(
-  model: Network,
-  proc: SJDProcess,
-  chunk: SolvePart,
-  o: SolveOptions,
-  stop?: AbortSignal,
-): Promise<PartialSolve> {
-  const progress: SolveProgress = { result: emptySolve(), settled: [] };
-  const steps = solveSteps(model, proc, chunk, o, 'none', progress);
-  try {
-    for (;;) {
-      if (stop?.aborted) return settledPrefix(progress);
-      const r = steps.next();
-      if (r.done) return { ...r.value, done: chunk.puzzles.length };
-      await turn();
-    }
-  } finally {
-    steps.return(undefined as never); // a stopped solve releases its tensors
-  }
-}
-
-function emptySolve(): SolveResult {
+export function emptySolve(): SolveResult {
   return { boards: [], problems: [], nfe: [], attempts: [], solved: 0, firstSolved: 0 };
 }
 
