@@ -62,9 +62,15 @@ test('every bare import of dist/src and bin/ is a production dependency', () => 
   assert.deepEqual(missing, []);
 });
 
-test("import 'sjd' loads no HTTP server; 'sjd/serve' and 'sjd/web' are their own entries", () => {
-  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './package.json', './serve', './web']);
-  for (const key of ['.', './serve', './web']) {
+test("import 'sjd' loads no HTTP server and no lab; 'sjd/serve', 'sjd/lab' and 'sjd/web' are their own entries", () => {
+  assert.deepEqual(Object.keys(pkg.exports).sort(), [
+    '.',
+    './lab',
+    './package.json',
+    './serve',
+    './web',
+  ]);
+  for (const key of ['.', './lab', './serve', './web']) {
     for (const path of Object.values(pkg.exports[key] as Record<string, string>))
       assert.ok(existsSync(join(root, path)), `${key} -> ${path} is not built`);
   }
@@ -85,6 +91,8 @@ test("import 'sjd' loads no HTTP server; 'sjd/serve' and 'sjd/web' are their own
     ![...seen].some((f) => f.includes('/dist/src/serve/')),
     'the library imports src/serve',
   );
+  assert.ok(!seen.has(join(root, 'dist/src/lab/index.js')), 'the library imports src/lab');
+  assert.ok(seen.has(join(root, 'dist/src/train/index.js')), 'the walk follows the entry');
   assert.deepEqual(
     [...bare].filter((p) => /fastify/.test(p)),
     [],
