@@ -5,7 +5,7 @@
 // another process is training, in one line; `sjd runs` shows where each run stands.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -14,6 +14,7 @@ import { workThrough } from '../src/lab/index.js';
 
 const { claimFile, claimHolder, claimRun, claimRunOrFail } = train;
 
+import { SHIPPED_FEATURES } from '../src/tasks/image/feature-train.js';
 import { procStat } from '../src/train/run-claim.js';
 import { tempDir } from './tmp.js';
 
@@ -341,4 +342,19 @@ test('sjd runs shows each run folder: its step, the live process holding it, wha
   assert.equal(listed.status, 0, listed.stderr);
   assert.match(listed.stdout, /^a-seed0 +2\/2 /m);
   assert.match(listed.stdout, /^c-seed0 +broken \(.*c-seed0\/config\.json: not valid JSON\)/m);
+  // a feature network's folder (`sjd train features`) is listed with its steps and accuracy
+  cpSync(SHIPPED_FEATURES, join(dir, 'cifar-features'), { recursive: true });
+  const withFeatures = sjd('runs', dir);
+  assert.equal(withFeatures.status, 0, withFeatures.stderr);
+  assert.match(
+    withFeatures.stdout,
+    /^cifar-features +features, 3000 steps \(test accuracy 90\.1%\) +- +-$/m,
+  );
+  const entry = JSON.parse(sjd('runs', dir, '--json').stdout).find(
+    (r: { name: string }) => r.name === 'cifar-features',
+  );
+  assert.deepEqual(
+    [entry.step, entry.steps, entry.features],
+    [3000, 3000, { testAccuracy: 0.9012 }],
+  );
 });

@@ -1,6 +1,6 @@
-// `sjd runs DIR`: where the run folders under DIR stand (train/run-status.ts), one line a run:
-// its step against its budget, the process working on it, and what it has cached; --json for
-// the same as one JSON array.
+// `sjd runs DIR`: where the run folders under DIR stand (lab/run-status.ts), one line a run:
+// its step against its budget (a feature network: its steps and test accuracy), the process
+// working on it, and what it has cached; --json for the same as one JSON array.
 import type { Command } from 'commander';
 import { util } from '../index.js';
 import * as lab from '../lab/index.js';
@@ -27,9 +27,11 @@ export function registerRuns(program: Command): void {
         r.name,
         r.broken
           ? `broken (${r.broken})`
-          : r.step === null
-            ? `kept (${r.steps})`
-            : `${r.step}/${r.steps}`,
+          : r.features
+            ? `features, ${r.steps} steps (test accuracy ${(100 * r.features.testAccuracy).toFixed(1)}%)`
+            : r.step === null
+              ? `kept (${r.steps})`
+              : `${r.step}/${r.steps}`,
         r.heldBy === null ? '-' : `process ${r.heldBy}`,
         [
           ...r.results,

@@ -2,10 +2,12 @@
 // folder under DIR (one holding a config.json), its checkpoint's step against the config's, the
 // live process that holds it (run-claim.ts), the results cached beside it (a frontier, a score
 // or an infilling cache, learned hazard weights) and the traces stopped part-way with their
-// points; a run that cannot be read, with the reason. Read from the files alone: no weights are
-// loaded, nothing is written.
+// points; a feature network's folder (`sjd train features`), with its steps and test accuracy; a
+// run that cannot be read, with the reason. Read from the files alone: no weights are loaded,
+// nothing is written.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { FEATURE_FOLDER } from '../tasks/image/feature-train.js';
 import { readConfig } from '../train/config.js';
 import { claimHolder } from '../train/run-claim.js';
 import { checkpointDir, isKeptResult, RUN_FILES, runState } from '../train/run-folder.js';
@@ -19,6 +21,16 @@ export interface RunStatus {
   partial: { file: string; points: number }[]; // traces stopped part-way
   /** why the run cannot be read (a broken config.json, checkpoint, ...); listed, not fatal */
   broken?: string;
+  /** a feature network (`sjd train features`), not a run: its test accuracy */
+  features?: { testAccuracy: number };
+}
+
+/** A feature network's folder as a finished run: its steps, its test accuracy. */
+function featureStatus(run: string): Pick<RunStatus, 'step' | 'steps' | 'features'> {
+  const c = JSON.parse(readFileSync(join(run, RUN_FILES.config), 'utf8'));
+  if (!(Number.isInteger(c.steps) && typeof c.testAccuracy === 'number'))
+    throw new Error(`${join(run, RUN_FILES.config)}: not a feature network's config`);
+  return { step: c.steps, steps: c.steps, features: { testAccuracy: c.testAccuracy } };
 }
 
 function pointsIn(file: string): number {
@@ -48,6 +60,10 @@ export function runsUnder(dir: string): RunStatus[] {
       partial,
     };
     try {
+      if (FEATURE_FOLDER.isOurs(run)) {
+        runs.push({ name, ...featureStatus(run), ...held });
+        continue;
+      }
       const steps = readConfig(join(run, RUN_FILES.config)).steps;
       runs.push({
         name,
