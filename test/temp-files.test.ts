@@ -28,6 +28,19 @@ import { tempDir } from './tmp.js';
 
 const PUZZLE = '780000000500009100000010700802500003010300980070000000620800000003000005000006009';
 
+test("an output's missing folders are made: the library's writer and `sjd sample image --out`", () => {
+  const dir = tempDir('sjd-out-folders-');
+  writeFileAtomic(join(dir, 'a', 'b', 'x.txt'), 'x');
+  assert.equal(readFileSync(join(dir, 'a', 'b', 'x.txt'), 'utf8'), 'x');
+  const r = cliIn(dir).run('sample', 'image', '-n', '2', '--nfe', '2', '--out', 'runs/grid.png');
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(existsSync(join(dir, 'runs', 'grid.png')));
+  // a parent that is a file is refused in one line, and nothing is written
+  writeFileSync(join(dir, 'afile'), 'mine');
+  assert.throws(() => writeFileAtomic(join(dir, 'afile', 'x.txt'), 'x'), /afile is not a folder/);
+  assert.equal(readFileSync(join(dir, 'afile'), 'utf8'), 'mine');
+});
+
 test('a temporary name is new at every call and cannot be predicted from the process id', () => {
   const dir = tempDir();
   const names = new Set(Array.from({ length: 100 }, () => tempBeside(join(dir, 'out.csv'))));

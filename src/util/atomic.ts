@@ -72,12 +72,13 @@ export function makeDir(dir: string): void {
 }
 
 /**
- * Writes `data` (or its pieces, in order) to `path` through a temporary file beside it; nothing
- * is left behind on failure.
+ * Writes `data` (or its pieces, in order) to `path` through a temporary file beside it, its
+ * missing folders made first; nothing is left behind on failure.
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array | Uint8Array[]): void {
   if (existsSync(path) && statSync(path).isDirectory())
     throw new Error(`cannot write ${path}: it is a folder`);
+  makeDir(dirname(path)); // an output's folders are made as needed (`--out runs/grid.png`)
   const tmp = tempBeside(path);
   const forget = reapUnlessForgotten(tmp);
   try {
