@@ -26,7 +26,12 @@ async function solid(path: string, h: number, w: number, rgb: [number, number, n
   const img = sharp({
     create: { width: w, height: h, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } },
   });
-  await (path.endsWith('.png') ? img.png() : img.jpeg({ quality: 100 })).toFile(path);
+  const encoded = path.endsWith('.png')
+    ? img.png()
+    : path.endsWith('.webp')
+      ? img.webp({ lossless: true })
+      : img.jpeg({ quality: 100 });
+  await encoded.toFile(path);
 }
 
 /** CLI data -> train -> sample -> train features -> eval on an image set file. */
@@ -87,7 +92,7 @@ function endToEnd(dir: string, set: string) {
   assert.match(e.stdout, /samples: FD \d/);
 }
 
-test('a folder of PNGs and JPEGs of mixed sizes, in class folders: resized, cropped, labelled, RGB', async () => {
+test('a folder of PNGs, JPEGs and a WebP of mixed sizes, in class folders: resized, cropped, labelled, RGB', async () => {
   const dir = tempDir('sjd-img-folder-');
   const src = join(dir, 'photos');
   for (const c of ['cats', 'dogs']) mkdirSync(join(src, c), { recursive: true });
@@ -96,20 +101,22 @@ test('a folder of PNGs and JPEGs of mixed sizes, in class folders: resized, crop
     await solid(join(src, 'cats', `c${i}.png`), 20 + i, 30, [255, 0, 0]);
     await solid(join(src, 'dogs', `d${i}.jpg`), 24, 18 + 2 * i, [0, 0, 255]);
   }
+  await solid(join(src, 'cats', 'c10.webp'), 22, 22, [255, 0, 0]); // WebP, read as the others
   writeFileSync(join(src, 'cats', 'notes.txt'), 'not an image');
   const out = join(dir, 'set.safetensors');
   const r = sjd('data', 'images', '--from', src, '--size', '16x16', '--out', out);
   assert.equal(r.status, 0, r.stderr);
   assert.match(
     r.stdout,
-    /^wrote .*: 20 labelled images 3x16x16, 256 levels \(.*2 classes \(cats, dogs\)\)/,
+    /^wrote .*: 21 labelled images 3x16x16, 256 levels \(.*2 classes \(cats, dogs\)\)/,
   );
   const set = loadImageSet(out);
-  assert.deepEqual([set.n, set.channels, set.height, set.width], [20, 3, 16, 16]);
-  assert.deepEqual([...set.labels!], [...Array(10).fill(0), ...Array(10).fill(1)]);
+  assert.deepEqual([set.n, set.channels, set.height, set.width], [21, 3, 16, 16]);
+  assert.deepEqual([...set.labels!], [...Array(11).fill(0), ...Array(10).fill(1)]);
   const plane = 16 * 16;
   const at = (n: number, c: number) => set.images[n * 3 * plane + c * plane + 100]!;
   assert.deepEqual([at(0, 0), at(0, 1), at(0, 2)], [255, 0, 0]); // a red PNG
+  assert.deepEqual([at(2, 0), at(2, 1), at(2, 2)], [255, 0, 0]); // the WebP (c10 sorts third)
   const blue = [at(15, 0), at(15, 1), at(15, 2)]; // a blue JPEG (lossy: within a few levels)
   assert.ok(blue[0]! <= 4 && blue[1]! <= 4 && blue[2]! >= 250, `blue ${blue}`);
   endToEnd(dir, out);

@@ -2,7 +2,7 @@
 // app:cifar10-imagenet; docs/images.md has the format): uint8 tokens [n, C, H, W] reduced to
 // --levels levels per channel, with labels where the source has them. The source (--from) is
 // told by what it holds: Fashion-MNIST's idx files (the default: Debian's dataset-fashion-mnist),
-// CIFAR-10's binary batches (a folder or one .bin), or a folder of PNG and JPEG images (resized
+// CIFAR-10's binary batches (a folder or one .bin), or a folder of PNG, JPEG, WebP and TIFF images (resized
 // and centre-cropped to --size, grey or RGB by --channels; labelled by class subfolders).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

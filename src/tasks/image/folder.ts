@@ -1,4 +1,4 @@
-// A folder of PNG and JPEG files read as an image set, through sharp (libvips): decoded, resized
+// A folder of PNG, JPEG, WebP and TIFF files read as an image set, through sharp (libvips): decoded, resized
 // to --size H x W by scaling to cover it and cropping the centre (or, without --size, all of the
 // first image's size), in grey (1 channel) or RGB (3; the default when any image has colour),
 // reduced to the set's levels, in file-name order. Labels follow the usual image-folder layout:
@@ -14,7 +14,8 @@ import { reduceLevels } from './levels.js';
 
 const sharp = lazyRequire<typeof Sharp>('sharp');
 
-export const IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg'];
+/** The files read as images (what sharp decodes that photos come as); other files are not images. */
+export const IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.webp', '.tif', '.tiff'];
 
 export interface FolderOptions {
   size?: [number, number]; // [height, width]; default: the first image's
