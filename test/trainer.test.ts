@@ -2,13 +2,14 @@
 // and plot; resume is exact (same losses and weights as an uninterrupted run), also after a
 // SIGINT; bad invocations are refused with clear errors.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { trainUnlessScored } from '../src/lab/index.js';
 import { modelClassifier, sample } from '../src/sampling/index.js';
 import * as torch from '../src/torch/index.js';
 import { finishedStep, type TrainConfig, type TrainTask, train } from '../src/train/index.js';
+import { checkoutCommit } from '../src/train/manifest.js';
 import { SETTINGS } from './settings.js';
 import { tempDir } from './tmp.js';
 
@@ -87,7 +88,17 @@ test('the toy task is learned; the run folder holds config, manifest, metrics.cs
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
   assert.equal(manifest.seed, 7);
   assert.equal(manifest.dataHash, 'toy');
-  assert.match(manifest.commit, /^([0-9a-f]{40}|unknown)$/);
+  // this checkout's commit (a clone has its .git; a tree copied without it records none)
+  assert.equal(manifest.commit, checkoutCommit());
+  if (manifest.commit !== undefined) assert.match(manifest.commit, /^[0-9a-f]{40}$/);
+  assert.equal(
+    manifest.sjd,
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version,
+  );
+  // installed (no .git at the package's root, even inside a user's repository): no commit
+  const installed = fresh();
+  mkdirSync(join(installed, 'node_modules', 'sjd'), { recursive: true });
+  assert.equal(checkoutCommit(join(installed, 'node_modules', 'sjd')), undefined);
   assert.deepEqual(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')), config(400));
   const csv = readFileSync(join(dir, 'metrics.csv'), 'utf8').trim().split('\n');
   assert.equal(csv[0], 'step,loss,lr,tokens_per_s,board_accuracy');

@@ -1,5 +1,6 @@
 // Run folders are self-describing (docs/design.md §4): manifest.json holds the sjd version, the git
-// commit, the seed, the data hash, libtorch, threads, the device and the time, written atomically.
+// commit when sjd runs from its own checkout, the seed, the data hash, libtorch, threads, the
+// device and the time, written atomically.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,16 +8,23 @@ import { defaultDevice, getNumThreads, torchVersion } from '../torch/index.js';
 import { writeJsonAtomic } from '../util/atomic.js';
 import { RUN_FILES } from './run-folder.js';
 
-function gitCommit(): string {
+/**
+ * The git commit of sjd at `root` when it runs from a checkout of its own (a `.git` there);
+ * installed as a package it has none, and a git repository around it (a user's project) is not
+ * sjd's: undefined, and the manifest's `sjd` version says what ran.
+ */
+export function checkoutCommit(
+  root = new URL('../../..', import.meta.url).pathname,
+): string | undefined {
+  if (!existsSync(join(root, '.git'))) return undefined;
   try {
-    const here = new URL('../../..', import.meta.url).pathname;
     return execFileSync('git', ['rev-parse', 'HEAD'], {
-      cwd: here,
+      cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
     }).trim();
   } catch {
-    return 'unknown';
+    return undefined;
   }
 }
 
@@ -58,7 +66,7 @@ export function writeManifest(
 ): void {
   writeJsonAtomic(join(dir, RUN_FILES.manifest), {
     sjd: sjdVersion(),
-    commit: gitCommit(),
+    commit: checkoutCommit(),
     libtorch: torchVersion().torch,
     threads: getNumThreads(),
     device: defaultDevice(),
