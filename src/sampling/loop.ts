@@ -130,7 +130,7 @@ function enter(run: Run): number {
       done: false,
       first,
     };
-    slot.done = plan.done(blanks === 0, slot);
+    slot.done = plan.done(() => blanks === 0, slot);
     slots[b] = slot;
   });
   return entering.length;
@@ -156,10 +156,14 @@ function pass(run: Run, active: number[]): void {
   }
   run.state = next;
   freeUnkept(before, [next]);
-  const full = tidy(() => next.committed.all(-1).toArray()); // [S]
+  let full: number[] | undefined; // [S], read once if a plan asks
+  const isFull = (b: number) => {
+    full ??= tidy(() => next.committed.all(-1).toArray());
+    return full[b]! > 0;
+  };
   for (const b of active) {
     slots[b]!.step++;
-    slots[b]!.done = run.plan.done(full[b]! > 0, slots[b]!);
+    slots[b]!.done = run.plan.done(() => isFull(b), slots[b]!);
   }
 }
 

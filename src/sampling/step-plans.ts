@@ -28,8 +28,11 @@ export interface StepPlan {
     blanks: Float64Array, // [S] each slot's sites not conditioned
     last: boolean,
   ): SamplerState;
-  /** Whether a row is done: `full`, every site committed; its slot's steps taken. */
-  done(full: boolean, slot: Slot): boolean;
+  /**
+   * Whether a row is done: by its slot's steps taken, or by `full()`, every site committed (read
+   * from the state only when asked: a grid run never asks).
+   */
+  done(full: () => boolean, slot: Slot): boolean;
   /** The time a snapshot shows, from the slots and their committed sites [S * L]. */
   time(slots: (Slot | null)[], committed: Uint8Array): number;
 }
@@ -74,7 +77,7 @@ export function adaptivePlan(sampler: Sampler & { kind: 'adaptive' }, proc: SJDP
         stepRows(sampler.step, ctx, prev, part, blanks, last, random),
       );
     },
-    done: (full) => full,
+    done: (full) => full(),
     time: (slots, committed) => {
       const first = slots[0];
       if (!first) return 0;
