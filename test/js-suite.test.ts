@@ -1,7 +1,8 @@
 // Part of the suite run again on the TypeScript backend (SJD_BACKEND=js, so no libtorch is loaded
 // in those processes or in the CLI processes they start): the Sudoku samplers (the adaptive one,
 // the confidence policy, the rules' exclusions, the undoing sampler and its searches), the keyed
-// draws, and `sjd solve` end to end. Each file must pass there as it passes on the addon.
+// draws, and `sjd solve` end to end. Each file must pass there as it passes on the addon; what does
+// not depend on the backend (test/slow.ts's backendIndependent) runs on the addon only.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -28,7 +29,10 @@ test('the samplers, the draws and sjd solve pass on the TypeScript backend', {
   const r = spawnSync(
     process.execPath,
     ['--test', '--test-concurrency=1', ...FILES.map((f) => join(here, `${f}.test.js`))],
-    { encoding: 'utf8', env: { ...env, SJD_BACKEND: 'js', SJD_THREADS: '1' } },
+    {
+      encoding: 'utf8',
+      env: { ...env, SJD_BACKEND: 'js', SJD_THREADS: '1', SJD_TEST_BACKEND_ONLY: '1' },
+    },
   );
   const failing = r.stdout.split('\n').filter((l) => l.startsWith('not ok'));
   assert.deepEqual(failing, [], r.stdout.slice(-3000));

@@ -3,3 +3,9 @@
 // (SJD_TEST_FAST=1) for quick iterations; `npm test` and CI run every test.
 export const slow: string | false =
   process.env.SJD_TEST_FAST === '1' ? 'slow: skipped by npm run test:fast' : false;
+
+// What does not depend on the tensor backend (argument and file handling, the worker pool's
+// plumbing) runs once, on the addon: js-suite.test.ts reruns files on the TypeScript backend with
+// SJD_TEST_BACKEND_ONLY=1, which skips it there.
+export const backendIndependent: string | false =
+  process.env.SJD_TEST_BACKEND_ONLY === '1' ? 'backend-independent: run on the addon' : false;

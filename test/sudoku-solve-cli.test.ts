@@ -16,6 +16,7 @@ import { after, test } from 'node:test';
 import { DEFAULT_UNDOS, samplers } from '../src/sampling/index.js';
 import { parseBoard, UNIT_NAMES, unitRepeats } from '../src/tasks/sudoku/puzzle/board.js';
 import { DEFAULT_ADAPTIVE_NFE } from '../src/tasks/sudoku/solve-defaults.js';
+import { backendIndependent } from './slow.js';
 import { EASY, EASY_SOLUTION, HARD } from './sudoku-puzzles.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
@@ -140,7 +141,9 @@ test('sjd solve --file --out: a status column per row, the count solved, exit 3 
   assert.match(ok.stdout, /^solved 1 of 1 puzzles into /);
 });
 
-test('sjd solve --out: an existing file is refused before the model runs unless --force', () => {
+test('sjd solve --out: an existing file is refused before the model runs unless --force', {
+  skip: backendIndependent,
+}, () => {
   const out = join(dir, 'exists.csv');
   writeFileSync(out, 'keep me');
   // A missing --model would fail later: the out check comes first.
@@ -166,7 +169,9 @@ test('sjd solve --out: an existing file is refused before the model runs unless 
   assert.match(readFileSync(out, 'utf8'), /^quizzes,solutions,status\n/);
 });
 
-test('sjd solve --out a folder fails at once and leaves nothing behind', () => {
+test('sjd solve --out a folder fails at once and leaves nothing behind', {
+  skip: backendIndependent,
+}, () => {
   const folder = join(dir, 'folder');
   mkdirSync(folder);
   const before = readdirSync(dir).sort();
@@ -188,7 +193,9 @@ for (const [args, message] of [
     new RegExp(`argument 'bogus' is invalid. expected one of ${[...samplers.keys()].join(', ')}$`),
   ],
 ] as [string[], RegExp][]) {
-  test(`sjd solve bad input, one line: ${args.filter((a) => a.startsWith('--')).join(' ')}`, () => {
+  test(`sjd solve bad input, one line: ${args.filter((a) => a.startsWith('--')).join(' ')}`, {
+    skip: backendIndependent,
+  }, () => {
     const r = sjd(...args);
     assert.notEqual(r.status, 0);
     assert.notEqual(r.status, 3);
@@ -197,7 +204,9 @@ for (const [args, message] of [
   });
 }
 
-test('sjd solve --sampler takes every registered sampler name', () => {
+test('sjd solve --sampler takes every registered sampler name', {
+  skip: backendIndependent,
+}, () => {
   const r = sjd('solve', '--help');
   assert.equal(r.status, 0);
   const help = r.stdout.replace(/\s+/g, ' ');
@@ -207,7 +216,9 @@ test('sjd solve --sampler takes every registered sampler name', () => {
   if (sjdSampler.status === 3) assert.match(sjdSampler.stderr, /^sjd: not solved: /);
 });
 
-test('sjd solve --file and sjd eval sudoku across worker processes: the same boards and scores as in one process', () => {
+test('sjd solve --file and sjd eval sudoku across worker processes: the same boards and scores as in one process', {
+  skip: backendIndependent,
+}, () => {
   // HARD breaks without the rules, so it retries; three parts of four puzzles or fewer (four
   // batches of one), three workers
   const many = join(dir, 'many.csv');
