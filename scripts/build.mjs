@@ -39,8 +39,7 @@ function newest(path) {
 }
 
 const stale = () =>
-  !existsSync(STAMP) ||
-  INPUTS.some((p) => newest(join(root, p)) > statSync(STAMP).mtimeMs);
+  !existsSync(STAMP) || INPUTS.some((p) => newest(join(root, p)) > statSync(STAMP).mtimeMs);
 
 if (process.argv.includes('--if-stale') && !stale()) {
   console.log('dist/ is up to date with the sources (scripts/build.mjs --if-stale)');
