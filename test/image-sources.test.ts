@@ -7,7 +7,7 @@
 // Bad files get one line naming the file (and the byte), and no output.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import sharp from 'sharp';
@@ -34,24 +34,28 @@ async function solid(path: string, h: number, w: number, rgb: [number, number, n
   await encoded.toFile(path);
 }
 
-/** CLI data -> train -> sample -> train features -> eval on an image set file. */
-function endToEnd(dir: string, set: string) {
+/**
+ * CLI data -> train -> sample -> train features -> eval on an image set file of `n` images: the
+ * training holds out a tenth of them by default (spread through the set, not trained on), and
+ * records the share, which a resume keeps.
+ */
+function endToEnd(dir: string, set: string, n: number) {
   const run = join(dir, 'run');
-  const t = sjd(
-    'train',
-    'image',
-    '--size',
-    'tiny',
-    '--data',
-    set,
-    '--eval-data',
-    set,
-    '--steps',
-    '4',
-    '--out',
-    run,
-  );
+  const t = sjd('train', 'image', '--size', 'tiny', '--data', set, '--steps', '4', '--out', run);
   assert.equal(t.status, 0, t.stderr);
+  const held = Math.floor(n / 10);
+  assert.match(
+    t.stdout + t.stderr,
+    new RegExp(
+      `${n - held} training images from .*; evaluating on ${held} from .* \\(--hold-out 0\\.1, not trained on\\)`,
+    ),
+  );
+  assert.equal(JSON.parse(readFileSync(join(run, 'config.json'), 'utf8')).holdOut, '0.1');
+  const more = sjd('train', 'image', '--resume', '--steps', '5', '--out', run);
+  assert.equal(more.status, 0, more.stderr);
+  const other = sjd('train', 'image', '--resume', '--hold-out', '3', '--steps', '6', '--out', run);
+  assert.equal(other.status, 1);
+  assert.equal(other.stderr, 'sjd: --hold-out 3: the run in --out holds out 0.1\n');
   const grid = join(dir, 'grid.png');
   const s = sjd('sample', 'image', '--model', run, '--out', grid, '-n', '4', '--nfe', '3');
   assert.equal(s.status, 0, s.stderr);
@@ -119,7 +123,7 @@ test('a folder of PNGs, JPEGs and a WebP of mixed sizes, in class folders: resiz
   assert.deepEqual([at(2, 0), at(2, 1), at(2, 2)], [255, 0, 0]); // the WebP (c10 sorts third)
   const blue = [at(15, 0), at(15, 1), at(15, 2)]; // a blue JPEG (lossy: within a few levels)
   assert.ok(blue[0]! <= 4 && blue[1]! <= 4 && blue[2]! >= 250, `blue ${blue}`);
-  endToEnd(dir, out);
+  endToEnd(dir, out, 21);
 });
 
 test('an unlabelled folder, grey by --channels 1, and what is refused', async () => {

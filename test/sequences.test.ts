@@ -84,8 +84,13 @@ test('a set: alphabet read or declared, fixed or padded length, a held-out tenth
     message: "--alphabet 'AAC': 'A' is given twice",
   });
   assert.throws(() => sequenceSet({ ...file, sequences: file.sequences.slice(0, 3) }), {
-    message: 'd.txt: 3 sequences; at least 10 are needed (one in 10 is held out)',
+    message:
+      '--hold-out 0.1 holds out none of the 3 sequences of d.txt; give a larger fraction or a count',
   });
+  // --hold-out: a count spread through the set (sequences 6, 13 and 20: lines 7, 14, 20)
+  const three = sequenceSet(file, { holdOut: '3' });
+  assert.equal(three.valid.length / 7, 3);
+  assert.equal(decodeTokens(three.valid.subarray(0, 7), three.alphabet), 'GATTACA'); // line 7
   // any symbols: a protein alphabet from the data, in code-point order
   const prot = sequenceSet({ ...file, sequences: lines(10, () => 'MKWVTF') });
   assert.equal(prot.alphabet.symbols.join(''), 'FKMTVW');

@@ -67,6 +67,7 @@ const FIXED: Record<string, { read: (c: T.TrainConfig) => unknown; says: string 
   anchors: { read: (c) => model(c).anchors ?? 'learned', says: 'has anchors' },
   hazardWeights: { read: (c) => c.process.hazardWeights ?? 'uniform', says: 'has hazard weights' },
   objective: { read: (c) => c.process.objective ?? 'ce', says: 'trains by the objective' },
+  holdOut: { read: (c) => c.holdOut ?? 'none', says: 'holds out' },
 };
 
 /** The flag as typed: its long name, and its value where it takes one. */

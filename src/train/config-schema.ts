@@ -157,6 +157,7 @@ export const configSchema = z.object({
   length: int(1, 1_000_000).optional(),
   data: z.string().optional(),
   dataAs: z.string().optional(),
+  holdOut: z.string().min(1).max(12).optional(),
   evaluation: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   augment: z.enum(['none', 'digits', 'full']).optional(),
   /** the cross-entropy at every loop of a looped transformer, averaged (sjd-loss.ts) */

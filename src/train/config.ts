@@ -56,6 +56,7 @@ export interface TrainConfig {
   length?: number; // text: the sequence length
   data?: string; // the training data (text: the corpus folder; Sudoku, images: --data), absolute
   dataAs?: string; // the training data as the user spelled it, where data was made absolute
+  holdOut?: string; // the share of --data held out for evaluation (tasks/common/hold-out.ts), as spelled
   /** the evaluation flags the run was started with (cli/resume.ts), kept on resume */
   evaluation?: Record<string, string | number>;
   augment?: 'none' | 'digits' | 'full'; // Sudoku: the symmetries drawn per training board

@@ -2,13 +2,15 @@
 // `sjd train image` (the image sets, their grey levels, the evaluation loss's set; the last two
 // are `sjd compare image`'s too, lab/image/compare-entry.ts), and the grey levels a flag reads.
 import { integerIn } from '../../util/flag-values.js';
+import { holdOutFlag } from '../common/hold-out.js';
 import type { TaskFlag } from '../common/task-spec.js';
 import { checkLevels } from './levels.js';
 
 /** `sjd train image`'s own flags and their defaults. */
 export interface ImageTrainFlags {
   data?: string; // training images from `sjd data images` (default: Fashion-MNIST train)
-  evalData?: string; // held-out images (default: Fashion-MNIST test)
+  evalData?: string; // held-out images (default: a tenth of --data, or Fashion-MNIST test)
+  holdOut?: string; // the share of --data held out for evaluation (tasks/common/hold-out.ts)
   levels?: number; // Fashion-MNIST grey levels
   limit?: number; // only the first N training images
   evalSize?: number;
@@ -44,7 +46,11 @@ export const IMAGE_TRAIN_FLAGS: TaskFlag[] = [
     flags: '--data <file>',
     description: 'training images from `sjd data images` (default: Fashion-MNIST train)',
   },
-  { flags: '--eval-data <file>', description: 'held-out images (default: Fashion-MNIST test)' },
+  {
+    flags: '--eval-data <file>',
+    description: 'held-out images (default: --hold-out of --data, or Fashion-MNIST test)',
+  },
+  holdOutFlag('images', ' with --data and no --eval-data'),
   {
     flags: '--levels <n>',
     description: 'Fashion-MNIST grey levels, a power of two from 2 to 256 (default 256)',

@@ -2,6 +2,7 @@
 // spec declares: the data file, its alphabet and length, and the evaluation during training.
 import { integerIn, nfeValue } from '../../util/flag-values.js';
 import { declaredAlphabet } from '../common/alphabet.js';
+import { holdOutFlag } from '../common/hold-out.js';
 import type { TaskFlag } from '../common/task-spec.js';
 
 /** `sjd train sequences`'s own flags. */
@@ -10,6 +11,7 @@ export interface SequenceTrainFlags {
   alphabet?: string; // declared symbols in order (default: those the data uses)
   length?: number; // L (default: the longest sequence)
   pad?: boolean; // pad shorter sequences (default: when lengths differ)
+  holdOut?: string; // the share of --data held out for evaluation (default: one in ten)
   evalSamples?: number;
   evalNfe?: number;
 }
@@ -34,6 +36,7 @@ export const SEQUENCE_TRAIN_FLAGS: TaskFlag[] = [
     flags: '--pad',
     description: 'pad shorter sequences to the length (the default when lengths differ)',
   },
+  holdOutFlag('sequences'),
   {
     flags: '--eval-samples <n>',
     description: 'samples scored (3-mer distance to held-out) at each evaluation',

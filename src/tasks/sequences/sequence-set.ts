@@ -1,17 +1,20 @@
 // A file's sequences as the rows a model trains on: tokens over the alphabet (alphabet.ts), every
 // row of one length L, a shorter sequence padded with PAD when the set is padded (else every
-// sequence must have length L), and a held-out split: every tenth sequence (positions 9, 19, ...)
-// goes to validation, the rest to training, so the split is fixed by the file alone. Problems name
+// sequence must have length L), and a held-out split: --hold-out of the set, spread through it
+// (common/hold-out.ts; by default every tenth sequence, positions 9, 19, ...), goes to validation,
+// the rest to training, so the split is fixed by the file and the share alone. Problems name
 // the file and the line the sequence starts on.
 import { createHash } from 'node:crypto';
 import { maxOf } from '../../util/fold.js';
 import { type Alphabet, alphabetOf, declaredAlphabet, SymbolIndex } from '../common/alphabet.js';
+import { DEFAULT_HOLD_OUT, heldOutItems, parseHoldOut } from '../common/hold-out.js';
 import type { SequenceFile } from './read.js';
 
 export interface SequenceSetOptions {
   alphabet?: string; // declared symbols in order (default: the symbols the data uses)
   length?: number; // L (default: the longest sequence)
   pad?: boolean; // pad shorter sequences with PAD (default: only when lengths differ)
+  holdOut?: string; // the share held out for evaluation (common/hold-out.ts; default one in ten)
 }
 
 export interface SequenceSet {
@@ -26,16 +29,14 @@ export interface SequenceSet {
 /** The most symbols an alphabet may have (with PAD, 65,536 tokens). */
 const MAX_SYMBOLS = 65_535;
 
-/** One in VALID_EVERY sequences is held out. */
-export const VALID_EVERY = 10;
-
 /** The rows of `file`: encoded, padded or checked to one length, split into training and validation. */
 export function sequenceSet(file: SequenceFile, o: SequenceSetOptions = {}): SequenceSet {
   const { sequences, lines, path } = file;
-  if (sequences.length < VALID_EVERY)
-    throw new Error(
-      `${path}: ${sequences.length} sequences; at least ${VALID_EVERY} are needed (one in ${VALID_EVERY} is held out)`,
-    );
+  const held = heldOutItems(
+    sequences.length,
+    parseHoldOut(o.holdOut ?? DEFAULT_HOLD_OUT),
+    `sequences of ${path}`,
+  );
   const symbols = o.alphabet === undefined ? alphabetOf(sequences) : declaredAlphabet(o.alphabet);
   if (symbols.length < 2) throw new Error(`${path}: the sequences use one symbol only`);
   // the bound of a saved config's alphabet (train/config-schema.ts), checked before any work
@@ -66,7 +67,6 @@ export function sequenceSet(file: SequenceFile, o: SequenceSetOptions = {}): Seq
     rows.set(tokens, n * L);
     rows.fill(PAD, n * L + tokens.length, (n + 1) * L);
   });
-  const held = (n: number) => n % VALID_EVERY === VALID_EVERY - 1;
   const pick = (keep: (n: number) => boolean) => {
     const ns = sequences.map((_, n) => n).filter(keep);
     const out = new Int32Array(ns.length * L);

@@ -8,6 +8,7 @@ import { networkLength } from '../../model/network.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import { loadTransformer } from '../../train/model-io.js';
 import type { Alphabet } from '../common/alphabet.js';
+import { DEFAULT_HOLD_OUT } from '../common/hold-out.js';
 import type { TaskSpec, TrainOptions } from '../common/task-spec.js';
 import { makeTemplate, type Template, type TemplateSpec } from '../common/template.js';
 import { SEQUENCE_TRAIN_DEFAULTS, SEQUENCE_TRAIN_FLAGS, type SequenceTrainFlags } from './flags.js';
@@ -51,11 +52,13 @@ export const sequenceSpec: TaskSpec<SequenceModel> = {
         alphabet: saved?.alphabet ? saved.alphabet.symbols.join('') : o.alphabet,
         length: saved?.length ?? o.length,
         pad: saved?.alphabet ? saved.alphabet.pad : o.pad,
+        holdOut: saved ? saved.holdOut : o.holdOut,
       });
       const config = saved ?? {
         ...sequenceConfig(set.length, o),
         data,
         alphabet: set.alphabet,
+        holdOut: o.holdOut ?? DEFAULT_HOLD_OUT,
       };
       const task = new SequenceTask(set, {
         evalSamples: o.evalSamples ?? SEQUENCE_TRAIN_DEFAULTS.evalSamples,
