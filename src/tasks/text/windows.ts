@@ -26,7 +26,7 @@ export class Windows {
   ) {
     if (ids.length < 2 * length)
       throw new Error(
-        `${what}: the training split has ${ids.length}, fewer than 2 L = ${2 * length}`,
+        `${what}: the training split has ${ids.length}, fewer than two windows of ${length}; train with --length ${Math.floor(ids.length / 2)} or less, or on a larger corpus`,
       );
     this.#ids = keep(idsTensor(ids));
     this.#offsets = keep(arange(0, length));
@@ -44,6 +44,9 @@ export class Windows {
 /** The first n whole windows of L held-out tokens: [min(n, N / L), L] int64. */
 export function heldOutIds(ids: Ids, L: number, n: number, what: string): Tensor {
   const m = Math.min(n, Math.floor(ids.length / L));
-  if (m === 0) throw new Error(`${what}: ${ids.length} held out, fewer than L = ${L}`);
+  if (m === 0)
+    throw new Error(
+      `${what}: the held-out split has ${ids.length}, fewer than one window of ${L}; train with --length ${ids.length} or less, or on a larger corpus (5% of a corpus is held out)`,
+    );
   return idsTensor(ids.subarray(0, m * L) as Ids).reshape([m, L]);
 }
