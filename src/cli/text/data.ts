@@ -1,6 +1,6 @@
 // `sjd data text` (alias `text8`): make a text8-style corpus folder: text normalised as text8
-// (wikifil: lowercase letters, accents stripped, single spaces) over text8's alphabet or the
-// corpus's own, split 90/5/5 into train.txt, valid.txt and test.txt, from WikiExtractor output,
+// (wikifil: lowercase letters, accents stripped, single spaces) over text8's alphabet or, with
+// accents and other marks kept, the corpus's own, split 90/5/5 into train.txt, valid.txt and test.txt, from WikiExtractor output,
 // plain text, a text8 file or text8.zip, or the embedded corpus; it says what was dropped.
 // `sjd data tokens`: make a token corpus folder from the same sources, raw text tokenised by
 // GPT-2's BPE or a HuggingFace tokenizer.json and split 90/5/5 into train.tok, valid.tok and
@@ -45,7 +45,7 @@ function registerText(data: Command): void {
     .command('text')
     .alias('text8')
     .description(
-      "normalise text as text8 (wikifil; letters lowercased, accents stripped) in text8's alphabet or the corpus's own, and split it 90/5/5 into train.txt, valid.txt, test.txt",
+      "normalise text as text8 (wikifil; letters lowercased, accents stripped) in text8's alphabet or, accents and marks kept, in the corpus's own, and split it 90/5/5 into train.txt, valid.txt, test.txt",
     )
     .requiredOption('--out <dir>', 'corpus folder to write')
     .option(

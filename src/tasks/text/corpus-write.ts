@@ -1,7 +1,8 @@
 // Writing a text corpus folder (corpus.ts) from a source (source.ts) in bounded memory whatever its
 // size: the normalised stream goes, as UTF-8, to a file in the folder being built while its
 // characters and what normalisation dropped are counted; the alphabet is chosen from the counts
-// (text-alphabet.ts), the stream restricted to it when that drops letters, then split 90/5/5 by
+// (text-alphabet.ts), the stream restricted to it when it leaves characters out (text8's strips
+// their marks; normalisation keeps them unless text8 is chosen up front), then split 90/5/5 by
 // characters (code points) and cut to the train split. The folder is claimed before anything is
 // read and put in place atomically (util/).
 import { createHash } from 'node:crypto';
@@ -25,8 +26,10 @@ import { CHUNK_BYTES, normaliseSource, planSource, type SourcePlan } from './sou
 import {
   type AlphabetMode,
   CharTally,
+  type ChosenAlphabet,
   chooseAlphabet,
   type DroppedLetters,
+  marksFor,
   Restrict,
   topCounts,
 } from './text-alphabet.js';
@@ -61,7 +64,8 @@ function checkLength(source: string, chars: number): void {
 /** The whole normalised character stream of a source, in memory (for sources that fit). */
 export function readSource(source: string, opts: CorpusOptions = {}): string {
   const parts: string[] = [];
-  normaliseSource(planSource(source), (t) => parts.push(t), opts);
+  const marks = marksFor(opts.alphabet ?? 'auto');
+  normaliseSource(planSource(source), (t) => parts.push(t), { ...opts, marks });
   const { text } = withAlphabet(parts.join(''), opts.alphabet);
   checkLength(source, codePoints(text));
   return text;
@@ -229,7 +233,7 @@ function writeStream(plan: SourcePlan, path: string, out: string, opts: CorpusOp
         chars.add(t);
         w.push(t);
       },
-      { ...opts, tally: fold },
+      { ...opts, tally: fold, marks: marksFor(opts.alphabet ?? 'auto') },
     );
   } finally {
     w.close();
@@ -237,16 +241,14 @@ function writeStream(plan: SourcePlan, path: string, out: string, opts: CorpusOp
   return { chars: w.chars, bytes: w.bytes, tally: chars, fold };
 }
 
-/** `from` restricted to `alphabet` (text-alphabet.ts) into `to`; its characters and bytes. */
-function restrictStream(
-  from: string,
-  to: string,
-  out: string,
-  r: ReturnType<typeof chooseAlphabet>,
-) {
+/**
+ * `from` restricted to `alphabet` (text-alphabet.ts) into `to`; its characters and bytes. `fold`
+ * counts the marks stripped.
+ */
+function restrictStream(from: string, to: string, out: string, r: ChosenAlphabet, fold: FoldTally) {
   const w = new Utf8Writer(to, out);
   try {
-    const restrict = new Restrict(r.alphabet, (s) => w.push(s));
+    const restrict = new Restrict(r.alphabet, (s) => w.push(s), fold);
     readText(from, (t) => restrict.push(t));
   } finally {
     w.close();
@@ -271,8 +273,9 @@ export function writeCorpus(
     const stream = join(tmp, 'train.txt'); // the whole stream, cut to the train split at the end
     const s = writeStream(plan, stream, out, opts);
     const chosen = chooseAlphabet(s.tally, opts.alphabet ?? 'auto');
-    const size =
-      chosen.dropped.total > 0 ? restrictStream(stream, join(tmp, 'restricted'), out, chosen) : s;
+    const size = chosen.restrict
+      ? restrictStream(stream, join(tmp, 'restricted'), out, chosen, s.fold)
+      : s;
     checkLength(source, size.chars);
     const dropped: Dropped = {
       accents: s.fold.accents,

@@ -86,8 +86,8 @@ export function withAlphabet(
 ): { text: string; alphabet: Alphabet } {
   const tally = new CharTally();
   tally.add(text);
-  const { alphabet, dropped } = chooseAlphabet(tally, mode);
-  return { text: dropped.total > 0 ? restrictText(text, alphabet) : text, alphabet };
+  const { alphabet, restrict } = chooseAlphabet(tally, mode);
+  return { text: restrict ? restrictText(text, alphabet) : text, alphabet };
 }
 
 /** The embedded default: State of the Union addresses in chronological order, normalised. */

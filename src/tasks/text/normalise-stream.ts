@@ -6,11 +6,14 @@
 // place its scan has not settled (regex-prefix.ts) and holds the rest. A construct still open
 // after `limit` characters of one line (an unclosed `<` before megabytes of text) is the one
 // departure: it is cut there, the same way for every split into pieces, so memory stays bounded.
+// With marks kept (NFKC), the fold holds a piece's last letter and its marks until the next
+// piece, where a mark split from its letter still composes with it.
 import {
   DOC_TAG_CHARS,
   docTag,
   type FoldTally,
   foldChars,
+  type Marks,
   WIKIFIL,
   wikifilLine,
 } from './normalise.js';
@@ -109,18 +112,44 @@ class Substitution {
   }
 }
 
+/**
+ * A character that may compose with the one before it under NFKC: a combining mark, a Hangul
+ * vowel or final jamo, or the second half of a surrogate pair.
+ */
+const COMPOSES_BACK = /[\p{M}\u1160-\u11ff\ud7b0-\ud7ff\udc00-\udfff]/u;
+
+/** Where the text that may still compose with what follows begins: the last starter of `t`. */
+function lastStarter(t: string): number {
+  let i = t.length - 1;
+  while (i > 0 && COMPOSES_BACK.test(t[i]!)) i--;
+  return Math.max(i, 0);
+}
+
 /** spellAndFold on the concatenation of pieces, with a space wherever separate() is called. */
 class Fold {
   private started = false;
   private space = false;
+  private held = ''; // marks kept: the last starter and its marks, which the next piece may extend
 
   constructor(
     private readonly emit: Sink,
     private readonly tally?: FoldTally,
+    private readonly marks: Marks = 'strip',
   ) {}
 
   push(s: string): void {
-    const m = foldChars(s, this.tally); // letters and single spaces
+    if (this.marks === 'strip') {
+      this.fold(s);
+      return;
+    }
+    const t = this.held + s;
+    const cut = lastStarter(t);
+    this.held = t.slice(cut);
+    this.fold(t.slice(0, cut));
+  }
+
+  private fold(s: string): void {
+    const m = foldChars(s, this.tally, this.marks); // letters and single spaces
     if (m === '') return;
     const lead = m.charCodeAt(0) === 32;
     const trail = m.length > 1 && m.charCodeAt(m.length - 1) === 32;
@@ -133,6 +162,9 @@ class Fold {
   }
 
   separate(): void {
+    const h = this.held;
+    this.held = '';
+    if (h) this.fold(h);
     this.space = true;
   }
 }
@@ -149,13 +181,14 @@ export class StreamNormaliser {
   private line: 'head' | 'drop' | 'text' = 'head';
   private head = ''; // the start of a line not yet classified
 
-  /** `tally`, when given, counts what folding drops (normalise.ts). */
+  /** `tally`, when given, counts what folding drops; `marks`, what it does with marks (normalise.ts). */
   constructor(
     emit: Sink,
     private readonly limit = HOLD_LIMIT,
     tally?: FoldTally,
+    marks: Marks = 'strip',
   ) {
-    this.fold = new Fold(emit, tally);
+    this.fold = new Fold(emit, tally, marks);
     const chain: Substitution[] = [];
     for (let k = WIKIFIL.length - 1; k >= 0; k--) {
       const next = chain[0] ?? this.fold;

@@ -2,13 +2,17 @@
 // from enwik9), applied to WikiExtractor output or plain text, in any language: `<doc ...>` /
 // `</doc>` lines and the title line WikiExtractor writes after `<doc>` are dropped (wikifil keeps
 // only an article's <text>), character entities decoded, references, tags, URLs, templates and
-// link targets removed as wikifil does; then letters are folded: lowercased, decomposed by
-// Unicode NFKD with the accents (combining marks) stripped, so that 'Café' is 'cafe' where
-// wikifil made it 'caf', and the Latin letters NFKD keeps whole spelled out ('ß' 'ss', 'æ' 'ae');
+// link targets removed as wikifil does; then letters are folded: lowercased and, as `marks` says,
+//   strip  decomposed by Unicode NFKD with the accents (combining marks) stripped, so that 'Café'
+//          is 'cafe' where wikifil made it 'caf', and the Latin letters NFKD keeps whole spelled
+//          out ('ß' 'ss', 'æ' 'ae'): text8's letters;
+//   keep   composed by NFKC, every mark kept, so that Hindi 'मैं' keeps its vowel sign and
+//          Japanese 'が' its voicing (compatibility forms such as 'ﬁ' or full-width letters unified):
+//          a corpus's own letters, of which text8's are stripMarks' (text-alphabet.ts);
 // each digit is spelled as a word (" zero " ... " nine "), every other character made a space,
-// and runs of spaces collapsed to one. The result holds the letters of any script; which of them
-// a corpus keeps is its alphabet's choice (text-alphabet.ts). This is the whole-string
-// definition; normalise-stream.ts gives the same output on text in pieces.
+// and runs of spaces collapsed to one. An ASCII line folds alike either way (wikifil's path).
+// Which letters a corpus keeps is its alphabet's choice (text-alphabet.ts). This is the
+// whole-string definition; normalise-stream.ts gives the same output on text in pieces.
 const DIGITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
 
 /** wikifil's substitutions on one line, in its order: character entities, then markup. */
@@ -62,6 +66,20 @@ export const emptyTally = (): FoldTally => ({ accents: 0, other: new Map() });
 
 const spellDigits = (s: string) => s.replace(/[0-9]/g, (d) => ` ${DIGITS[Number(d)]} `);
 
+/** What folding does with combining marks: strips them (text8's letters) or keeps them. */
+export type Marks = 'strip' | 'keep';
+
+/**
+ * Lowercase text without its marks: NFKD with the combining marks dropped, and the Latin letters
+ * NFKD keeps whole spelled in a-z; `tally`, when given, counts the marks dropped.
+ */
+export function stripMarks(s: string, tally?: FoldTally): string {
+  const decomposed = s.normalize('NFKD');
+  const x = decomposed.replace(/\p{M}/gu, '');
+  if (tally) tally.accents += decomposed.length - x.length;
+  return x.replace(LATIN_RE, (c) => LATIN[c]!).replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
 const OTHER_ASCII = /[^a-zA-Z0-9\s]/g;
 const OTHER = /[^\p{L}\p{M}0-9\s]/gu;
 
@@ -70,27 +88,26 @@ function countOther(s: string, re: RegExp, tally: FoldTally): void {
 }
 
 /**
- * Letters lowercased with their accents stripped, digits spelled, every run of other characters
- * one space (none trimmed). An ASCII string takes wikifil's own path (A-Z lowercased); `tally`,
- * when given, counts what was dropped.
+ * Letters lowercased with their marks stripped or kept (`marks`), digits spelled, every run of
+ * other characters one space (none trimmed). An ASCII string takes wikifil's own path (A-Z
+ * lowercased); `tally`, when given, counts what was dropped.
  */
-export function foldChars(s: string, tally?: FoldTally): string {
-  let x = s;
+export function foldChars(s: string, tally?: FoldTally, marks: Marks = 'strip'): string {
+  const x = s;
   if (/[^ -~\t\n\r]/.test(x)) {
     if (tally) countOther(x, OTHER, tally);
-    const decomposed = x.toLowerCase().normalize('NFKD');
-    x = decomposed.replace(/\p{M}/gu, '');
-    if (tally) tally.accents += decomposed.length - x.length;
-    x = x.replace(LATIN_RE, (c) => LATIN[c]!).replace(/[A-Z]/g, (c) => c.toLowerCase());
-    return spellDigits(x).replace(/[^\p{L}]+/gu, ' ');
+    const lower = x.toLowerCase();
+    if (marks === 'keep')
+      return spellDigits(lower.normalize('NFKC')).replace(/[^\p{L}\p{M}]+/gu, ' ');
+    return spellDigits(stripMarks(lower, tally)).replace(/[^\p{L}]+/gu, ' ');
   }
   if (tally) countOther(x, OTHER_ASCII, tally);
   return spellDigits(x.replace(/[A-Z]/g, (c) => c.toLowerCase())).replace(/[^a-z]+/g, ' ');
 }
 
 /** text -> lowercase letters and single spaces, no leading or trailing space. */
-export function spellAndFold(s: string): string {
-  return foldChars(s).trim();
+export function spellAndFold(s: string, marks: Marks = 'strip'): string {
+  return foldChars(s, undefined, marks).trim();
 }
 
 /** How many characters of a line docTag needs to see. */
@@ -104,7 +121,7 @@ export function docTag(line: string): 'open' | 'close' | undefined {
 }
 
 /** WikiExtractor output or plain text -> lowercase letters (any script) and single spaces. */
-export function normaliseText(raw: string): string {
+export function normaliseText(raw: string, marks: Marks = 'strip'): string {
   const out: string[] = [];
   let title = false;
   for (const line of raw.split(/\r?\n/)) {
@@ -118,7 +135,7 @@ export function normaliseText(raw: string): string {
       title = false;
       continue;
     }
-    const folded = spellAndFold(wikifilLine(line));
+    const folded = spellAndFold(wikifilLine(line), marks);
     if (folded) out.push(folded);
   }
   return out.join(' ');

@@ -11,7 +11,7 @@ import { fsReason } from '../../util/atomic.js';
 import { within } from '../../util/out-path.js';
 import { type DocumentSink, joinDocuments, type SourceProgress } from './document-sink.js';
 import { readChunks } from './file-chunks.js';
-import type { FoldTally } from './normalise.js';
+import type { FoldTally, Marks } from './normalise.js';
 import { HOLD_LIMIT, StreamNormaliser } from './normalise-stream.js';
 import { Utf8Document } from './utf8-document.js';
 import { decodeZip } from './zip-source.js';
@@ -107,9 +107,11 @@ export function normaliseSource(
     limit?: number;
     /** counts what folding drops */
     tally?: FoldTally;
+    /** what folding does with marks (normalise.ts; default strip) */
+    marks?: Marks;
   } = {},
 ): void {
-  const n = new StreamNormaliser(emit, opts.limit ?? HOLD_LIMIT, opts.tally);
+  const n = new StreamNormaliser(emit, opts.limit ?? HOLD_LIMIT, opts.tally, opts.marks);
   if (plan.kind === 'embedded') {
     // One document of the addresses joined by newlines, as the in-memory corpus is made.
     decodeSource(
