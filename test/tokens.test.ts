@@ -239,6 +239,44 @@ test('a tokenizer.json corpus carries its copy and reads back without the origin
   assert.throws(() => loadTokenCorpus(out), oneLine(/tokenizer\.json: sha256 differs from corpus/));
 });
 
+test('unknown tokens: counted and reported; a corpus over 5% unknown is refused unless --allow-unknown', () => {
+  const dir = tmp();
+  const path = join(dir, 'tokenizer.json');
+  writeFileSync(path, wordLevelJson());
+  // 11 tokens a line, one unknown ('dog'): 9.1%
+  const src = join(dir, 'src.txt');
+  writeFileSync(src, 'the cat sat on the mat , the dog sat .\n'.repeat(100));
+  const out = join(dir, 'corpus');
+  assert.throws(
+    () => writeTokenCorpus(src, out, { tokenizer: path }),
+    oneLine(
+      /src\.txt: 9\.1% of the tokens \(100 of 1100\) are WordLevel tokenizer\.json's unknown token \[UNK\], so samples would be mostly \[UNK\]; use a tokenizer whose vocabulary covers the text \(gpt2, or a byte-level tokenizer\.json\), or keep it with --allow-unknown$/,
+    ),
+  );
+  assert.ok(!existsSync(out));
+  const kept = writeTokenCorpus(src, out, { tokenizer: path, allowUnknown: true });
+  assert.deepEqual(kept.unknown, { token: '[UNK]', count: 100 });
+  assert.deepEqual(loadTokenCorpus(out).train.length, 990);
+  // through the CLI: the share on its own line; refused without the flag, nothing written
+  const r = sjd('data', 'tokens', '--from', src, '--tokenizer', path, '--out', join(dir, 'c2'));
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^sjd: .*9\.1% of the tokens .* --allow-unknown\n$/);
+  assert.ok(!existsSync(join(dir, 'c2')));
+  const a = sjd(
+    'data',
+    'tokens',
+    '--from',
+    src,
+    '--tokenizer',
+    path,
+    '--out',
+    join(dir, 'c2'),
+    '--allow-unknown',
+  );
+  assert.equal(a.status, 0, a.stderr);
+  assert.match(a.stdout, /\nunknown tokens: 9\.1% \(100 of 1100 are \[UNK\]\)\n$/);
+});
+
 test('corpus folders: claimed first, refused with a count, checked when read', () => {
   const dir = tmp();
   const { src, out } = sourceAndUserFolder(dir, 'Hello, World 7! '.repeat(300));

@@ -95,19 +95,37 @@ function registerTokens(data: Command): void {
     )
     .requiredOption('--out <dir>', 'token corpus folder to write')
     .option('--force', 'replace --out even when it is not a token corpus folder sjd wrote')
-    .action((o: { from: string; tokenizer: string; out: string; force?: boolean }) => {
-      const reading = readingProgress(o.from);
-      const meta = text.writeTokenCorpus(o.from, o.out, {
-        tokenizer: o.tokenizer,
-        force: o.force,
-        progress: reading.update,
-      });
-      reading.stop();
-      const { train, valid, test } = meta.splits;
-      console.log(
-        `wrote ${o.out}: train ${train.tokens}, valid ${valid.tokens}, test ${test.tokens} tokens (${meta.tokenizer.name}, vocab ${meta.tokenizer.vocab}, from ${o.from})`,
-      );
-    });
+    .option(
+      '--allow-unknown',
+      `keep a corpus more than ${100 * text.MAX_UNKNOWN_SHARE}% of whose tokens are the tokenizer's unknown token`,
+    )
+    .action(
+      (o: {
+        from: string;
+        tokenizer: string;
+        out: string;
+        force?: boolean;
+        allowUnknown?: boolean;
+      }) => {
+        const reading = readingProgress(o.from);
+        const meta = text.writeTokenCorpus(o.from, o.out, {
+          tokenizer: o.tokenizer,
+          force: o.force,
+          progress: reading.update,
+          allowUnknown: o.allowUnknown,
+        });
+        reading.stop();
+        const { train, valid, test } = meta.splits;
+        const n = train.tokens + valid.tokens + test.tokens;
+        console.log(
+          `wrote ${o.out}: train ${train.tokens}, valid ${valid.tokens}, test ${test.tokens} tokens (${meta.tokenizer.name}, vocab ${meta.tokenizer.vocab}, from ${o.from})`,
+        );
+        if (meta.unknown)
+          console.log(
+            `unknown tokens: ${((100 * meta.unknown.count) / n).toFixed(1)}% (${meta.unknown.count} of ${n} are ${meta.unknown.token})`,
+          );
+      },
+    );
 }
 
 export function registerData(program: Command): void {

@@ -52,6 +52,8 @@ const metaSchema = z.object({
     from: z.string().optional(),
   }),
   splits: z.object({ train: splitSchema, valid: splitSchema, test: splitSchema }),
+  /** how many tokens of the corpus are the tokenizer's unknown token, where it has one */
+  unknown: z.object({ token: z.string(), count: z.number().int().min(0) }).optional(),
 });
 export type TokenCorpusMeta = z.infer<typeof metaSchema>;
 
@@ -74,6 +76,26 @@ export interface TokenCorpusOptions {
   progress?: SourceProgress;
   /** Bytes read at a time, and characters encoded at a time (tests use a few). */
   chunkBytes?: number;
+  /** Keep a corpus more than MAX_UNKNOWN_SHARE of whose tokens are the unknown token. */
+  allowUnknown?: boolean;
+}
+
+/** The share of unknown tokens above which a corpus is refused unless allowed: its samples would be mostly the unknown token. */
+export const MAX_UNKNOWN_SHARE = 0.05;
+
+/** Refuses a corpus of `n` tokens, `unknown.count` of them unknown, above the share allowed. */
+function checkUnknown(
+  from: string,
+  n: number,
+  tokenizer: TextTokenizer,
+  unknown: { token: string; count: number } | undefined,
+  allow: boolean,
+): void {
+  if (!unknown || allow || unknown.count <= MAX_UNKNOWN_SHARE * n) return;
+  const pct = ((100 * unknown.count) / n).toFixed(1);
+  throw new Error(
+    `${from}: ${pct}% of the tokens (${unknown.count} of ${n}) are ${tokenizer.name}'s unknown token ${unknown.token}, so samples would be mostly ${unknown.token}; use a tokenizer whose vocabulary covers the text (gpt2, or a byte-level tokenizer.json), or keep it with --allow-unknown`,
+  );
 }
 
 /** The corpus.json of a folder, or null when it has none that parses. */
@@ -115,8 +137,15 @@ export function writeTokenCorpus(
   return replaceDirAtomic(out, (tmp) => {
     const stream = join(tmp, splitFile('train')); // every id, cut to the train split at the end
     const writer = new TokenFileWriter(stream, tokenizer.vocab, out);
+    const unk = tokenizer.unknown;
+    let unknowns = 0;
+    const encode = (p: string) => {
+      const ids = tokenizer.encode(p);
+      if (unk) for (const id of ids) if (id === unk.id) unknowns++;
+      return ids;
+    };
     try {
-      const pieces = new PieceCutter((p) => writer.append(tokenizer.encode(p)), chunk);
+      const pieces = new PieceCutter((p) => writer.append(encode(p)), chunk);
       const sink = joinDocuments(DOCUMENT_SEPARATOR, (t) => pieces.push(t));
       decodeSource(plan, sink, { chunkBytes: chunk, progress: opts.progress });
       pieces.end();
@@ -127,6 +156,8 @@ export function writeTokenCorpus(
     const n = writer.count;
     if (n < MIN_TOKENS)
       throw new Error(`${from}: only ${n} tokens (${tokenizer.name}; need at least ${MIN_TOKENS})`);
+    const unknown = unk && { token: unk.token, count: unknowns };
+    checkUnknown(from, n, tokenizer, unknown, opts.allowUnknown ?? false);
     const a = Math.floor(n * 0.9);
     const b = Math.floor(n * 0.95);
     const counts = [a, b - a, n - b];
@@ -138,6 +169,7 @@ export function writeTokenCorpus(
       source: from,
       tokenizer: { spec: tokenizer.spec, name: tokenizer.name, vocab: tokenizer.vocab },
       splits: { train: train!, valid: valid!, test: test! },
+      ...(unknown && { unknown }),
     };
     if (tokenizer.json !== undefined) {
       writeFileAtomic(join(tmp, TOKENIZER_FILE), tokenizer.json);

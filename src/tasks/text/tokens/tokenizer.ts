@@ -21,6 +21,8 @@ export interface TextTokenizer {
   vocab: number;
   /** the tokenizer.json text of a file tokenizer (what a corpus folder copies) */
   json?: string;
+  /** the token it gives what its vocabulary lacks, where it has one (GPT-2's bytes lack nothing) */
+  unknown?: { token: string; id: number };
   encode(text: string): number[];
   decode(ids: ArrayLike<number>): string;
 }
@@ -137,11 +139,14 @@ export function tokenizerFromJson(text: string, path: string): TextTokenizer {
   }
   const vocab = vocabSize(tok, path);
   const name = `${model.type} ${TOKENIZER_FILE}`;
+  const unk = typeof model.unk_token === 'string' ? model.unk_token : undefined;
+  const unkId = unk === undefined ? undefined : tok.model!.tokens_to_ids.get(unk);
   return {
     name,
     spec: TOKENIZER_FILE,
     vocab,
     json: text,
+    ...(unk !== undefined && unkId !== undefined && { unknown: { token: unk, id: unkId } }),
     encode(s) {
       const e = tok.encode(s, { add_special_tokens: false });
       const at = e.ids.findIndex((id: number | undefined) => id === undefined);
