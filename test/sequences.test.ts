@@ -40,9 +40,28 @@ test('FASTA and one-a-line files; blank lines and wrapped records', () => {
     format: 'fasta',
     sequences: ['ACGTAC', 'GGTT'],
     lines: [1, 5],
+    softMasked: 0,
   });
-  const plain = parseSequences('\nMKV\n\nLLA\n', 'p.txt');
-  assert.deepEqual([plain.format, plain.sequences, plain.lines], ['lines', ['MKV', 'LLA'], [2, 4]]);
+  // FASTA's soft-masking: lowercase repeats are the residues they mark; N stays N
+  const masked = parseSequences('>chr1\nACGTacgtNN\nttAC\n', 'm.fa');
+  assert.deepEqual([masked.sequences, masked.softMasked], [['ACGTACGTNNTTAC'], 6]);
+  assert.throws(
+    () =>
+      sequenceSet(
+        { ...masked, sequences: lines(10, () => 'ACGTN'), lines: lines(10, (i) => i + 1) },
+        { alphabet: 'ACGT' },
+      ),
+    {
+      message:
+        "m.fa line 1: 'N' at position 5 is not in the alphabet ACGT; add it to --alphabet to keep it",
+    },
+  );
+  // one sequence a line is taken as written (SMILES is case-sensitive)
+  const plain = parseSequences('\nMKV\n\nLLA\nc1ccccc1\n', 'p.txt');
+  assert.deepEqual(
+    [plain.format, plain.sequences, plain.lines, plain.softMasked],
+    ['lines', ['MKV', 'LLA', 'c1ccccc1'], [2, 4, 5], 0],
+  );
   assert.throws(() => parseSequences('>a\n>b\nAC\n', 'x.fa'), {
     message: 'x.fa line 1: a FASTA record without a sequence',
   });
@@ -60,6 +79,7 @@ test('a set: alphabet read or declared, fixed or padded length, a held-out tenth
     format: 'lines' as const,
     sequences: lines(20, (i) => (i % 2 ? 'CAT' : 'GATTACA')),
     lines: lines(20, (i) => i + 1),
+    softMasked: 0,
   };
   const s = sequenceSet(file);
   assert.deepEqual(alphabetOf(file.sequences), ['A', 'C', 'G', 'T']);
@@ -72,7 +92,8 @@ test('a set: alphabet read or declared, fixed or padded length, a held-out tenth
   // a declared order is kept; a symbol outside it is named with its line and position
   assert.deepEqual(sequenceSet(file, { alphabet: 'TGCA' }).alphabet.symbols, ['T', 'G', 'C', 'A']);
   assert.throws(() => sequenceSet(file, { alphabet: 'ACG' }), {
-    message: "d.txt line 1: 'T' at position 3 is not in the alphabet ACG",
+    message:
+      "d.txt line 1: 'T' at position 3 is not in the alphabet ACG; add it to --alphabet to keep it",
   });
   assert.throws(() => sequenceSet(file, { pad: false }), {
     message: 'd.txt line 2: 3 symbols, not the length 7 (pad shorter sequences to use them)',
@@ -200,9 +221,11 @@ test('through the CLI: sjd train sequences, sjd sample sequences (templates on u
   );
   const s = sjd('sample', 'sequences', '--model', 'run', '-n', '5', '--nfe', '12');
   assert.equal(s.status, 0, s.stderr);
-  const answer = JSON.parse(s.stdout) as { sequences: string[] };
-  assert.equal(answer.sequences.length, 5);
-  for (const x of answer.sequences) assert.match(x, /^[ACGT]{12}$/);
+  const printed = s.stdout.split('\n').slice(0, -1); // one sequence a line
+  assert.equal(printed.length, 5);
+  for (const x of printed) assert.match(x, /^[ACGT]{12}$/);
+  const j = sjd('sample', 'sequences', '--model', 'run', '-n', '5', '--nfe', '12', '--json');
+  assert.deepEqual(JSON.parse(j.stdout), { sequences: printed }); // the same seed, as JSON
   // the same model samples on the TypeScript backend, from a prompt
   const js = cliIn(dir, { SJD_BACKEND: 'js' }).ok(
     'sample',
@@ -216,7 +239,7 @@ test('through the CLI: sjd train sequences, sjd sample sequences (templates on u
     '--prompt',
     'GGG',
   );
-  for (const x of JSON.parse(js).sequences) assert.match(x, /^GGG[ACGT]{9}$/);
+  for (const x of js.split('\n').slice(0, -1)) assert.match(x, /^GGG[ACGT]{9}$/);
   // a template through the task's conditioning flags, and a bad one in one line
   const p = sjd(
     'sample',
@@ -231,14 +254,25 @@ test('through the CLI: sjd train sequences, sjd sample sequences (templates on u
     'GGG',
   );
   assert.equal(p.status, 0, p.stderr);
-  for (const x of JSON.parse(p.stdout).sequences) assert.match(x, /^GGG[ACGT]{9}$/);
+  for (const x of p.stdout.split('\n').slice(0, -1)) assert.match(x, /^GGG[ACGT]{9}$/);
   // a length or an infill shorter than an unpadded model's 12: the result is cut to it (it was
   // ignored: 12 symbols)
   for (const flags of [
     ['--length', '5'],
     ['--infill', 'AC___'],
   ]) {
-    const r = sjd('sample', 'sequences', '--model', 'run', '-n', '4', '--nfe', '12', ...flags);
+    const r = sjd(
+      'sample',
+      'sequences',
+      '--model',
+      'run',
+      '-n',
+      '4',
+      '--nfe',
+      '12',
+      '--json',
+      ...flags,
+    );
     assert.equal(r.status, 0, r.stderr);
     for (const x of JSON.parse(r.stdout).sequences) assert.match(x, /^[ACGT]{5}$/, flags.join(' '));
   }
@@ -268,7 +302,18 @@ test('through the CLI: sjd train sequences, sjd sample sequences (templates on u
     [['--infill', 'A_G_T__'], /^A[ACGT]G[ACGT]T[ACGT]{2}$/],
     [['--length', '6'], /^[ACGT]{6}$/],
   ] as const) {
-    const r = sjd('sample', 'sequences', '--model', 'padded', '-n', '8', '--nfe', '8', ...flags);
+    const r = sjd(
+      'sample',
+      'sequences',
+      '--model',
+      'padded',
+      '-n',
+      '8',
+      '--nfe',
+      '8',
+      '--json',
+      ...flags,
+    );
     assert.equal(r.status, 0, r.stderr);
     for (const x of JSON.parse(r.stdout).sequences) assert.match(x, want, flags.join(' '));
   }

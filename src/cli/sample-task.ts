@@ -1,7 +1,8 @@
 // `sjd sample TASK` for a registered task without a sampling command of its own (text and images
 // have theirs): one batch of unconditional samples through the task's spec (its sampleSteps and
-// sampling defaults, as `sjd serve` answers POST /api/TASK/sample), printed as one JSON line of
-// what the spec answers, with a summary line on stderr.
+// sampling defaults, as `sjd serve` answers POST /api/TASK/sample), printed one sample a line
+// where the answer is one list of strings (sequences) and as one JSON line of what the spec answers
+// otherwise or with --json, with a summary line on stderr.
 import type { Command } from 'commander';
 import { sampling, type TaskSpec, taskSpecs, util } from '../index.js';
 import type { SamplerName } from '../sampling/index.js';
@@ -14,11 +15,22 @@ interface Flags {
   temperature: number;
   sampler?: SamplerName;
   seed: number;
+  json?: boolean;
+}
+
+/** An answer's lines: the strings of its one field where that is a list of strings, else its JSON. */
+function answerLines(answer: unknown): string[] {
+  const values = Object.values(answer as Record<string, unknown>);
+  const only = values.length === 1 ? values[0] : undefined;
+  if (Array.isArray(only) && only.every((x) => typeof x === 'string')) return only as string[];
+  return [JSON.stringify(answer)];
 }
 
 function registerOne(cmd: Command, spec: TaskSpec): void {
   const sub = samplerOption(
-    cmd.command(spec.name).description(`sample the ${spec.name} task's model (one JSON line)`),
+    cmd
+      .command(spec.name)
+      .description(`sample the ${spec.name} task's model (one sample a line, or one JSON line)`),
     '--sampler',
     "sampler (default: the task's for the model's process)",
   )
@@ -26,7 +38,8 @@ function registerOne(cmd: Command, spec: TaskSpec): void {
     .option('-n, --n <n>', 'number of samples', int(1, 4096), 16)
     .option(...nfeOption(spec.name))
     .option(...temperatureOption(spec.name))
-    .option(...seedOption);
+    .option(...seedOption)
+    .option('--json', 'print the answer as one JSON line, as POST /api/TASK/sample gives it');
   // the task's conditioning fields as flags (sequences: a template)
   const fields = Object.entries(spec.conditioning?.fields ?? {});
   for (const [field, kind] of fields) {
@@ -50,7 +63,7 @@ function registerOne(cmd: Command, spec: TaskSpec): void {
     const t0 = performance.now();
     const { answer, nfe } = sampling.drain(spec.sampleSteps!(m, settings, condition), false);
     const s = (performance.now() - t0) / 1000;
-    console.log(JSON.stringify(answer));
+    for (const line of o.json ? [JSON.stringify(answer)] : answerLines(answer)) console.log(line);
     console.error(
       `${util.counted(o.n, `${spec.name} sample`)}, ${sampler} sampler, ${nfe} NFE, temperature ${o.temperature}, seed ${o.seed}: ${(o.n / s).toFixed(1)} samples/s`,
     );

@@ -1,6 +1,7 @@
 // Sequence files for the sequences task (DNA, proteins, SMILES, a user's own symbols): FASTA
 // (records opened by `>` lines, a record's sequence the following lines joined, whitespace
-// dropped) or one sequence per line; blank lines are skipped. Each sequence keeps the 1-based line
+// dropped, soft-masked lowercase read as the uppercase residue it marks) or one sequence per line,
+// taken as written (SMILES and a user's symbols are case-sensitive); blank lines are skipped. Each sequence keeps the 1-based line
 // it starts on, so that a later check (an alphabet, a length) names where the problem is.
 import { readFileSync, statSync } from 'node:fs';
 
@@ -10,6 +11,7 @@ export interface SequenceFile {
   format: 'fasta' | 'lines';
   sequences: string[];
   lines: number[]; // [n] 1-based
+  softMasked: number; // FASTA: lowercase symbols read as uppercase
 }
 
 /** The sequences of `text` (`path` names it in errors): FASTA when its first record line is `>`. */
@@ -41,7 +43,15 @@ export function parseSequences(text: string, path: string): SequenceFile {
   });
   if (fasta && sequences.at(-1) === '')
     throw new Error(`${path} line ${lines.at(-1)}: a FASTA record without a sequence`);
-  return { path, format: fasta ? 'fasta' : 'lines', sequences, lines };
+  if (!fasta) return { path, format: 'lines', sequences, lines, softMasked: 0 };
+  // soft-masking (repeats in lowercase) marks a region, not other residues
+  let softMasked = 0;
+  const upper = sequences.map((s) => {
+    const u = s.toUpperCase();
+    if (u !== s) for (let i = 0; i < s.length; i++) if (s[i] !== u[i]) softMasked++;
+    return u;
+  });
+  return { path, format: 'fasta', sequences: upper, lines, softMasked };
 }
 
 /** Reads a sequence file (see parseSequences); a folder or a missing file in one line. */

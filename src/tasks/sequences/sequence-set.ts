@@ -54,7 +54,9 @@ export function sequenceSet(file: SequenceFile, o: SequenceSetOptions = {}): Seq
     try {
       tokens = index.encode(s);
     } catch (e) {
-      throw new Error(`${path} line ${lines[n]}: ${(e as Error).message}`);
+      // a declared alphabet leaves the symbol out: say how to keep it (an N among ACGT, say)
+      const keep = o.alphabet === undefined ? '' : '; add it to --alphabet to keep it';
+      throw new Error(`${path} line ${lines[n]}: ${(e as Error).message}${keep}`);
     }
     if (tokens.length > L)
       throw new Error(

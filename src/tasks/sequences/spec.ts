@@ -65,7 +65,7 @@ export const sequenceSpec: TaskSpec<SequenceModel> = {
         evalNfe: o.evalNfe ?? SEQUENCE_TRAIN_DEFAULTS.evalNfe,
       });
       const n = (rows: Int32Array) => rows.length / set.length;
-      const about = `${n(set.train)} training and ${n(set.valid)} held-out sequences of ${set.length} symbols from ${data} (${file.format}; alphabet ${set.alphabet.symbols.join('')}${set.alphabet.pad ? ' + PAD' : ''})`;
+      const about = `${n(set.train)} training and ${n(set.valid)} held-out sequences of ${set.length} symbols from ${data} (${file.format}; alphabet ${set.alphabet.symbols.join('')}${set.alphabet.pad ? ' + PAD' : ''}${file.softMasked > 0 ? `; ${file.softMasked} soft-masked lowercase symbols read as uppercase` : ''})`;
       return { config, task, about };
     },
   },
