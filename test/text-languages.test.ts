@@ -206,6 +206,10 @@ test('German and Greek through the CLI: data, train --length, sample, a prompt, 
   ok('train', 'text', '--data', 'el', ...trainArgs, '--out', 'el-run');
   const config = JSON.parse(readFileSync(join(dir, 'el-run/config.json'), 'utf8'));
   assert.equal(config.length, 32);
+  // a resume may repeat the run's own --length, not change it
+  ok('train', 'text', '--resume', '--out', 'el-run', '--length', '32', '--steps', '21');
+  const other = sjd('train', 'text', '--resume', '--out', 'el-run', '--length', '64');
+  assert.equal(other.stderr, 'sjd: --length 64: the run in --out has length 32\n');
   assert.deepEqual(config.alphabet, { symbols, pad: false });
   assert.equal(
     JSON.parse(readFileSync(join(dir, 'de-run/config.json'), 'utf8')).alphabet,

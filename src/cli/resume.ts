@@ -68,6 +68,7 @@ const FIXED: Record<string, { read: (c: T.TrainConfig) => unknown; says: string 
   hazardWeights: { read: (c) => c.process.hazardWeights ?? 'uniform', says: 'has hazard weights' },
   objective: { read: (c) => c.process.objective ?? 'ce', says: 'trains by the objective' },
   holdOut: { read: (c) => c.holdOut ?? 'none', says: 'holds out' },
+  length: { read: (c) => c.length ?? 'none', says: 'has length' },
 };
 
 /** The flag as typed: its long name, and its value where it takes one. */
