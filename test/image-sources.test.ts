@@ -60,21 +60,16 @@ function endToEnd(dir: string, set: string, n: number) {
   const s = sjd('sample', 'image', '--model', run, '--out', grid, '-n', '4', '--nfe', '3');
   assert.equal(s.status, 0, s.stderr);
   assert.ok(existsSync(grid));
-  const feats = join(dir, 'features');
-  const f = sjd(
-    'train',
-    'features',
-    '--out',
-    feats,
-    '--data',
-    set,
-    '--eval-data',
-    set,
-    '--steps',
-    '3',
-    '--batch',
-    '8',
+  // the shipped features score Fashion-MNIST's size: the refusal says how to get a network
+  const shipped = sjd('eval', 'image', '--model', run, '-n', '20', '--nfe', '2');
+  assert.equal(shipped.status, 1);
+  assert.match(
+    shipped.stderr,
+    /^sjd: .*fashion-features scores 28 x 28 x 1 images; the model makes 16 x 16 x 3, 256 levels: the score needs a feature network for the model's images, which sjd train features --data FILE --out DIR trains on labelled images of that size \(then --features DIR\)\n$/,
   );
+  // its accuracy on a tenth of the set, held out
+  const feats = join(dir, 'features');
+  const f = sjd('train', 'features', '--out', feats, '--data', set, '--steps', '3', '--batch', '8');
   assert.equal(f.status, 0, f.stderr);
   const e = sjd(
     'eval',
@@ -137,6 +132,14 @@ test('an unlabelled folder, grey by --channels 1, and what is refused', async ()
   const set = loadImageSet(out);
   assert.deepEqual([set.n, set.channels, set.levels, set.labels], [4, 1, 16, null]);
   assert.equal(set.images[0], 200 >> 4);
+  // the feature network of the scores needs labels: refused, saying what would do
+  const feats = sjd('train', 'features', '--data', out, '--out', join(dir, 'feats'));
+  assert.equal(feats.status, 1);
+  assert.match(
+    feats.stderr,
+    /^sjd: .*grey\.safetensors: unlabelled images; the feature network is a classifier and trains on labelled ones: make the set from a folder with a subfolder for each class .*--features of a network trained on a labelled set of the same size\n$/,
+  );
+  assert.ok(!existsSync(join(dir, 'feats')));
   // mixed sizes without --size: the file that differs is named, nothing written
   await solid(join(src, 'y.png'), 9, 8, [0, 0, 0]);
   const mixed = sjd('data', 'images', '--from', src, '--out', join(dir, 'mixed.safetensors'));

@@ -52,7 +52,7 @@ function evalImages(o: EvalImageOpts): void {
   const { geometry: g, source } = m;
   if (fc.channels !== g.channels || fc.height !== g.height || fc.width !== g.width)
     throw new Error(
-      `${o.features} scores ${fc.height} x ${fc.width} x ${fc.channels} images; the model makes ${image.describeGeometry(g)}`,
+      `${o.features} scores ${fc.height} x ${fc.width} x ${fc.channels} images; the model makes ${image.describeGeometry(g)}: the score needs a feature network for the model's images, which sjd train features --data FILE --out DIR trains on labelled images of that size (then --features DIR)`,
     );
   const { train, test } = referenceSets(o, g);
   const t0 = performance.now();

@@ -3,6 +3,7 @@
 // image` and `sjd compare image` score samples in its feature space (Fréchet distance, KID).
 import type { Command } from 'commander';
 import { image, util } from '../../index.js';
+import { DEFAULT_HOLD_OUT } from '../../tasks/common/hold-out.js';
 import { group, int, num, seed } from '../options.js';
 
 interface TrainFeaturesOpts {
@@ -16,10 +17,29 @@ interface TrainFeaturesOpts {
   force?: boolean;
 }
 
+/**
+ * The labelled images the feature network trains on (--data, else Fashion-MNIST train) and those
+ * its accuracy is measured on: --eval-data, else a tenth of --data held out
+ * (tasks/common/hold-out.ts), else Fashion-MNIST test. An unlabelled set is refused saying what would do.
+ */
+function labelledSets(o: TrainFeaturesOpts): { train: image.Sourced; test: image.Sourced } {
+  const all = image.imagesOrFashion(o.data, 'train');
+  if (!all.set.labels)
+    throw new Error(
+      `${all.source}: unlabelled images; the feature network is a classifier and trains on labelled ones: make the set from a folder with a subfolder for each class (photos/cats, photos/dogs), or score with --features of a network trained on a labelled set of the same size`,
+    );
+  if (o.data === undefined || o.evalData !== undefined)
+    return { train: all, test: image.imagesOrFashion(o.evalData, 'test') };
+  const split = image.holdOutImages(all.set, DEFAULT_HOLD_OUT, all.source);
+  return {
+    train: { set: split.train, source: all.source },
+    test: { set: split.held, source: `${all.source} (${DEFAULT_HOLD_OUT} held out)` },
+  };
+}
+
 function trainFeatures(o: TrainFeaturesOpts): void {
+  const { train, test } = labelledSets(o);
   util.claimOutDir(o.out, image.FEATURE_FOLDER, o.force === true);
-  const train = image.imagesOrFashion(o.data, 'train');
-  const test = image.imagesOrFashion(o.evalData, 'test');
   const t0 = performance.now();
   const net = image.trainFeatureNet(train.set, {
     ...o,
@@ -50,7 +70,7 @@ export function registerFeatures(program: Command): void {
     .option('--data <file>', 'labelled training images (default: Fashion-MNIST train)')
     .option(
       '--eval-data <file>',
-      'labelled test images for its accuracy (default: Fashion-MNIST test)',
+      'labelled test images for its accuracy (default: a tenth of --data, or Fashion-MNIST test)',
     )
     .option('--steps <n>', 'training steps', int(1, 10_000_000), 2000)
     .option('--batch <n>', 'images a step', int(1, 100_000), 128)
