@@ -1,7 +1,7 @@
 // What a user sees while waiting and asking: off a terminal (as under the test runner) a progress
-// report is one line at the start and one at the end (with lines every few seconds between), work
-// of one batch or less reports nothing; a batched sampling run tells its progress after each
-// batch and ends with every sequence counted; the corpus reader tells the bytes it has read, up to
+// report says nothing for work done within a second, else a line then and one at the end (with
+// lines every few seconds between); a batched sampling run tells its progress at every step and
+// ends with every sequence counted; the corpus reader tells the bytes it has read, up to
 // the whole source; the demo says it has made its puzzles before it solves them, and its solve
 // tells its steps; `sample image` without --out writes sjd-samples.png in the current folder
 // (refusing a file there that sjd did not write); a sampling command's help lists the samplers
@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { progress, REPORT_FROM, withProgress } from '../src/cli/progress.js';
+import { PLAIN_EVERY_S, progress, SHOW_AFTER_S, withProgress } from '../src/cli/progress.js';
 import { sampleInBatches, unconditionalSampling } from '../src/sampling/index.js';
 import { loadSudokuModel, runSudokuDemo } from '../src/tasks/sudoku/index.js';
 import { loadTextModel } from '../src/tasks/text/index.js';
@@ -36,30 +36,35 @@ function stderrOf(fn: () => void): string[] {
   return lines;
 }
 
-test('off a terminal: a line at the start and at the end; small work reports nothing', () => {
+test('off a terminal: work done within SHOW_AFTER_S says nothing; longer work a line then and one at the end', () => {
   assert.equal(process.stderr.isTTY, undefined);
+  const quick = stderrOf(() => withProgress('x', 1000, 'u', (u) => u(1)));
+  assert.deepEqual(quick, []); // done at once, under SHOW_AFTER_S
+  assert.ok(SHOW_AFTER_S <= 1 && PLAIN_EVERY_S < 5); // no silence over 5 s once shown
   const lines = stderrOf(() => {
-    const p = progress('sampling 100 images', 100, 'images');
-    for (let d = 1; d <= 100; d++) p.update(d); // far under the few seconds between lines
+    const p = progress('sampling 100 images', 100, 'images', 0.05);
+    p.update(1); // before 50 ms: nothing
+    const t = performance.now();
+    while (performance.now() - t < 60); // the work takes longer
+    for (let d = 2; d <= 100; d++) p.update(d); // far under the seconds between lines
     p.stop();
   });
   assert.equal(lines.length, 2, lines.join('\n'));
-  assert.equal(lines[0], 'sampling 100 images: 0/100 images');
+  assert.match(lines[0]!, /^sampling 100 images: 2\/100 images \([\d.]+ images\/s\)$/);
   assert.match(lines[1]!, /^sampling 100 images: 100\/100 images in \d+\.\d s$/);
-  const quiet = stderrOf(() => withProgress('x', REPORT_FROM - 1, 'u', (u) => u(1)));
-  assert.deepEqual(quiet, []);
 });
 
-test('batched sampling tells its progress after each batch', () => {
+test('batched sampling tells its progress at every step, a batch whole only when it ends', () => {
   const { model, process: proc } = loadTextModel();
   const seen: [number, number][] = [];
   const o = unconditionalSampling(proc, { n: 5, nfe: 2, seed: 0, batch: 2 });
   sampleInBatches(model, proc, { ...o, progress: (d, n) => seen.push([d, n]) });
-  assert.deepEqual(seen, [
-    [2, 5],
-    [4, 5],
-    [5, 5],
-  ]);
+  // batches of 2, 2 and 1: after each step, B times the share of NFE taken (never the whole B
+  // before the batch ends), so the count grows within the batches of 2 and ends at 5
+  const done = seen.map(([d]) => d);
+  assert.ok(done.length > 3 && done.every((d, i) => i === 0 || d >= done[i - 1]!), String(done));
+  assert.deepEqual([...new Set(done)], [1, 2, 3, 4, 5]);
+  assert.ok(seen.every(([, n]) => n === 5));
 });
 
 test('the corpus reader tells the bytes read, up to the whole source', () => {

@@ -33,7 +33,10 @@ export interface BatchedSampleOptions
   /** The conditioned positions of sequences start..start+size-1: tokens and mask [size, L]. */
   condition?: (start: number, size: number) => { tokens: Tensor; mask: Tensor };
   record?: boolean; // the trajectory of the first chunk
-  /** told the sequences done of `n` after each chunk (a command's progress bar) */
+  /**
+   * told the sequences' worth of work done of `n` as it grows (a command's progress bar): within a
+   * chunk of B, B times the share of its NFE taken (never the whole B before it ends), then B
+   */
   progress?: (done: number, n: number) => void;
 }
 
@@ -136,7 +139,9 @@ export function* batchedSteps(
       const options = chunkOptions(model, proc, o, anchors, start, B);
       try {
         const seen = watch === 'all' || (watch === 'first' && start === 0);
-        const r = yield* driverSteps(options, seen);
+        const r = yield* reported(driverSteps(options, seen), (k) =>
+          o.progress?.(start + Math.min(B - 1, Math.floor((B * k) / o.nfe)), o.n),
+        );
         pushAll(rows, splitRows(r.tokens.toArray(), B, L));
         pushAll(rowNfe, r.rowNfe);
         r.tokens.dispose();
@@ -151,6 +156,20 @@ export function* batchedSteps(
     anchors.dispose();
   }
   return { rows, nfe: rowNfe.reduce((a, b) => Math.max(a, b), 0), rowNfe };
+}
+
+/** `run`'s steps passed on, `step(k)` told the count after each; closing this closes `run`. */
+function* reported<T, R>(run: Generator<T, R>, step: (k: number) => void): Generator<T, R> {
+  try {
+    for (let k = 1; ; k++) {
+      const r = run.next();
+      if (r.done) return r.value;
+      yield r.value;
+      step(k);
+    }
+  } finally {
+    run.return(undefined as R);
+  }
 }
 
 /**

@@ -32,7 +32,12 @@ export function heldOutElboBits(
   model: Network,
   proc: SJDProcess,
   x0: Tensor,
-  o: { tokens?: number; draws?: number; seed?: number } = {},
+  o: {
+    tokens?: number;
+    draws?: number;
+    seed?: number;
+    onDraw?: (k: number) => void; // told the draws done (a command's progress)
+  } = {},
 ): number {
   const why = elboUnavailable(proc);
   if (why) throw new Error(`held-out ELBO: ${why}`);
@@ -40,8 +45,10 @@ export function heldOutElboBits(
   const seed = o.seed ?? 12345;
   let nats = 0; // a position
   const loss = (x: Tensor, t: Float64Array, g: TorchGenerator) => elboLoss(model, proc, x, t, g);
-  for (let k = 0; k < draws; k++)
+  for (let k = 0; k < draws; k++) {
     nats += heldOutLossOf(loss, proc.T, x0, seed + k, model.anchors.count);
+    o.onDraw?.(k + 1);
+  }
   const positions = x0.size(0) * x0.size(1);
   return ((nats / draws) * positions) / (o.tokens ?? positions) / Math.LN2;
 }

@@ -61,7 +61,9 @@ function evalImages(o: EvalImageOpts): void {
   );
   const seconds = (performance.now() - t0) / 1000;
   console.error(`scoring ${o.n} samples, ${o.n} training and ${o.n} test images`);
-  const s = image.scoreImages(net, r.images, o.n, train.set, test.set, o.seed);
+  const s = withProgress('embedding', image.SCORED_SETS, `sets of ${o.n}`, (progress) =>
+    image.scoreImages(net, r.images, o.n, train.set, test.set, o.seed, progress),
+  );
   const speckle = image.speckleFraction(r.images, o.n, g);
   const speckleTest = image.speckleFraction(test.set.images, test.set.n, g);
   const lastStep = image.lastStepShare(r.trajectory ?? []);

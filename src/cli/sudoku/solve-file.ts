@@ -8,15 +8,12 @@ import { type Precision, sudoku, util } from '../../index.js';
 import * as lab from '../../lab/index.js';
 import type { SamplerName } from '../../sampling/index.js';
 import { EXIT_INTERRUPTED, interruptible } from '../interrupt.js';
-import { cliProgress, formatTime } from '../progress.js';
+import { cliProgress, formatTime, heartbeat } from '../progress.js';
 import { loadModelOf, modelSource } from './sampler-flags.js';
 import { EXIT_NOT_SOLVED, retryCounts } from './solve-report.js';
 
 /** Boards `solve --file` reads at a time (for each worker): its memory stays flat in the file's rows. */
 const FILE_CHUNK = 256;
-
-/** Seconds between the plain progress lines when stderr is not a terminal. */
-const PLAIN_PROGRESS_S = 5;
 
 /** The size of the puzzle file, or a one-line reason it is not one. */
 function inputSize(file: string): number {
@@ -40,9 +37,13 @@ interface Tally {
   nfeMax: number;
 }
 
-/** Progress on stderr: cli-progress's bar on a terminal, else a plain line every few seconds. */
+/**
+ * Progress on stderr, told the bytes of the file read and the boards settled as each settles:
+ * cli-progress's bar on a terminal, else a plain line every few seconds (heartbeat).
+ */
 function progress(total: number, tally: Tally, t0: number) {
-  const rate = () => tally.boards / Math.max((performance.now() - t0) / 1000, 1e-9);
+  let boards = 0;
+  const rate = () => boards / Math.max((performance.now() - t0) / 1000, 1e-9);
   let bytes = 0;
   if (process.stderr.isTTY) {
     const bar = new (cliProgress().SingleBar)(
@@ -57,24 +58,24 @@ function progress(total: number, tally: Tally, t0: number) {
     );
     bar.start(total, 0, { boards: 0, solved: 0, rate: '-' });
     return {
-      update: (b: number) =>
-        bar.update(b, { boards: tally.boards, solved: tally.solved, rate: rate().toFixed(1) }),
+      update: (b: number, settled: number) => {
+        boards = settled;
+        bar.update(Math.round(b), { boards, solved: tally.solved, rate: rate().toFixed(1) });
+      },
       stop: () => bar.stop(),
     };
   }
-  const line = () => {
+  const beat = heartbeat('sjd solve', (n) => {
     const pct = total > 0 ? ((100 * bytes) / total).toFixed(0) : '100';
-    const s = ((performance.now() - t0) / 1000).toFixed(0);
-    console.error(
-      `sjd solve: ${tally.boards} boards done (${pct}% of the file), ${tally.solved} solved, ${rate().toFixed(1)} boards/s, ${s} s`,
-    );
-  };
-  const timer = setInterval(line, PLAIN_PROGRESS_S * 1000);
+    return `${n} boards done (${pct}% of the file), ${tally.solved} solved, ${rate().toFixed(1)} boards/s`;
+  });
   return {
-    update: (b: number) => {
+    update: (b: number, settled: number) => {
       bytes = b;
+      boards = settled;
+      beat.update(settled);
     },
-    stop: () => clearInterval(timer),
+    stop: () => beat.stop(),
   };
 }
 
@@ -131,11 +132,15 @@ export async function solveFile(
     console.error(`sjd: stopped at once after ${tally.boards} puzzles; ${out} holds their rows`);
   });
   const shown = progress(total, tally, performance.now());
+  let read = 0; // bytes of the chunks before this one
   try {
     for await (const { rows, bytes } of sudoku.streamSudokuCsv(file, FILE_CHUNK * workers)) {
       if (stop.signal.aborted) break;
       const all = rows.map((r) => r.puzzle);
       const part = { start: tally.boards, puzzles: all }; // board n of the file keyed by (seed, n)
+      // within a chunk, its bytes in proportion to its boards settled
+      const settled = (done: number) =>
+        shown.update(read + ((bytes - read) * done) / all.length, tally.boards + done);
       const r = await lab.sudoku.solvePuzzles(
         loaded,
         modelSource(o),
@@ -143,6 +148,7 @@ export async function solveFile(
         settings,
         workers,
         stop.signal,
+        settled,
       );
       const puzzles = all.slice(0, r.done); // all of them unless stopped
       writer.append(
@@ -153,7 +159,8 @@ export async function solveFile(
         })),
       );
       count(tally, r, puzzles.length);
-      shown.update(bytes);
+      shown.update(bytes, tally.boards);
+      read = bytes;
       await setImmediate(); // signals and finalisers between chunks
     }
     if (tally.boards === 0 && !stop.signal.aborted) throw new Error(`${file} holds no puzzles`);

@@ -4,6 +4,7 @@
 // whether the puzzle has one solution, several or none), and the exit status is 3.
 import type { Command } from 'commander';
 import { sudoku, util } from '../../index.js';
+import { heartbeat } from '../progress.js';
 import {
   loadModelOf,
   type SamplerOpts,
@@ -34,7 +35,15 @@ function solveOne(puzzle: string, o: SolveOpts): void {
   if (problem) throw new Error(problem);
   const { model, process: proc } = loadModelOf(o);
   const settings = solveOptions(o);
-  const r = sudoku.solveSudoku(model, proc, [clues], { ...settings, record: o.trace });
+  // a hard puzzle's search can take seconds: a line every few, none for a quick solve
+  const beat = heartbeat('sjd solve', (k) => `${k} network passes`);
+  const onStep = (k: number) => beat.update(k);
+  let r: ReturnType<typeof sudoku.solveSudoku>;
+  try {
+    r = sudoku.solveSudoku(model, proc, [clues], { ...settings, record: o.trace, onStep });
+  } finally {
+    beat.stop();
+  }
   const { nfe_max } = sudoku.nfeSummary(r.nfe);
   const how = sudoku.samplerLabel(o.sampler, settings.commit);
   const problems = r.problems[0]!;

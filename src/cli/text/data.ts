@@ -8,18 +8,15 @@
 import type { Command } from 'commander';
 import { text } from '../../index.js';
 import { group, oneOf } from '../options.js';
-import { type Progress, progress, REPORT_FROM } from '../progress.js';
+import { type Progress, progress } from '../progress.js';
 
-/** A progress bar in MiB once the size is known (a source too small for one shows none). */
+/** A progress report in MiB once the size is known (shown when the reading takes a while). */
 function readingProgress(from: string) {
-  let bar: Progress | null | undefined; // made at the first report, when the size is known
+  let bar: Progress | undefined; // made at the first report, when the size is known
   const MiB = 2 ** 20;
   const update: text.SourceProgress = (done, total, verb) => {
-    bar ??=
-      total / MiB >= REPORT_FROM
-        ? progress(`${verb} ${from}`, Math.ceil(total / MiB), 'MiB')
-        : null;
-    bar?.update(Math.round(done / MiB));
+    bar ??= progress(`${verb} ${from}`, Math.ceil(total / MiB), 'MiB');
+    bar.update(Math.round(done / MiB));
   };
   return { update, stop: () => bar?.stop() };
 }

@@ -47,7 +47,10 @@ function evalInfill(o: EvalOpts, m: Loaded, test: string): void {
 function elboLine(m: Loaded, x0: torch.Tensor, unit: string): { elbo_bits?: number; line: string } {
   const why = train.elboUnavailable(m.process);
   if (why) return { line: `held-out ELBO: none (${why})` };
-  const elbo_bits = train.heldOutElboBits(m.model, m.process, x0);
+  const what = `held-out ELBO of ${x0.size(0)} windows`;
+  const elbo_bits = withProgress(what, train.ELBO_DRAWS, 'draws', (onDraw) =>
+    train.heldOutElboBits(m.model, m.process, x0, { onDraw }),
+  );
   const bound = m.process.config.kernel === 'mask';
   const kind = bound ? 'a bound' : 'its jump part, no score term';
   const perplexity =

@@ -58,6 +58,9 @@ export function marginalImages(train: ImageSet, n: number, seed: number): Uint8A
   return out;
 }
 
+/** The sets scoreImages embeds: the training images, the samples, the test images, the marginals. */
+export const SCORED_SETS = 4;
+
 /** Samples [n, C, H, W] scored against `train` (reference) with `test` as the floor. */
 export function scoreImages(
   net: FeatureNet,
@@ -66,14 +69,20 @@ export function scoreImages(
   train: ImageSet,
   test: ImageSet,
   seed = 0,
+  progress?: (sets: number) => void, // told the sets of n embedded so far, of SCORED_SETS
 ): ImageScores {
   if (train.n < n || test.n < n)
     throw new Error(`scoring ${n} images needs at least ${n} training and ${n} test images`);
+  let sets = 0;
+  const embedded = <T>(x: T): T => {
+    progress?.(++sets);
+    return x;
+  };
   return tidy(() => {
-    const ref = featuresOf(net, train.images, n, train).features;
-    const s = featuresOf(net, samples, n, train);
-    const t = featuresOf(net, test.images, n, test).features;
-    const m = featuresOf(net, marginalImages(train, n, seed), n, train).features;
+    const ref = embedded(featuresOf(net, train.images, n, train).features);
+    const s = embedded(featuresOf(net, samples, n, train));
+    const t = embedded(featuresOf(net, test.images, n, test).features);
+    const m = embedded(featuresOf(net, marginalImages(train, n, seed), n, train).features);
     const dist = (x: Tensor): Distances => ({
       fd: frechetDistance(x, ref),
       kid: kernelDistance(x, ref, Math.min(10, Math.floor(n / 50)) || 1),

@@ -29,9 +29,48 @@ export interface SequenceSet {
 /** The most symbols an alphabet may have (with PAD, 65,536 tokens). */
 const MAX_SYMBOLS = 65_535;
 
+/**
+ * The sequences of `file` as rows of L tokens over `symbols`, a shorter one padded with PAD (the
+ * token after the symbols) when `pad`; problems name the line (`declared`: the alphabet was
+ * given, so a symbol outside it can be added to it).
+ */
+function encodeRows(
+  file: SequenceFile,
+  symbols: string[],
+  L: number,
+  pad: boolean,
+  declared: boolean,
+): Int32Array {
+  const { sequences, lines, path } = file;
+  const PAD = symbols.length;
+  const rows = new Int32Array(sequences.length * L); // [n * L]
+  const index = new SymbolIndex(symbols);
+  sequences.forEach((s, n) => {
+    let tokens: Int32Array;
+    try {
+      tokens = index.encode(s);
+    } catch (e) {
+      // a declared alphabet leaves the symbol out: say how to keep it (an N among ACGT, say)
+      const keep = declared ? '; add it to --alphabet to keep it' : '';
+      throw new Error(`${path} line ${lines[n]}: ${(e as Error).message}${keep}`);
+    }
+    if (tokens.length > L)
+      throw new Error(
+        `${path} line ${lines[n]}: ${tokens.length} symbols, longer than the length ${L}`,
+      );
+    if (tokens.length < L && !pad)
+      throw new Error(
+        `${path} line ${lines[n]}: ${tokens.length} symbols, not the length ${L} (pad shorter sequences to use them)`,
+      );
+    rows.set(tokens, n * L);
+    rows.fill(PAD, n * L + tokens.length, (n + 1) * L);
+  });
+  return rows;
+}
+
 /** The rows of `file`: encoded, padded or checked to one length, split into training and validation. */
 export function sequenceSet(file: SequenceFile, o: SequenceSetOptions = {}): SequenceSet {
-  const { sequences, lines, path } = file;
+  const { sequences, path } = file;
   const held = heldOutItems(
     sequences.length,
     parseHoldOut(o.holdOut ?? DEFAULT_HOLD_OUT),
@@ -46,29 +85,7 @@ export function sequenceSet(file: SequenceFile, o: SequenceSetOptions = {}): Seq
   const uneven = lengths.some((n) => n !== L);
   const pad = o.pad ?? uneven;
   const alphabet: Alphabet = { symbols, pad };
-  const PAD = symbols.length;
-  const rows = new Int32Array(sequences.length * L);
-  const index = new SymbolIndex(symbols);
-  sequences.forEach((s, n) => {
-    let tokens: Int32Array;
-    try {
-      tokens = index.encode(s);
-    } catch (e) {
-      // a declared alphabet leaves the symbol out: say how to keep it (an N among ACGT, say)
-      const keep = o.alphabet === undefined ? '' : '; add it to --alphabet to keep it';
-      throw new Error(`${path} line ${lines[n]}: ${(e as Error).message}${keep}`);
-    }
-    if (tokens.length > L)
-      throw new Error(
-        `${path} line ${lines[n]}: ${tokens.length} symbols, longer than the length ${L}`,
-      );
-    if (tokens.length < L && !pad)
-      throw new Error(
-        `${path} line ${lines[n]}: ${tokens.length} symbols, not the length ${L} (pad shorter sequences to use them)`,
-      );
-    rows.set(tokens, n * L);
-    rows.fill(PAD, n * L + tokens.length, (n + 1) * L);
-  });
+  const rows = encodeRows(file, symbols, L, pad, o.alphabet !== undefined);
   const pick = (keep: (n: number) => boolean) => {
     const ns = sequences.map((_, n) => n).filter(keep);
     const out = new Int32Array(ns.length * L);
