@@ -103,7 +103,7 @@ test('a folder of PNGs, JPEGs and a WebP of mixed sizes, in class folders: resiz
   await solid(join(src, 'cats', 'c10.webp'), 22, 22, [255, 0, 0]); // WebP, read as the others
   writeFileSync(join(src, 'cats', 'notes.txt'), 'not an image');
   const out = join(dir, 'set.safetensors');
-  const r = sjd('data', 'images', '--from', src, '--size', '16x16', '--out', out);
+  const r = sjd('data', 'images', '--from', src, '--resize', '16x16', '--out', out);
   assert.equal(r.status, 0, r.stderr);
   assert.match(
     r.stdout,
@@ -146,7 +146,7 @@ test('an unlabelled folder, grey by --channels 1, and what is refused', async ()
   assert.equal(mixed.status, 1);
   assert.match(
     mixed.stderr,
-    /^sjd: .*y\.png: 9x8, not 8x8 as .*x0\.png; give --size HxW to resize every image\n$/,
+    /^sjd: .*y\.png: 9x8, not 8x8 as .*x0\.png; give --resize HxW to resize every image\n$/,
   );
   assert.ok(!existsSync(join(dir, 'mixed.safetensors')));
   // a broken PNG is named
@@ -156,7 +156,7 @@ test('an unlabelled folder, grey by --channels 1, and what is refused', async ()
     'images',
     '--from',
     src,
-    '--size',
+    '--resize',
     '8x8',
     '--out',
     join(dir, 'b.safetensors'),
@@ -168,13 +168,26 @@ test('an unlabelled folder, grey by --channels 1, and what is refused', async ()
     'images',
     '--from',
     src,
-    '--size',
+    '--resize',
     '8by8',
     '--out',
     join(dir, 'c.safetensors'),
   );
   assert.equal(size.status, 2);
-  assert.match(size.stderr, /--size must be HxW/);
+  assert.match(size.stderr, /--resize must be HxW/);
+  // --size, its earlier name (a preset in sjd train), is still taken
+  const old = sjd(
+    'data',
+    'images',
+    '--from',
+    src,
+    '--size',
+    '8x8',
+    '--out',
+    join(dir, 'd.safetensors'),
+  );
+  assert.notEqual(old.stderr, '');
+  assert.match(old.stderr, /z\.png: not a readable image/); // read as --resize would: to the broken file
 });
 
 test("CIFAR-10's binary format: records read where the format puts each byte", () => {

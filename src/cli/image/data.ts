@@ -3,10 +3,11 @@
 // --levels levels per channel, with labels where the source has them. The source (--from) is
 // told by what it holds: Fashion-MNIST's idx files (the default: Debian's dataset-fashion-mnist),
 // CIFAR-10's binary batches (a folder or one .bin), or a folder of PNG, JPEG, WebP and TIFF images (resized
-// and centre-cropped to --size, grey or RGB by --channels; labelled by class subfolders).
+// and centre-cropped to --resize, grey or RGB by --channels; labelled by class subfolders). The
+// earlier spelling --size (a preset in `sjd train`) is still taken, unlisted.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { image, util } from '../../index.js';
 import { group, int, levels, oneOf } from '../options.js';
 import { progress } from '../progress.js';
@@ -17,29 +18,31 @@ interface DataImagesOpts {
   levels: number;
   limit?: number;
   from: string;
-  size?: [number, number];
+  resize?: [number, number];
+  size?: [number, number]; // --resize's earlier name
   channels?: '1' | '3';
   force?: boolean;
 }
 
-/** `--size HxW`: a height and width from 1 to 4096. */
+/** `--resize HxW`: a height and width from 1 to 4096. */
 function sizeArg(v: string): [number, number] {
   const m = /^(\d+)x(\d+)$/.exec(v);
   const hw = m ? ([Number(m[1]), Number(m[2])] as [number, number]) : null;
   if (!hw || hw.some((d) => d < 1 || d > 4096))
-    throw new InvalidArgumentError(`--size must be HxW with each from 1 to 4096 (e.g. 32x32)`);
+    throw new InvalidArgumentError(`--resize must be HxW with each from 1 to 4096 (e.g. 32x32)`);
   return hw;
 }
 
 /** The set a source holds, and a line naming it. */
 async function readSource(o: DataImagesOpts): Promise<{ set: image.ImageSet; about: string }> {
-  const folderOnly = o.size !== undefined || o.channels !== undefined;
+  const resize = o.resize ?? o.size;
+  const folderOnly = resize !== undefined || o.channels !== undefined;
   if (o.from !== image.FASHION_MNIST_DIR && !existsSync(o.from))
     throw new Error(`--from ${o.from}: no such file or folder`);
   if (image.isImageFolder(o.from) && !existsSync(`${o.from}/train-images-idx3-ubyte.gz`)) {
     let bar: ReturnType<typeof progress> | undefined;
     const set = await image.readImageFolder(o.from, {
-      size: o.size,
+      size: resize,
       channels: o.channels === undefined ? undefined : (Number(o.channels) as 1 | 3),
       levels: o.levels,
       limit: o.limit,
@@ -54,7 +57,7 @@ async function readSource(o: DataImagesOpts): Promise<{ set: image.ImageSet; abo
       : 'unlabelled';
     return { set, about: `${o.from}: ${classes}` };
   }
-  if (folderOnly) throw new Error('--size and --channels go with a folder of PNG or JPEG images');
+  if (folderOnly) throw new Error('--resize and --channels go with a folder of PNG or JPEG images');
   if (image.isCifar10(o.from)) {
     const set = image.readCifar10(image.cifarFiles(o.from, o.split), {
       levels: o.levels,
@@ -91,10 +94,11 @@ export function registerData(program: Command): void {
     .option('--levels <n>', 'levels per channel, a power of two from 2 to 256', levels, 256)
     .option('--limit <n>', 'only the first N images', int(1, 10_000_000))
     .option(
-      '--size <HxW>',
+      '--resize <HxW>',
       'images: resize to cover H x W and crop the centre (default: all as the first)',
       sizeArg,
     )
+    .addOption(new Option('--size <HxW>', "--resize's earlier name").argParser(sizeArg).hideHelp())
     .option(
       '--channels <n>',
       'images: 1 (grey) or 3 (RGB; default when any image has colour)',

@@ -144,7 +144,7 @@ export async function readImageFolder(
   const per = channels * height * width;
   if (n * per > MAX_SET_BYTES)
     throw new Error(
-      `${dir}: ${n} images of ${channels} x ${height} x ${width} would take ${((n * per) / 2 ** 30).toFixed(1)} GB; at most ${MAX_SET_BYTES / 2 ** 30} GB: give --size HxW, or --limit N`,
+      `${dir}: ${n} images of ${channels} x ${height} x ${width} would take ${((n * per) / 2 ** 30).toFixed(1)} GB; at most ${MAX_SET_BYTES / 2 ** 30} GB: give --resize HxW, or --limit N`,
     );
   const images = new Uint8Array(n * per); // [n, C, H, W]
   for (let s = 0; s < n; s += AT_ONCE) {
@@ -156,7 +156,7 @@ export async function readImageFolder(
     decoded.forEach((d, j) => {
       if (d.height !== height || d.width !== width)
         throw new Error(
-          `${batch[j]}: ${d.height}x${d.width}, not ${height}x${width} as ${files[0]}; give --size HxW to resize every image`,
+          `${batch[j]}: ${d.height}x${d.width}, not ${height}x${width} as ${files[0]}; give --resize HxW to resize every image`,
         );
       const base = (s + j) * per;
       for (let y = 0; y < height; y++)
