@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { PRECISIONS, type Precision, type PreparedRun, train as T } from '../index.js';
 import * as torch from '../torch/index.js';
+import { configFlags, readConfigFile, withConfigFile } from './config-file.js';
 import { int, num, oneOf, seed } from './options.js';
 import {
   joinGroup,
@@ -31,6 +32,8 @@ export interface RunFlags extends ParallelFlags {
   resume?: boolean;
   init?: string;
   precision?: Precision;
+  config?: string;
+  printConfig?: boolean;
 }
 
 /** The run flags every training command takes, then the data-parallel ones (parallel.ts). */
@@ -38,16 +41,24 @@ export const runOptions = (c: Command) =>
   parallelOptions(
     c
       .hook('preAction', (cmd) => {
-        const o = cmd.opts() as RunFlags;
+        const o = cmd.opts() as RunFlags & { out?: string };
+        if (o.out === undefined && !o.printConfig)
+          throw new Error("required option '--out <dir>' not specified");
+        if ((o.config !== undefined || o.printConfig) && o.resume)
+          throw new Error(
+            '--config and --print-config are for a new run; a resumed run keeps its config.json',
+          );
         if (o.init !== undefined && o.resume)
           throw new Error('--init starts a new run; --resume continues one: give one of them');
         if (o.init !== undefined && !existsSync(join(o.init, T.RUN_FILES.config)))
           throw new Error(`--init ${o.init}: not a model or run folder (no config.json)`);
       })
-      .requiredOption(
-        '--out <dir>',
-        'run folder (new, empty, or with --resume the run to continue)',
+      .option('--out <dir>', 'run folder (new, empty, or with --resume the run to continue)')
+      .option(
+        '--config <file>',
+        "a new run's settings from a JSON file in config.json's shape, as --print-config prints it (any part of it; the network's width, depth and heads too); flags given override it",
       )
+      .option('--print-config', "print the new run's config as JSON and exit (no --out needed)")
       .option('--seed <n>', 'random seed', seed, 0)
       .option(
         '--steps <n>',
@@ -93,6 +104,7 @@ export function trainAction<F extends RunFlags>(
   prepare: (o: F, saved: T.TrainConfig | undefined) => PreparedRun,
 ): (o: F, cmd: Command) => Promise<void> {
   return async (o, cmd) => {
+    if (o.printConfig) return printConfig(o, cmd, prepare);
     torch.requireLibtorch('training');
     if (await launched(o)) return;
     const dp = await joinGroup(o);
@@ -103,7 +115,7 @@ export function trainAction<F extends RunFlags>(
     const { flags, extendTo } = saved
       ? resumeFlags(name, o, cmd, saved, at)
       : { flags: o, extendTo: undefined };
-    const prepared = prepare(flags, saved);
+    const prepared = saved ? prepare(flags, saved) : prepareNew(flags, cmd, prepare);
     const { task, about } = prepared;
     const config = saved ? prepared.config : withRecordedFlags(prepared.config, o, cmd);
     T.checkStepMemory(config, torch.defaultDevice()); // before any step: what the CPU cannot hold
@@ -122,6 +134,31 @@ export function trainAction<F extends RunFlags>(
       ready,
     );
   };
+}
+
+/**
+ * A new run prepared from its flags and, with --config, the file's settings: those a flag makes
+ * as that flag's value (the command line's overriding the file), the rest laid over the config.
+ */
+function prepareNew<F extends RunFlags>(
+  o: F,
+  cmd: Command,
+  prepare: (o: F, saved: T.TrainConfig | undefined) => PreparedRun,
+): PreparedRun {
+  if (o.config === undefined) return prepare(o, undefined);
+  const { flags, rest } = configFlags(readConfigFile(o.config), cmd, o.config);
+  const prepared = prepare({ ...o, ...flags }, undefined);
+  return { ...prepared, config: withConfigFile(prepared.config, rest, o.config) };
+}
+
+/** --print-config: the config a new run with these flags would have, as JSON on stdout. */
+function printConfig<F extends RunFlags>(
+  o: F,
+  cmd: Command,
+  prepare: (o: F, saved: T.TrainConfig | undefined) => PreparedRun,
+): void {
+  const { config } = prepareNew(o, cmd, prepare);
+  console.log(JSON.stringify(withRecordedFlags(config, o, cmd), null, 2));
 }
 
 /**
