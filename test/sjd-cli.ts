@@ -29,3 +29,10 @@ export function cliIn(dir: string, env: Record<string, string> = {}): Cli {
     },
   };
 }
+
+/**
+ * stderr without the progress lines a command prints once its work has run a second (off a
+ * terminal: cli/progress.ts), which a loaded machine may or may not reach: what the command says.
+ */
+export const withoutProgress = (stderr: string): string =>
+  stderr.replace(/^(sjd solve: \d+ (boards done|network passes)|[^:\n]+: \d+\/\d+ ).*\n/gm, '');

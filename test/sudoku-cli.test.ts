@@ -20,6 +20,7 @@ import {
   writeStrategyCsv,
 } from '../src/tasks/sudoku/index.js';
 import * as torch from '../src/torch/index.js';
+import { withoutProgress } from './sjd-cli.js';
 import { tempDir } from './tmp.js';
 
 const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
@@ -50,7 +51,7 @@ const RETRIED = String.raw`(?: \(first attempt \d+\.\d\d%; \d+ boards? retried\)
  */
 const solvedOrReported = (r: ReturnType<typeof sjd>) => {
   assert.ok(r.status === 0 || r.status === 3, `status ${r.status}: ${r.stderr}`);
-  const said = r.stderr.replace(/^sjd solve: \d+ boards done .*\n/gm, '');
+  const said = withoutProgress(r.stderr);
   if (r.status === 3)
     assert.match(said.trim(), /^sjd: (not solved: .*|\d+ of \d+ boards not solved; .*)$/);
   else assert.equal(said, '');
