@@ -134,7 +134,9 @@ async function openSite(): Promise<{ page: Page; errors: string[] }> {
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
-  await page.goto(url);
+  const idle = new URL(url); // without the solve the page plays on load
+  idle.searchParams.set('play', '0');
+  await page.goto(idle.href);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
   return { page, errors };
 }

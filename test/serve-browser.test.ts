@@ -1,5 +1,8 @@
 // The page of `sjd serve` end to end in a real headless browser: Debian's chromium
-// driven by playwright-core (no browser download). The page loads and says which tasks are
+// driven by playwright-core (no browser download). On load, at 1280 and at 390 px, the page plays
+// a generated puzzle with no click (its cells seen sticking over several drawn steps, solved),
+// names the models served, runs off neither screen (full-page screenshots of both), and its
+// Download saves the puzzle and the answer. Opened idle (`?play=0`) it says which tasks are
 // unavailable; a puzzle typed in is solved with the board shown solved while the stream
 // advances (several steps seen as they arrive); the slider replays the run; a generated puzzle
 // fills the input; a bad puzzle shows the server's one-line reason. A screenshot of the replay
@@ -8,7 +11,7 @@
 // the given characters never change and every hole, once committed, keeps its character; a bad
 // template shows the server's one-line reason. Skipped, saying so, where chromium is not installed.
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type Browser, chromium, type Locator } from 'playwright-core';
@@ -39,14 +42,59 @@ after(async () => {
 /** An element's text (its textContent). */
 const text = async (l: Locator) => (await l.textContent()) ?? '';
 
-async function openPage(url = server.url) {
-  const page = await browser.newPage({ viewport: { width: 1000, height: 820 } });
+/** The page at `url` (`?play=0`: without the solve it plays on load), ready. */
+async function openPage(url = `${server.url}/?play=0`, width = 1000, height = 820) {
+  const page = await browser.newPage({ viewport: { width, height } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]');
   return { page, errors };
 }
+
+test('on load the page plays a generated puzzle, cells sticking step by step; it names the models served; it fits 1280 and 390 px; a result downloads', {
+  skip,
+}, async () => {
+  for (const [width, height] of [
+    [1280, 860],
+    [390, 844],
+  ] as const) {
+    const { page, errors } = await openPage(server.url, width, height);
+    assert.match(
+      await text(page.locator('#models')),
+      /^Models: Sudoku: .*model\.safetensors \(SJD\); Text: none served; Images: none served\.$/,
+    );
+    // no click: a puzzle generated and solved, its steps drawn one at a time as they stick
+    await page.waitForSelector('#sudoku[data-state="running"]', { timeout: 30_000 });
+    assert.match(await page.inputValue('#puzzle'), /^[0-9]{81}$/);
+    const drawn = new Set<number>();
+    while ((await page.locator('#sudoku').getAttribute('data-state')) === 'running') {
+      drawn.add(await page.locator('#board .cell.committed').count());
+      await page.waitForTimeout(40);
+    }
+    assert.equal(await page.locator('#sudoku').getAttribute('data-state'), 'done');
+    assert.ok(drawn.size >= 3, `committed counts seen while it played: ${[...drawn]}`);
+    assert.match(await text(page.locator('.verdict')), /^solved \(\d+ NFE/);
+    // nothing runs off the screen
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    assert.ok(overflow <= 0, `${width} px: the page is ${overflow} px wider than the screen`);
+    const shot = join(shots, `page-${width}.png`);
+    await page.screenshot({ path: shot, fullPage: true });
+    assert.ok(statSync(shot).size > 10_000);
+    // Download: the puzzle and the answer as text
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#sudoku .download'),
+    ]);
+    assert.equal(download.suggestedFilename(), 'sudoku.txt');
+    const saved = readFileSync((await download.path())!, 'utf8');
+    assert.match(saved, /^puzzle\n(\d{3} \d{3} \d{3}\n){9}\nanswer \(solved/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
 
 test('the page solves a typed puzzle step by step and replays it', { skip }, async () => {
   const { page, errors } = await openPage();
@@ -132,7 +180,7 @@ test('the Text tab fills a template: given characters never change, holes stick 
 }, async () => {
   const withText = await startServer({ models: modelsFolder(true) });
   try {
-    const { page, errors } = await openPage(withText.url);
+    const { page, errors } = await openPage(`${withText.url}/?play=0`);
     await page.click('button[data-tab="text"]');
     const template = 'the ____ of the ___';
     await page.fill('#text input[name="infill"]', template);

@@ -1,7 +1,7 @@
 // The image panel (app:cifar10-imagenet): sample a few images and watch the pixel grid settle.
 // Committed pixels show their grey level (or colour); active ones show the classifier's current
 // argmax tinted red, the more the less sure the classifier is. Tokens are site-major:
-// token (row * W + col) * C + channel.
+// token (row * W + col) * C + channel. Download saves the images side by side as a PNG.
 import type { ImageSampleAnswer, ModelsInfo, ServedTask, StepEvent } from './api.js';
 import { RunPanel } from './run-panel.js';
 import { fillSettings, formQuery } from './settings.js';
@@ -40,7 +40,21 @@ export function setupImage(section: HTMLElement, info: ServedTask, models: Model
     }
   };
 
-  const panel = new RunPanel<ImageSampleAnswer>(section, { draw, done: () => {} });
+  // the images side by side, one pixel a pixel, as a PNG
+  const result = async () => {
+    const canvases = Array.from(out.children) as HTMLCanvasElement[];
+    const all = document.createElement('canvas');
+    Object.assign(all, { width: canvases.length * (g.width + 1) - 1, height: g.height });
+    const ctx = all.getContext('2d')!;
+    canvases.forEach((c, k) => {
+      ctx.drawImage(c, k * (g.width + 1), 0);
+    });
+    const blob = await new Promise<Blob>((ok, fail) =>
+      all.toBlob((b) => (b ? ok(b) : fail(new Error('the browser made no PNG'))), 'image/png'),
+    );
+    return { name: 'samples.png', blob };
+  };
+  const panel = new RunPanel<ImageSampleAnswer>(section, { draw, done: () => {}, result });
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     void panel.run(`/api/image/stream?${formQuery(form)}`);

@@ -1,5 +1,6 @@
 // sjd serve's page: tabs for the three tasks, each set up from /api/models (its samplers and
-// defaults), or marked unavailable with the server's reason when its model is not served.
+// defaults), or marked unavailable with the server's reason when its model is not served; the
+// header names the models served; on load, the Sudoku tab plays a generated puzzle.
 import { getJson, type ModelsInfo, type ServedTask, type TaskName } from './api.js';
 import { setupImage } from './image.js';
 import { setupSudoku } from './sudoku.js';
@@ -7,7 +8,7 @@ import { setupText } from './text.js';
 
 const SETUP: Record<
   TaskName,
-  (section: HTMLElement, info: ServedTask, models: ModelsInfo) => void
+  (section: HTMLElement, info: ServedTask, models: ModelsInfo) => void | { play(): Promise<void> }
 > = {
   sudoku: setupSudoku,
   text: setupText,
@@ -24,9 +25,29 @@ function tabs(): void {
     });
 }
 
+const TITLES: Record<TaskName, string> = { sudoku: 'Sudoku', text: 'Text', image: 'Images' };
+const PROCESSES: Record<string, string> = {
+  sjd: 'SJD',
+  hybrid: 'CADD',
+  masked: 'masked diffusion (MDLM)',
+  continuous: 'continuous diffusion',
+};
+
+/** The header's line of the models served: each task's file and process, or that it has none. */
+function modelsLine(models: ModelsInfo): string {
+  const each = (Object.keys(TITLES) as TaskName[]).map((t) => {
+    const info = models.tasks[t];
+    if (!info.available) return `${TITLES[t]}: none served`;
+    return `${TITLES[t]}: ${info.source} (${PROCESSES[info.process] ?? info.process})`;
+  });
+  return `Models: ${each.join('; ')}.`;
+}
+
 async function main(): Promise<void> {
   tabs();
   const models = await getJson<ModelsInfo>('/api/models');
+  document.querySelector('#models')!.textContent = modelsLine(models);
+  let play: (() => Promise<void>) | undefined;
   for (const task of Object.keys(SETUP) as TaskName[]) {
     const section = document.querySelector<HTMLElement>(`[data-panel="${task}"]`)!;
     const info = models.tasks[task];
@@ -38,10 +59,13 @@ async function main(): Promise<void> {
       section.dataset.state = 'unavailable';
       continue;
     }
-    SETUP[task](section, info, models);
+    const set = SETUP[task](section, info, models);
+    if (task === 'sudoku' && set) play = set.play;
     section.dataset.state = 'idle';
   }
   document.body.dataset.ready = 'true';
+  // without a click: a generated puzzle solved, its cells sticking (?play=0: not)
+  if (play && new URLSearchParams(location.search).get('play') !== '0') void play();
 }
 
 main().catch((e: Error) => {

@@ -2,7 +2,9 @@
 // and line breaks are ignored) or generate one of a difficulty class, then watch the model solve it
 // step by step: clues marked, committed cells with their digit, active cells shaded by the
 // classifier's confidence (or |y|) with its current argmax shown faintly; the verdict names the
-// rows, columns and boxes that break.
+// rows, columns and boxes that break. The steps are drawn one every PACE_MS, so cells are seen
+// sticking; on load the page plays a generated puzzle (play); Download saves the puzzle and the
+// answer.
 import {
   type GenerateAnswer,
   getJson,
@@ -16,7 +18,21 @@ import { fillSettings, formQuery } from './settings.js';
 
 const boxOf = (i: number) => 3 * Math.floor(i / 27) + Math.floor((i % 9) / 3);
 
-export function setupSudoku(section: HTMLElement, info: ServedTask, models: ModelsInfo): void {
+/** Milliseconds between drawn steps: a solve of 20 steps takes 2 s to watch. */
+const PACE_MS = 100;
+
+/** A board of 81 digits (0 blank) as nine rows of three boxes. */
+const grid = (b: string) =>
+  Array.from({ length: 9 }, (_, r) => b.slice(9 * r, 9 * r + 9).replace(/(...)(?!$)/g, '$1 ')).join(
+    '\n',
+  );
+
+/** The Sudoku panel; `play()` generates a puzzle and solves it, as the page does on load. */
+export function setupSudoku(
+  section: HTMLElement,
+  info: ServedTask,
+  models: ModelsInfo,
+): { play(): Promise<void> } {
   const form = section.querySelector<HTMLFormElement>('form')!;
   const input = section.querySelector<HTMLInputElement>('#puzzle')!;
   const difficulty = section.querySelector<HTMLSelectElement>('#difficulty')!;
@@ -57,7 +73,9 @@ export function setupSudoku(section: HTMLElement, info: ServedTask, models: Mode
     });
   };
 
+  let answer: SolveAnswer | null = null;
   const done = (r: SolveAnswer) => {
+    answer = r;
     verdict.className = `verdict ${r.solved ? 'solved' : 'failed'}`;
     const spent = `${r.nfe_used} NFE${r.attempts > 1 ? ` in ${r.attempts} attempts` : ''}`;
     verdict.textContent = r.solved ? `solved (${spent})` : `not solved: ${r.reason} (${spent})`;
@@ -70,12 +88,17 @@ export function setupSudoku(section: HTMLElement, info: ServedTask, models: Mode
     });
   };
 
-  const panel = new RunPanel<SolveAnswer>(section, { draw, done });
+  const result = async () => {
+    const board = answer?.board ?? '';
+    const text = `puzzle\n${grid(clues)}\n\nanswer (${verdict.textContent})\n${grid(board)}\n\n${clues}\n${board}\n`;
+    return { name: 'sudoku.txt', blob: new Blob([text], { type: 'text/plain' }) };
+  };
+  const panel = new RunPanel<SolveAnswer>(section, { draw, done, result }, PACE_MS);
   shade.addEventListener('change', () =>
     panel.show(Number(section.querySelector<HTMLInputElement>('.slider')!.value)),
   );
 
-  section.querySelector('#generate')!.addEventListener('click', async () => {
+  const generate = async () => {
     panel.error('');
     try {
       const g = await getJson<GenerateAnswer>(
@@ -85,7 +108,8 @@ export function setupSudoku(section: HTMLElement, info: ServedTask, models: Mode
     } catch (e) {
       panel.error((e as Error).message);
     }
-  });
+  };
+  section.querySelector('#generate')!.addEventListener('click', generate);
 
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -96,4 +120,12 @@ export function setupSudoku(section: HTMLElement, info: ServedTask, models: Mode
     for (const c of cells) c.classList.remove('broken');
     void panel.run(`/api/sudoku/stream?${formQuery(form, { puzzle })}`);
   });
+  return {
+    // the hardest class: a puzzle that needs guessing takes a dozen steps or more to stick
+    play: async () => {
+      difficulty.value = models.difficulties.at(-1)!;
+      await generate();
+      if (input.value) form.requestSubmit();
+    },
+  };
 }

@@ -2,7 +2,7 @@
 // a template with holes (`_` to generate, the rest given and clamped), and watch the characters
 // commit: given ones marked, committed ones in ink, active ones faded to the classifier's
 // confidence, showing its current argmax. A template's text is shown at its length (the model
-// samples its whole length; the rest is cut, as the answer is).
+// samples its whole length; the rest is cut, as the answer is). Download saves the texts.
 import type { ModelsInfo, ServedTask, StepEvent, TextSampleAnswer } from './api.js';
 import { RunPanel } from './run-panel.js';
 import { fillSettings, formQuery } from './settings.js';
@@ -38,7 +38,15 @@ export function setupText(section: HTMLElement, info: ServedTask, models: Models
     out.replaceChildren(...rows);
   };
 
-  const panel = new RunPanel<TextSampleAnswer>(section, { draw, done: () => {} });
+  let texts: string[] = [];
+  const done = (r: TextSampleAnswer) => {
+    texts = r.texts;
+  };
+  const result = async () => ({
+    name: 'samples.txt',
+    blob: new Blob([`${texts.join('\n')}\n`], { type: 'text/plain' }),
+  });
+  const panel = new RunPanel<TextSampleAnswer>(section, { draw, done, result });
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     shown = template.value === '' ? L : Math.min(template.value.length, L);
