@@ -9,9 +9,12 @@
 // half-way is saved in the test's folder (and, with SJD_SERVE_SCREENSHOT=path, there too: how
 // docs/assets/serve-sudoku.png is made). The Text tab fills a template: through the replay,
 // the given characters never change and every hole, once committed, keeps its character; a bad
-// template shows the server's one-line reason. Skipped, saying so, where chromium is not installed.
+// template shows the server's one-line reason. The Sequences tab samples a user's sequences model
+// (trained here, served beside the shipped Sudoku model) from a template and downloads its rows.
+// Skipped, saying so, where chromium is not installed.
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type Browser, chromium, type Locator } from 'playwright-core';
@@ -62,7 +65,7 @@ test('on load the page plays a generated puzzle, cells sticking step by step; it
     const { page, errors } = await openPage(server.url, width, height);
     assert.match(
       await text(page.locator('#models')),
-      /^Models: Sudoku: .*model\.safetensors \(SJD\); Text: none served; Images: none served\.$/,
+      /^Models: Sudoku: .*model\.safetensors \(SJD\); Text: none served; Images: none served; Sequences: none served\.$/,
     );
     // no click: a puzzle generated and solved, its steps drawn one at a time as they stick
     await page.waitForSelector('#sudoku[data-state="running"]', { timeout: 30_000 });
@@ -220,5 +223,63 @@ test('the Text tab fills a template: given characters never change, holes stick 
     await page.close();
   } finally {
     await withText.close();
+  }
+});
+
+test('the Sequences tab samples a served sequences model from a template, and downloads the sequences', {
+  skip,
+}, async () => {
+  // a user's sequences model beside the shipped Sudoku one: DNA of 12 bases, a tiny run
+  const folder = modelsFolder(false);
+  const dna = join(shots, 'dna.txt');
+  writeFileSync(
+    dna,
+    `${Array.from({ length: 40 }, (_, i) => 'ACGTTGCAACGT'.slice(i % 4) + 'ACGT'.slice(0, i % 4)).join('\n')}\n`,
+  );
+  const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
+  const t = spawnSync(
+    process.execPath,
+    [
+      bin,
+      'train',
+      'sequences',
+      '--data',
+      dna,
+      '--size',
+      'tiny',
+      '--steps',
+      '2',
+      '--out',
+      join(folder, 'sequences'),
+    ],
+    { encoding: 'utf8', env: { ...process.env, SJD_THREADS: '1' } },
+  );
+  assert.equal(t.status, 0, t.stderr);
+  const withSequences = await startServer({ models: folder });
+  try {
+    const { page, errors } = await openPage(`${withSequences.url}/?play=0`);
+    assert.match(
+      await text(page.locator('#models')),
+      /; Sequences: sequences\/checkpoint\/ema\.safetensors \(SJD\)\.$/,
+    );
+    await page.click('button[data-tab="sequences"]');
+    const template = 'ACG______TTA';
+    await page.fill('#sequences input[name="infill"]', template);
+    await page.fill('#sequences input[name="nfe"]', '8');
+    await page.click('#sequences button[type="submit"]');
+    await page.waitForSelector('#sequences[data-state="done"]', { timeout: 60_000 });
+    const rows = await page.locator('#sequences .texts p').allTextContents();
+    assert.equal(rows.length, 4);
+    for (const r of rows) assert.match(r, /^ACG[ACGT]{6}TTA$/);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#sequences .download'),
+    ]);
+    assert.equal(download.suggestedFilename(), 'sequences.txt');
+    assert.equal(readFileSync((await download.path())!, 'utf8'), `${rows.join('\n')}\n`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await withSequences.close();
   }
 });

@@ -4,15 +4,19 @@
 import { getJson, type ModelsInfo, type ServedTask, type TaskName } from './api.js';
 import { setupImage } from './image.js';
 import { setupSudoku } from './sudoku.js';
-import { setupText } from './text.js';
+import { setupSequences, setupText } from './text.js';
+
+/** The page's tabs: the served tasks, and a user's sequences model where one is served. */
+type Tab = TaskName | 'sequences';
 
 const SETUP: Record<
-  TaskName,
+  Tab,
   (section: HTMLElement, info: ServedTask, models: ModelsInfo) => void | { play(): Promise<void> }
 > = {
   sudoku: setupSudoku,
   text: setupText,
   image: setupImage,
+  sequences: setupSequences,
 };
 
 function tabs(): void {
@@ -25,7 +29,12 @@ function tabs(): void {
     });
 }
 
-const TITLES: Record<TaskName, string> = { sudoku: 'Sudoku', text: 'Text', image: 'Images' };
+const TITLES: Record<Tab, string> = {
+  sudoku: 'Sudoku',
+  text: 'Text',
+  image: 'Images',
+  sequences: 'Sequences',
+};
 const PROCESSES: Record<string, string> = {
   sjd: 'SJD',
   hybrid: 'CADD',
@@ -35,9 +44,9 @@ const PROCESSES: Record<string, string> = {
 
 /** The header's line of the models served: each task's file and process, or that it has none. */
 function modelsLine(models: ModelsInfo): string {
-  const each = (Object.keys(TITLES) as TaskName[]).map((t) => {
+  const each = (Object.keys(TITLES) as Tab[]).map((t) => {
     const info = models.tasks[t];
-    if (!info.available) return `${TITLES[t]}: none served`;
+    if (!info?.available) return `${TITLES[t]}: none served`;
     return `${TITLES[t]}: ${info.source} (${PROCESSES[info.process] ?? info.process})`;
   });
   return `Models: ${each.join('; ')}.`;
@@ -48,9 +57,10 @@ async function main(): Promise<void> {
   const models = await getJson<ModelsInfo>('/api/models');
   document.querySelector('#models')!.textContent = modelsLine(models);
   let play: (() => Promise<void>) | undefined;
-  for (const task of Object.keys(SETUP) as TaskName[]) {
+  for (const task of Object.keys(SETUP) as Tab[]) {
     const section = document.querySelector<HTMLElement>(`[data-panel="${task}"]`)!;
-    const info = models.tasks[task];
+    // a task the server does not know (sequences on the static site) is one it does not serve
+    const info = models.tasks[task] ?? { available: false, reason: `no ${task} model here` };
     if (!info.available) {
       const note = section.querySelector<HTMLElement>('.unavailable')!;
       note.textContent = `Unavailable: ${info.reason}`;

@@ -1,13 +1,29 @@
-// The text panel (app:text8): sample with a chosen sampler, NFE, temperature and seed, free or from
+// The text panel (app:text8), and the same for sequences (a served sequences model's symbols):
+// sample with a chosen sampler, NFE, temperature and seed, free or from
 // a template with holes (`_` to generate, the rest given and clamped), and watch the characters
 // commit: given ones marked, committed ones in ink, active ones faded to the classifier's
 // confidence, showing its current argmax. A template's text is shown at its length (the model
 // samples its whole length; the rest is cut, as the answer is). Download saves the texts.
-import type { ModelsInfo, ServedTask, StepEvent, TextSampleAnswer } from './api.js';
+import type { ModelsInfo, ServedTask, StepEvent } from './api.js';
 import { RunPanel } from './run-panel.js';
 import { fillSettings, formQuery } from './settings.js';
 
-export function setupText(section: HTMLElement, info: ServedTask, models: ModelsInfo): void {
+/** What a text or sequences run answers: its strings under the task's name for them. */
+type StringsAnswer = { texts: string[] } | { sequences: string[] };
+
+export const setupText = (section: HTMLElement, info: ServedTask, models: ModelsInfo) =>
+  setupStrings('text', section, info, models);
+
+/** The Sequences panel: the text panel over a sequences model's symbols (a served run folder). */
+export const setupSequences = (section: HTMLElement, info: ServedTask, models: ModelsInfo) =>
+  setupStrings('sequences', section, info, models);
+
+function setupStrings(
+  task: 'text' | 'sequences',
+  section: HTMLElement,
+  info: ServedTask,
+  models: ModelsInfo,
+): void {
   const form = section.querySelector<HTMLFormElement>('form')!;
   const out = section.querySelector<HTMLElement>('.texts')!;
   fillSettings(section.querySelector('fieldset')!, info, models);
@@ -39,17 +55,17 @@ export function setupText(section: HTMLElement, info: ServedTask, models: Models
   };
 
   let texts: string[] = [];
-  const done = (r: TextSampleAnswer) => {
-    texts = r.texts;
+  const done = (r: StringsAnswer) => {
+    texts = 'texts' in r ? r.texts : r.sequences;
   };
   const result = async () => ({
-    name: 'samples.txt',
+    name: task === 'text' ? 'samples.txt' : 'sequences.txt',
     blob: new Blob([`${texts.join('\n')}\n`], { type: 'text/plain' }),
   });
-  const panel = new RunPanel<TextSampleAnswer>(section, { draw, done, result });
+  const panel = new RunPanel<StringsAnswer>(section, { draw, done, result });
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     shown = template.value === '' ? L : Math.min(template.value.length, L);
-    void panel.run(`/api/text/stream?${formQuery(form)}`);
+    void panel.run(`/api/${task}/stream?${formQuery(form)}`);
   });
 }

@@ -18,8 +18,11 @@ import { SEQUENCE_SAMPLING, sampleSequenceSteps } from './sample.js';
 import { sequenceSet } from './sequence-set.js';
 import { SequenceTask, sequenceShape } from './task.js';
 
-/** A loaded sequences model and its vocabulary (its symbols, and PAD when padded). */
-export type SequenceModel = LoadedModel & { vocabulary: Alphabet };
+/**
+ * A loaded sequences model and its vocabulary (its symbols, and PAD when padded), with the text of
+ * each token as the page shows it (PAD: nothing).
+ */
+export type SequenceModel = LoadedModel & { vocabulary: Alphabet; pieces: string[] };
 
 /** A run folder or exported model of the sequences task, with its alphabet. */
 export function loadSequenceModel(dir?: string): SequenceModel {
@@ -28,7 +31,8 @@ export function loadSequenceModel(dir?: string): SequenceModel {
       'the sequences task ships no model: give --model DIR (a run folder or an exported model)',
     );
   const r = loadTransformer(dir, sequenceShape, 'sequences');
-  return { ...r, vocabulary: r.config.alphabet! };
+  const vocabulary = r.config.alphabet!;
+  return { ...r, vocabulary, pieces: [...vocabulary.symbols, ...(vocabulary.pad ? [''] : [])] };
 }
 
 export const sequenceSpec: TaskSpec<SequenceModel> = {
