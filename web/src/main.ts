@@ -52,7 +52,22 @@ function modelsLine(models: ModelsInfo): string {
   return `Models: ${each.join('; ')}.`;
 }
 
+/** The Sequences panel: the Text panel's markup, its template's hint a sequence's. */
+function sequencesSection(): void {
+  const text = document.querySelector<HTMLElement>('#text')!;
+  const s = text.cloneNode(true) as HTMLElement;
+  s.id = 'sequences';
+  s.dataset.panel = 'sequences';
+  s.querySelector('form')!.id = 'sequences-form';
+  s.querySelector<HTMLElement>('fieldset')!.dataset.task = 'sequences';
+  s.querySelector<HTMLInputElement>('input[name="infill"]')!.placeholder =
+    'ACG____TTA (_ to generate; empty: free)';
+  s.querySelector<HTMLInputElement>('input[name="n"]')!.value = '4';
+  text.after(s);
+}
+
 async function main(): Promise<void> {
+  sequencesSection();
   tabs();
   const models = await getJson<ModelsInfo>('/api/models');
   document.querySelector('#models')!.textContent = modelsLine(models);
