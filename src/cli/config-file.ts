@@ -89,9 +89,8 @@ export function configFlags(file: Json, cmd: Command, path: string): { flags: Js
       continue;
     }
     if (cmd.getOptionValueSource(attr) === 'cli') continue; // the command line overrides the file
-    const parse = (opt as unknown as { parseArg?: (v: string, prev: unknown) => unknown }).parseArg;
     try {
-      flags[attr] = parse ? parse(String(value), undefined) : value;
+      flags[attr] = opt.parseArg ? opt.parseArg(String(value), undefined) : value;
     } catch (e) {
       throw new Error(`--config ${path}: ${at}: ${(e as Error).message.split('\n')[0]}`);
     }
@@ -105,7 +104,7 @@ export function configFlags(file: Json, cmd: Command, path: string): { flags: Js
  * refused by its path.
  */
 export function withConfigFile(config: T.TrainConfig, rest: Json, path: string): T.TrainConfig {
-  const merged = structuredClone(config) as unknown as Json;
+  const merged: Json = JSON.parse(JSON.stringify(config)); // a copy to lay the file's settings on
   for (const [at, value] of leaves(rest)) setPath(merged, at, value);
   const checked = T.parseConfig(merged, `--config ${path}`);
   for (const [at, value] of leaves(rest))
