@@ -82,6 +82,10 @@ test('training windows are contiguous pieces of the training split; the held-out
     /the training split has 5, fewer than two windows of \d+; train with --length 2 or less, or on a larger corpus/,
   );
   assert.throws(
+    () => new TextTask({ ...corpus, valid: 'a short one' }, opts).heldOutLoss(model, proc),
+    /the held-out split has 11, fewer than one window of 24; train with --length 11 or less, or make the corpus again holding out more, `--hold-out 48` \(sjd data text or data tokens;/,
+  );
+  assert.throws(
     () => buildProcess(task, { name: 'sjd', blend: 'sudoku', sigmaW: 1 }),
     /the sudoku blend is for 81 cells, not 24/,
   );

@@ -1,12 +1,14 @@
 // `sjd data text` (alias `text8`): make a text8-style corpus folder: text normalised as text8
 // (wikifil: lowercase letters, accents stripped, single spaces) over text8's alphabet or, with
-// accents and other marks kept, the corpus's own, split 90/5/5 into train.txt, valid.txt and test.txt, from WikiExtractor output,
-// plain text, a text8 file or text8.zip, or the embedded corpus; it says what was dropped.
+// accents and other marks kept, the corpus's own, split 90/5/5 (or --hold-out's share each for
+// valid and test) into train.txt, valid.txt and test.txt, from WikiExtractor output, plain text,
+// a text8 file or text8.zip, or the embedded corpus; it says what was dropped.
 // `sjd data tokens`: make a token corpus folder from the same sources, raw text tokenised by
-// GPT-2's BPE or a HuggingFace tokenizer.json and split 90/5/5 into train.tok, valid.tok and
-// test.tok.
-import type { Command } from 'commander';
+// GPT-2's BPE or a HuggingFace tokenizer.json and split the same way into train.tok, valid.tok
+// and test.tok.
+import { type Command, Option } from 'commander';
 import { text } from '../../index.js';
+import { CORPUS_HOLD_OUT, parseHoldOut } from '../../tasks/common/hold-out.js';
 import { group, oneOf } from '../options.js';
 import { type Progress, progress } from '../progress.js';
 
@@ -20,6 +22,13 @@ function readingProgress(from: string) {
   };
   return { update, stop: () => bar?.stop() };
 }
+
+/** `--hold-out` of a corpus being made (`units`: characters, tokens), kept as spelled. */
+const holdOutOption = (units: string) =>
+  new Option(
+    '--hold-out <n|fraction>',
+    `the ${units} of each of the valid and test splits, held out from training at the end of the text: a count, or a fraction of the corpus (default ${CORPUS_HOLD_OUT}: 90/5/5)`,
+  ).argParser((v) => parseHoldOut(v).spelled);
 
 /** One line saying what normalisation dropped (corpus.json's `dropped`), or none. */
 function droppedLine(d: text.Dropped): string | undefined {
@@ -37,12 +46,20 @@ function droppedLine(d: text.Dropped): string | undefined {
   return parts.length ? `normalisation: ${parts.join('; ')}` : undefined;
 }
 
+/** The flags both corpus commands take. */
+interface CorpusFlags {
+  from: string;
+  out: string;
+  holdOut?: string;
+  force?: boolean;
+}
+
 function registerText(data: Command): void {
   data
     .command('text')
     .alias('text8')
     .description(
-      "normalise text as text8 (wikifil; letters lowercased, accents stripped) in text8's alphabet or, accents and marks kept, in the corpus's own, and split it 90/5/5 into train.txt, valid.txt, test.txt",
+      "normalise text as text8 (wikifil; letters lowercased, accents stripped) in text8's alphabet or, accents and marks kept, in the corpus's own, and split it 90/5/5 (--hold-out) into train.txt, valid.txt, test.txt",
     )
     .requiredOption('--out <dir>', 'corpus folder to write')
     .option(
@@ -56,13 +73,15 @@ function registerText(data: Command): void {
       oneOf([...text.ALPHABET_MODES]),
       'auto',
     )
+    .addOption(holdOutOption('characters'))
     .option('--force', 'replace --out even when it is not a corpus folder sjd wrote')
-    .action((o: { out: string; from: string; alphabet: text.AlphabetMode; force?: boolean }) => {
+    .action((o: CorpusFlags & { alphabet: text.AlphabetMode }) => {
       const reading = readingProgress(o.from);
       const meta = text.writeCorpus(o.from, o.out, {
         force: o.force,
         progress: reading.update,
         alphabet: o.alphabet,
+        holdOut: o.holdOut,
       }) as Record<string, { chars: number }> & { alphabet: string; dropped: text.Dropped };
       reading.stop();
       const symbols = Array.from(meta.alphabet);
@@ -80,7 +99,7 @@ function registerTokens(data: Command): void {
   data
     .command('tokens')
     .description(
-      'tokenise raw text (GPT-2 BPE or a tokenizer.json) and split it 90/5/5 into train.tok, valid.tok, test.tok',
+      'tokenise raw text (GPT-2 BPE or a tokenizer.json) and split it 90/5/5 (--hold-out) into train.tok, valid.tok, test.tok',
     )
     .requiredOption(
       '--from <path>',
@@ -91,38 +110,32 @@ function registerTokens(data: Command): void {
       `'${text.GPT2}' (GPT-2's BPE) or the path of a HuggingFace tokenizer.json`,
     )
     .requiredOption('--out <dir>', 'token corpus folder to write')
+    .addOption(holdOutOption('tokens'))
     .option('--force', 'replace --out even when it is not a token corpus folder sjd wrote')
     .option(
       '--allow-unknown',
       `keep a corpus more than ${100 * text.MAX_UNKNOWN_SHARE}% of whose tokens are the tokenizer's unknown token`,
     )
-    .action(
-      (o: {
-        from: string;
-        tokenizer: string;
-        out: string;
-        force?: boolean;
-        allowUnknown?: boolean;
-      }) => {
-        const reading = readingProgress(o.from);
-        const meta = text.writeTokenCorpus(o.from, o.out, {
-          tokenizer: o.tokenizer,
-          force: o.force,
-          progress: reading.update,
-          allowUnknown: o.allowUnknown,
-        });
-        reading.stop();
-        const { train, valid, test } = meta.splits;
-        const n = train.tokens + valid.tokens + test.tokens;
+    .action((o: CorpusFlags & { tokenizer: string; allowUnknown?: boolean }) => {
+      const reading = readingProgress(o.from);
+      const meta = text.writeTokenCorpus(o.from, o.out, {
+        tokenizer: o.tokenizer,
+        force: o.force,
+        progress: reading.update,
+        allowUnknown: o.allowUnknown,
+        holdOut: o.holdOut,
+      });
+      reading.stop();
+      const { train, valid, test } = meta.splits;
+      const n = train.tokens + valid.tokens + test.tokens;
+      console.log(
+        `wrote ${o.out}: train ${train.tokens}, valid ${valid.tokens}, test ${test.tokens} tokens (${meta.tokenizer.name}, vocab ${meta.tokenizer.vocab}, from ${o.from})`,
+      );
+      if (meta.unknown)
         console.log(
-          `wrote ${o.out}: train ${train.tokens}, valid ${valid.tokens}, test ${test.tokens} tokens (${meta.tokenizer.name}, vocab ${meta.tokenizer.vocab}, from ${o.from})`,
+          `unknown tokens: ${((100 * meta.unknown.count) / n).toFixed(1)}% (${meta.unknown.count} of ${n} are ${meta.unknown.token})`,
         );
-        if (meta.unknown)
-          console.log(
-            `unknown tokens: ${((100 * meta.unknown.count) / n).toFixed(1)}% (${meta.unknown.count} of ${n} are ${meta.unknown.token})`,
-          );
-      },
-    );
+    });
 }
 
 export function registerData(program: Command): void {

@@ -63,3 +63,32 @@ export const holdOutFlag = (items: string, when = ''): TaskFlag => ({
   description: `${items} of --data held out for evaluation, not trained on: a count, or a fraction spread through the set (default ${DEFAULT_HOLD_OUT}${when})`,
   parse: (v: string) => parseHoldOut(v).spelled,
 });
+
+/**
+ * The share each of a corpus's valid and test splits holds when no flag says otherwise: text8's
+ * 5% (a 90/5/5 split).
+ */
+export const CORPUS_HOLD_OUT = '0.05';
+
+/**
+ * Where a corpus of `n` units (characters, tokens; `what`: "characters of notes.txt") splits:
+ * train [0, a), valid [a, b), test [b, n), contiguous as text8's (a window of the held-out text
+ * is a run of it), valid and test each `h` of the corpus (a count, or floor of the fraction, in
+ * integer arithmetic: 0.05 gives text8's floor(0.9 n) and floor(0.95 n)); refused in one line when
+ * a held-out split would be empty or no training text would be left.
+ */
+export function corpusSplit(n: number, h: HoldOut, what: string): [a: number, b: number] {
+  const [a, b] =
+    'count' in h
+      ? [n - 2 * h.count, n - h.count]
+      : [Math.floor((n * (h.den - 2 * h.num)) / h.den), Math.floor((n * (h.den - h.num)) / h.den)];
+  if (b - a < 1 || n - b < 1)
+    throw new Error(
+      `--hold-out ${h.spelled} holds out none of the ${n} ${what}; give a larger fraction or a count`,
+    );
+  if (a < 1)
+    throw new Error(
+      `--hold-out ${h.spelled} twice (valid and test) leaves none of the ${n} ${what} to train on; give less`,
+    );
+  return [a, b];
+}

@@ -2,8 +2,9 @@
 // size: the normalised stream goes, as UTF-8, to a file in the folder being built while its
 // characters and what normalisation dropped are counted; the alphabet is chosen from the counts
 // (text-alphabet.ts), the stream restricted to it when it leaves characters out (text8's strips
-// their marks; normalisation keeps them unless text8 is chosen up front), then split 90/5/5 by
-// characters (code points) and cut to the train split. The folder is claimed before anything is
+// their marks; normalisation keeps them unless text8 is chosen up front), then split by characters
+// (code points; 90/5/5 as text8, or --hold-out's share each for valid and test, common/hold-out.ts)
+// and cut to the train split. The folder is claimed before anything is
 // read and put in place atomically (util/).
 import { createHash } from 'node:crypto';
 import {
@@ -19,6 +20,7 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { fsReason, replaceDirAtomic, writeJsonAtomic } from '../../util/atomic.js';
 import { claimOutDir, type FolderKind } from '../../util/out-path.js';
+import { CORPUS_HOLD_OUT, corpusSplit, parseHoldOut } from '../common/hold-out.js';
 import { CORPUS_FORMAT, MIN_CHARS, SPLITS, type SplitName, withAlphabet } from './corpus.js';
 import type { SourceProgress } from './document-sink.js';
 import { emptyTally, type FoldTally } from './normalise.js';
@@ -45,6 +47,8 @@ export interface CorpusOptions {
   progress?: SourceProgress;
   /** which letters the corpus keeps (text-alphabet.ts; default auto) */
   alphabet?: AlphabetMode;
+  /** the share of the corpus each of valid and test holds, as --hold-out spells it (default 5%) */
+  holdOut?: string;
 }
 
 /** What normalisation dropped, as corpus.json records it and `sjd data text` reports it. */
@@ -177,13 +181,17 @@ function byteOffsets(path: string, positions: number[], bytes: number): number[]
 }
 
 /**
- * Splits the stream file at `path` (n characters, `bytes` bytes) 90/5/5 by characters as
+ * Splits the stream file at `path` (n characters, `bytes` bytes) by characters at [a, b) as
  * splitText does: the valid and test parts are copied out, then the file is cut to the train
  * part. Returns each split's length in characters and sha256.
  */
-function splitStream(path: string, dir: string, n: number, bytes: number, out: string) {
-  const a = Math.floor(n * 0.9);
-  const b = Math.floor(n * 0.95);
+function splitStream(
+  path: string,
+  dir: string,
+  [n, a, b]: [number, number, number],
+  bytes: number,
+  out: string,
+) {
   const [ba, bb] = bytes === n ? [a, b] : byteOffsets(path, [a, b], bytes);
   const ranges: [SplitName, number, number, number][] = [
     ['train', 0, ba!, a],
@@ -291,7 +299,10 @@ export function writeCorpus(
       alphabet: chosen.alphabet.symbols.join(''),
       dropped,
     };
-    Object.assign(meta, splitStream(stream, tmp, size.chars, size.bytes, out));
+    const holdOut = opts.holdOut ?? CORPUS_HOLD_OUT;
+    const [a, b] = corpusSplit(size.chars, parseHoldOut(holdOut), `characters of ${source}`);
+    if (holdOut !== CORPUS_HOLD_OUT) meta.holdOut = holdOut;
+    Object.assign(meta, splitStream(stream, tmp, [size.chars, a, b], size.bytes, out));
     writeJsonAtomic(join(tmp, 'corpus.json'), meta);
     return meta;
   });

@@ -1,5 +1,5 @@
-// Text8-style corpora (app:text8): a contiguous 90/5/5 train/valid/test split of one normalised
-// character stream, as text8 is split, over the corpus's alphabet (text-alphabet.ts): text8's 27
+// Text8-style corpora (app:text8): a contiguous 90/5/5 train/valid/test split (or --hold-out's,
+// common/hold-out.ts) of one normalised character stream, as text8 is split, over the corpus's alphabet (text-alphabet.ts): text8's 27
 // tokens (a-z = 0..25, space = 26) for English and the languages whose accents normalisation
 // strips, or the corpus's own letters and the space. Sources (source.ts): a folder or file of
 // WikiExtractor output or plain text, the real `text8` file or `text8.zip`, and the embedded
@@ -12,6 +12,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fsReason } from '../../util/atomic.js';
 import { type Alphabet, SymbolIndex, sameAlphabet, TEXT8, tokenCount } from '../common/alphabet.js';
+import { CORPUS_HOLD_OUT, corpusSplit, parseHoldOut } from '../common/hold-out.js';
 import { isText8, normaliseText } from './normalise.js';
 import { EMBEDDED, embeddedFiles } from './source.js';
 import { type AlphabetMode, CharTally, chooseAlphabet, restrictText } from './text-alphabet.js';
@@ -72,10 +73,15 @@ export function decode(tokens: ArrayLike<number>, alphabet: Alphabet = TEXT8): s
   return s;
 }
 
-/** text8's contiguous split: the first 90% train, the next 5% valid, the last 5% test. */
-export function splitText(text: string): { train: string; valid: string; test: string } {
-  const a = Math.floor(text.length * 0.9);
-  const b = Math.floor(text.length * 0.95);
+/**
+ * text8's contiguous split: the first 90% train, the next 5% valid, the last 5% test (or
+ * `holdOut`'s share each for valid and test, common/hold-out.ts).
+ */
+export function splitText(
+  text: string,
+  holdOut = CORPUS_HOLD_OUT,
+): { train: string; valid: string; test: string } {
+  const [a, b] = corpusSplit(text.length, parseHoldOut(holdOut), 'characters');
   return { train: text.slice(0, a), valid: text.slice(a, b), test: text.slice(b) };
 }
 

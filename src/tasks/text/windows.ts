@@ -46,7 +46,7 @@ export function heldOutIds(ids: Ids, L: number, n: number, what: string): Tensor
   const m = Math.min(n, Math.floor(ids.length / L));
   if (m === 0)
     throw new Error(
-      `${what}: the held-out split has ${ids.length}, fewer than one window of ${L}; train with --length ${ids.length} or less, or on a larger corpus (5% of a corpus is held out)`,
+      `${what}: the held-out split has ${ids.length}, fewer than one window of ${L}; train with --length ${ids.length} or less, or make the corpus again holding out more, \`--hold-out ${2 * L}\` (sjd data text or data tokens; their default holds out 5% each for valid and test)`,
     );
   return idsTensor(ids.subarray(0, m * L) as Ids).reshape([m, L]);
 }

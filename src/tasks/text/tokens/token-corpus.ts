@@ -1,7 +1,7 @@
 // Token corpora (docs/text.md, "Token corpora"): raw text, not normalised, tokenised (GPT-2's BPE
-// or a HuggingFace tokenizer.json; tokenizer.ts) and split contiguously 90/5/5 into train.tok,
-// valid.tok and test.tok (token-file.ts), with corpus.json (source, tokenizer, each split's
-// count and sha256) and, for a tokenizer.json, its copy, so that the folder is all a reader
+// or a HuggingFace tokenizer.json; tokenizer.ts) and split contiguously 90/5/5 (or --hold-out's
+// share each for valid and test, common/hold-out.ts) into train.tok, valid.tok and test.tok
+// (token-file.ts), with corpus.json (source, tokenizer, each split's count and sha256) and, for a tokenizer.json, its copy, so that the folder is all a reader
 // needs. Sources are those of the text8 corpus (source.ts: a file, a folder's files in name
 // order, a zip's entries, the embedded addresses), joined by a blank line. Written in bounded
 // memory: the text is encoded a piece at a time (pieces.ts) and the ids appended to the file
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { replaceDirAtomic, writeFileAtomic, writeJsonAtomic } from '../../../util/atomic.js';
 import { claimOutDir, type FolderKind } from '../../../util/out-path.js';
+import { CORPUS_HOLD_OUT, corpusSplit, parseHoldOut } from '../../common/hold-out.js';
 import { joinDocuments, type SourceProgress } from '../document-sink.js';
 import { CHUNK_BYTES, decodeSource, planSource } from '../source.js';
 import { PieceCutter } from './pieces.js';
@@ -54,6 +55,8 @@ const metaSchema = z.object({
   splits: z.object({ train: splitSchema, valid: splitSchema, test: splitSchema }),
   /** how many tokens of the corpus are the tokenizer's unknown token, where it has one */
   unknown: z.object({ token: z.string(), count: z.number().int().min(0) }).optional(),
+  /** --hold-out as spelled, where it was not the default 90/5/5 */
+  holdOut: z.string().optional(),
 });
 export type TokenCorpusMeta = z.infer<typeof metaSchema>;
 
@@ -78,6 +81,8 @@ export interface TokenCorpusOptions {
   chunkBytes?: number;
   /** Keep a corpus more than MAX_UNKNOWN_SHARE of whose tokens are the unknown token. */
   allowUnknown?: boolean;
+  /** the share of the corpus each of valid and test holds, as --hold-out spells it (default 5%) */
+  holdOut?: string;
 }
 
 /** The share of unknown tokens above which a corpus is refused unless allowed: its samples would be mostly the unknown token. */
@@ -158,8 +163,8 @@ export function writeTokenCorpus(
       throw new Error(`${from}: only ${n} tokens (${tokenizer.name}; need at least ${MIN_TOKENS})`);
     const unknown = unk && { token: unk.token, count: unknowns };
     checkUnknown(from, n, tokenizer, unknown, opts.allowUnknown ?? false);
-    const a = Math.floor(n * 0.9);
-    const b = Math.floor(n * 0.95);
+    const holdOut = opts.holdOut ?? CORPUS_HOLD_OUT;
+    const [a, b] = corpusSplit(n, parseHoldOut(holdOut), `tokens of ${from}`);
     const counts = [a, b - a, n - b];
     const parts = SPLITS.map((s, i) => ({ path: join(tmp, splitFile(s)), tokens: counts[i]! }));
     const [train, valid, test] = splitTokenFile(stream, tokenizer.vocab, parts, out);
@@ -170,6 +175,7 @@ export function writeTokenCorpus(
       tokenizer: { spec: tokenizer.spec, name: tokenizer.name, vocab: tokenizer.vocab },
       splits: { train: train!, valid: valid!, test: test! },
       ...(unknown && { unknown }),
+      ...(holdOut !== CORPUS_HOLD_OUT && { holdOut }),
     };
     if (tokenizer.json !== undefined) {
       writeFileAtomic(join(tmp, TOKENIZER_FILE), tokenizer.json);
