@@ -209,7 +209,7 @@ test('samplers: with the exact denoiser of N(0, s^2) data the final variance is 
   }
 });
 
-test('samplers: the chunk starting at sequence `start` is seeded seed + start, so chunks drawn alone are one run’s', () => {
+test('samplers: the chunk starting at sequence `start` is seeded seed + start, so chunks drawn alone are one run’s; progress counts images', () => {
   for (const name of ['ddpm', 'bitdiff'] as const) {
     const d = pixelDiffusion(name, 16);
     const shrink = oracle((x) => x.mul(0.5));
@@ -220,6 +220,23 @@ test('samplers: the chunk starting at sequence `start` is seeded seed + start, s
     assert.deepEqual([...rows(2, 3), ...rows(2, 5), ...rows(1, 7)], whole, name);
     assert.notDeepEqual(rows(2, 5), whole.slice(0, 2), name); // the seed is read
   }
+  // the progress told: within a chunk of 2 at NFE 4, floor(2 k / 4) capped at 1, then 2 at its end
+  const told: number[] = [];
+  const d = pixelDiffusion('ddpm', 16);
+  const progress = (done: number, n: number) => told.push(done, n);
+  drain(
+    pixelSampleSteps(
+      oracle((x) => x),
+      d,
+      6,
+      { n: 3, nfe: 4, seed: 0, batch: 2, progress },
+      'none',
+    ),
+    false,
+  );
+  const dones = told.filter((_, i) => i % 2 === 0);
+  assert.deepEqual(dones, [0, 1, 1, 1, 2, 2, 2, 2, 2, 3]); // the second chunk holds 1
+  assert.ok(told.filter((_, i) => i % 2 === 1).every((n) => n === 3));
 });
 
 const set = syntheticImages({ n: 64, channels: 1, height: 8, width: 8, levels: 16, seed: 1 });

@@ -18,6 +18,7 @@
 import type { UNetRegressor } from '../model/unet-regressor.js';
 import type { Watch } from '../sampling/batched.js';
 import { DEFAULT_BATCH } from '../sampling/defaults.js';
+import { doneWithinChunk } from '../sampling/run.js';
 import { stepGenerator } from '../sampling/step-random.js';
 import type { TrajectoryStep } from '../sampling/types.js';
 import {
@@ -34,6 +35,8 @@ export interface PixelSampleOptions {
   nfe: number;
   seed: number;
   batch?: number; // default 64
+  /** told the images' worth of work done of `n` as it grows (sampling/run.ts doneWithinChunk) */
+  progress?: (done: number, n: number) => void;
 }
 
 /** The times 1 = t_NFE > ... > t_0 = 0 of a run at `nfe` network passes (ascending). */
@@ -136,10 +139,12 @@ export function* pixelSampleSteps(
         x = r.x;
         const step = seen ? snapshot(d, grid[i - 1]!, o.nfe - i + 1, x, r.x0) : null;
         r.x0.dispose();
+        o.progress?.(doneWithinChunk(start, B, o.nfe - i + 1, o.nfe), o.n);
         yield step;
       }
       const levels = d.encoding.decode(x).toArray() as number[]; // [B * L]
       for (let b = 0; b < B; b++) rows.push(levels.slice(b * length, (b + 1) * length));
+      o.progress?.(start + B, o.n);
     } finally {
       x.dispose();
     }

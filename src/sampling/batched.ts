@@ -21,7 +21,7 @@ import { refillSteps, samplingSteps } from './loop.js';
 import { modelClassifier } from './model-classifier.js';
 import { getSampler } from './registry.js';
 import type { RowJob, RowSource } from './rows.js';
-import { drain, shown } from './run.js';
+import { doneWithinChunk, drain, shown } from './run.js';
 
 export interface BatchedSampleOptions
   extends Omit<
@@ -140,7 +140,7 @@ export function* batchedSteps(
       try {
         const seen = watch === 'all' || (watch === 'first' && start === 0);
         const r = yield* reported(driverSteps(options, seen), (k) =>
-          o.progress?.(start + Math.min(B - 1, Math.floor((B * k) / o.nfe)), o.n),
+          o.progress?.(doneWithinChunk(start, B, k, o.nfe), o.n),
         );
         pushAll(rows, splitRows(r.tokens.toArray(), B, L));
         pushAll(rowNfe, r.rowNfe);

@@ -41,3 +41,11 @@ export function* shown<R>(
     run.return(undefined as R);
   }
 }
+
+/**
+ * The sequences' worth of work done (a progress report's count) after `k` of the `nfe` steps of a
+ * chunk of `B` that starts at `start`: B times the share of its NFE taken, never the whole chunk
+ * before it ends (its end reports start + B).
+ */
+export const doneWithinChunk = (start: number, B: number, k: number, nfe: number): number =>
+  start + Math.min(B - 1, Math.floor((B * k) / nfe));

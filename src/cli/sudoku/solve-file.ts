@@ -97,7 +97,9 @@ function finish(out: string, how: string, nfe: number, tally: Tally, stopped: bo
     `solved ${solved} of ${boards} puzzles into ${out} (${how}; NFE per board mean ${(tally.nfeSum / Math.max(boards, 1)).toFixed(1)}, max ${tally.nfeMax} of ${nfe})${note}`,
   );
   if (stopped) {
-    console.error(`sjd: interrupted after ${boards} puzzles; ${out} holds their rows`);
+    console.error(
+      `sjd: interrupted after ${boards} ${boards === 1 ? 'puzzle' : 'puzzles'}; ${out} holds their rows`,
+    );
     process.exitCode = EXIT_INTERRUPTED;
   } else if (solved < boards) {
     console.error(

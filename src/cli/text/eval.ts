@@ -113,16 +113,21 @@ async function evalFrontier(
   files: { json: string; svg: string },
 ): Promise<void> {
   const { scorer } = corpus;
-  const points = text.frontier(m.model, m.process, scorer, {
-    alphabet: text.textAlphabet(m.config),
-    n: o.n,
-    seed: o.seed,
-    sampler: o.sampler,
-    onPoint: (p) =>
-      console.error(
-        `NFE ${p.nfe} temperature ${p.temperature.toFixed(3)}: valid >= 5 ${(100 * p.valid_words5).toFixed(2)}%, >= 6 ${(100 * p.valid_words6).toFixed(2)}%, unique ${(100 * p.unique_words).toFixed(2)}%`,
-      ),
-  });
+  const count = text.FRONTIER_NFES.length * text.FRONTIER_TEMPERATURES.length;
+  const sweep = `the frontier's ${count} points of ${o.n} texts`;
+  const points = withProgress(sweep, count * o.n, 'texts', (progress) =>
+    text.frontier(m.model, m.process, scorer, {
+      alphabet: text.textAlphabet(m.config),
+      n: o.n,
+      seed: o.seed,
+      sampler: o.sampler,
+      progress,
+      onPoint: (p) =>
+        console.error(
+          `NFE ${p.nfe} temperature ${p.temperature.toFixed(3)}: valid >= 5 ${(100 * p.valid_words5).toFixed(2)}%, >= 6 ${(100 * p.valid_words6).toFixed(2)}%, unique ${(100 * p.unique_words).toFixed(2)}%`,
+        ),
+    }),
+  );
   const reference = text.heldOutReference(scorer, corpus.valid, m.model.config.length);
   const model = o.model ?? m.source;
   const about = { model, data: corpus.data, n: o.n, seed: o.seed };

@@ -69,7 +69,8 @@ function pixelOptions(m: PixelImageModel, o: ImageSampleOptions) {
     (o.topP !== undefined && o.topP !== 1)
   )
     throw new Error(`a ${d.name} model draws no categorical: temperature and top-p must be 1`);
-  return { n: o.n, nfe: o.nfe ?? IMAGE_SAMPLING.nfe(), seed: o.seed, batch: o.batch };
+  const { n, seed, batch, progress } = o;
+  return { n, nfe: o.nfe ?? IMAGE_SAMPLING.nfe(), seed, batch, progress };
 }
 
 /** Images from a model of any process. */

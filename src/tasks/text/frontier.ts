@@ -37,6 +37,8 @@ export interface FrontierOptions {
   /** the model's alphabet (default text8's) */
   alphabet?: Alphabet;
   onPoint?: (p: FrontierPoint) => void;
+  /** told the texts of the whole sweep sampled so far (n a point), as they are sampled */
+  progress?: (done: number) => void;
   /**
    * points traced before (a stopped trace's, kept by the text comparison): each is taken as it is, since a
    * point depends on its NFE, temperature and seed alone, and not sampled again
@@ -53,6 +55,7 @@ export function frontier(
   const points: FrontierPoint[] = [];
   for (const nfe of o.nfes ?? FRONTIER_NFES) {
     for (const temperature of o.temperatures ?? FRONTIER_TEMPERATURES) {
+      const base = points.length * o.n; // the texts of the points before this one
       const before = o.done?.find((p) => p.nfe === nfe && p.temperature === temperature);
       if (before) {
         points.push(before);
@@ -66,6 +69,7 @@ export function frontier(
         seed: o.seed,
         sampler: o.sampler,
         alphabet: o.alphabet,
+        ...(o.progress && { progress: (done: number) => o.progress!(base + done) }),
       });
       const seconds = (performance.now() - t0) / 1000;
       const chars = texts.reduce((a, s) => a + s.length, 0);
