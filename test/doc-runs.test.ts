@@ -252,7 +252,7 @@ test('every literal command line of the docs runs as written in a fresh folder',
 }, async (t) => {
   await standIns();
   const wrote = new Map<string, DocCommand>(); // each --out, by the line that last wrote it
-  const stoppedEarly = new Set<string>(); // outputs of lines stopped before they ended
+  const stoppedEarly = new Set<string>(); // outputs of lines stopped before they ended, or refused
   for (const c of lines) {
     const where = `${c.file}:${c.line}`;
     const away = elsewhere(c);
@@ -276,14 +276,16 @@ test('every literal command line of the docs runs as written in a fresh folder',
           assert.match(said[0]!, away[2]!, detail);
           return;
         }
+        // what it reads was to come from a line this test stopped: a one-line refusal naming it
+        const fromStopped = reads(c).filter((p) => [...stoppedEarly].some((w) => within(p, w)));
+        const refused = r.status !== 0 && fromStopped.length > 0 && said.length === 1;
         for (const w of writes(c)) {
           wrote.set(w, c);
-          if (r.stopped) stoppedEarly.add(w);
+          if (r.stopped || refused)
+            stoppedEarly.add(w); // not written, or not to the end
           else stoppedEarly.delete(w);
         }
-        const fromStopped = reads(c).filter((p) => [...stoppedEarly].some((w) => within(p, w)));
-        if (r.status !== 0 && fromStopped.length > 0 && said.length === 1) {
-          // what it reads was to come from a line this test stopped: a one-line refusal naming it
+        if (refused) {
           t.diagnostic(
             `reads ${fromStopped.join(', ')}, which a line stopped early did not finish`,
           );

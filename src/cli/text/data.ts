@@ -12,15 +12,21 @@ import { CORPUS_HOLD_OUT, parseHoldOut } from '../../tasks/common/hold-out.js';
 import { group, oneOf } from '../options.js';
 import { type Progress, progress } from '../progress.js';
 
-/** A progress report in MiB once the size is known (shown when the reading takes a while). */
-function readingProgress(from: string) {
+/**
+ * What `write` returns, told the reading's progress: a report in MiB once the size is known
+ * (shown when the reading takes a while), stopped after.
+ */
+function withReading<T>(from: string, write: (progress: text.SourceProgress) => T): T {
   let bar: Progress | undefined; // made at the first report, when the size is known
   const MiB = 2 ** 20;
-  const update: text.SourceProgress = (done, total, verb) => {
-    bar ??= progress(`${verb} ${from}`, Math.ceil(total / MiB), 'MiB');
-    bar.update(Math.round(done / MiB));
-  };
-  return { update, stop: () => bar?.stop() };
+  try {
+    return write((done, total, verb) => {
+      bar ??= progress(`${verb} ${from}`, Math.ceil(total / MiB), 'MiB');
+      bar.update(Math.round(done / MiB));
+    });
+  } finally {
+    bar?.stop();
+  }
 }
 
 /** `--hold-out` of a corpus being made (`units`: characters, tokens), kept as spelled. */
@@ -76,14 +82,10 @@ function registerText(data: Command): void {
     .addOption(holdOutOption('characters'))
     .option('--force', 'replace --out even when it is not a corpus folder sjd wrote')
     .action((o: CorpusFlags & { alphabet: text.AlphabetMode }) => {
-      const reading = readingProgress(o.from);
-      const meta = text.writeCorpus(o.from, o.out, {
-        force: o.force,
-        progress: reading.update,
-        alphabet: o.alphabet,
-        holdOut: o.holdOut,
-      }) as Record<string, { chars: number }> & { alphabet: string; dropped: text.Dropped };
-      reading.stop();
+      const { from, out, force, alphabet: mode, holdOut } = o;
+      const meta = withReading(from, (progress) =>
+        text.writeCorpus(from, out, { force, progress, alphabet: mode, holdOut }),
+      ) as Record<string, { chars: number }> & { alphabet: string; dropped: text.Dropped };
       const symbols = Array.from(meta.alphabet);
       const alphabet =
         meta.alphabet === text.ALPHABET ? 'a-z and space' : `${symbols.length} symbols`;
@@ -117,15 +119,10 @@ function registerTokens(data: Command): void {
       `keep a corpus more than ${100 * text.MAX_UNKNOWN_SHARE}% of whose tokens are the tokenizer's unknown token`,
     )
     .action((o: CorpusFlags & { tokenizer: string; allowUnknown?: boolean }) => {
-      const reading = readingProgress(o.from);
-      const meta = text.writeTokenCorpus(o.from, o.out, {
-        tokenizer: o.tokenizer,
-        force: o.force,
-        progress: reading.update,
-        allowUnknown: o.allowUnknown,
-        holdOut: o.holdOut,
-      });
-      reading.stop();
+      const { from, out, tokenizer, force, allowUnknown, holdOut } = o;
+      const meta = withReading(from, (progress) =>
+        text.writeTokenCorpus(from, out, { tokenizer, force, progress, allowUnknown, holdOut }),
+      );
       const { train, valid, test } = meta.splits;
       const n = train.tokens + valid.tokens + test.tokens;
       console.log(
