@@ -9,14 +9,14 @@
 // (a comparison's lines share their folder, as they are meant to). A line runs until it ends, or
 // until it shows that it works: its first progress line (a second of work: a training's steps,
 // a sampling's texts, puzzles generated) or the page's address, when it is stopped as Ctrl-C
-// stops it (a training keeps its checkpoint). It passes when it ended with status 0, or was
-// stopped and said nothing but Ctrl-C's acknowledgement, or, where what it reads was to come
-// from a line this test stopped (a training of hours, 20,000 puzzles generated), refused in one
-// line naming that path. ELSEWHERE names the lines that need what a CPU machine lacks (CUDA, a
-// second machine): a CUDA line must refuse in one line naming CUDA; the others are not run. The
-// runs take some 20 minutes, more than CI has beside the rest of the suite: `npm run test:docs`
-// runs them (SJD_TEST_DOC_RUNS=1); `npm test` checks their order and ELSEWHERE's entries, and
-// doc-commands.test.ts parses every line.
+// stops it (a training keeps its checkpoint); a data line whose output others read runs to its
+// end. It passes when it ended with status 0, or was stopped and said nothing but Ctrl-C's
+// acknowledgement, or, where what it reads was to come from a line this test stopped (a training
+// of hours, 20,000 puzzles generated), refused in one line naming that path. ELSEWHERE names
+// the lines that need what a CPU machine lacks (CUDA, a second machine): a CUDA line must refuse
+// in one line naming CUDA; the others are not run. The runs take some 20 minutes, more than CI
+// has beside the rest of the suite: `npm run test:docs` runs them (SJD_TEST_DOC_RUNS=1); `npm
+// test` checks their order and ELSEWHERE's entries, and doc-commands.test.ts parses every line.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import {
@@ -183,9 +183,14 @@ const WORKING =
 const ADDRESS = /https?:\/\/127\.0\.0\.1:\d+/;
 /** The longest a line may run without showing that it works (then it fails). */
 const SILENT_LIMIT_S = 120;
+/** The longest a data line that others read may run to its end (a few seconds here). */
+const DATA_LIMIT_S = 600;
 
-/** Runs one line in the fresh folder; stops it once it shows that it works. */
-function runLine(c: DocCommand): Promise<Ran> {
+/**
+ * Runs one line in the fresh folder; stops it once it shows that it works, unless `toEnd` (a
+ * data line whose output later lines read, from stand-ins or the embedded corpus, runs to its end).
+ */
+function runLine(c: DocCommand, toEnd: boolean): Promise<Ran> {
   return new Promise((done) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [bin, ...c.args], {
@@ -200,18 +205,19 @@ function runLine(c: DocCommand): Promise<Ran> {
       stopped = true;
       child.kill('SIGINT');
     };
+    const limitS = toEnd ? DATA_LIMIT_S : SILENT_LIMIT_S;
     const limit = setTimeout(() => {
-      stderr += `(silent for ${SILENT_LIMIT_S} s: stopped)\n`;
+      stderr += `(${toEnd ? 'not done' : 'silent'} after ${limitS} s: stopped)\n`;
       stop();
-    }, SILENT_LIMIT_S * 1000);
+    }, limitS * 1000);
     child.stdout.on('data', (d: Buffer) => {
       if (sink) sink.write(d);
       else stdout += d.toString();
-      if (ADDRESS.test(stdout)) stop();
+      if (!toEnd && ADDRESS.test(stdout)) stop();
     });
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
-      if (WORKING.test(stderr) || ADDRESS.test(stderr)) stop();
+      if (!toEnd && (WORKING.test(stderr) || ADDRESS.test(stderr))) stop();
     });
     child.on('close', (status, signal) => {
       clearTimeout(limit);
@@ -267,7 +273,8 @@ test('every literal command line of the docs runs as written in a fresh folder',
           if (before && !shared && before.file !== c.file)
             rmSync(join(work, w), { recursive: true, force: true });
         }
-        const r = await runLine(c);
+        const read = lines.some((o) => reads(o).some((p) => writes(c).some((w) => within(p, w))));
+        const r = await runLine(c, c.args[0] === 'data' && read);
         const said = complaints(r.stderr);
         const detail = `\`${c.text}\` (${where}), status ${r.status}${r.signal ? ` ${r.signal}` : ''}, ${r.seconds.toFixed(1)} s: ${said.join(' | ') || r.stderr.slice(-400)}`;
         if (away) {
@@ -298,7 +305,7 @@ test('every literal command line of the docs runs as written in a fresh folder',
         if (r.stopped) {
           assert.ok(r.status === 130 || r.status === 0 || r.signal === 'SIGINT', detail);
           assert.deepEqual(said, [], detail);
-          assert.doesNotMatch(r.stderr, /silent for/, detail);
+          assert.doesNotMatch(r.stderr, /(silent|not done) after/, detail);
           return;
         }
         assert.equal(r.status, 0, detail);
