@@ -47,6 +47,15 @@ export function tempBeside(path: string): string {
 export const openNew = (path: string): number => openSync(path, 'wx');
 
 /**
+ * write(2) may write less than asked: loops until all of `data` is written, at the file's
+ * position, or at `at` onwards where given.
+ */
+export function writeAll(fd: number, data: Uint8Array, at?: number): void {
+  for (let done = 0; done < data.length; )
+    done += writeSync(fd, data, done, data.length - done, at === undefined ? null : at + done);
+}
+
+/**
  * Creates `dir` and its missing parents one level at a time. (Node's recursive mkdir never
  * returns on some paths, e.g. under /proc; this fails at once with a one-line error.)
  */

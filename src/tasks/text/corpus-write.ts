@@ -4,21 +4,13 @@
 // (text-alphabet.ts), the stream restricted to it when it leaves characters out (text8's strips
 // their marks; normalisation keeps them unless text8 is chosen up front), then split by characters
 // (code points; 90/5/5 as text8, or --hold-out's share each for valid and test, common/hold-out.ts)
-// and cut to the train split. The folder is claimed before anything is
-// read and put in place atomically (util/).
+// and cut to the train split. The folder is claimed before anything is read and put in place
+// atomically (util/).
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  ftruncateSync,
-  openSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, ftruncateSync, openSync, readFileSync, readSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { fsReason, replaceDirAtomic, writeJsonAtomic } from '../../util/atomic.js';
+import { fsReason, replaceDirAtomic, writeAll, writeJsonAtomic } from '../../util/atomic.js';
 import { claimOutDir, type FolderKind } from '../../util/out-path.js';
 import { CORPUS_HOLD_OUT, corpusSplit, parseHoldOut } from '../common/hold-out.js';
 import { CORPUS_FORMAT, MIN_CHARS, SPLITS, type SplitName, withAlphabet } from './corpus.js';
@@ -87,11 +79,6 @@ export const CORPUS_FOLDER: FolderKind = {
   },
   entries: ['corpus.json', ...SPLITS.map((s) => `${s}.txt`)],
 };
-
-/** write(2) may write less than asked: loops until all of `data` is written. */
-function writeAll(fd: number, data: Uint8Array): void {
-  for (let at = 0; at < data.length; ) at += writeSync(fd, data, at, data.length - at);
-}
 
 /** The code points of a string: its length less its surrogate pairs. */
 function codePoints(s: string): number {
@@ -180,18 +167,16 @@ function byteOffsets(path: string, positions: number[], bytes: number): number[]
   return out;
 }
 
+/** A corpus of n characters split at a (train | valid) and b (valid | test). */
+type Split = [n: number, a: number, b: number];
+
 /**
  * Splits the stream file at `path` (n characters, `bytes` bytes) by characters at [a, b) as
  * splitText does: the valid and test parts are copied out, then the file is cut to the train
  * part. Returns each split's length in characters and sha256.
  */
-function splitStream(
-  path: string,
-  dir: string,
-  [n, a, b]: [number, number, number],
-  bytes: number,
-  out: string,
-) {
+function splitStream(path: string, dir: string, split: Split, bytes: number, out: string) {
+  const [n, a, b] = split;
   const [ba, bb] = bytes === n ? [a, b] : byteOffsets(path, [a, b], bytes);
   const ranges: [SplitName, number, number, number][] = [
     ['train', 0, ba!, a],

@@ -8,9 +8,9 @@
 // splitTokenFile: a corpus of any size in bounded memory); read back whole and checked
 // (readTokenFile), every error one line naming the file and the byte it is about.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
-import { fsReason, writeFileAtomic } from '../../../util/atomic.js';
+import { fsReason, writeAll, writeFileAtomic } from '../../../util/atomic.js';
 import { withFile } from '../file-chunks.js';
 
 export const TOKEN_MAGIC = 'SJDTOKS1';
@@ -72,12 +72,6 @@ export function writeTokenFile(path: string, ids: ArrayLike<number>, vocab: numb
   checkVocab(vocab);
   const body = idBytes(ids, vocab, `cannot write ${path}`);
   writeFileAtomic(path, Buffer.concat([header(vocab, ids.length), body]));
-}
-
-/** write(2) may write less than asked: loops until all of `data` is written at `at` onwards. */
-function writeAll(fd: number, data: Uint8Array, at: number): void {
-  for (let done = 0; done < data.length; )
-    done += writeSync(fd, data, done, data.length - done, at + done);
 }
 
 /**
