@@ -179,7 +179,7 @@ interface Ran {
  * the line works, it may be stopped; so may the page once it gives its address.
  */
 const WORKING =
-  /^(step \d+\/\d+ |solving \||(sjd [a-z ]+: )?generated [\d,]+ of |sjd solve: \d+ (boards done|network passes)|[^:\n]+: \d+\/\d+ )/m;
+  /^(step \d+\/\d+ |solving \||(sjd [a-z ]+: )?generated [\d,]+ of |[^:\n]+: \d+ (boards done|network passes)|[^:\n]+: \d+\/\d+ )/m;
 const ADDRESS = /https?:\/\/127\.0\.0\.1:\d+/;
 /** The longest a line may run without showing that it works (then it fails). */
 const SILENT_LIMIT_S = 120;
