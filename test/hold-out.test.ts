@@ -108,7 +108,7 @@ test('sjd train image: --hold-out beside --eval-data is refused; held-out images
 });
 
 test("a corpus splits contiguously: text8's 90/5/5 by default, --hold-out's share each for valid and test", () => {
-  const split = (n: number, share: string) => corpusSplit(n, parseHoldOut(share), 'characters');
+  const split = (n: number, share: string) => corpusSplit(n, share, 'characters');
   assert.equal(CORPUS_HOLD_OUT, '0.05');
   // the default is text8's floor(0.9 n), floor(0.95 n), exactly, for every n
   for (let n = 1000; n < 1400; n++)

@@ -73,11 +73,16 @@ export const CORPUS_HOLD_OUT = '0.05';
 /**
  * Where a corpus of `n` units (characters, tokens; `what`: "characters of notes.txt") splits:
  * train [0, a), valid [a, b), test [b, n), contiguous as text8's (a window of the held-out text
- * is a run of it), valid and test each `h` of the corpus (a count, or floor of the fraction, in
- * integer arithmetic: 0.05 gives text8's floor(0.9 n) and floor(0.95 n)); refused in one line when
- * a held-out split would be empty or no training text would be left.
+ * is a run of it), valid and test each the share `holdOut` spells (a count, or floor of the
+ * fraction, in integer arithmetic: 0.05 gives text8's floor(0.9 n) and floor(0.95 n)); refused in
+ * one line when a held-out split would be empty or no training text would be left.
  */
-export function corpusSplit(n: number, h: HoldOut, what: string): [a: number, b: number] {
+export function corpusSplit(
+  n: number,
+  holdOut: string = CORPUS_HOLD_OUT,
+  what: string,
+): [a: number, b: number] {
+  const h = parseHoldOut(holdOut);
   const [a, b] =
     'count' in h
       ? [n - 2 * h.count, n - h.count]

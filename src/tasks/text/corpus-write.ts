@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { fsReason, replaceDirAtomic, writeAll, writeJsonAtomic } from '../../util/atomic.js';
 import { claimOutDir, type FolderKind } from '../../util/out-path.js';
-import { CORPUS_HOLD_OUT, corpusSplit, parseHoldOut } from '../common/hold-out.js';
+import { CORPUS_HOLD_OUT, corpusSplit } from '../common/hold-out.js';
 import { CORPUS_FORMAT, MIN_CHARS, SPLITS, type SplitName, withAlphabet } from './corpus.js';
 import type { SourceProgress } from './document-sink.js';
 import { emptyTally, type FoldTally } from './normalise.js';
@@ -285,7 +285,7 @@ export function writeCorpus(
       dropped,
     };
     const holdOut = opts.holdOut ?? CORPUS_HOLD_OUT;
-    const [a, b] = corpusSplit(size.chars, parseHoldOut(holdOut), `characters of ${source}`);
+    const [a, b] = corpusSplit(size.chars, holdOut, `characters of ${source}`);
     if (holdOut !== CORPUS_HOLD_OUT) meta.holdOut = holdOut;
     Object.assign(meta, splitStream(stream, tmp, [size.chars, a, b], size.bytes, out));
     writeJsonAtomic(join(tmp, 'corpus.json'), meta);

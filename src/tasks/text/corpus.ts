@@ -1,7 +1,7 @@
 // Text8-style corpora (app:text8): a contiguous 90/5/5 train/valid/test split (or --hold-out's,
-// common/hold-out.ts) of one normalised character stream, as text8 is split, over the corpus's alphabet (text-alphabet.ts): text8's 27
-// tokens (a-z = 0..25, space = 26) for English and the languages whose accents normalisation
-// strips, or the corpus's own letters and the space. Sources (source.ts): a folder or file of
+// common/hold-out.ts) of one normalised character stream, as text8 is split, over the corpus's
+// alphabet (text-alphabet.ts): text8's 27 tokens (a-z = 0..25, space = 26) for English and the
+// languages whose accents normalisation strips, or the corpus's own letters and the space. Sources (source.ts): a folder or file of
 // WikiExtractor output or plain text, the real `text8` file or `text8.zip`, and the embedded
 // State of the Union corpus, so a fresh machine needs no data. A corpus folder (corpus-write.ts)
 // holds train.txt, valid.txt, test.txt (UTF-8, one line) and corpus.json (source, alphabet, what
@@ -12,7 +12,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fsReason } from '../../util/atomic.js';
 import { type Alphabet, SymbolIndex, sameAlphabet, TEXT8, tokenCount } from '../common/alphabet.js';
-import { CORPUS_HOLD_OUT, corpusSplit, parseHoldOut } from '../common/hold-out.js';
+import { CORPUS_HOLD_OUT, corpusSplit } from '../common/hold-out.js';
 import { isText8, normaliseText } from './normalise.js';
 import { EMBEDDED, embeddedFiles } from './source.js';
 import { type AlphabetMode, CharTally, chooseAlphabet, restrictText } from './text-alphabet.js';
@@ -81,7 +81,7 @@ export function splitText(
   text: string,
   holdOut = CORPUS_HOLD_OUT,
 ): { train: string; valid: string; test: string } {
-  const [a, b] = corpusSplit(text.length, parseHoldOut(holdOut), 'characters');
+  const [a, b] = corpusSplit(text.length, holdOut, 'characters');
   return { train: text.slice(0, a), valid: text.slice(a, b), test: text.slice(b) };
 }
 

@@ -1,19 +1,20 @@
 // Token corpora (docs/text.md, "Token corpora"): raw text, not normalised, tokenised (GPT-2's BPE
 // or a HuggingFace tokenizer.json; tokenizer.ts) and split contiguously 90/5/5 (or --hold-out's
 // share each for valid and test, common/hold-out.ts) into train.tok, valid.tok and test.tok
-// (token-file.ts), with corpus.json (source, tokenizer, each split's count and sha256) and, for a tokenizer.json, its copy, so that the folder is all a reader
-// needs. Sources are those of the text8 corpus (source.ts: a file, a folder's files in name
-// order, a zip's entries, the embedded addresses), joined by a blank line. Written in bounded
-// memory: the text is encoded a piece at a time (pieces.ts) and the ids appended to the file
-// that becomes train.tok; the folder is claimed before anything is read and put in place
-// atomically, as the text8 corpus's is (corpus.ts).
+// (token-file.ts), with corpus.json (source, tokenizer, each split's count and sha256) and, for a
+// tokenizer.json, its copy, so that the folder is all a reader needs. Sources are those of the
+// text8 corpus (source.ts: a file, a folder's files in name order, a zip's entries, the embedded
+// addresses), joined by a blank line. Written in bounded memory: the text is encoded a piece at
+// a time (pieces.ts) and the ids appended to the file that becomes train.tok; the folder is
+// claimed before anything is read and put in place atomically, as the text8 corpus's is
+// (corpus.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { replaceDirAtomic, writeFileAtomic, writeJsonAtomic } from '../../../util/atomic.js';
 import { claimOutDir, type FolderKind } from '../../../util/out-path.js';
-import { CORPUS_HOLD_OUT, corpusSplit, parseHoldOut } from '../../common/hold-out.js';
+import { CORPUS_HOLD_OUT, corpusSplit } from '../../common/hold-out.js';
 import { joinDocuments, type SourceProgress } from '../document-sink.js';
 import { CHUNK_BYTES, decodeSource, planSource } from '../source.js';
 import { PieceCutter } from './pieces.js';
@@ -164,7 +165,7 @@ export function writeTokenCorpus(
     const unknown = unk && { token: unk.token, count: unknowns };
     checkUnknown(from, n, tokenizer, unknown, opts.allowUnknown ?? false);
     const holdOut = opts.holdOut ?? CORPUS_HOLD_OUT;
-    const [a, b] = corpusSplit(n, parseHoldOut(holdOut), `tokens of ${from}`);
+    const [a, b] = corpusSplit(n, holdOut, `tokens of ${from}`);
     const counts = [a, b - a, n - b];
     const parts = SPLITS.map((s, i) => ({ path: join(tmp, splitFile(s)), tokens: counts[i]! }));
     const [train, valid, test] = splitTokenFile(stream, tokenizer.vocab, parts, out);
