@@ -4,6 +4,7 @@
 #include <ATen/Parallel.h>
 #include <ATen/Version.h>
 #include <ATen/autocast_mode.h>
+#include <ATen/detail/CUDAHooksInterface.h>
 #include <torch/version.h>
 
 #include <dlfcn.h>
@@ -140,6 +141,10 @@ static Napi::Value Version(const Napi::CallbackInfo& info) {
   o.Set("torch", TORCH_VERSION);
   o.Set("cuda", at::hasCUDA());
   o.Set("cudaDevices", at::hasCUDA() ? static_cast<double>(at::getNumGPUs()) : 0.0);
+  // bfloat16 products in the GPU's hardware: cuDNN 8's bfloat16 convolutions need compute
+  // capability 8.0 or later (PyTorch's torch.cuda.is_bf16_supported reads the same)
+  o.Set("cudaBf16",
+        at::hasCUDA() && at::detail::getCUDAHooks().supportsBFloat16ConvolutionWithCuDNNv8());
   o.Set("config", at::show_config());
   if (gMallocTuned) {
     auto m = Napi::Object::New(info.Env());

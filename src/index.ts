@@ -5,10 +5,17 @@
 // comparisons and their reports, run queues and solve pools. docs/design.md §2.
 
 export * as figures from './figures/index.js';
+export {
+  defaultPrecisionSetting,
+  PRECISION_SETTINGS,
+  type PrecisionSetting,
+  type ResolvedPrecision,
+  resolvePrecision,
+} from './model/auto-precision.js';
 export { Backbone, type BackboneConfig } from './model/backbone.js';
 export { Denoiser, type DenoiserConfig } from './model/denoiser.js';
 export type { Network } from './model/network.js';
-export { atPrecision, PRECISIONS, type Precision } from './model/precision.js';
+export { atPrecision, PRECISIONS, type Precision, precisionOf } from './model/precision.js';
 export { TokenClassifier } from './model/token-classifier.js';
 export * as pixel from './pixel/index.js';
 export * as process from './process/index.js';

@@ -13,6 +13,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { resolvePrecision } from '../src/model/auto-precision.js';
 import type { StepEvent } from '../src/serve/index.js';
 import {
   classifyPuzzles,
@@ -102,6 +103,9 @@ test('/health and /api/models: every task served, with its samplers and defaults
   // each model's process by name (config.json's process.name; the shipped Sudoku model's is sjd)
   assert.equal(tasks.sudoku!.process, 'sjd');
   assert.equal(tasks.image!.process, 'sjd');
+  // each model's compute precision as served: the default setting's (SJD_PRECISION, else auto)
+  for (const task of ['sudoku', 'text', 'image'])
+    assert.equal(tasks[task]!.precision, resolvePrecision(undefined, task).precision, task);
   assert.deepEqual(absolutePaths(m), []);
 });
 
@@ -116,10 +120,11 @@ test('a task without a model, or with one that does not load, is unavailable; no
   const dir = modelsFolder(false);
   mkdirSync(join(dir, 'image'));
   writeFileSync(join(dir, 'image', 'config.json'), '{ not json');
-  const s = await startServer({ models: dir });
+  const s = await startServer({ models: dir, precision: 'bfloat16' });
   try {
     const m = await json(await fetch(`${s.url}/api/models`));
     const tasks = m.tasks as Record<string, Record<string, unknown>>;
+    assert.equal(tasks.sudoku!.precision, 'bfloat16'); // the server's setting, asked
     assert.equal(tasks.text!.available, false);
     assert.equal(tasks.text!.reason, 'no text model in text/');
     assert.equal(tasks.image!.available, false);

@@ -4,16 +4,17 @@
 // reverse: a small transformer learns to reverse token sequences in a few seconds (no model
 // needed); image: sample the shipped image model into a PNG grid.
 import type { Command } from 'commander';
-import { image, type Precision, runReverseDemo, sudoku, torch, util } from '../index.js';
+import { image, runReverseDemo, sudoku, torch, util } from '../index.js';
+import type { PrecisionSetting } from '../model/auto-precision.js';
 import type { SamplerName } from '../sampling/index.js';
 import { int, nfe, pngFile, samplerOption, seed } from './options.js';
+import { withPrecisionFlag } from './precision-flag.js';
 import { heartbeat, withProgress } from './progress.js';
 import {
   commitOptions,
   commitRule,
   loadModelOf,
   nfeDefaults,
-  precisionOption,
   retriesOption,
   rulesOptions,
   samplerDefaults,
@@ -34,7 +35,7 @@ interface DemoOpts {
   show: number;
   retries: number;
   model?: string;
-  precision?: Precision;
+  precision?: PrecisionSetting;
   out: string;
   force?: boolean;
 }
@@ -56,15 +57,18 @@ export function registerDemo(program: Command): void {
       `sudoku: classifier evaluations per puzzle (${nfeDefaults}); image: per image (default 64)`,
       nfe,
     );
-  rulesOptions(
-    commitOptions(
-      samplerOption(cmd, '--sampler', `sudoku: sampler (${samplerDefaults})`, undefined, true),
+  // the reverse demo trains its model (at float32) rather than sampling one at --precision
+  withPrecisionFlag(
+    rulesOptions(
+      commitOptions(
+        samplerOption(cmd, '--sampler', `sudoku: sampler (${samplerDefaults})`, undefined, true),
+      ),
     ),
+    (c) => (c.args[0] === 'reverse' ? null : (c.args[0] ?? 'sudoku')),
   )
     .option('--show <n>', 'sudoku: boards to print', int(0, 100), 2)
     .option(...retriesOption)
     .option('--model <dir>', 'a run folder or exported model instead of the shipped one')
-    .option(...precisionOption)
     .option('--out <file>', 'image: the PNG grid to write', pngFile, 'sjd-demo-images.png')
     .option('--force', 'image: replace an existing --out file')
     .option('--steps <n>', 'reverse: training steps', int(1, 1_000_000), 400)
@@ -91,7 +95,7 @@ async function reverseDemo(o: DemoOpts): Promise<void> {
 async function imageDemo(o: DemoOpts): Promise<void> {
   const n = o.count ?? 16;
   util.claimOutFile(o.out, o.force === true);
-  const { model, process: proc, geometry: g, source } = image.loadImageModel(o.model);
+  const { model, process: proc, geometry: g, source } = image.loadImageModel(o.model, o.precision);
   const t0 = performance.now();
   const r = withProgress(`sampling ${n} images`, n, 'images', (progress) =>
     image.sampleImages(model, proc, g, { n, nfe: o.nfe, seed: o.seed, progress }),

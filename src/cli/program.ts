@@ -19,6 +19,7 @@ import { registerExportWeb } from './export-web.js';
 import { registerFigure } from './figure.js';
 import * as image from './image/index.js';
 import { int } from './options.js';
+import { precisionPhrase } from './precision-flag.js';
 import { registerRuns } from './runs.js';
 import { registerSampleTasks } from './sample-task.js';
 import * as sequences from './sequences/eval.js';
@@ -101,10 +102,12 @@ function rootCommand(): Command {
       if (o.device !== undefined) torch.setDefaultDevice(o.device);
       if (o.tf32) torch.setAllowTF32(true);
       const path = commandPath(action);
-      if (process.stderr.isTTY && !QUIET_COMMANDS.has(path[0]!)) {
+      // a command that samples a model names its precision first, whatever its output is
+      const precision = precisionPhrase(action);
+      if (precision !== undefined || (process.stderr.isTTY && !QUIET_COMMANDS.has(path[0]!))) {
         const be = torch.backend();
         console.error(
-          `sjd ${path.join(' ')}: ${be.label}${be.name === 'js' ? ` (${be.why})` : ''}`,
+          `sjd ${path.join(' ')}: ${be.label}${be.name === 'js' ? ` (${be.why})` : ''}${precision === undefined ? '' : `, ${precision}`}`,
         );
       }
     })

@@ -5,8 +5,10 @@
 // otherwise or with --json, with a summary line on stderr.
 import type { Command } from 'commander';
 import { sampling, type TaskSpec, taskSpecs, util } from '../index.js';
+import type { PrecisionSetting } from '../model/auto-precision.js';
 import type { SamplerName } from '../sampling/index.js';
 import { group, int, nfeOption, samplerOption, seedOption, temperatureOption } from './options.js';
+import { withPrecisionFlag } from './precision-flag.js';
 
 interface Flags {
   model?: string;
@@ -16,6 +18,7 @@ interface Flags {
   sampler?: SamplerName;
   seed: number;
   json?: boolean;
+  precision?: PrecisionSetting;
 }
 
 /** An answer's lines: the strings of its one field where that is a list of strings, else its JSON. */
@@ -27,12 +30,15 @@ function answerLines(answer: unknown): string[] {
 }
 
 function registerOne(cmd: Command, spec: TaskSpec): void {
-  const sub = samplerOption(
-    cmd
-      .command(spec.name)
-      .description(`sample the ${spec.name} task's model (one sample a line, or one JSON line)`),
-    '--sampler',
-    "sampler (default: the task's for the model's process)",
+  const sub = withPrecisionFlag(
+    samplerOption(
+      cmd
+        .command(spec.name)
+        .description(`sample the ${spec.name} task's model (one sample a line, or one JSON line)`),
+      '--sampler',
+      "sampler (default: the task's for the model's process)",
+    ),
+    spec.name,
   )
     .option('--model <dir>', `a ${spec.name} run folder or exported model`)
     .option('-n, --n <n>', 'number of samples', int(1, 4096), 16)
@@ -49,7 +55,7 @@ function registerOne(cmd: Command, spec: TaskSpec): void {
     else sub.option(flag, about);
   }
   sub.action((o: Flags & Record<string, unknown>) => {
-    const m = spec.load(o.model);
+    const m = spec.load(o.model, o.precision);
     const q = Object.fromEntries(fields.flatMap(([f]) => (o[f] === undefined ? [] : [[f, o[f]]])));
     const condition =
       Object.keys(q).length > 0 ? spec.conditioning!.parse(m, q, (f) => `--${f}`) : undefined;

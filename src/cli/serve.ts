@@ -3,8 +3,11 @@
 // stream limit; prints its URL and which tasks it serves, and drains on SIGINT or SIGTERM.
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import type { PrecisionSetting } from '../model/auto-precision.js';
+import { precisionOf } from '../model/precision.js';
 import * as serve from '../serve/index.js';
 import { int } from './options.js';
+import { withPrecisionFlag } from './precision-flag.js';
 
 interface ServeOpts {
   port: number;
@@ -18,6 +21,7 @@ interface ServeOpts {
   jobTimeoutPerNfe: number;
   streamsPerClient: number;
   log?: boolean;
+  precision?: PrecisionSetting;
 }
 
 /** How long a stop waits for running jobs before it closes their connections. */
@@ -31,6 +35,7 @@ async function serveModels(o: ServeOpts): Promise<void> {
     port: o.port,
     host: o.host,
     models: o.models,
+    precision: o.precision,
     queue: { concurrency: o.jobs, maxWaiting: o.queue, waitMs: o.queueTimeout },
     deadlines: {
       writeMs: o.writeTimeout,
@@ -45,7 +50,7 @@ async function serveModels(o: ServeOpts): Promise<void> {
   log(`models: ${models}`);
   for (const [task, m] of Object.entries(s.ctx.served)) {
     log(
-      `${task}: ${'unavailable' in m ? `unavailable (${m.unavailable})` : join(models, m.source)}`,
+      `${task}: ${'unavailable' in m ? `unavailable (${m.unavailable})` : `${join(models, m.source)}, ${precisionOf(m.config.model)}`}`,
     );
   }
   if (!s.loopback)
@@ -57,9 +62,11 @@ async function serveModels(o: ServeOpts): Promise<void> {
 }
 
 export function registerServe(program: Command): void {
-  program
-    .command('serve')
-    .description('serve the web page that shows tokens sticking, and its API (docs/serve.md)')
+  withPrecisionFlag(
+    program
+      .command('serve')
+      .description('serve the web page that shows tokens sticking, and its API (docs/serve.md)'),
+  )
     .option('--port <n>', 'TCP port (0: any free one)', int(0, 65535), 8080)
     .option('--host <addr>', 'address to listen on (127.0.0.1: this machine only)', '127.0.0.1')
     .option('--models <dir>', "models folder with sudoku/, text/, image/ (default: the package's)")

@@ -8,6 +8,10 @@ import { autocast, type Tensor } from '../torch/index.js';
 export type Precision = 'float32' | 'bfloat16';
 export const PRECISIONS: readonly Precision[] = ['float32', 'bfloat16'];
 
+/** A network config's precision, float32 when it names none. */
+export const precisionOf = (model: { precision?: Precision }): Precision =>
+  model.precision ?? 'float32';
+
 /** What a report's header adds for a precision, after `sep`: nothing for float32. */
 export const precisionNote = (precision: Precision | undefined, sep = ';') =>
   precision === 'bfloat16' ? `${sep} bfloat16 compute` : '';

@@ -112,6 +112,7 @@ export interface ServedTask {
   available: true;
   source: string; // the weights file, relative to the models folder
   process: string; // the process's name (config.json's process.name)
+  precision: 'float32' | 'bfloat16'; // the network's compute precision as served
   samplers: string[];
   defaults: Defaults;
   length: number; // sites a sample

@@ -6,6 +6,7 @@
 // sent: the page and its API share one origin; a request must name this server in its Host header
 // (host-header.ts), so a page of another site cannot reach it by rebinding its name.
 import type { FastifyInstance } from 'fastify';
+import type { PrecisionSetting } from '../model/auto-precision.js';
 import { defaultSudokuBatch } from '../tasks/sudoku/solve-defaults.js';
 import { LIMITS } from './api-constants.js';
 import type { ServeContext } from './context.js';
@@ -47,6 +48,7 @@ export const TIMEOUTS = {
 export interface AppOptions {
   host?: string; // the address listened on, which a Host header may name (default 127.0.0.1)
   models?: string; // the models folder (default: the package's models/)
+  precision?: PrecisionSetting; // the networks' compute precision (default: SJD_PRECISION, else auto)
   queue?: QueueOptions;
   deadlines?: Partial<Deadlines>; // (default: DEFAULT_DEADLINES)
   streamsPerClient?: number; // open streams a remote address may hold (default 2)
@@ -59,7 +61,7 @@ function contextOf(o: AppOptions): ServeContext {
   const queue = new JobQueue(o.queue ?? DEFAULT_QUEUE);
   const deadlines = deadlinesOf(o.deadlines);
   return {
-    served: loadServedModels(o.models ?? SHIPPED_MODELS),
+    served: loadServedModels(o.models ?? SHIPPED_MODELS, o.precision),
     queue,
     deadlines,
     streams: new StreamClients(o.streamsPerClient ?? DEFAULT_STREAMS_PER_CLIENT),

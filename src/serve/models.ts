@@ -7,6 +7,7 @@
 // weights file and the reasons give paths relative to the models folder (or a file's name).
 import { existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import type { PrecisionSetting } from '../model/auto-precision.js';
 import { taskSpecs } from '../tasks/registry.js';
 import { MODEL_FILES } from '../train/index.js';
 import { type Served, servedModelOf } from './served.js';
@@ -29,8 +30,11 @@ const ABSOLUTE_PATH = /(?<=^|[\s'"`([=])\/[^\s'"`()[\],:]*/g;
 const redacted = (dir: string, message: string): string =>
   message.split('\n')[0]!.replace(ABSOLUTE_PATH, (p) => shownPath(dir, p));
 
-/** Each task's model from `<dir>/<task>`, or why it is unavailable. */
-export function loadServedModels(dir: string): Served {
+/**
+ * Each task's model from `<dir>/<task>` at `precision` (model/auto-precision.ts: auto resolved
+ * for each task), or why it is unavailable.
+ */
+export function loadServedModels(dir: string, precision?: PrecisionSetting): Served {
   if (!existsSync(dir)) throw new Error(`models folder ${dir}: no such folder`);
   if (!statSync(dir).isDirectory())
     throw new Error(`models folder ${dir} is a file, not a folder of models`);
@@ -43,7 +47,7 @@ export function loadServedModels(dir: string): Served {
       continue;
     }
     try {
-      const m = spec.load(path);
+      const m = spec.load(path, precision);
       out[task] = servedModelOf(spec, m, shownPath(dir, m.source));
     } catch (e) {
       out[task] = { unavailable: `${task}/: ${redacted(dir, (e as Error).message)}` };

@@ -5,6 +5,7 @@
 // /api/models tells of each. Nothing here reads a file or speaks HTTP: a browser bundle holds it.
 
 import { networkLength } from '../model/network.js';
+import { precisionOf } from '../model/precision.js';
 import type { SamplerName } from '../sampling/index.js';
 import { getSampler, samplers, samplersFor } from '../sampling/index.js';
 import type { TaskServing } from '../tasks/common/task-spec.js';
@@ -98,6 +99,7 @@ function taskInfo(spec: TaskServing<TaskModel>, m: Served[string] | undefined): 
     available: true,
     source: m.source,
     process: m.process.config.name,
+    precision: precisionOf(m.config.model),
     samplers: m.samplers,
     defaults: m.defaults,
     length: m.length,

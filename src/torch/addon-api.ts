@@ -51,6 +51,8 @@ const SIGNATURES = {
         torch: string;
         cuda: boolean;
         cudaDevices: number;
+        /** the GPU multiplies bfloat16 in hardware (compute capability 8.0 or later) */
+        cudaBf16: boolean;
         config: string;
         /** the glibc malloc settings the addon made at load (sizes in bytes, arenaMax the cap on malloc arenas), null when left alone */
         malloc: {

@@ -5,8 +5,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type PrecisionSetting, resolvePrecision } from '../model/auto-precision.js';
 import { Denoiser, type Network } from '../model/network.js';
-import { type Precision, withPrecision } from '../model/precision.js';
+import { withPrecision } from '../model/precision.js';
 import { UNetRegressor } from '../model/unet-regressor.js';
 import type { PixelDiffusion } from '../pixel/index.js';
 import { isPixelProcess, type SJDProcess } from '../process/index.js';
@@ -91,13 +92,14 @@ export interface LoadedNetwork {
 
 /**
  * The EMA weights of a run folder, or the weights of an exported model folder, in its network;
- * at `precision` where given (written into the config it returns), else at the model's own.
+ * at `precision` where given ('auto' resolved for its task, auto-precision.ts; written into the
+ * config it returns), else at the model's own.
  */
 export function loadNetwork(
   dir: string,
   shape: ShapeOf,
   expectTask?: string,
-  precision?: Precision,
+  precision?: PrecisionSetting,
 ): LoadedNetwork {
   if (!existsSync(join(dir, MODEL_FILES.config)))
     throw new Error(`${dir}: not a model or run folder (no ${MODEL_FILES.config})`);
@@ -132,9 +134,11 @@ export function networkOf(
   shape: ShapeOf,
   source: string,
   expectTask?: string,
-  precision?: Precision,
+  precision?: PrecisionSetting,
 ): LoadedNetwork {
-  const config = { ...saved, model: withPrecision(saved.model, precision) };
+  const at =
+    precision === undefined ? undefined : resolvePrecision(precision, saved.task).precision;
+  const config = { ...saved, model: withPrecision(saved.model, at) };
   const task = taskOf(config, shape, source, expectTask);
   const gen = new TorchGenerator(0);
   const model = (
@@ -177,8 +181,8 @@ export function modelFromFiles(
 /** Options of loading a model: `uniformHazard` samples a learned-hazard model with w = 1. */
 export interface LoadOptions {
   uniformHazard?: boolean;
-  /** the compute precision to sample at (precision.ts), else the model's own */
-  precision?: Precision;
+  /** the compute precision to sample at (auto-precision.ts), else the model's own */
+  precision?: PrecisionSetting;
 }
 
 /**
@@ -215,8 +219,13 @@ export interface LoadedPixelModel {
   source: string;
 }
 
-export function loadPixelModel(dir: string, shape: ShapeOf, expectTask?: string): LoadedPixelModel {
-  const r = loadNetwork(dir, shape, expectTask);
+export function loadPixelModel(
+  dir: string,
+  shape: ShapeOf,
+  expectTask?: string,
+  precision?: PrecisionSetting,
+): LoadedPixelModel {
+  const r = loadNetwork(dir, shape, expectTask, precision);
   if (!(r.model instanceof UNetRegressor))
     throw new Error(`${dir}: a ${r.config.process.name} model, not a pixel-space one`);
   return {

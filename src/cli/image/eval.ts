@@ -3,7 +3,8 @@
 // floor (the test set) and the ceiling (pixel marginals); label entropy, class coverage, speckle
 // and the share of sites the last step committed; --json ends with one line of the results.
 import type { Command } from 'commander';
-import { image } from '../../index.js';
+import { image, precisionOf } from '../../index.js';
+import type { PrecisionSetting } from '../../model/auto-precision.js';
 import type { SamplerName } from '../../sampling/index.js';
 import {
   group,
@@ -14,10 +15,12 @@ import {
   temperatureOption,
   topPOption,
 } from '../options.js';
+import { withPrecisionFlag } from '../precision-flag.js';
 import { withProgress } from '../progress.js';
 import { MODEL_OPTION } from './model-flag.js';
 
 interface EvalImageOpts {
+  precision?: PrecisionSetting;
   model?: string;
   features: string;
   n: number;
@@ -48,7 +51,7 @@ function referenceSets(o: EvalImageOpts, g: image.ImageGeometry) {
 
 function evalImages(o: EvalImageOpts): void {
   const { net, config: fc } = image.loadFeatureNet(o.features);
-  const m = image.loadAnyImageModel(o.model);
+  const m = image.loadAnyImageModel(o.model, o.precision);
   const { geometry: g, source } = m;
   if (fc.channels !== g.channels || fc.height !== g.height || fc.width !== g.width)
     throw new Error(
@@ -83,20 +86,30 @@ function evalImages(o: EvalImageOpts): void {
   console.log(
     `  speckle ${(100 * speckle).toFixed(2)}% of pixel values off their neighbours' median by more than a quarter of the range (test images ${(100 * speckleTest).toFixed(2)}%); the last step committed ${(100 * lastStep).toFixed(1)}% of the first batch's sites`,
   );
-  const more = { speckle, speckle_test: speckleTest, last_step: lastStep, sampler, nfe: r.nfe };
+  const more = {
+    speckle,
+    speckle_test: speckleTest,
+    last_step: lastStep,
+    sampler,
+    nfe: r.nfe,
+    precision: precisionOf(m.config.model),
+  };
   if (o.json)
     console.log(JSON.stringify({ ...s, ...more, seconds, model: source, features: o.features }));
 }
 
 export function registerEval(program: Command): void {
-  samplerOption(
-    group(program, 'eval', 'evaluate a model')
-      .command('image')
-      .description(
-        "Fréchet distance and KID of samples in the feature network's space, with the floor (test set) and ceiling (pixel marginals); label entropy; class coverage",
-      ),
-    '--sampler',
-    'sampler (default: mdlm for masked models, else sjd)',
+  withPrecisionFlag(
+    samplerOption(
+      group(program, 'eval', 'evaluate a model')
+        .command('image')
+        .description(
+          "Fréchet distance and KID of samples in the feature network's space, with the floor (test set) and ceiling (pixel marginals); label entropy; class coverage",
+        ),
+      '--sampler',
+      'sampler (default: mdlm for masked models, else sjd)',
+    ),
+    'image',
   )
     .option(...MODEL_OPTION)
     .option(

@@ -3,6 +3,7 @@
 // output file is claimed before any sampling (--force to replace it) and written atomically.
 import type { Command } from 'commander';
 import { image, util } from '../../index.js';
+import type { PrecisionSetting } from '../../model/auto-precision.js';
 import type { SamplerName } from '../../sampling/index.js';
 import {
   group,
@@ -14,6 +15,7 @@ import {
   temperatureOption,
   topPOption,
 } from '../options.js';
+import { withPrecisionFlag } from '../precision-flag.js';
 import { withProgress } from '../progress.js';
 import { MODEL_OPTION } from './model-flag.js';
 
@@ -30,13 +32,14 @@ interface SampleImageOpts {
   trace?: string;
   frames: number;
   force?: boolean;
+  precision?: PrecisionSetting;
 }
 
 function sampleImages(o: SampleImageOpts): void {
   util.distinctOutputs({ '--out': o.out, '--trace': o.trace });
   util.claimOutFile(o.out, o.force === true);
   if (o.trace) util.claimOutFile(o.trace, o.force === true, { flag: '--trace' });
-  const m = image.loadAnyImageModel(o.model);
+  const m = image.loadAnyImageModel(o.model, o.precision);
   const g = m.geometry;
   const t0 = performance.now();
   const r = withProgress(`sampling ${o.n} images`, o.n, 'images', (progress) =>
@@ -55,14 +58,17 @@ function sampleImages(o: SampleImageOpts): void {
 }
 
 export function registerSample(program: Command): void {
-  samplerOption(
-    group(program, 'sample', 'draw samples from a model')
-      .command('image')
-      .description(
-        'sample images into a PNG grid (Alg. 2 on a cosine grid; MDLM for masked models)',
-      ),
-    '--sampler',
-    'sampler (default: mdlm for masked models, else sjd; ddpm and bitdiff models: their own)',
+  withPrecisionFlag(
+    samplerOption(
+      group(program, 'sample', 'draw samples from a model')
+        .command('image')
+        .description(
+          'sample images into a PNG grid (Alg. 2 on a cosine grid; MDLM for masked models)',
+        ),
+      '--sampler',
+      'sampler (default: mdlm for masked models, else sjd; ddpm and bitdiff models: their own)',
+    ),
+    'image',
   )
     .option(...MODEL_OPTION)
     .option('--out <file>', 'the PNG grid to write', pngFile, image.SAMPLE_GRID_FILE)

@@ -3,11 +3,14 @@
 // k-mer distance of -n samples to the held-out sequences beside the training set's own, and
 // infilling of each held-out sequence's middle quarter beside the commonest-symbol guess.
 import type { Command } from 'commander';
-import { sampling, sequences } from '../../index.js';
+import { precisionOf, sampling, sequences } from '../../index.js';
+import type { PrecisionSetting } from '../../model/auto-precision.js';
 import type { SamplerName } from '../../sampling/index.js';
 import { group, int, nfeOption, samplerOption, seedOption, temperatureOption } from '../options.js';
+import { withPrecisionFlag } from '../precision-flag.js';
 
 interface EvalOpts {
+  precision?: PrecisionSetting;
   model: string;
   data?: string;
   n: number;
@@ -20,7 +23,7 @@ interface EvalOpts {
 }
 
 function evalSequences(o: EvalOpts): void {
-  const m = sequences.loadSequenceModel(o.model);
+  const m = sequences.loadSequenceModel(o.model, o.precision);
   const data = o.data ?? m.config.data;
   if (!data) throw new Error(`${o.model}: its config names no data; pass --data FILE`);
   const shown = o.data ?? m.config.dataAs ?? data; // the data as the user spelled them
@@ -44,18 +47,24 @@ function evalSequences(o: EvalOpts): void {
     `infilling the middle quarter: ${pct(r.infill_accuracy)} of ${r.holes} hidden symbols recovered (the commonest symbol everywhere: ${pct(r.infill_baseline)})`,
   );
   console.error(`${sampler} sampler, ${o.nfe} NFE, temperature ${o.temperature}, seed ${o.seed}`);
-  if (o.json) console.log(JSON.stringify({ ...r, nfe: o.nfe, sampler, seed: o.seed }));
+  if (o.json) {
+    const precision = precisionOf(m.config.model);
+    console.log(JSON.stringify({ ...r, nfe: o.nfe, sampler, seed: o.seed, precision }));
+  }
 }
 
 export function registerEval(program: Command): void {
-  samplerOption(
-    group(program, 'eval', 'evaluate a model')
-      .command('sequences')
-      .description(
-        'held-out ELBO (bits a symbol), k-mer distance of samples, and infilling of held-out sequences',
-      ),
-    '--sampler',
-    "sampler (default: the task's for the model's process)",
+  withPrecisionFlag(
+    samplerOption(
+      group(program, 'eval', 'evaluate a model')
+        .command('sequences')
+        .description(
+          'held-out ELBO (bits a symbol), k-mer distance of samples, and infilling of held-out sequences',
+        ),
+      '--sampler',
+      "sampler (default: the task's for the model's process)",
+    ),
+    'sequences',
   )
     .requiredOption('--model <dir>', 'a sequences run folder or exported model')
     .option(

@@ -4,7 +4,7 @@
 // solve on its own); --json ends with one line of the results. Ctrl-C stops the solve within a
 // sampler step, and the scores are over the puzzles solved before it.
 import type { Command } from 'commander';
-import { sampling, sudoku } from '../../index.js';
+import { precisionOf, sampling, sudoku } from '../../index.js';
 import * as lab from '../../lab/index.js';
 import { EXIT_INTERRUPTED, interruptible } from '../interrupt.js';
 import { group, int } from '../options.js';
@@ -136,7 +136,7 @@ async function evalSudoku(o: EvalOpts): Promise<void> {
     boards_per_s: e.s.boards / e.seconds,
     seconds: e.seconds,
     sampler: o.sampler,
-    precision: loaded.config.model.precision ?? 'float32',
+    precision: precisionOf(loaded.config.model),
     ...(adaptive ? { commit } : {}),
     rules: o.rules,
     retries: o.retries,

@@ -5,13 +5,15 @@
 // sampler's commit rule, temperature, grid, seed, batch, retries on a symmetric copy and the
 // worker processes; and those flags as the library's solve options.
 import type { Command } from 'commander';
-import { PRECISIONS, type Precision, sampling, sudoku, torch } from '../../index.js';
+import { sampling, sudoku, torch } from '../../index.js';
+import type { PrecisionSetting } from '../../model/auto-precision.js';
 import type { SamplerName } from '../../sampling/index.js';
 import { int, nfe, num, oneOf, samplerOption, seed, temperature } from '../options.js';
+import { withPrecisionFlag } from '../precision-flag.js';
 
 export interface SamplerOpts {
   model?: string;
-  precision?: Precision;
+  precision?: PrecisionSetting;
   sampler: SamplerName; // resolved before the action (withSolveDefaults)
   nfe: number;
   commitBy: 'probability' | 'margin';
@@ -52,21 +54,14 @@ export const commitOptions = (c: Command) =>
       sampling.DEFAULT_UNDOS,
     );
 
-/** The --precision flag (shared with `sjd demo`). */
-export const precisionOption = [
-  '--precision <p>',
-  "the network's compute precision: float32, or bfloat16 (its matrix products under autocast: on a CPU with AVX-512 BF16 about 1.7 times the boards/s at the same solve rate; emulated and slower without) (default: the model's)",
-  oneOf(PRECISIONS),
-] as const;
-
-/** The model the flags name: its folder (else the shipped one) and precision (else its own). */
-export const modelSource = (o: { model?: string; precision?: Precision }) => ({
+/** The model the flags name: its folder (else the shipped one) and precision setting. */
+export const modelSource = (o: { model?: string; precision?: PrecisionSetting }) => ({
   dir: o.model,
   precision: o.precision,
 });
 
 /** The model the flags name, loaded. */
-export const loadModelOf = (o: { model?: string; precision?: Precision }) =>
+export const loadModelOf = (o: { model?: string; precision?: PrecisionSetting }) =>
   sudoku.loadSudokuModel(o.model, o.precision);
 
 /** The commit rule from the flags (the undoings only for a sampler that makes them). */
@@ -136,9 +131,13 @@ export const samplerOptions = (c: Command) =>
   rulesOptions(
     commitOptions(
       samplerOption(
-        withSolveDefaults(c)
-          .option('--model <dir>', 'a run folder or an exported model (default: the shipped model)')
-          .option(...precisionOption),
+        withPrecisionFlag(
+          withSolveDefaults(c).option(
+            '--model <dir>',
+            'a run folder or an exported model (default: the shipped model)',
+          ),
+          'sudoku',
+        ),
         '--sampler',
         `sampler (${samplerDefaults}; adaptive: each board at its own time, stops when filled; adaptive-remask: also undoes what breaks the rules; confidence: the paper's policy, 2 NFE a step; sjd: Alg. 2)`,
         undefined,

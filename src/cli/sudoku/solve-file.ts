@@ -4,8 +4,9 @@
 
 import { statSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
-import { type Precision, sudoku, util } from '../../index.js';
+import { sudoku, util } from '../../index.js';
 import * as lab from '../../lab/index.js';
+import type { PrecisionSetting } from '../../model/auto-precision.js';
 import type { SamplerName } from '../../sampling/index.js';
 import { EXIT_INTERRUPTED, interruptible } from '../interrupt.js';
 import { cliProgress, formatTime, heartbeat } from '../progress.js';
@@ -121,7 +122,7 @@ function finish(out: string, how: string, nfe: number, tally: Tally, stopped: bo
 export async function solveFile(
   file: string,
   out: string,
-  o: { model?: string; precision?: Precision; sampler: SamplerName; nfe: number },
+  o: { model?: string; precision?: PrecisionSetting; sampler: SamplerName; nfe: number },
   settings: sudoku.SolveOptions,
   workers: number,
 ): Promise<void> {

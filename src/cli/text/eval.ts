@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { sampling, text, type torch, train, util } from '../../index.js';
+import { precisionOf, sampling, text, type torch, train, util } from '../../index.js';
 import { group, parsed } from '../options.js';
 import { withProgress } from '../progress.js';
 import { type SampleOpts, samplingOptions } from './sampling-flags.js';
@@ -36,7 +36,9 @@ function evalInfill(o: EvalOpts, m: Loaded, test: string): void {
     );
   if (o.json) {
     const sampler = o.sampler ?? sampling.defaultSampler(m.process);
-    console.log(JSON.stringify({ nfe: o.nfe, sampler, results }));
+    console.log(
+      JSON.stringify({ nfe: o.nfe, sampler, precision: precisionOf(m.config.model), results }),
+    );
   }
 }
 
@@ -95,6 +97,7 @@ function evalSamples(o: EvalOpts, m: Loaded, scorer: text.TextScorer, valid: str
     ...scorer.score(texts),
     nfe: o.nfe,
     temperature: o.temperature,
+    precision: precisionOf(m.config.model),
     chars_per_s,
     ...(elbo.elbo_bits === undefined ? {} : { elbo_bits: elbo.elbo_bits }),
   };
@@ -130,7 +133,13 @@ async function evalFrontier(
   );
   const reference = text.heldOutReference(scorer, corpus.valid, m.model.config.length);
   const model = o.model ?? m.source;
-  const about = { model, data: corpus.data, n: o.n, seed: o.seed };
+  const about = {
+    model,
+    data: corpus.data,
+    n: o.n,
+    seed: o.seed,
+    precision: precisionOf(m.config.model),
+  };
   await text.writeFrontier(files.json, files.svg, [{ label: model, points }], about, reference);
   const max = text.frontierMaxima(points);
   for (const nfe of text.FRONTIER_NFES)
@@ -141,7 +150,8 @@ async function evalFrontier(
     `held-out text: valid words >= 5 ${(100 * reference.valid_words5).toFixed(2)}%, >= 6 ${(100 * reference.valid_words6).toFixed(2)}%, unique ${(100 * reference.unique_words).toFixed(2)}%`,
   );
   console.log(`wrote ${files.json} and frontier.svg`);
-  if (o.json) console.log(JSON.stringify({ maxima: max, points }));
+  if (o.json)
+    console.log(JSON.stringify({ maxima: max, precision: precisionOf(m.config.model), points }));
 }
 
 /** The corpus whose test split is the dictionary: --data, else the model's when it is here. */

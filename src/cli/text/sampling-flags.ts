@@ -1,7 +1,8 @@
 // The sampling flags of `sjd sample text` and `sjd eval text`: the model, the sampler, its NFE,
 // temperature and top-p (the text spec's defaults), the number of samples, the seed, and the
-// uniform-hazard sampler of a model trained with hazard weights (tab:e2e-text8).
+// uniform-hazard sampler of a model trained with hazard weights (tab:e2e-text8), the precision.
 import type { Command } from 'commander';
+import type { PrecisionSetting } from '../../model/auto-precision.js';
 import type { SamplerName } from '../../sampling/index.js';
 import {
   int,
@@ -11,6 +12,7 @@ import {
   temperatureOption,
   topPOption,
 } from '../options.js';
+import { withPrecisionFlag } from '../precision-flag.js';
 
 export interface SampleOpts {
   model?: string;
@@ -21,11 +23,17 @@ export interface SampleOpts {
   topP: number;
   sampler?: SamplerName;
   uniformHazard?: boolean;
+  precision?: PrecisionSetting;
 }
 
 export function samplingOptions(cmd: Command): Command {
-  return samplerOption(cmd, '--sampler', 'sampler (default: mdlm for masked models, else sjd)')
-    .option('--model <dir>', 'a text run folder or exported text model (default: the shipped one)')
+  return withPrecisionFlag(
+    samplerOption(cmd, '--sampler', 'sampler (default: mdlm for masked models, else sjd)').option(
+      '--model <dir>',
+      'a text run folder or exported text model (default: the shipped one)',
+    ),
+    'text',
+  )
     .option(...nfeOption('text'))
     .option(...temperatureOption('text'))
     .option('-n, --n <n>', 'number of samples', int(1, 1_000_000), 16)

@@ -7,6 +7,7 @@
 // of `sjd train TASK` and `sjd compare TASK` are data it declares (TaskFlag), which the command
 // line adds as it finds them, a task registered at run time's as the shipped ones'.
 
+import type { PrecisionSetting } from '../../model/auto-precision.js';
 import type { Precision } from '../../model/precision.js';
 import type { SamplingDefaults, SamplingSettings, TrajectoryStep } from '../../sampling/index.js';
 import type {
@@ -157,8 +158,11 @@ export interface TaskServing<M extends LoadedModel = LoadedModel> {
 
 /** A task to the commands: how it is served, and how its models load, train and compare. */
 export interface TaskSpec<M extends LoadedModel = LoadedModel> extends TaskServing<M> {
-  /** A run folder or exported model (the shipped one when `dir` is absent). */
-  load(dir?: string): M;
+  /**
+   * A run folder or exported model (the shipped one when `dir` is absent), sampling at
+   * `precision` (model/auto-precision.ts; default SJD_PRECISION, else auto).
+   */
+  load(dir?: string, precision?: PrecisionSetting): M;
   train: TrainEntry;
   compare?: CompareEntry;
 }

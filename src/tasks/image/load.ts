@@ -5,6 +5,7 @@
 // `sjd serve` and the demo load SJD models (loadImageModel), whose steps the page shows.
 
 import { join } from 'node:path';
+import { defaultPrecisionSetting, type PrecisionSetting } from '../../model/auto-precision.js';
 import { isPixelProcess } from '../../process/index.js';
 import { MODEL_FILES, readConfig } from '../../train/index.js';
 import { loadModel, loadPixelModel } from '../../train/model-io.js';
@@ -37,17 +38,26 @@ function savedProcess(path: string): string {
   }
 }
 
-/** An SJD image model (masked, hybrid, sjd): its classifier and process. */
-export function loadImageModel(dir?: string): ImageModel {
+/**
+ * An SJD image model (masked, hybrid, sjd): its classifier and process, at `precision`
+ * (auto-precision.ts).
+ */
+export function loadImageModel(
+  dir?: string,
+  precision: PrecisionSetting = defaultPrecisionSetting(),
+): ImageModel {
   const path = modelPath(dir);
-  const r = loadModel(path, (c) => savedImageShape(c, path), 'image');
+  const r = loadModel(path, (c) => savedImageShape(c, path), 'image', { precision });
   return { ...r, geometry: r.config.image! };
 }
 
 /** An image model of any process, the pixel-space ddpm and bitdiff included. */
-export function loadAnyImageModel(dir?: string): AnyImageModel {
+export function loadAnyImageModel(
+  dir?: string,
+  precision: PrecisionSetting = defaultPrecisionSetting(),
+): AnyImageModel {
   const path = modelPath(dir);
-  if (!isPixelProcess(savedProcess(path))) return loadImageModel(path);
-  const r = loadPixelModel(path, (c) => savedImageShape(c, path), 'image');
+  if (!isPixelProcess(savedProcess(path))) return loadImageModel(path, precision);
+  const r = loadPixelModel(path, (c) => savedImageShape(c, path), 'image', precision);
   return { ...r, geometry: r.config.image! };
 }

@@ -4,6 +4,7 @@
 // library's sampling defaults, a training run from `sjd train sequences`'s flags, and unconditional
 // sampling as the API answers it.
 
+import { defaultPrecisionSetting, type PrecisionSetting } from '../../model/auto-precision.js';
 import { networkLength } from '../../model/network.js';
 import type { LoadedModel } from '../../train/model-io.js';
 import { loadTransformer } from '../../train/model-io.js';
@@ -25,12 +26,15 @@ import { SequenceTask, sequenceShape } from './task.js';
 export type SequenceModel = LoadedModel & { vocabulary: Alphabet; pieces: string[] };
 
 /** A run folder or exported model of the sequences task, with its alphabet. */
-export function loadSequenceModel(dir?: string): SequenceModel {
+export function loadSequenceModel(
+  dir?: string,
+  precision: PrecisionSetting = defaultPrecisionSetting(),
+): SequenceModel {
   if (!dir)
     throw new Error(
       'the sequences task ships no model: give --model DIR (a run folder or an exported model)',
     );
-  const r = loadTransformer(dir, sequenceShape, 'sequences');
+  const r = loadTransformer(dir, sequenceShape, 'sequences', { precision });
   const vocabulary = r.config.alphabet!;
   return { ...r, vocabulary, pieces: [...vocabulary.symbols, ...(vocabulary.pad ? [''] : [])] };
 }

@@ -12,7 +12,7 @@ import { type TextModel, textServing, withVocabulary } from './serving.js';
 
 export const textSpec: TaskSpec<TextModel> = {
   ...textServing,
-  load: (dir) => withVocabulary(loadTextModel(dir)),
+  load: (dir, precision) => withVocabulary(loadTextModel(dir, { precision })),
   train: {
     description: 'train a text8-style character denoiser (default: sjd with the 1-D Gaussian W)',
     sizes: TEXT_SIZES,

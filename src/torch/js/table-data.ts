@@ -28,6 +28,7 @@ export function defineRuntime(def: Def): void {
     torch: 'none',
     cuda: false,
     cudaDevices: 0,
+    cudaBf16: false,
     config: 'TypeScript backend',
     malloc: null,
   }));
