@@ -2,7 +2,7 @@
 // bfloat16 where the hardware multiplies it natively, float32 elsewhere and on the TypeScript
 // backend; a precision asked for is used (emulated bfloat16 said to be slower); SJD_PRECISION
 // sets the default and is checked; the loaders build the network at the setting's precision; the
-// commands name it on their first line and in eval's JSON.
+// commands name it in eval's JSON and, on a terminal, on their first line.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
@@ -83,23 +83,34 @@ test("a loader builds the network at the setting's precision: asked, or auto's c
   assert.equal(auto, resolvePrecision('auto', 'sudoku').precision);
 });
 
-test('the first line of a command that samples names its precision and why; eval JSON names it', () => {
+const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
+
+test("a command's default is auto: eval's JSON names the precision; on a terminal, so does the first line", () => {
   const { [PRECISION_ENV]: _, ...env } = process.env;
   const run = (...args: string[]) =>
     spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env });
-  const auto = run('sample', 'text', '-n', '1', '--nfe', '4');
+  const evalArgs = ['eval', 'text', '-n', '2', '--nfe', '4', '--json'];
+  const json = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!);
+  const auto = run(...evalArgs);
   assert.equal(auto.status, 0, auto.stderr);
-  const want = cpuInfo().bf16
-    ? 'bfloat16 (auto: the CPU has AVX-512 BF16)'
-    : 'float32 (auto: the CPU has no AVX-512 BF16 or AMX)';
-  const first = auto.stderr.split('\n')[0]!;
-  assert.match(first, /^sjd sample text: libtorch [^,]+, /);
-  assert.equal(first.replace(/^sjd sample text: libtorch [^,]+, /, ''), want);
-  const asked = run('eval', 'text', '-n', '2', '--nfe', '4', '--json', '--precision', 'float32');
+  assert.equal(json(auto.stdout).precision, resolvePrecision('auto', 'text').precision);
+  const asked = run(...evalArgs, '--precision', 'float32');
   assert.equal(asked.status, 0, asked.stderr);
-  assert.match(asked.stderr.split('\n')[0]!, /^sjd eval text: libtorch [^,]+, float32 \(asked\)$/);
-  assert.equal(JSON.parse(asked.stdout.trim().split('\n').at(-1)!).precision, 'float32');
+  assert.equal(json(asked.stdout).precision, 'float32');
   const bad = run('solve', '--precision', 'fp16', '1'.repeat(81));
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /^sjd: option '--precision <p>' argument 'fp16' is invalid/);
+  if (script.status !== 0) return; // util-linux's script gives the command a terminal
+  const tty = spawnSync(
+    'script',
+    ['-qec', `node ${bin} sample text -n 1 --nfe 4 > /dev/null`, '/dev/null'],
+    { encoding: 'utf8', env },
+  );
+  assert.equal(tty.status, 0, tty.stdout);
+  const want = cpuInfo().bf16
+    ? 'bfloat16 (auto: the CPU has AVX-512 BF16)'
+    : 'float32 (auto: the CPU has no AVX-512 BF16 or AMX)';
+  const first = tty.stdout.split(/\r?\n/)[0]!;
+  assert.match(first, /^sjd sample text: libtorch [^,]+, /);
+  assert.equal(first.replace(/^sjd sample text: libtorch [^,]+, /, ''), want);
 });

@@ -72,17 +72,21 @@ test('on a terminal, a command that runs a model names its backend on its first 
   skip: script.status === 0 ? false : 'util-linux script is not installed',
 }, () => {
   const bin = join(root, 'bin', 'sjd.js');
+  const { SJD_PRECISION: _, ...autoEnv } = process.env; // the default setting, auto
   const run = (backend: string) =>
     spawnSync(
       'script',
       ['-qec', `SJD_BACKEND=${backend} node ${bin} solve ${PUZZLE} > /dev/null`, '/dev/null'],
-      { encoding: 'utf8', env: { ...process.env, SJD_THREADS: '1' } },
+      { encoding: 'utf8', env: { ...autoEnv, SJD_THREADS: '1' } },
     );
   const js = run('js');
   assert.equal(js.status, 0, js.stdout);
-  assert.equal(js.stdout.split(/\r?\n/)[0], 'sjd solve: TypeScript backend (SJD_BACKEND=js)');
+  assert.equal(
+    js.stdout.split(/\r?\n/)[0],
+    'sjd solve: TypeScript backend (SJD_BACKEND=js), float32 (auto: the TypeScript backend computes in float32)',
+  );
   const torch = run('torch');
-  assert.match(torch.stdout.split(/\r?\n/)[0]!, /^sjd solve: libtorch \d+\.\d+/);
+  assert.match(torch.stdout.split(/\r?\n/)[0]!, /^sjd solve: libtorch \d+\.\d+[^,]*, \w+ \(auto: /);
   // piped, stderr holds only what goes wrong
   const piped = spawnSync('node', [bin, 'solve', PUZZLE], { encoding: 'utf8' });
   assert.equal(piped.stderr, '');

@@ -8,7 +8,7 @@ import { image, runReverseDemo, sudoku, torch, util } from '../index.js';
 import type { PrecisionSetting } from '../model/auto-precision.js';
 import type { SamplerName } from '../sampling/index.js';
 import { int, nfe, pngFile, samplerOption, seed } from './options.js';
-import { withPrecisionFlag } from './precision-flag.js';
+import { precisionPhrase, withPrecisionFlag } from './precision-flag.js';
 import { heartbeat, withProgress } from './progress.js';
 import {
   commitOptions,
@@ -73,11 +73,14 @@ export function registerDemo(program: Command): void {
     .option('--force', 'image: replace an existing --out file')
     .option('--steps <n>', 'reverse: training steps', int(1, 1_000_000), 400)
     .option('--length <n>', 'reverse: sequence length', int(2, 256), 12)
-    .action(async (task: string | undefined, o: DemoOpts) => {
+    .action(async (task: string | undefined, o: DemoOpts, c: Command) => {
       const which = task ?? 'sudoku';
       const demo = DEMOS[which];
       if (!demo) throw new Error(`unknown demo '${which}' (${Object.keys(DEMOS).join(', ')})`);
-      console.log(`sjd demo ${which} (${torch.backend().label}, ${torch.getNumThreads()} threads)`);
+      const precision = precisionPhrase(c);
+      console.log(
+        `sjd demo ${which} (${torch.backend().label}, ${torch.getNumThreads()} threads)${precision === undefined ? '' : `, ${precision}`}`,
+      );
       await demo(o);
     });
 }

@@ -38,5 +38,8 @@ export function precisionPhrase(cmd: Command): string | undefined {
   const task = taskOf(cmd);
   if (task === null) return undefined;
   const setting = cmd.getOptionValue('precision') as PrecisionSetting;
-  return describePrecision(resolvePrecision(setting, task));
+  const r = resolvePrecision(setting, task);
+  // a precision asked for through the environment says so
+  const fromEnv = cmd.getOptionValueSource('precision') === 'env';
+  return describePrecision(fromEnv ? { ...r, why: r.why.replace(/^asked/, PRECISION_ENV) } : r);
 }

@@ -1,8 +1,8 @@
 // The `sjd` command tree: every command, its options and its action, built by commander. main.ts
 // runs it; tests read it (the commands and the flags each takes) without starting a process per
 // help page. A user's task modules (--task-module) must be loaded before it is built, so that each
-// task has its subcommands. The environment variables SJD_THREADS and SJD_DEVICE are checked as
-// the flags they stand for.
+// task has its subcommands. The environment variables SJD_THREADS, SJD_DEVICE and SJD_PRECISION
+// are checked as the flags they stand for.
 // SJD_PARSE_ONLY=1 parses the command line and stops before the command runs: commander has
 // then matched the command, refused unknown options and missing required ones, and run every
 // option's value parser (so a bad value still exits 2 with its one-line reason); the process
@@ -84,37 +84,45 @@ function rootCommand(): Command {
       '--tf32',
       'TensorFloat-32 in float32 matrix products on NVIDIA GPUs (faster, about 3 significant digits; as PyTorch allow_tf32)',
     )
-    .hook('preAction', (cmd, action) => {
-      refuseEmptyPaths(action);
-      if (process.env.SJD_PARSE_ONLY === '1') {
-        console.log(`sjd: parsed ${commandPath(action).join(' ')}`);
-        process.exit(0);
-      }
-      const o = cmd.opts() as { threads?: number; device?: string; tf32?: boolean };
-      // SJD_THREADS is checked by the flag's parser above and applied when libtorch loads (no
-      // load for it here), and so is --threads, through it, when libtorch is not loaded yet (its
-      // thread pools then start at that count); a device needs libtorch to be checked, so
-      // SJD_DEVICE's is checked now (the load names the variable), before the command starts.
-      if (o.threads !== undefined && cmd.getOptionValueSource('threads') === 'cli') {
-        if (torch.isLoaded()) torch.setNumThreads(o.threads);
-        else process.env.SJD_THREADS = String(o.threads);
-      }
-      if (o.device !== undefined) torch.setDefaultDevice(o.device);
-      if (o.tf32) torch.setAllowTF32(true);
-      const path = commandPath(action);
-      // a command that samples a model names its precision first, whatever its output is
-      const precision = precisionPhrase(action);
-      if (precision !== undefined || (process.stderr.isTTY && !QUIET_COMMANDS.has(path[0]!))) {
-        const be = torch.backend();
-        console.error(
-          `sjd ${path.join(' ')}: ${be.label}${be.name === 'js' ? ` (${be.why})` : ''}${precision === undefined ? '' : `, ${precision}`}`,
-        );
-      }
-    })
+    .hook('preAction', beforeAction)
     .configureOutput({
       outputError: (str, write) => write(`sjd: ${str.replace(/^error: /, '').trim()}\n`),
     })
     .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
+}
+
+/**
+ * Before any command: paths refused when empty, SJD_PARSE_ONLY's stop, the threads, device and
+ * TF32 applied, and on a terminal the first line (the backend, and the precision of a command
+ * that samples a model).
+ */
+function beforeAction(cmd: Command, action: Command): void {
+  refuseEmptyPaths(action);
+  if (process.env.SJD_PARSE_ONLY === '1') {
+    console.log(`sjd: parsed ${commandPath(action).join(' ')}`);
+    process.exit(0);
+  }
+  const o = cmd.opts() as { threads?: number; device?: string; tf32?: boolean };
+  // SJD_THREADS is checked by the flag's parser above and applied when libtorch loads (no
+  // load for it here), and so is --threads, through it, when libtorch is not loaded yet (its
+  // thread pools then start at that count); a device needs libtorch to be checked, so
+  // SJD_DEVICE's is checked now (the load names the variable), before the command starts.
+  if (o.threads !== undefined && cmd.getOptionValueSource('threads') === 'cli') {
+    if (torch.isLoaded()) torch.setNumThreads(o.threads);
+    else process.env.SJD_THREADS = String(o.threads);
+  }
+  if (o.device !== undefined) torch.setDefaultDevice(o.device);
+  if (o.tf32) torch.setAllowTF32(true);
+  const path = commandPath(action);
+  // on a terminal, the first line: the backend, and the precision of a command that samples
+  // (piped, stderr holds only what goes wrong; eval's JSON names the precision)
+  if (process.stderr.isTTY && !QUIET_COMMANDS.has(path[0]!)) {
+    const precision = precisionPhrase(action);
+    const be = torch.backend();
+    console.error(
+      `sjd ${path.join(' ')}: ${be.label}${be.name === 'js' ? ` (${be.why})` : ''}${precision === undefined ? '' : `, ${precision}`}`,
+    );
+  }
 }
 
 /** A flag whose value is a path (its value name in --help). */
