@@ -12,7 +12,8 @@
         "native/ops.cc",
         "native/autograd.cc",
         "native/optim.cc",
-        "native/distributed.cc"
+        "native/distributed.cc",
+        "native/profiler.cc"
       ],
       "include_dirs": [
         "<!(node -p \"require('node-addon-api').include_dir\")",

@@ -7,6 +7,8 @@
 // 32 images) and at 256 (CADD, 64 images at 32 NFE, under Alg. 2 and under the exact ancestral
 // step, the 256-level comparison's sampler) against the network passes of the same run: the
 // sampler's overhead.
+
+import { type PrecisionSetting, resolvePrecision } from '../src/model/auto-precision.js';
 import { UNetDenoiser } from '../src/model/unet.js';
 import { type ProcessName, valueAnchors } from '../src/process/index.js';
 import type { SamplerName } from '../src/sampling/index.js';
@@ -14,13 +16,14 @@ import {
   IMAGE_SIZES,
   ImageTask,
   imageConfig,
+  loadImageModel,
   sampleImages,
   syntheticImages,
 } from '../src/tasks/image/index.js';
 import { AdamW, TorchGenerator } from '../src/torch/index.js';
 import { buildModel, buildProcess } from '../src/train/build.js';
 import { crossEntropyStep } from '../src/train/step.js';
-import { alternate, interleaved, networkShare } from './reference.js';
+import { alternate, interleaved, networkShare, precisionRows } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 
 /** The cpu U-Net on 28 x 28 gray images at `levels`, batch B. */
@@ -29,11 +32,11 @@ function unetAt(levels: number, B: number) {
   const g = { height: 28, width: 28, channels: 1, classes: levels };
   return { m, g, B, L: g.height * g.width * g.channels };
 }
-const UNET = unetAt(16, 32);
+export const UNET = unetAt(16, 32);
 const UNET_256 = unetAt(256, 64);
 
 /** One training step of the U-Net (at `precision`) on fixed inputs, as a closure. */
-function unetStep(precision?: 'bfloat16', net = UNET): () => void {
+export function unetStep(precision?: 'bfloat16', net = UNET): () => void {
   const { m, g, B, L } = net;
   const gen = new TorchGenerator(0);
   const model = new UNetDenoiser(
@@ -51,10 +54,15 @@ function unetStep(precision?: 'bfloat16', net = UNET): () => void {
   };
 }
 
-register('image-train-step', async (): Promise<BenchResult> => {
+register('image-train-step', () => {
   const { m, g, B, L } = UNET;
-  const r = await alternate(unetStep(), { model: 'unet', ...m, ...g, batch: B, length: L }, 5, 3);
-  return { ...r, images_per_s: (B * 1000) / r.sjd_ms };
+  return precisionRows(
+    (p?: 'bfloat16') => unetStep(p),
+    { model: 'unet', ...m, ...g, batch: B, length: L },
+    5,
+    3,
+    { name: 'images_per_s', count: B },
+  );
 });
 
 register('image-train-step-256', async (): Promise<BenchResult> => {
@@ -63,15 +71,6 @@ register('image-train-step-256', async (): Promise<BenchResult> => {
   const r = await alternate(step, { model: 'unet', ...m, ...g, batch: B, length: L }, 3, 3);
   return { ...r, images_per_s: (B * 1000) / r.sjd_ms };
 });
-
-register(
-  'image-train-step-bf16',
-  (): BenchResult => {
-    const r = interleaved(unetStep('bfloat16'), unetStep(), 5);
-    return { ...r, images_per_s: (UNET.B * 1000) / r.sjd_ms };
-  },
-  'the same step in float32',
-);
 
 /** Sampling n untrained-model images at `levels` by `process` under `sampler` at `nfe`, against its passes. */
 function sampleShare(
@@ -109,4 +108,27 @@ register(
   'image-sample-256-ancestral',
   () => sampleShare(256, 'hybrid', 64, 32, 'ancestral'),
   'the network passes of the same run',
+);
+
+register(
+  'image-sample-auto',
+  (): BenchResult => {
+    // the shipped model, 32 images at NFE 64 at the default precision (auto-precision.ts)
+    // against float32: rounds interleaved, the same draws
+    const n = 32;
+    const at = (precision: PrecisionSetting) => {
+      const { model, process: proc, geometry } = loadImageModel(undefined, precision);
+      return () => {
+        sampleImages(model, proc, geometry, { n, nfe: 64, seed: 0, batch: n });
+      };
+    };
+    const r = interleaved(at('auto'), at('float32'), 3);
+    return {
+      ...r,
+      images_per_s: (n * 1000) / r.sjd_ms,
+      float32_images_per_s: (n * 1000) / r.ref_ms,
+      bfloat16: resolvePrecision('auto', 'image').precision === 'bfloat16' ? 1 : 0,
+    };
+  },
+  'the same sampling in float32',
 );

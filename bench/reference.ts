@@ -5,6 +5,7 @@
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { defaultDevice, getNumThreads, type Tensor, torchVersion } from '../src/torch/index.js';
+import type { BenchResult } from './registry.js';
 
 const script = new URL('../../bench/torch_ref.py', import.meta.url).pathname;
 /** The Python with torch: Debian's by default; a GPU machine's own with SJD_PYTHON. */
@@ -178,21 +179,68 @@ export async function alternate(
   rounds: number,
   block: number,
 ): Promise<{ sjd_ms: number; ref_ms: number }> {
+  const r = await alternateEach({ sjd: ours }, config, rounds, block);
+  return { sjd_ms: r.sjd!, ref_ms: r.ref_ms };
+}
+
+/**
+ * alternate() for several sjd steps (the same network at two precisions, say): in each round a
+ * block of each, then a block of the reference's. Returns each one's median and the reference's
+ * (ref_ms), in ms.
+ */
+export async function alternateEach(
+  ours: Record<string, () => void>,
+  config: object,
+  rounds: number,
+  block: number,
+): Promise<Record<string, number> & { ref_ms: number }> {
   const ref = await ReferenceServer.start(config);
   try {
-    ours();
+    for (const step of Object.values(ours)) step();
     await ref.steps(2);
-    const a: number[] = [];
+    const times: Record<string, number[]> = Object.fromEntries(
+      Object.keys(ours).map((k) => [k, []]),
+    );
     const b: number[] = [];
     for (let r = 0; r < rounds; r++) {
-      for (let i = 0; i < block; i++) {
-        const ms = timeMs(ours);
-        if (i > 0) a.push(ms);
-      }
+      for (const [name, step] of Object.entries(ours))
+        for (let i = 0; i < block; i++) {
+          const ms = timeMs(step);
+          if (i > 0) times[name]!.push(ms);
+        }
       b.push(...(await ref.steps(block)).slice(1));
     }
-    return { sjd_ms: median(a), ref_ms: median(b) };
+    const medians = Object.fromEntries(Object.entries(times).map(([k, a]) => [k, median(a)]));
+    return { ...medians, ref_ms: median(b) };
   } finally {
     ref.close();
   }
+}
+
+/**
+ * A training step in float32 and in bfloat16 against the reference's float32 step of the same
+ * run (alternateEach), as two rows: `float32` and `bfloat16`, each with `per_s` items a second.
+ */
+export async function precisionRows(
+  stepAt: (precision?: 'bfloat16') => () => void,
+  config: object,
+  rounds: number,
+  block: number,
+  per: { name: string; count: number },
+): Promise<Map<string, BenchResult>> {
+  const r = await alternateEach(
+    { float32: stepAt(), bfloat16: stepAt('bfloat16') },
+    config,
+    rounds,
+    block,
+  );
+  const row = (ms: number): BenchResult => ({
+    sjd_ms: ms,
+    ref_ms: r.ref_ms,
+    [per.name]: (per.count * 1000) / ms,
+  });
+  return new Map([
+    ['float32', row(r.float32!)],
+    ['bfloat16', row(r.bfloat16!)],
+  ]);
 }

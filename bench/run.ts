@@ -16,6 +16,7 @@ import './image.js';
 import './js-backend.js';
 import './train-step.js';
 import './process-cost.js';
+import './profile.js';
 import './serve-load.js';
 import './sudoku.js';
 import './text.js';

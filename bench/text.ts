@@ -3,9 +3,12 @@
 // (b) the full SJD step (1-D Gaussian W, sigma_W = 1.5: corruption, forward, backward, AdamW)
 // against the bare network step, in the same process: the process's overhead; (c) sampling
 // characters/s (Alg. 2, 64 NFE, 32 samples) against the network passes of the same run: the
-// sampler's overhead; (d) the bare step with the network at bfloat16 (precision.ts, autocast)
-// against the same step in float32, in the same process.
+// sampler's overhead. The training step (a) in float32 and with the network at bfloat16
+// (precision.ts, autocast), both against PyTorch's float32 step of the same run; (d) sampling at
+// the defaults (auto-precision.ts) against float32, in the same process.
+import { type PrecisionSetting, resolvePrecision } from '../src/model/auto-precision.js';
 import { sampleTimes } from '../src/process/index.js';
+import { loadTextModel } from '../src/tasks/text/load.js';
 import { textConfig } from '../src/tasks/text/presets.js';
 import { sampleText } from '../src/tasks/text/sample.js';
 import { TextTask } from '../src/tasks/text/task.js';
@@ -13,7 +16,7 @@ import { AdamW, TorchGenerator } from '../src/torch/index.js';
 import { buildModel, buildProcess } from '../src/train/build.js';
 import { sjdLoss } from '../src/train/sjd-loss.js';
 import { crossEntropyStep, optimiseStep } from '../src/train/step.js';
-import { alternate, interleaved, networkShare } from './reference.js';
+import { interleaved, networkShare, precisionRows } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 
 function setup(precision?: 'bfloat16') {
@@ -42,12 +45,15 @@ function bareStep(s: ReturnType<typeof setup>, opt: AdamW): () => void {
   };
 }
 
-register('text-train-step', async (): Promise<BenchResult> => {
+register('text-train-step', () => {
   const s = setup();
-  const opt = new AdamW(s.model.parameters(), { lr: 1e-3 });
   const m = s.config.model;
-  const r = await alternate(
-    bareStep(s, opt),
+  const stepAt = (precision?: 'bfloat16') => {
+    const at = setup(precision);
+    return bareStep(at, new AdamW(at.model.parameters(), { lr: 1e-3 }));
+  };
+  return precisionRows(
+    stepAt,
     {
       model: 'dit',
       dim: m.width,
@@ -60,26 +66,11 @@ register('text-train-step', async (): Promise<BenchResult> => {
       classes: 27,
       batch: s.B,
     },
-    6,
+    5,
     4,
+    { name: 'tokens_per_s', count: s.B * s.L },
   );
-  return { ...r, tokens_per_s: (s.B * s.L * 1000) / r.sjd_ms };
 });
-
-register(
-  'text-train-step-bf16',
-  (): BenchResult => {
-    const f32 = setup();
-    const bf16 = setup('bfloat16');
-    const r = interleaved(
-      bareStep(bf16, new AdamW(bf16.model.parameters(), { lr: 1e-3 })),
-      bareStep(f32, new AdamW(f32.model.parameters(), { lr: 1e-3 })),
-      6,
-    );
-    return { ...r, tokens_per_s: (bf16.B * bf16.L * 1000) / r.sjd_ms };
-  },
-  'the same step in float32',
-);
 
 register(
   'text-sjd-step',
@@ -116,4 +107,28 @@ register(
     return { ...r, chars_per_s: (n * s.L * 1000) / r.sjd_ms };
   },
   'the network passes of the same run',
+);
+
+register(
+  'text-sample-auto',
+  (): BenchResult => {
+    // the shipped model, 32 texts at NFE 64 at the default precision (auto-precision.ts) against
+    // float32: rounds interleaved, the same draws
+    const n = 32;
+    const at = (precision: PrecisionSetting) => {
+      const { model, process: proc } = loadTextModel(undefined, { precision });
+      return () => {
+        sampleText(model, proc, { n, nfe: 64, temperature: 0.7, seed: 0, batch: n });
+      };
+    };
+    const r = interleaved(at('auto'), at('float32'), 3);
+    const chars = n * 256;
+    return {
+      ...r,
+      chars_per_s: (chars * 1000) / r.sjd_ms,
+      float32_chars_per_s: (chars * 1000) / r.ref_ms,
+      bfloat16: resolvePrecision('auto', 'text').precision === 'bfloat16' ? 1 : 0,
+    };
+  },
+  'the same sampling in float32',
 );

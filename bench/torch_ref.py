@@ -6,6 +6,9 @@ src/model/token-classifier.ts + backbone.ts, in Debian's PyTorch (python3-torch)
   torch_ref.py serve --config JSON --threads T   for each "steps N" line on stdin, N steps and
                      one JSON line {"times": [s...]} on stdout (benchmarks alternate in blocks);
                      config.model "token" (default) or "dit" (the text denoiser, adaLN-zero)
+  torch_ref.py profile --config JSON --steps N --warmup W --threads T   the aten ops of N training
+                     steps under the legacy autograd profiler -> JSON {"ops": [{name, calls,
+                     totalUs, selfUs}...]} (bench/profile.ts)
   torch_ref.py forward --weights W.safetensors --tokens T.safetensors --out O.safetensors
                      (config.model "unet": the image U-Net, inputs y, t, on_anchor)
   torch_ref.py gemm --n 1024 --reps R --threads T                       -> JSON seconds
@@ -382,6 +385,21 @@ def cmd_step(a):
     print(json.dumps({"times": times, "threads": torch.get_num_threads(), "params": sum(p.numel() for p in model.parameters())}))
 
 
+def cmd_profile(a):
+    """The aten ops of `steps` training steps (after `warmup`) under the legacy autograd profiler,
+    as sjd's native/profiler.cc reads libtorch's: per op name, calls and total and self CPU time."""
+    torch.set_num_threads(a.threads)
+    _, step = make_step(json.loads(a.config), "cpu")
+    for _ in range(a.warmup):
+        step()
+    with torch.autograd.profiler.profile(use_kineto=False) as prof:
+        for _ in range(a.steps):
+            step()
+    ops = [{"name": e.key, "calls": e.count, "totalUs": e.cpu_time_total, "selfUs": e.self_cpu_time_total}
+           for e in prof.key_averages()]
+    print(json.dumps({"ops": ops, "steps": a.steps}))
+
+
 def cmd_forward(a):
     w = read_safetensors(a.weights)
     meta = json.loads(a.config)
@@ -474,6 +492,11 @@ def main():
     s.add_argument("--warmup", type=int, default=2)
     s.add_argument("--threads", type=int, default=2)
     s.add_argument("--device", default="cpu")
+    q = sub.add_parser("profile")
+    q.add_argument("--config", required=True)
+    q.add_argument("--steps", type=int, default=3)
+    q.add_argument("--warmup", type=int, default=2)
+    q.add_argument("--threads", type=int, default=2)
     f = sub.add_parser("forward")
     f.add_argument("--weights", required=True)
     f.add_argument("--tokens", required=True)
@@ -493,7 +516,7 @@ def main():
     r.add_argument("--reps", required=True)
     r.add_argument("--threads", type=int, default=1)
     a = p.parse_args()
-    {"step": cmd_step, "serve": cmd_serve, "forward": cmd_forward, "gemm": cmd_gemm,
+    {"step": cmd_step, "serve": cmd_serve, "profile": cmd_profile, "forward": cmd_forward, "gemm": cmd_gemm,
      "flops": cmd_flops, "allreduce": cmd_allreduce}[a.cmd](a)
 
 

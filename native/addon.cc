@@ -308,6 +308,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   RegisterAutograd(table);
   RegisterOptim(table);
   RegisterDistributed(table);
+  RegisterProfiler(table);
   for (const auto& e : table) {
     exports.Set(e.name, Napi::Function::New(env, Trampoline, e.name, reinterpret_cast<void*>(e.fn)));
   }

@@ -47,6 +47,7 @@ void RegisterOps(std::vector<Export>& out);
 void RegisterAutograd(std::vector<Export>& out);
 void RegisterOptim(std::vector<Export>& out);
 void RegisterDistributed(std::vector<Export>& out);
+void RegisterProfiler(std::vector<Export>& out);  // profiler.cc
 
 // ---- handles ----
 Napi::Value Wrap(Napi::Env env, at::Tensor t);  // undefined tensor -> null

@@ -169,6 +169,11 @@ const SIGNATURES = {
       (g: GroupHandle) => { rank: number; worldSize: number; backend: Backend; timeoutMs: number }
     >(),
   pgDestroy: fn<(g: GroupHandle) => void>(),
+
+  // ---- profiler.cc: libtorch's autograd profiler, aten ops by name ----
+  profileStart: fn<() => void>(),
+  /** Every op run since profileStart: calls, and CPU time with and without the ops it called. */
+  profileStop: fn<() => { name: string; calls: number; totalUs: number; selfUs: number }[]>(),
 };
 
 type Signatures = {

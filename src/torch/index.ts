@@ -15,6 +15,7 @@ export {
 } from './native.js';
 export * as nn from './nn/index.js';
 export { AdamW, Optimizer, type ParamGroup, type ParamState, SGD } from './optim.js';
+export { type OpProfile, profileOps } from './profile.js';
 export { defaultGenerator, manualSeed, randnByRow, TorchGenerator } from './random.js';
 export {
   type AddonBuild,

@@ -2,8 +2,8 @@
 // in TypeScript over strided typed arrays (tensor-data.ts), so that the same processes, samplers,
 // models and tasks run where libtorch does not: on any Node, and in a browser. It runs models
 // (inference): every op the samplers, the three tasks' networks and their sampling paths call.
-// Autograd's backward pass, the optimisers and torch.distributed are libtorch's: each is refused
-// in one line that names libtorch (JS_REFUSED). It computes on the CPU in one thread; autocast's
+// Autograd's backward pass, the optimisers, torch.distributed and the op profiler are libtorch's:
+// each is refused in one line that names libtorch (JS_REFUSED). It computes on the CPU in one thread; autocast's
 // bfloat16 is computed in float32 here (recorded, not applied), so a bfloat16 model gives
 // float32's numbers.
 import { isNative, missingFunctions, type Native } from '../addon-api.js';
@@ -37,6 +37,8 @@ export const JS_REFUSED = [
   'pgBarrier',
   'pgInfo',
   'pgDestroy',
+  'profileStart',
+  'profileStop',
 ] as const;
 
 const WHAT: Record<(typeof JS_REFUSED)[number], string> = {
@@ -54,6 +56,8 @@ const WHAT: Record<(typeof JS_REFUSED)[number], string> = {
   pgBarrier: 'data-parallel training (torch.distributed)',
   pgInfo: 'data-parallel training (torch.distributed)',
   pgDestroy: 'data-parallel training (torch.distributed)',
+  profileStart: "libtorch's op profiler",
+  profileStop: "libtorch's op profiler",
 };
 
 export const refusal = (what: string) =>
