@@ -92,6 +92,7 @@ function evalImages(o: EvalImageOpts): void {
     last_step: lastStep,
     sampler,
     nfe: r.nfe,
+    n: o.n,
     precision: precisionOf(m.config.model),
   };
   if (o.json)
