@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import {
   AUTO_KEEPS_FLOAT32,
   defaultPrecisionSetting,
+  describePrecision,
   nativeBfloat16,
   PRECISION_ENV,
   resolvePrecision,
@@ -20,16 +21,17 @@ const bin = new URL('../../bin/sjd.js', import.meta.url).pathname;
 const HAS = { yes: true, why: 'the CPU has AVX-512 BF16' };
 const LACKS = { yes: false, why: 'the CPU has no AVX-512 BF16 or AMX' };
 const JS = { yes: false, js: true, why: 'the TypeScript backend computes in float32' };
+const NONE = {}; // no task kept at float32: auto's rule alone
 
 test('auto: bfloat16 where the hardware has it, float32 where not; an asked precision is used as asked', () => {
-  assert.deepEqual(resolvePrecision('auto', 'text', HAS), {
+  assert.deepEqual(resolvePrecision('auto', 'text', HAS, NONE), {
     precision: 'bfloat16',
     setting: 'auto',
     why: 'auto: the CPU has AVX-512 BF16',
   });
-  assert.equal(resolvePrecision('auto', 'text', LACKS).precision, 'float32');
+  assert.equal(resolvePrecision('auto', 'text', LACKS, NONE).precision, 'float32');
   assert.equal(resolvePrecision('auto', undefined, JS).precision, 'float32');
-  assert.deepEqual(resolvePrecision('float32', 'text', HAS), {
+  assert.deepEqual(resolvePrecision('float32', 'text', HAS, NONE), {
     precision: 'float32',
     setting: 'float32',
     why: 'asked',
@@ -39,7 +41,8 @@ test('auto: bfloat16 where the hardware has it, float32 where not; an asked prec
   assert.equal(emulated.precision, 'bfloat16');
   assert.match(emulated.why, /^asked; emulated, slower: the CPU has no AVX-512 BF16/);
   assert.equal(resolvePrecision('bfloat16', 'text', JS).precision, 'float32');
-  // a task that measured outside float32's spread keeps float32 under auto, with the reason
+  // a task that measured outside float32's spread (or not yet) keeps float32 under auto, with the
+  // reason
   const keeps = { text: 'auto keeps float32 for text' };
   assert.deepEqual(resolvePrecision('auto', 'text', HAS, keeps), {
     precision: 'float32',
@@ -107,9 +110,8 @@ test("a command's default is auto: eval's JSON names the precision; on a termina
     { encoding: 'utf8', env },
   );
   assert.equal(tty.status, 0, tty.stdout);
-  const want = cpuInfo().bf16
-    ? 'bfloat16 (auto: the CPU has AVX-512 BF16)'
-    : 'float32 (auto: the CPU has no AVX-512 BF16 or AMX)';
+  const want = describePrecision(resolvePrecision('auto', 'text'));
+  assert.match(want, /^(bfloat16|float32) \(auto: /);
   const first = tty.stdout.split(/\r?\n/)[0]!;
   assert.match(first, /^sjd sample text: libtorch [^,]+, /);
   assert.equal(first.replace(/^sjd sample text: libtorch [^,]+, /, ''), want);

@@ -19,9 +19,13 @@ export const PRECISION_ENV = 'SJD_PRECISION';
 
 /**
  * Tasks whose models 'auto' keeps at float32 whatever the hardware, with the reason: those where
- * bfloat16 sampling measured outside float32's seed spread (docs/reports/precision.md).
+ * bfloat16 sampling measured outside float32's seed spread, or is not measured yet
+ * (docs/reports/precision.md). A task of the user's own is not here: auto's rule applies to it.
  */
-export const AUTO_KEEPS_FLOAT32: Readonly<Record<string, string>> = {};
+export const AUTO_KEEPS_FLOAT32: Readonly<Record<string, string>> = {
+  text: "auto: float32 until bfloat16's text quality is measured (docs/reports/precision.md)",
+  image: "auto: float32 until bfloat16's image quality is measured (docs/reports/precision.md)",
+};
 
 /** A setting resolved: the precision used, what was asked, and why, in a few words. */
 export interface ResolvedPrecision {
