@@ -23,8 +23,7 @@ export const PRECISION_ENV = 'SJD_PRECISION';
  * (docs/reports/precision.md). A task of the user's own is not here: auto's rule applies to it.
  */
 export const AUTO_KEEPS_FLOAT32: Readonly<Record<string, string>> = {
-  text: "auto: float32 until bfloat16's text quality is measured (docs/reports/precision.md)",
-  image: "auto: float32 until bfloat16's image quality is measured (docs/reports/precision.md)",
+  image: "auto: float32 for images until bfloat16's quality on them is measured",
 };
 
 /** A setting resolved: the precision used, what was asked, and why, in a few words. */
