@@ -10,6 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { resolvePrecision } from '../src/model/auto-precision.js';
 import * as torch from '../src/torch/index.js';
 import { rankBound } from '../src/train/index.js';
 import { freePort } from '../src/util/free-port.js';
@@ -59,6 +60,14 @@ test('2 processes x 1 shard take the same steps as 1 process x 2 shards', () => 
   assert.equal(a.length, b.length);
   for (const [i, x] of a.entries())
     assert.ok(Math.abs(x - b[i]!) < 1e-5, `loss at row ${i}: ${x} vs ${b[i]}`);
+});
+
+test("--precision auto in a 2-process run: every rank trains at rank 0's choice, recorded", () => {
+  const r = sjd('--steps', '2', '--nproc', '2', '--precision', 'auto', '--out', join(dir, 'auto'));
+  assert.equal(r.status, 0, r.stderr);
+  const config = JSON.parse(readFileSync(join(dir, 'auto', 'config.json'), 'utf8'));
+  const want = resolvePrecision('auto', 'sudoku', undefined, {}).precision;
+  assert.equal(config.model.precision ?? 'float32', want);
 });
 
 test('a 2-process run stopped half way resumes on 1 process along the same trajectory', () => {

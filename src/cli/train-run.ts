@@ -6,7 +6,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { PRECISIONS, type Precision, type PreparedRun, train as T } from '../index.js';
+import { type PreparedRun, train as T } from '../index.js';
+import { PRECISION_SETTINGS, type PrecisionSetting } from '../model/auto-precision.js';
 import * as torch from '../torch/index.js';
 import { configFlags, readConfigFile, withConfigFile } from './config-file.js';
 import { int, num, oneOf, seed } from './options.js';
@@ -19,6 +20,7 @@ import {
 } from './parallel.js';
 import { cliProgress, formatTime } from './progress.js';
 import { extensionNote, resumeFlags, withRecordedFlags } from './resume.js';
+import { agreedPrecision, withTrainingPrecision } from './train-precision.js';
 
 export interface RunFlags extends ParallelFlags {
   stopAfter?: number;
@@ -31,7 +33,7 @@ export interface RunFlags extends ParallelFlags {
   evalEvery?: number;
   resume?: boolean;
   init?: string;
-  precision?: Precision;
+  precision?: PrecisionSetting; // auto resolved before the run is prepared (train-precision.ts)
   config?: string;
   printConfig?: boolean;
 }
@@ -79,8 +81,8 @@ export const runOptions = (c: Command) =>
       )
       .option(
         '--precision <p>',
-        "the network's compute precision: float32, or bfloat16 (matrix products and convolutions under autocast, weights and optimiser in float32; the paper's setting, several times faster on CPUs with AVX-512 BF16) (default: float32)",
-        oneOf(PRECISIONS),
+        "the network's compute precision: float32, bfloat16 (matrix products and convolutions under autocast, weights and optimiser in float32; the paper's setting, several times faster on CPUs with AVX-512 BF16), or auto (bfloat16 where the CPU or GPU multiplies it natively, else float32; chosen when the run starts and recorded) (default: float32)",
+        oneOf(PRECISION_SETTINGS),
       )
       .option('--resume', 'continue the run in --out from its checkpoint')
       .option(
@@ -103,11 +105,13 @@ export function trainAction<F extends RunFlags>(
   name: string,
   prepare: (o: F, saved: T.TrainConfig | undefined) => PreparedRun,
 ): (o: F, cmd: Command) => Promise<void> {
-  return async (o, cmd) => {
+  return async (given, cmd) => {
+    const o = withTrainingPrecision(given, name);
     if (o.printConfig) return printConfig(o, cmd, prepare);
     torch.requireLibtorch('training');
     if (await launched(o)) return;
     const dp = await joinGroup(o);
+    if (given.precision === 'auto') o.precision = agreedPrecision(o.precision, dp);
     const opened = T.openRun(o.out, o.resume === true, dp.rank === 0 || o.resume === true);
     if (dp.rank === 0) T.checkUnclaimed(o.out); // rank 0 claims the run for every rank
     const { saved } = opened;

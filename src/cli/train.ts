@@ -4,7 +4,7 @@
 // same body (train-run.ts), then the flags its task declares (train.flags), checks --out before
 // loading any data, and builds its run with its task's spec (train.prepare).
 import type { Command } from 'commander';
-import { type TaskSpec, taskSpecs } from '../index.js';
+import { type Precision, type TaskSpec, taskSpecs } from '../index.js';
 import { addFlags, group, type ProcessFlags, processOptions } from './options.js';
 import { type RunFlags, runOptions, trainAction } from './train-run.js';
 
@@ -21,6 +21,7 @@ function registerTrainTask(cmd: Command, spec: TaskSpec): void {
         {
           ...o,
           bandwidth: o.sigmaB ?? o.sigmaW,
+          precision: o.precision as Precision | undefined, // auto resolved (trainAction)
           log: (line) => console.error(`sjd train ${spec.name}: ${line}`),
         },
         saved,
