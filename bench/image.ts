@@ -8,7 +8,7 @@
 // step, the 256-level comparison's sampler) against the network passes of the same run: the
 // sampler's overhead.
 
-import { type PrecisionSetting, resolvePrecision } from '../src/model/auto-precision.js';
+import type { PrecisionSetting } from '../src/model/auto-precision.js';
 import { UNetDenoiser } from '../src/model/unet.js';
 import { type ProcessName, valueAnchors } from '../src/process/index.js';
 import type { SamplerName } from '../src/sampling/index.js';
@@ -23,7 +23,7 @@ import {
 import { AdamW, TorchGenerator } from '../src/torch/index.js';
 import { buildModel, buildProcess } from '../src/train/build.js';
 import { crossEntropyStep } from '../src/train/step.js';
-import { alternate, interleaved, networkShare, precisionRows } from './reference.js';
+import { alternate, defaultAgainstFloat32, networkShare, precisionRows } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 
 /** The cpu U-Net on 28 x 28 gray images at `levels`, batch B. */
@@ -122,13 +122,7 @@ register(
         sampleImages(model, proc, geometry, { n, nfe: 64, seed: 0, batch: n });
       };
     };
-    const r = interleaved(at('auto'), at('float32'), 3);
-    return {
-      ...r,
-      images_per_s: (n * 1000) / r.sjd_ms,
-      float32_images_per_s: (n * 1000) / r.ref_ms,
-      bfloat16: resolvePrecision('auto', 'image').precision === 'bfloat16' ? 1 : 0,
-    };
+    return defaultAgainstFloat32('image', at, { name: 'images_per_s', count: n });
   },
   'the same sampling in float32',
 );

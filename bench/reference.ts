@@ -4,6 +4,7 @@
 // process stepping in alternation with sjd.
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { type PrecisionSetting, resolvePrecision } from '../src/model/auto-precision.js';
 import { defaultDevice, getNumThreads, type Tensor, torchVersion } from '../src/torch/index.js';
 import type { BenchResult } from './registry.js';
 
@@ -243,4 +244,24 @@ export async function precisionRows(
     ['float32', row(r.float32!)],
     ['bfloat16', row(r.bfloat16!)],
   ]);
+}
+
+/**
+ * A task's run at the default precision (auto-precision.ts) against the same run in float32, in
+ * one process, rounds interleaved: `at(p)` makes the run at setting p; the rate of `items` a
+ * second each way, and `bfloat16` 1 where the default is bfloat16 for `task` here.
+ */
+export function defaultAgainstFloat32(
+  task: string,
+  at: (precision: PrecisionSetting) => () => void,
+  items: { name: string; count: number },
+  rounds = 3,
+): BenchResult {
+  const r = interleaved(at('auto'), at('float32'), rounds);
+  return {
+    ...r,
+    [items.name]: (items.count * 1000) / r.sjd_ms,
+    [`float32_${items.name}`]: (items.count * 1000) / r.ref_ms,
+    bfloat16: resolvePrecision('auto', task).precision === 'bfloat16' ? 1 : 0,
+  };
 }

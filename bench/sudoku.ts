@@ -10,7 +10,7 @@
 // the defaults with the network in bfloat16 against float32, in the same process.
 
 import { solvePuzzles } from '../src/lab/sudoku/solve-pool.js';
-import { type PrecisionSetting, resolvePrecision } from '../src/model/auto-precision.js';
+import type { PrecisionSetting } from '../src/model/auto-precision.js';
 import { sampleTimes } from '../src/process/index.js';
 import type { SamplerName } from '../src/sampling/index.js';
 import { generatedPairs } from '../src/tasks/sudoku/data.js';
@@ -32,7 +32,7 @@ import { AdamW, crossEntropy, full, TorchGenerator } from '../src/torch/index.js
 import { buildModel, buildProcess } from '../src/train/build.js';
 import { sjdLoss } from '../src/train/sjd-loss.js';
 import { optimiseStep } from '../src/train/step.js';
-import { interleaved, networkShare } from './reference.js';
+import { defaultAgainstFloat32, interleaved, networkShare } from './reference.js';
 import { type BenchResult, type BenchRows, register } from './registry.js';
 
 /** No-guess boards of the batching bench (and half as many that need guessing). */
@@ -261,16 +261,14 @@ register(
         solved: () => solved(last!),
       };
     };
-    const [auto, fp32] = [at('auto'), at('float32')];
-    const r = interleaved(auto.run, fp32.run, 2);
-    return {
-      ...r,
-      boards_per_s: (BATCHING_BOARDS * 1000) / r.sjd_ms,
-      float32_boards_per_s: (BATCHING_BOARDS * 1000) / r.ref_ms,
-      solved: auto.solved(),
-      float32_solved: fp32.solved(),
-      bfloat16: resolvePrecision('auto', 'sudoku').precision === 'bfloat16' ? 1 : 0,
-    };
+    const runs = { auto: at('auto'), float32: at('float32') };
+    const r = defaultAgainstFloat32(
+      'sudoku',
+      (p: PrecisionSetting) => runs[p as keyof typeof runs].run,
+      { name: 'boards_per_s', count: BATCHING_BOARDS },
+      2,
+    );
+    return { ...r, solved: runs.auto.solved(), float32_solved: runs.float32.solved() };
   },
   'the same solve with the network in float32',
 );

@@ -6,7 +6,7 @@
 // sampler's overhead. The training step (a) in float32 and with the network at bfloat16
 // (precision.ts, autocast), both against PyTorch's float32 step of the same run; (d) sampling at
 // the defaults (auto-precision.ts) against float32, in the same process.
-import { type PrecisionSetting, resolvePrecision } from '../src/model/auto-precision.js';
+import type { PrecisionSetting } from '../src/model/auto-precision.js';
 import { sampleTimes } from '../src/process/index.js';
 import { loadTextModel } from '../src/tasks/text/load.js';
 import { textConfig } from '../src/tasks/text/presets.js';
@@ -16,7 +16,7 @@ import { AdamW, TorchGenerator } from '../src/torch/index.js';
 import { buildModel, buildProcess } from '../src/train/build.js';
 import { sjdLoss } from '../src/train/sjd-loss.js';
 import { crossEntropyStep, optimiseStep } from '../src/train/step.js';
-import { interleaved, networkShare, precisionRows } from './reference.js';
+import { defaultAgainstFloat32, interleaved, networkShare, precisionRows } from './reference.js';
 import { type BenchResult, register } from './registry.js';
 
 function setup(precision?: 'bfloat16') {
@@ -121,14 +121,7 @@ register(
         sampleText(model, proc, { n, nfe: 64, temperature: 0.7, seed: 0, batch: n });
       };
     };
-    const r = interleaved(at('auto'), at('float32'), 3);
-    const chars = n * 256;
-    return {
-      ...r,
-      chars_per_s: (chars * 1000) / r.sjd_ms,
-      float32_chars_per_s: (chars * 1000) / r.ref_ms,
-      bfloat16: resolvePrecision('auto', 'text').precision === 'bfloat16' ? 1 : 0,
-    };
+    return defaultAgainstFloat32('text', at, { name: 'chars_per_s', count: n * 256 });
   },
   'the same sampling in float32',
 );
