@@ -123,8 +123,9 @@ const text = `# bfloat16 against float32 sampling, task by task
 What the network's compute precision costs in quality (docs/commands.md, \`--precision\`): the
 shipped models sampled by the commands a user runs, at float32 and at bfloat16 (matrix products
 and convolutions under autocast, the logits and the process after them as in float32), with the
-same seeds. Written by \`node scripts/precision-report.mjs\` from the results of
-\`scripts/precision-quality.sh ../shared/data/sudoku\` (one thread each, on this project's 2-core
+same seeds. Written by \`node scripts/precision-report.mjs training/precision-quality\` from the
+results of \`scripts/precision-quality.sh ../shared/data/sudoku\` (their JSON lines kept in
+training/precision-quality; one thread each, on this project's 2-core
 AMD EPYC with AVX-512 BF16, beside other one-thread jobs, so speeds are the loaded machine's).
 
 - Sudoku: \`sjd eval sudoku\` on the first 2,000 of \`qqwing_noguess_test.csv\` and on 2,000
