@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { type train as T, util } from '../index.js';
+import { precisionOf, type train as T, util } from '../index.js';
 
 /** The evaluation flags a run keeps (attribute names; paths among them resolved when recorded). */
 const EVALUATION = ['evalData', 'evalSize', 'evalNfe', 'evalSampler', 'evalSamples'] as const;
@@ -59,7 +59,7 @@ const FIXED: Record<string, { read: (c: T.TrainConfig) => unknown; says: string 
   lr: { read: (c) => c.lr.lr, says: 'has peak learning rate' },
   warmup: { read: (c) => c.lr.warmup, says: 'warms up over' },
   evalEvery: { read: (c) => c.evalEvery, says: 'evaluates every' },
-  precision: { read: (c) => c.model.precision ?? 'float32', says: 'trains at' },
+  precision: { read: (c) => precisionOf(c.model), says: 'trains at' },
   augment: { read: (c) => c.augment ?? 'digits', says: 'augments by' },
   attention: { read: (c) => model(c).attention ?? 'dense', says: 'has attention' },
   loops: { read: (c) => model(c).loops ?? 1, says: 'loops' },
