@@ -3,15 +3,24 @@
 // file each, in OUT): per task and figure, float32 and bfloat16 as mean +- std over the seeds
 // run, the speed each way, and a verdict. bfloat16 keeps the result where the difference of the
 // means is within two standard errors of the difference: the seeds' spread, or for a rate over N
-// puzzles, at least the binomial error sqrt(p (1 - p) / N) of each run. The tasks `auto` keeps at
-// float32 are read from the build (dist/, npm run build).
-//   node scripts/precision-report.mjs [OUT] [REPORT]
+// puzzles, at least the binomial error sqrt(p (1 - p) / N) of each run. Then, from the runs of
+// scripts/precision-training.sh (TRAINING: one run folder per task, precision and seed), the
+// held-out curves of training both ways, their plot beside the report (precision-training.svg)
+// and the same verdict on the last evaluation. The tasks `auto` keeps at float32 are read from
+// the build (dist/, npm run build).
+//   node scripts/precision-report.mjs [OUT] [REPORT] [TRAINING]
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { AUTO_KEEPS_FLOAT32 } from '../dist/src/model/auto-precision.js';
+import { basename, dirname, join } from 'node:path';
+import {
+  AUTO_KEEPS_FLOAT32,
+  AUTO_TRAINING_KEEPS_FLOAT32,
+} from '../dist/src/model/auto-precision.js';
+import { metricsRows } from '../dist/src/train/metrics.js';
+import { writeSvg } from '../dist/src/util/plot.js';
 
 const out = process.argv[2] ?? 'runs/precision-quality';
 const report = process.argv[3] ?? 'docs/reports/precision.md';
+const training = process.argv[4] ?? 'runs/precision-training';
 if (!existsSync(out)) {
   console.error(`precision-report: no folder ${out} (run scripts/precision-quality.sh first)`);
   process.exit(2);
@@ -29,30 +38,36 @@ const runs = (prefix, p) =>
     .map(([, v]) => v);
 
 const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
-const std = (xs) =>
-  xs.length < 2 ? 0 : Math.sqrt(xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / (xs.length - 1));
+/** The population standard deviation, as every report of this project gives it. */
+const std = (xs) => Math.sqrt(xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / xs.length);
+/** The standard error of the mean: the sample variance (n - 1) over n. */
+const stderr = (xs) => (xs.length < 2 ? 0 : std(xs) / Math.sqrt(xs.length - 1));
 
 /**
- * One figure both ways: { f32, b16 } of { mean, std, n }, the standard error of the difference
- * (the seeds' spread, at least the binomial error for a rate over `count` items) and the verdict.
+ * One figure both ways from its values per seed: { f32, b16 } of { xs, mean, std, se }, the
+ * standard error of the difference (the seeds' spread, at least the binomial error for a rate
+ * over `count` items) and the verdict.
  */
-function compare(prefix, read, count) {
-  const side = (p) => {
-    const xs = runs(prefix, p).map(read);
+function compareValues(a, b, count) {
+  const side = (xs) => {
     const binomial = count ? Math.sqrt((mean(xs) * (1 - mean(xs))) / count) : 0;
     return {
       xs,
       mean: mean(xs),
       std: std(xs),
-      se: Math.max(std(xs), binomial) / Math.sqrt(xs.length),
+      se: Math.max(stderr(xs), binomial / Math.sqrt(xs.length)),
     };
   };
-  const [f32, b16] = [side('float32'), side('bfloat16')];
-  if (f32.xs.length === 0 || b16.xs.length === 0) return null;
+  if (a.length === 0 || b.length === 0) return null;
+  const [f32, b16] = [side(a), side(b)];
   const se = Math.sqrt(f32.se ** 2 + b16.se ** 2);
   const diff = b16.mean - f32.mean;
   return { f32, b16, diff, se, within: Math.abs(diff) <= 2 * se };
 }
+
+/** One sampling figure both ways, read from the quality runs of `prefix`. */
+const compare = (prefix, read, count) =>
+  compareValues(runs(prefix, 'float32').map(read), runs(prefix, 'bfloat16').map(read), count);
 
 const pct = (x) => `${(100 * x).toFixed(2)}%`;
 const num = (x) => x.toFixed(3);
@@ -118,6 +133,137 @@ const speeds = [
   ['images, NFE 64', speed('image-nfe64', (r) => r.n / r.seconds, 'images/s')],
 ].filter(([, s]) => s);
 
+/**
+ * The held-out figures of each task's evaluation during training (metrics.csv columns: the
+ * first decides the verdict) and which way is better.
+ */
+const HELD_OUT = {
+  sudoku: [
+    ['cell_accuracy', 'held-out cells right', pct],
+    ['board_accuracy', 'held-out boards solved', pct],
+  ],
+  text: [
+    ['valid_loss', 'held-out loss', num],
+    ['elbo_bits', 'held-out ELBO, bits a character', num],
+  ],
+  image: [['valid_loss', 'held-out loss', num]],
+};
+
+/**
+ * TRAINING's finished runs (TASK-PRECISION-sSEED whose last step is evaluated): per task and
+ * precision, each seed's evaluated rows of metrics.csv and its mean training tokens/s.
+ */
+function trainingRuns() {
+  const found = {};
+  if (!existsSync(training)) return found;
+  for (const d of readdirSync(training).sort()) {
+    const m = /^(sudoku|text|image)-(float32|bfloat16)-s(\d+)$/.exec(d);
+    const [csv, config] = [join(training, d, 'metrics.csv'), join(training, d, 'config.json')];
+    if (!m || !existsSync(csv) || !existsSync(config)) continue;
+    const all = metricsRows(readFileSync(csv, 'utf8'));
+    const rows = all.filter((r) => r[HELD_OUT[m[1]][0][0]] !== null);
+    if (rows.at(-1)?.step !== JSON.parse(readFileSync(config, 'utf8')).steps) continue;
+    const tokens = mean(all.map((r) => r.tokens_per_s).filter((x) => x !== null));
+    found[m[1]] ??= {};
+    found[m[1]][m[2]] ??= [];
+    found[m[1]][m[2]].push({ seed: Number(m[3]), rows, tokens });
+  }
+  return found;
+}
+
+const trained = trainingRuns();
+const trainRows = [];
+const trainCurves = [];
+const trainVerdicts = {};
+const points = [];
+for (const [task, figures] of Object.entries(HELD_OUT)) {
+  const [f32, b16] = ['float32', 'bfloat16'].map((p) => trained[task]?.[p] ?? []);
+  if (f32.length === 0 || b16.length === 0) continue;
+  const at = (side, col, step) => side.map((r) => r.rows.find((x) => x.step === step)?.[col]);
+  const last = f32[0].rows.at(-1).step;
+  figures.forEach(([col, what, fmt], i) => {
+    const c = compareValues(at(f32, col, last), at(b16, col, last));
+    if (c.f32.xs.includes(undefined) || c.b16.xs.includes(undefined)) return;
+    const d = fmt === pct ? `${(100 * c.diff).toFixed(2)} points` : num(c.diff);
+    const e = fmt === pct ? (100 * c.se).toFixed(2) : num(c.se);
+    trainRows.push(
+      `| ${task} | ${what}, step ${last} | ${both(c.f32, fmt)} | ${both(c.b16, fmt)} | ${d} +- ${e} | ${c.within ? 'within' : '**outside**'} |`,
+    );
+    if (i === 0) trainVerdicts[task] = c.within;
+  });
+  const [col, what, fmt] = figures[0];
+  const cell = (side, step) => {
+    const xs = at(side, col, step);
+    return `${fmt(mean(xs))} (${xs.map(fmt).join(', ')})`;
+  };
+  const steps = f32[0].rows.map((r) => r.step);
+  trainCurves.push(
+    `${task}, ${what} (mean, then each seed):\n\n| step | float32 | bfloat16 |\n|---|---|---|\n${steps
+      .map((s) => `| ${s} | ${cell(f32, s)} | ${cell(b16, s)} |`)
+      .join(
+        '\n',
+      )}\n\nTraining speed in the same runs: ${mean(f32.map((r) => r.tokens)).toFixed(0)} against ${mean(
+      b16.map((r) => r.tokens),
+    ).toFixed(
+      0,
+    )} tokens/s (${(mean(b16.map((r) => r.tokens)) / mean(f32.map((r) => r.tokens))).toFixed(2)}x).`,
+  );
+  for (const [precision, side] of [
+    ['float32', f32],
+    ['bfloat16', b16],
+  ])
+    for (const r of side)
+      for (const row of r.rows)
+        points.push({
+          task: `${task}: ${what}`,
+          precision,
+          seed: r.seed,
+          step: row.step,
+          value: row[col],
+        });
+}
+const plot = join(dirname(report), 'precision-training.svg');
+if (points.length > 0)
+  await writeSvg(plot, {
+    data: { values: points },
+    facet: { column: { field: 'task', type: 'nominal', title: null } },
+    spec: {
+      width: 220,
+      height: 180,
+      mark: { type: 'line', point: true },
+      encoding: {
+        x: { field: 'step', type: 'quantitative' },
+        y: { field: 'value', type: 'quantitative', scale: { zero: false }, title: 'held out' },
+        color: { field: 'precision', type: 'nominal' },
+        detail: { field: 'seed', type: 'nominal' },
+        strokeDash: { field: 'seed', type: 'nominal' },
+      },
+    },
+    resolve: { scale: { y: 'independent' } },
+  });
+const trainMissing = Object.keys(HELD_OUT).filter((t) => !(t in trainVerdicts));
+const except = (keeps) =>
+  Object.keys(keeps).length === 0
+    ? ''
+    : `, except: ${Object.entries(keeps)
+        .map(([t, why]) => `${t} (${why.replace(/^auto: /, '')})`)
+        .join('; ')}`;
+const trainingSection = `## Training: bfloat16 autocast against float32
+
+\`scripts/precision-training.sh\`: \`sjd train TASK --size cpu --steps 1000 --eval-every 100
+--precision float32|bfloat16\` from scratch, seeds 0 and 1, each task's default data (Sudoku's
+generated puzzles, the embedded text, Fashion-MNIST), one thread each beside other one-thread
+jobs. The held-out figure is the one each task's training evaluates (metrics.csv); the verdict
+is the same rule as above on the last evaluation, over the two seeds.
+
+${trainRows.length > 0 ? `| task | figure | float32 | bfloat16 | difference | bfloat16 |\n|---|---|---|---|---|---|\n${trainRows.join('\n')}\n\n![held-out figures against step, both precisions, each seed](${basename(plot)})\n\n${trainCurves.join('\n\n')}\n\n` : ''}${
+  trainMissing.length > 0
+    ? `Not measured yet (scripts/precision-training.sh goes on where it stopped): ${trainMissing.join(', ')}.\n\n`
+    : ''
+}Under \`sjd train --precision auto\` every task trains in bfloat16 where the hardware has
+it${except(AUTO_TRAINING_KEEPS_FLOAT32)}.
+`;
+
 const text = `# bfloat16 against float32 sampling, task by task
 
 What the network's compute precision costs in quality (docs/commands.md, \`--precision\`): the
@@ -162,14 +308,9 @@ ${missing.length > 0 ? `Not measured yet (scripts/precision-quality.sh goes on w
   .join(
     '; ',
   )}. Under \`--precision auto\` (src/model/auto-precision.ts) every task is bfloat16 where
-the hardware has it${
-  Object.keys(AUTO_KEEPS_FLOAT32).length === 0
-    ? ''
-    : `, except: ${Object.entries(AUTO_KEEPS_FLOAT32)
-        .map(([t, why]) => `${t} (${why.replace(/^auto: /, '')})`)
-        .join('; ')}`
-}.
-`;
+the hardware has it${except(AUTO_KEEPS_FLOAT32)}.
+
+${trainingSection}`;
 const tmp = `${report}.tmp`;
 writeFileSync(tmp, text);
 renameSync(tmp, report);

@@ -9,7 +9,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { torch } from '../src/index.js';
-import { resolvePrecision } from '../src/model/auto-precision.js';
+import { AUTO_TRAINING_KEEPS_FLOAT32, resolvePrecision } from '../src/model/auto-precision.js';
 import { atPrecision } from '../src/model/precision.js';
 import { UNetDenoiser } from '../src/model/unet.js';
 import { buildModel } from '../src/train/build.js';
@@ -180,7 +180,7 @@ test('sjd train --precision bfloat16: recorded in config.json, the same losses t
   assert.equal(again.status, 1);
   assert.match(again.stderr, /^sjd: --precision float32: the run in --out trains at bfloat16$/m);
   // auto: the machine's choice, resolved when the run starts and recorded as a precision
-  const want = resolvePrecision('auto', 'text', undefined, {}).precision;
+  const want = resolvePrecision('auto', 'text', undefined, AUTO_TRAINING_KEEPS_FLOAT32).precision;
   const printed = sjd('train', 'text', '--size', 'tiny', '--precision', 'auto', '--print-config');
   assert.equal(printed.status, 0, printed.stderr);
   assert.equal(JSON.parse(printed.stdout).model.precision ?? 'float32', want);

@@ -3,13 +3,14 @@
 // float32) and recorded in its config.json like a precision asked for, so that a resume trains
 // as the run began. In a data-parallel run every rank takes rank 0's choice, whatever its own
 // machine would choose.
-import { type PrecisionSetting, resolvePrecision } from '../model/auto-precision.js';
+import {
+  AUTO_TRAINING_KEEPS_FLOAT32,
+  type PrecisionSetting,
+  resolvePrecision,
+} from '../model/auto-precision.js';
 import type { Precision } from '../model/precision.js';
 import * as torch from '../torch/index.js';
 import type { DataParallel } from '../train/data-parallel.js';
-
-/** Training's auto: the hardware's rule alone (the sampling defaults' kept tasks are not training's). */
-const TRAINING_KEEPS = {};
 
 /** The flags with --precision auto resolved on this machine (a precision asked for, as it is). */
 export function withTrainingPrecision<F extends { precision?: PrecisionSetting }>(
@@ -17,7 +18,7 @@ export function withTrainingPrecision<F extends { precision?: PrecisionSetting }
   task: string,
 ): F & { precision?: Precision } {
   if (o.precision !== 'auto') return o as F & { precision?: Precision };
-  const { precision } = resolvePrecision('auto', task, undefined, TRAINING_KEEPS);
+  const { precision } = resolvePrecision('auto', task, undefined, AUTO_TRAINING_KEEPS_FLOAT32);
   return { ...o, precision };
 }
 

@@ -26,6 +26,12 @@ export const AUTO_KEEPS_FLOAT32: Readonly<Record<string, string>> = {
   image: "auto: float32 for images until bfloat16's quality on them is measured",
 };
 
+/**
+ * The tasks that `sjd train --precision auto` keeps at float32, with the reason: those whose
+ * held-out curves in bfloat16 left float32's seed spread (docs/reports/precision.md, training).
+ */
+export const AUTO_TRAINING_KEEPS_FLOAT32: Readonly<Record<string, string>> = {};
+
 /** A setting resolved: the precision used, what was asked, and why, in a few words. */
 export interface ResolvedPrecision {
   precision: Precision;

@@ -1,4 +1,4 @@
-// The adaptive sampler (beside the paper's confidence policy, app:sudoku): each board keeps its own
+// The adaptive sampler (beside the confidence policy of confidence-step.ts): each board keeps its own
 // time consistent with its state. A step on a board with `active` of its `blanks` sites uncommitted
 // reads the classifier at t = t_board(active / blanks) (board-time.ts: the time at which the
 // forward process leaves that fraction of blanks unstuck, 1 - S(t) = f), commits every active site

@@ -46,7 +46,7 @@ export const SUDOKU_COMPARE_FLAGS: TaskFlag[] = [
   },
   {
     flags: '--nfe <n>',
-    description: "NFE of the final evaluation by the paper's confidence policy",
+    description: 'NFE of the final evaluation by the confidence policy (--sampler confidence)',
     parse: nfeValue,
     default: 32,
   },

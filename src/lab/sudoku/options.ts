@@ -35,7 +35,7 @@ export interface RunSummary {
   solveRate: number; // adaptive sampler (the autoregressive baselines: greedy decoding)
   cellAccuracy: number; // adaptive sampler (greedy decoding)
   nfeMean: number; // adaptive sampler, per board (greedy decoding: network passes a board)
-  confidenceRate: number | null; // the paper's confidence policy at `nfe` (null: no such sampler)
+  confidenceRate: number | null; // the confidence policy at `nfe` (null: no such sampler)
   takeoff: number | null;
   collapsed: boolean;
 }

@@ -1,5 +1,5 @@
 // The Sudoku comparison's report (tab:sudoku_schedule_ablations at this machine's scale): board
-// accuracy mean +- std over seeds under the adaptive sampler and the paper's confidence policy
+// accuracy mean +- std over seeds under the adaptive sampler and the confidence policy
 // (the baselines' under greedy decoding), takeoff step and collapsed seeds, the baselines' note,
 // and a plot of held-out board accuracy against step beside it.
 import { dirname } from 'node:path';
@@ -57,9 +57,9 @@ export async function writeReport(o: SudokuCompareOptions, runs: RunSummary[]): 
   const ar = o.models.some(isAutoregressive) ? baselinesNote(o) : '';
   const md = `# Sudoku: ${o.models.map(label).join(', ')} at this machine's scale
 
-Size \`${o.size}\` (same network and optimiser for all${o.network ? `, network \`${o.network}\`` : ''}: attention \`${c.model.attention ?? 'dense'}\`, ${c.model.structure ? 'row, column and box embeddings' : 'no structure embeddings'}, ${c.model.loops ?? 1} loop(s) through the blocks${c.deepSupervision ? ' (deep supervision)' : ''}, augmentation \`${c.augment}\`${precisionNote(o.precision, ',')}), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
+Size \`${o.size}\` (same network and optimiser for every diffusion model${o.network ? `, network \`${o.network}\`` : ''}: attention \`${c.model.attention ?? 'dense'}\`, ${c.model.structure ? 'row, column and box embeddings' : 'no structure embeddings'}, ${c.model.loops ?? 1} loop(s) through the blocks${c.deepSupervision ? ' (deep supervision)' : ''}, augmentation \`${c.augment}\`${precisionNote(o.precision, ',')}), ${o.steps} steps, seeds ${o.seeds.join(', ')}.
 Board accuracy: exact-match solve rate of the EMA model on the first ${o.test.puzzles.length} held-out puzzles, under the
-adaptive sampler (at most ${o.adaptiveNfe} NFE a board; its mean NFE in the table) and under the paper's confidence policy at ${o.nfe} NFE.
+adaptive sampler (at most ${o.adaptiveNfe} NFE a board; its mean NFE in the table) and under the confidence policy at ${o.nfe} NFE (this project's \`--sampler confidence\`; the paper defines none).
 Takeoff: first training evaluation (every ${o.evalEvery ?? SUDOKU_SIZES[o.size]!.evalEvery} steps, 200 held-out puzzles, confidence policy at 32 NFE)
 that solves a board. Collapsed: a seed whose final adaptive solve rate is below ${100 * COLLAPSE_BELOW}%.
 ${ar}

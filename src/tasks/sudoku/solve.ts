@@ -1,6 +1,7 @@
 // Solving Sudoku with a trained classifier: clues are conditioned (committed from the start and
 // re-clamped each step), the blanks are sampled by a named sampler (the commands' default: the
-// adaptive sampler that undoes what breaks Sudoku's rules; the paper's confidence policy, Alg. 2);
+// adaptive sampler that undoes what breaks Sudoku's rules; the confidence policy, Alg. 2 with a
+// commit schedule: this project's, the paper names none);
 // digits 1..9 are tokens 0..8. An adaptive sampler solves the boards as the rows of one refilled
 // batch of `batch` slots (sampling/loop.ts), each retried while it breaks the rules (retry.ts),
 // board n keyed by (seed, n): its answer is the same alone, in any batch, in any part of a set
