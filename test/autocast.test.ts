@@ -138,12 +138,10 @@ test('sjd train --precision bfloat16: recorded in config.json, the same losses t
   const args = ['train', 'text', '--size', 'tiny', '--steps', '6', '--precision', 'bfloat16'];
   const a = sjd(...args, '--out', join(dir, 'a'));
   assert.equal(a.status, 0, a.stderr);
-  const b = sjd(...args, '--out', join(dir, 'b'));
-  assert.equal(b.status, 0, b.stderr);
   const config = JSON.parse(readFileSync(join(dir, 'a', 'config.json'), 'utf8'));
   assert.equal(config.model.precision, 'bfloat16');
-  assert.deepEqual(losses(join(dir, 'a')), losses(join(dir, 'b')));
-  // stopped half-way and resumed (without the flag: the run keeps its own), the same losses
+  // stopped half-way and resumed (without the flag: the run keeps its own), the same losses: a
+  // second run of all six steps, in other processes, repeats the first's losses exactly
   const half = sjd(...args, '--out', join(dir, 'r'), '--stop-after', '3');
   assert.equal(half.status, 0, half.stderr); // stopped with a checkpoint, as asked
   const rest = sjd(

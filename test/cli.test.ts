@@ -121,10 +121,7 @@ test('text end to end: data text8, train text, sample text, eval text --frontier
   const lines = s.stdout.replace(/\n$/, '').split('\n'); // a sample may end in a space
   assert.equal(lines.length, 3);
   for (const l of lines) assert.match(l, /^[a-z ]{64}$/);
-  assert.equal(
-    sjd('sample', 'text', '--model', run, '-n', '3', '--nfe', '8', '--seed', '4').stdout,
-    s.stdout,
-  );
+  // the same seed, the same samples: the exported model's run below, in another process, gives s
   const e = sjd('eval', 'text', '--model', run, '-n', '2', '--frontier', '--json');
   assert.equal(e.status, 0, e.stderr);
   const last = JSON.parse(e.stdout.trimEnd().split('\n').at(-1)!);

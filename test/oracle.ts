@@ -51,6 +51,10 @@ export function makeToy(
  * the posterior of any state is within 5e-4 in total variation of the 129-node one (measured at
  * t from 0.999 to 0.002 on 500 random states each), far below the samplers' tests' tolerances;
  * 65 nodes cost 20x the time at 10,000 rows (the [B, L, K, N] terms outgrow the cache).
+ * Every term is a sum over positions of a factor of (y_i, x_i) or of y_i . mu_i(x), so the whole
+ * [B, N] table is a few matrix products with the sequences' one-hot codes [N, L K] and means
+ * [N, L d] (no [B, N, L, d] tensor); terms that are the same for every x (||y_i||^2, the Gaussian
+ * normaliser, a committed site's log S(t)) cancel in the softmax and are left out.
  */
 export function logPosteriorSeqs(
   proc: SJDProcess,
@@ -65,44 +69,52 @@ export function logPosteriorSeqs(
   const { K, d } = toy;
   const N = toy.seqs.size(0);
   const w = proc.anchorWeights(K);
-  const logS = torch.tensor(
-    Array.from(w, (wa) => logSurvival(proc.hazard, t, wa)),
-    [K],
-    'float64',
-  ); // [K]
   const log1mS = torch.tensor(
     Array.from(w, (wa) => Math.log(-Math.expm1(logSurvival(proc.hazard, t, wa)))),
     [K],
     'float64',
   );
-  const X = toy.seqs; // [N, L]
-  const logSX = logS.indexSelect(0, X.flatten()).view([1, N, L]);
-  let logActive: Tensor; // [B, N, L]: log density of the active y_i given x0 = x
-  if (proc.config.kernel === 'mask') {
-    logActive = log1mS.indexSelect(0, X.flatten()).view([1, N, L]).expand([B, N, L]);
-  } else if (proc.closedForm) {
+  const codes = toy.seqs
+    .oneHot(K)
+    .to('float64')
+    .view([N, L * K])
+    .transpose(0, 1); // [L K, N]
+  const active = committed.logicalNot().unsqueeze(-1); // [B, L, 1]
+  // The active sites' log density factors that depend on x_i alone: [B, L, K].
+  const siteTerms =
+    proc.config.kernel === 'mask' || proc.closedForm
+      ? torch.where(active, log1mS.view([1, 1, K]).expand([B, L, K]), 0)
+      : torch.where(
+          active,
+          mixtureTerms(
+            proc.withQuadrature('simpson', quadratureN),
+            proc.anchorDistances(y, toy.anchors, t),
+            t,
+            d,
+          ).logPac,
+          0,
+        );
+  let logLik = siteTerms.view([B, L * K]).matmul(codes); // [B, N]
+  if (proc.config.kernel !== 'mask' && proc.closedForm) {
+    // -||y_i - alpha mu_i(x)||^2 / (2 sigma^2) summed over the active sites, less ||y_i||^2.
     const alpha = proc.vp.alpha(t);
     const s2 = proc.vp.sigma2(t);
-    const mu = proc.blendedMean(X.oneHot(K).to('float64'), toy.anchors).mul(alpha); // [N, L, d]
-    const dist2 = y.to('float64').unsqueeze(1).sub(mu.unsqueeze(0)).square().sum(-1); // [B, N, L]
-    logActive = dist2
-      .mul(-0.5 / s2)
-      .sub((d / 2) * Math.log(2 * Math.PI * s2))
-      .add(log1mS.indexSelect(0, X.flatten()).view([1, N, L]));
-  } else {
-    const fine = proc.withQuadrature('simpson', quadratureN);
-    const logPac = mixtureTerms(fine, proc.anchorDistances(y, toy.anchors, t), t, d).logPac; // [B, L, K]
-    logActive = logPac
-      .unsqueeze(1)
-      .expand([B, N, L, K])
-      .gather(3, X.view([1, N, L, 1]).expand([B, N, L, 1]))
-      .squeeze(3);
+    const mu = proc.blendedMean(toy.seqs.oneHot(K).to('float64'), toy.anchors).mul(alpha); // [N, L, d]
+    const yActive = torch.where(active, y.to('float64'), 0).view([B, L * d]);
+    const cross = yActive.matmul(mu.view([N, L * d]).transpose(0, 1)); // [B, N]
+    const norms = active.squeeze(-1).to('float64').matmul(mu.square().sum(-1).transpose(0, 1)); // [B, N]
+    logLik = logLik.add(cross.sub(norms.mul(0.5)).div(s2));
   }
-  const match = tokens.unsqueeze(1).eq(X.unsqueeze(0)); // [B, N, L]
-  const logCommitted = torch.where(match, logSX.expand([B, N, L]), Number.NEGATIVE_INFINITY);
-  const perPos = torch.where(committed.unsqueeze(1), logCommitted, logActive); // [B, N, L]
-  return perPos
-    .sum(-1)
+  // A committed site must carry x_i: x is ruled out where fewer committed sites agree than
+  // there are committed sites.
+  const own = torch.where(committed.unsqueeze(-1), tokens.clamp(0, K - 1).oneHot(K), 0);
+  const agree = own
+    .to('float64')
+    .view([B, L * K])
+    .matmul(codes); // [B, N]
+  const need = committed.to('float64').sum(-1, true); // [B, 1]
+  return torch
+    .where(agree.lt(need.sub(0.5)), Number.NEGATIVE_INFINITY, logLik)
     .add(torch.tensor(toy.p0, [N], 'float64').log())
     .logSoftmax(-1);
 }
@@ -115,8 +127,12 @@ export function oracleClassifier(proc: SJDProcess, toy: Toy): Classifier {
   const atTime = (y: Tensor, t: number, committed: Tensor): Tensor => {
     const tokens = committedTokens(toy, y, committed);
     const post = logPosteriorSeqs(proc, toy, y, t, committed, tokens).exp(); // [B, N]
-    const onehot = toy.seqs.oneHot(toy.K).to('float64'); // [N, L, K]
-    const marg = torch.einsum('bn,nlk->blk', [post, onehot]); // [B, L, K]
+    const [N, L] = toy.seqs.shape as [number, number];
+    const codes = toy.seqs
+      .oneHot(toy.K)
+      .to('float64')
+      .view([N, L * toy.K]); // [N, L K]
+    const marg = post.matmul(codes).view([y.size(0), L, toy.K]); // [B, L, K]
     return marg.clamp(1e-300, null).log();
   };
   return (y, t, committed) => {
