@@ -62,8 +62,13 @@ function compareValues(a, b, count) {
   const [f32, b16] = [side(a), side(b)];
   const se = Math.sqrt(f32.se ** 2 + b16.se ** 2);
   const diff = b16.mean - f32.mean;
-  return { f32, b16, diff, se, within: Math.abs(diff) <= 2 * se };
+  // one run a side with no binomial error: no spread to judge by
+  const judged = count || (a.length > 1 && b.length > 1);
+  return { f32, b16, diff, se, within: judged ? Math.abs(diff) <= 2 * se : null };
 }
+
+const verdictCell = (c) =>
+  c.within === null ? 'no verdict (one seed)' : c.within ? 'within' : '**outside**';
 
 /** One sampling figure both ways, read from the quality runs of `prefix`. */
 const compare = (prefix, read, count) =>
@@ -83,9 +88,9 @@ function row(task, what, prefix, read, fmt, count) {
     return;
   }
   rows.push(
-    `| ${task} | ${what} | ${both(c.f32, fmt)} | ${both(c.b16, fmt)} | ${fmt === pct ? `${(100 * c.diff).toFixed(2)} points` : num(c.diff)} +- ${fmt === pct ? (100 * c.se).toFixed(2) : num(c.se)} | ${c.within ? 'within' : '**outside**'} |`,
+    `| ${task} | ${what} | ${both(c.f32, fmt)} | ${both(c.b16, fmt)} | ${fmt === pct ? `${(100 * c.diff).toFixed(2)} points` : num(c.diff)} +- ${fmt === pct ? (100 * c.se).toFixed(2) : num(c.se)} | ${verdictCell(c)} |`,
   );
-  verdicts[task] = (verdicts[task] ?? true) && c.within;
+  if (c.within !== null) verdicts[task] = (verdicts[task] ?? true) && c.within;
 }
 
 for (const [set, name] of [
@@ -140,7 +145,7 @@ const speeds = [
 const HELD_OUT = {
   sudoku: [
     ['cell_accuracy', 'held-out cells right', pct],
-    ['board_accuracy', 'held-out boards solved', pct],
+    ['board_accuracy', 'held-out boards solved (of 200)', pct, 200],
   ],
   text: [
     ['valid_loss', 'held-out loss', num],
@@ -181,15 +186,15 @@ for (const [task, figures] of Object.entries(HELD_OUT)) {
   if (f32.length === 0 || b16.length === 0) continue;
   const at = (side, col, step) => side.map((r) => r.rows.find((x) => x.step === step)?.[col]);
   const last = f32[0].rows.at(-1).step;
-  figures.forEach(([col, what, fmt], i) => {
-    const c = compareValues(at(f32, col, last), at(b16, col, last));
+  figures.forEach(([col, what, fmt, count], i) => {
+    const c = compareValues(at(f32, col, last), at(b16, col, last), count);
     if (c.f32.xs.includes(undefined) || c.b16.xs.includes(undefined)) return;
     const d = fmt === pct ? `${(100 * c.diff).toFixed(2)} points` : num(c.diff);
     const e = fmt === pct ? (100 * c.se).toFixed(2) : num(c.se);
     trainRows.push(
-      `| ${task} | ${what}, step ${last} | ${both(c.f32, fmt)} | ${both(c.b16, fmt)} | ${d} +- ${e} | ${c.within ? 'within' : '**outside**'} |`,
+      `| ${task} | ${what}, step ${last} | ${both(c.f32, fmt)} | ${both(c.b16, fmt)} | ${d} +- ${e} | ${verdictCell(c)} |`,
     );
-    if (i === 0) trainVerdicts[task] = c.within;
+    if (i === 0 && c.within !== null) trainVerdicts[task] = c.within;
   });
   const [col, what, fmt] = figures[0];
   const cell = (side, step) => {
@@ -202,11 +207,7 @@ for (const [task, figures] of Object.entries(HELD_OUT)) {
       .map((s) => `| ${s} | ${cell(f32, s)} | ${cell(b16, s)} |`)
       .join(
         '\n',
-      )}\n\nTraining speed in the same runs: ${mean(f32.map((r) => r.tokens)).toFixed(0)} against ${mean(
-      b16.map((r) => r.tokens),
-    ).toFixed(
-      0,
-    )} tokens/s (${(mean(b16.map((r) => r.tokens)) / mean(f32.map((r) => r.tokens))).toFixed(2)}x).`,
+      )}\n\nMean training speed in these runs, float32 against bfloat16: ${mean(f32.map((r) => r.tokens)).toFixed(0)} against ${mean(b16.map((r) => r.tokens)).toFixed(0)} tokens/s (one-thread runs on a machine shared with other jobs, whose load changed from run to run: not a ratio to read; \`npm run bench\` has the step both ways on a quiet one).`,
   );
   for (const [precision, side] of [
     ['float32', f32],
@@ -258,7 +259,7 @@ is the same rule as above on the last evaluation, over the two seeds.
 
 ${trainRows.length > 0 ? `| task | figure | float32 | bfloat16 | difference | bfloat16 |\n|---|---|---|---|---|---|\n${trainRows.join('\n')}\n\n![held-out figures against step, both precisions, each seed](${basename(plot)})\n\n${trainCurves.join('\n\n')}\n\n` : ''}${
   trainMissing.length > 0
-    ? `Not measured yet (scripts/precision-training.sh goes on where it stopped): ${trainMissing.join(', ')}.\n\n`
+    ? `No verdict yet (scripts/precision-training.sh goes on where it stopped; two seeds a side decide): ${trainMissing.join(', ')}.\n\n`
     : ''
 }Under \`sjd train --precision auto\` every task trains in bfloat16 where the hardware has
 it${except(AUTO_TRAINING_KEEPS_FLOAT32)}.
@@ -269,10 +270,11 @@ const text = `# bfloat16 against float32 sampling, task by task
 What the network's compute precision costs in quality (docs/commands.md, \`--precision\`): the
 shipped models sampled by the commands a user runs, at float32 and at bfloat16 (matrix products
 and convolutions under autocast, the logits and the process after them as in float32), with the
-same seeds. Written by \`node scripts/precision-report.mjs training/precision-quality\` from the
-results of \`scripts/precision-quality.sh ../shared/data/sudoku\` (their JSON lines kept in
-training/precision-quality; one thread each, on this project's 2-core
-AMD EPYC with AVX-512 BF16, beside other one-thread jobs, so speeds are the loaded machine's).
+same seeds. Written by \`node scripts/precision-report.mjs training/precision-quality
+docs/reports/precision.md training/precision-training\` from the results of
+\`scripts/precision-quality.sh ../shared/data/sudoku\` and \`scripts/precision-training.sh\` (their
+JSON lines and run folders kept in training/; one thread each, on this project's 2-core AMD EPYC
+with AVX-512 BF16, beside other one-thread jobs, so speeds are the loaded machine's).
 
 - Sudoku: \`sjd eval sudoku\` on the first 2,000 of \`qqwing_noguess_test.csv\` and on 2,000
   generated puzzles that need search (\`guess-test\` of [sudoku-hard.md](../sudoku-hard.md), seed
@@ -284,9 +286,10 @@ AMD EPYC with AVX-512 BF16, beside other one-thread jobs, so speeds are the load
   samples in the shipped feature network's space (lower is better; the feature network itself
   in float32).
 
-Each figure is mean +- std over the seeds (their number in brackets); bfloat16 is *within* where
-the difference of the means is within two standard errors of the difference (the seeds' spread,
-and for a solve rate at least the binomial error of 2,000 puzzles).
+Each figure is mean +- std over the seeds (their number in brackets; the population standard
+deviation, as in every report here); bfloat16 is *within* where the difference of the means is
+within two standard errors of the difference (from the seeds' sample variance, and for a solve
+rate at least the binomial error of 2,000 puzzles).
 
 | task | figure | float32 | bfloat16 | difference | bfloat16 |
 |---|---|---|---|---|---|

@@ -3,12 +3,15 @@
 # shipped models' size, their default data: Sudoku's generated puzzles, the embedded text, Debian's
 # Fashion-MNIST) for 1,000 steps at seeds 0 and 1, held-out loss every 100 steps (metrics.csv),
 # one thread. Each run is resumed where it stopped (rerun the script to go on; RUN.done marks a
-# finished one); then
+# finished one; training/precision-training holds the runs kept at a session's stop); then
 # scripts/precision-report.mjs adds their curves to docs/reports/precision.md.
 #   scripts/precision-training.sh [OUT]
 set -euo pipefail
 out=${1:-runs/precision-training}
 mkdir -p "$out"
+# runs kept from another machine (training/precision-training: finished ones with their RUN.done,
+# one stopped part-way with its checkpoint) go on from where they were; nothing here is replaced
+if [ -d training/precision-training ]; then cp -rn training/precision-training/. "$out"/; fi
 sjd() { node bin/sjd.js --threads 1 "$@"; }
 for task in sudoku text image; do
   for seed in 0 1; do
