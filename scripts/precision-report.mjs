@@ -251,8 +251,8 @@ const except = (keeps) =>
         .join('; ')}`;
 const trainingSection = `## Training: bfloat16 autocast against float32
 
-\`scripts/precision-training.sh\`: \`sjd train TASK --size cpu --steps 1000 --eval-every 100
---precision float32|bfloat16\` from scratch, seeds 0 and 1, each task's default data (Sudoku's
+\`scripts/precision-training.sh\`: \`sjd train sudoku --size cpu --steps 1000 --eval-every 100
+--precision bfloat16\` from scratch, and the same with \`text\` and \`image\` and at float32, seeds 0 and 1, each task's default data (Sudoku's
 generated puzzles, the embedded text, Fashion-MNIST), one thread each beside other one-thread
 jobs. The held-out figure is the one each task's training evaluates (metrics.csv); the verdict
 is the same rule as above on the last evaluation, over the two seeds.
@@ -261,7 +261,7 @@ ${trainRows.length > 0 ? `| task | figure | float32 | bfloat16 | difference | bf
   trainMissing.length > 0
     ? `No verdict yet (scripts/precision-training.sh goes on where it stopped; two seeds a side decide): ${trainMissing.join(', ')}.\n\n`
     : ''
-}Under \`sjd train --precision auto\` every task trains in bfloat16 where the hardware has
+}With \`--precision auto\`, \`sjd train\` trains every task in bfloat16 where the hardware has
 it${except(AUTO_TRAINING_KEEPS_FLOAT32)}.
 `;
 

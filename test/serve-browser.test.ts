@@ -45,11 +45,27 @@ after(async () => {
 /** An element's text (its textContent). */
 const text = async (l: Locator) => (await l.textContent()) ?? '';
 
+/**
+ * Run in the page before its own script: every count of committed cells the board shows while a
+ * solve plays, in order, kept in `window.committedCounts` (a mutation observer sees each drawn
+ * step, however slowly the test would poll on a loaded machine).
+ */
+function recordCommitted(): void {
+  const counts: number[] = [];
+  (window as unknown as { committedCounts: number[] }).committedCounts = counts;
+  new MutationObserver(() => {
+    if (document.querySelector('#sudoku')?.getAttribute('data-state') !== 'running') return;
+    const n = document.querySelectorAll('#board .cell.committed').length;
+    if (counts.at(-1) !== n) counts.push(n);
+  }).observe(document, { subtree: true, childList: true, attributeFilter: ['class'] });
+}
+
 /** The page at `url` (`?play=0`: without the solve it plays on load), ready. */
 async function openPage(url = `${server.url}/?play=0`, width = 1000, height = 820) {
   const page = await browser.newPage({ viewport: { width, height } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  await page.addInitScript(recordCommitted);
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]');
   return { page, errors };
@@ -70,13 +86,13 @@ test('on load the page plays a generated puzzle, cells sticking step by step; it
     // no click: a puzzle generated and solved, its steps drawn one at a time as they stick
     await page.waitForSelector('#sudoku[data-state="running"]', { timeout: 30_000 });
     assert.match(await page.inputValue('#puzzle'), /^[0-9]{81}$/);
-    const drawn = new Set<number>();
-    while ((await page.locator('#sudoku').getAttribute('data-state')) === 'running') {
-      drawn.add(await page.locator('#board .cell.committed').count());
-      await page.waitForTimeout(40);
-    }
-    assert.equal(await page.locator('#sudoku').getAttribute('data-state'), 'done');
-    assert.ok(drawn.size >= 3, `committed counts seen while it played: ${[...drawn]}`);
+    await page.waitForSelector('#sudoku[data-state="done"]', { timeout: 60_000 });
+    const drawn = new Set(
+      await page.evaluate(
+        () => (window as unknown as { committedCounts: number[] }).committedCounts,
+      ),
+    );
+    assert.ok(drawn.size >= 3, `committed counts drawn while it played: ${[...drawn]}`);
     assert.match(await text(page.locator('.verdict')), /^solved \(\d+ NFE/);
     // nothing runs off the screen
     const overflow = await page.evaluate(
