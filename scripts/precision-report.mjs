@@ -67,8 +67,15 @@ function compareValues(a, b, count) {
   return { f32, b16, diff, se, within: judged ? Math.abs(diff) <= 2 * se : null };
 }
 
-const verdictCell = (c) =>
-  c.within === null ? 'no verdict (one seed)' : c.within ? 'within' : '**outside**';
+/**
+ * The verdict's cell, saying which way bfloat16 lies where it is outside: the rates here are
+ * better higher, the distances and losses (num) better lower.
+ */
+const verdictCell = (c, fmt) => {
+  if (c.within === null) return 'no verdict (one seed)';
+  if (c.within) return 'within';
+  return `**outside** (bfloat16 ${(c.diff > 0) === (fmt === pct) ? 'better' : 'worse'})`;
+};
 
 /** One sampling figure both ways, read from the quality runs of `prefix`. */
 const compare = (prefix, read, count) =>
@@ -88,7 +95,7 @@ function row(task, what, prefix, read, fmt, count) {
     return;
   }
   rows.push(
-    `| ${task} | ${what} | ${both(c.f32, fmt)} | ${both(c.b16, fmt)} | ${fmt === pct ? `${(100 * c.diff).toFixed(2)} points` : num(c.diff)} +- ${fmt === pct ? (100 * c.se).toFixed(2) : num(c.se)} | ${verdictCell(c)} |`,
+    `| ${task} | ${what} | ${both(c.f32, fmt)} | ${both(c.b16, fmt)} | ${fmt === pct ? `${(100 * c.diff).toFixed(2)} points` : num(c.diff)} +- ${fmt === pct ? (100 * c.se).toFixed(2) : num(c.se)} | ${verdictCell(c, fmt)} |`,
   );
   if (c.within !== null) verdicts[task] = (verdicts[task] ?? true) && c.within;
 }
@@ -192,7 +199,7 @@ for (const [task, figures] of Object.entries(HELD_OUT)) {
     const d = fmt === pct ? `${(100 * c.diff).toFixed(2)} points` : num(c.diff);
     const e = fmt === pct ? (100 * c.se).toFixed(2) : num(c.se);
     trainRows.push(
-      `| ${task} | ${what}, step ${last} | ${both(c.f32, fmt)} | ${both(c.b16, fmt)} | ${d} +- ${e} | ${verdictCell(c)} |`,
+      `| ${task} | ${what}, step ${last} | ${both(c.f32, fmt)} | ${both(c.b16, fmt)} | ${d} +- ${e} | ${verdictCell(c, fmt)} |`,
     );
     if (i === 0 && c.within !== null) trainVerdicts[task] = c.within;
   });
