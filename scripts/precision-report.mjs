@@ -183,8 +183,40 @@ function trainingRuns() {
   return found;
 }
 
+/** The evaluated steps of a side's first run. */
+const steps = (side) => side[0].rows.map((r) => r.step);
+
+/**
+ * Whether two sets of training curves agree within seed noise: over the second half of the
+ * evaluations, the seeds' variance at each step pooled over the steps and both precisions gives
+ * one seed SD (two seeds a side measure little at one step), and every difference of the means
+ * must lie within two standard errors of a difference (sd sqrt(1/n + 1/m)). Null below two
+ * seeds a side.
+ */
+function curvesAgree(f32, b16, col, all) {
+  if (f32.length < 2 || b16.length < 2) return null;
+  const half = all.filter((k) => k > all.at(-1) / 2);
+  const values = (side, k) => side.map((r) => r.rows.find((x) => x.step === k)?.[col]);
+  let ss = 0;
+  let df = 0;
+  let worst = 0;
+  for (const k of half) {
+    const [a, b] = [values(f32, k), values(b16, k)];
+    for (const xs of [a, b]) {
+      ss += xs.reduce((t, x) => t + (x - mean(xs)) ** 2, 0);
+      df += xs.length - 1;
+    }
+    const d = mean(b) - mean(a);
+    if (Math.abs(d) > Math.abs(worst)) worst = d;
+  }
+  const sd = Math.sqrt(ss / df);
+  const se = sd * Math.sqrt(1 / f32.length + 1 / b16.length);
+  return { from: half[0], worst, sd, se, within: Math.abs(worst) <= 2 * se };
+}
+
 const trained = trainingRuns();
 const trainRows = [];
+const agreeRows = [];
 const trainCurves = [];
 const trainVerdicts = {};
 const points = [];
@@ -193,7 +225,7 @@ for (const [task, figures] of Object.entries(HELD_OUT)) {
   if (f32.length === 0 || b16.length === 0) continue;
   const at = (side, col, step) => side.map((r) => r.rows.find((x) => x.step === step)?.[col]);
   const last = f32[0].rows.at(-1).step;
-  figures.forEach(([col, what, fmt, count], i) => {
+  figures.forEach(([col, what, fmt, count]) => {
     const c = compareValues(at(f32, col, last), at(b16, col, last), count);
     if (c.f32.xs.includes(undefined) || c.b16.xs.includes(undefined)) return;
     const d = fmt === pct ? `${(100 * c.diff).toFixed(2)} points` : num(c.diff);
@@ -201,16 +233,24 @@ for (const [task, figures] of Object.entries(HELD_OUT)) {
     trainRows.push(
       `| ${task} | ${what}, step ${last} | ${both(c.f32, fmt)} | ${both(c.b16, fmt)} | ${d} +- ${e} | ${verdictCell(c, fmt)} |`,
     );
-    if (i === 0 && c.within !== null) trainVerdicts[task] = c.within;
   });
   const [col, what, fmt] = figures[0];
+  const agree = curvesAgree(f32, b16, col, steps(f32));
+  if (agree) {
+    const show = (x) => (fmt === pct ? `${(100 * x).toFixed(2)} points` : num(x));
+    agreeRows.push(
+      `| ${task} | ${what} | ${agree.from} to ${last} | ${show(agree.worst)} | ${show(2 * agree.se)} (${show(agree.sd)}) | ${agree.within ? 'agree' : '**differ**'} |`,
+    );
+    trainVerdicts[task] = agree.within;
+  }
   const cell = (side, step) => {
     const xs = at(side, col, step);
     return `${fmt(mean(xs))} (${xs.map(fmt).join(', ')})`;
   };
-  const steps = f32[0].rows.map((r) => r.step);
   trainCurves.push(
-    `${task}, ${what} (mean, then each seed):\n\n| step | float32 | bfloat16 |\n|---|---|---|\n${steps
+    `${task}, ${what} (mean, then each seed):\n\n| step | float32 | bfloat16 |\n|---|---|---|\n${steps(
+      f32,
+    )
       .map((s) => `| ${s} | ${cell(f32, s)} | ${cell(b16, s)} |`)
       .join(
         '\n',
@@ -261,10 +301,13 @@ const trainingSection = `## Training: bfloat16 autocast against float32
 \`scripts/precision-training.sh\`: \`sjd train sudoku --size cpu --steps 1000 --eval-every 100
 --precision bfloat16\` from scratch, and the same with \`text\` and \`image\` and at float32, seeds 0 and 1, each task's default data (Sudoku's
 generated puzzles, the embedded text, Fashion-MNIST), one thread each beside other one-thread
-jobs. The held-out figure is the one each task's training evaluates (metrics.csv); the verdict
-is the same rule as above on the last evaluation, over the two seeds.
+jobs. The held-out figure is the one each task's training evaluates (metrics.csv), at the last
+evaluation by the rule above, and over the second half of the evaluations as curves: the seeds'
+variance pooled over those steps and both precisions gives one seed SD, and the curves agree
+where every difference of the means lies within two standard errors of a difference (one step
+of two seeds alone measures its spread too roughly to decide by).
 
-${trainRows.length > 0 ? `| task | figure | float32 | bfloat16 | difference | bfloat16 |\n|---|---|---|---|---|---|\n${trainRows.join('\n')}\n\n![held-out figures against step, both precisions, each seed](${basename(plot)})\n\n${trainCurves.join('\n\n')}\n\n` : ''}${
+${trainRows.length > 0 ? `| task | figure | float32 | bfloat16 | difference | bfloat16 |\n|---|---|---|---|---|---|\n${trainRows.join('\n')}\n\n${agreeRows.length > 0 ? `| task | curve | steps | largest difference of the means | two standard errors (pooled seed SD) | curves |\n|---|---|---|---|---|---|\n${agreeRows.join('\n')}\n\n` : ''}![held-out figures against step, both precisions, each seed](${basename(plot)})\n\n${trainCurves.join('\n\n')}\n\n` : ''}${
   trainMissing.length > 0
     ? `No verdict yet (scripts/precision-training.sh goes on where it stopped; two seeds a side decide): ${trainMissing.join(', ')}.\n\n`
     : ''
