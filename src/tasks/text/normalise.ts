@@ -35,8 +35,12 @@ export const WIKIFIL: readonly (readonly [RegExp, string])[] = [
   [/&[^;\s]*;/g, ' '], // other entities
 ];
 
+/** A character every substitution of WIKIFIL needs: a line without one is left as it is. */
+const WIKIFIL_TRIGGER = /[&<[{|]/;
+
 /** One line of wiki prose in wikifil's order of substitutions; the result may hold any case. */
 export function wikifilLine(line: string): string {
+  if (!WIKIFIL_TRIGGER.test(line)) return line;
   let s = line;
   for (const [re, to] of WIKIFIL) s = s.replace(re, to);
   return s;
@@ -102,7 +106,8 @@ export function foldChars(s: string, tally?: FoldTally, marks: Marks = 'strip'):
     return spellDigits(stripMarks(lower, tally)).replace(/[^\p{L}]+/gu, ' ');
   }
   if (tally) countOther(x, OTHER_ASCII, tally);
-  return spellDigits(x.replace(/[A-Z]/g, (c) => c.toLowerCase())).replace(/[^a-z]+/g, ' ');
+  // printable ASCII: toLowerCase changes A-Z alone
+  return spellDigits(x.toLowerCase()).replace(/[^a-z]+/g, ' ');
 }
 
 /** text -> lowercase letters and single spaces, no leading or trailing space. */
