@@ -186,6 +186,9 @@ function trainingRuns() {
 /** The evaluated steps of a side's first run. */
 const steps = (side) => side[0].rows.map((r) => r.step);
 
+/** Each run's `col` at evaluation `step`, for one precision's runs. */
+const at = (side, col, step) => side.map((r) => r.rows.find((x) => x.step === step)?.[col]);
+
 /**
  * Whether two sets of training curves agree within seed noise: over the second half of the
  * evaluations, the seeds' variance at each step pooled over the steps and both precisions gives
@@ -196,12 +199,11 @@ const steps = (side) => side[0].rows.map((r) => r.step);
 function curvesAgree(f32, b16, col, all) {
   if (f32.length < 2 || b16.length < 2) return null;
   const half = all.filter((k) => k > all.at(-1) / 2);
-  const values = (side, k) => side.map((r) => r.rows.find((x) => x.step === k)?.[col]);
   let ss = 0;
   let df = 0;
   let worst = 0;
   for (const k of half) {
-    const [a, b] = [values(f32, k), values(b16, k)];
+    const [a, b] = [at(f32, col, k), at(b16, col, k)];
     for (const xs of [a, b]) {
       ss += xs.reduce((t, x) => t + (x - mean(xs)) ** 2, 0);
       df += xs.length - 1;
@@ -223,7 +225,6 @@ const points = [];
 for (const [task, figures] of Object.entries(HELD_OUT)) {
   const [f32, b16] = ['float32', 'bfloat16'].map((p) => trained[task]?.[p] ?? []);
   if (f32.length === 0 || b16.length === 0) continue;
-  const at = (side, col, step) => side.map((r) => r.rows.find((x) => x.step === step)?.[col]);
   const last = f32[0].rows.at(-1).step;
   figures.forEach(([col, what, fmt, count]) => {
     const c = compareValues(at(f32, col, last), at(b16, col, last), count);

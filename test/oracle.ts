@@ -17,6 +17,7 @@ export interface Toy {
   anchors: Tensor; // [K, d] float64
   p0: Float64Array; // [K^L], index = sum_i x_i K^(L-1-i)
   seqs: Tensor; // [N, L] int64
+  codes: Tensor; // [N, L K] float64: each sequence's one-hot codes, position by position
 }
 
 export function makeToy(
@@ -35,13 +36,19 @@ export function makeToy(
   }
   const Z = p0.reduce((a, b) => a + b, 0);
   for (let n = 0; n < N; n++) p0[n]! /= Z;
+  const X = torch.keep(torch.tensor(seqs, [N, L], 'int64'));
   return {
     K,
     L,
     d: anchors[0]!.length,
     anchors: torch.keep(torch.tensor(anchors.flat(), [K, anchors[0]!.length], 'float64')),
     p0,
-    seqs: torch.keep(torch.tensor(seqs, [N, L], 'int64')),
+    seqs: X,
+    codes: torch.keep(
+      X.oneHot(K)
+        .to('float64')
+        .view([N, L * K]),
+    ),
   };
 }
 
@@ -74,11 +81,7 @@ export function logPosteriorSeqs(
     [K],
     'float64',
   );
-  const codes = toy.seqs
-    .oneHot(K)
-    .to('float64')
-    .view([N, L * K])
-    .transpose(0, 1); // [L K, N]
+  const codes = toy.codes.transpose(0, 1); // [L K, N]
   const active = committed.logicalNot().unsqueeze(-1); // [B, L, 1]
   // The active sites' log density factors that depend on x_i alone: [B, L, K].
   const siteTerms =
@@ -127,12 +130,7 @@ export function oracleClassifier(proc: SJDProcess, toy: Toy): Classifier {
   const atTime = (y: Tensor, t: number, committed: Tensor): Tensor => {
     const tokens = committedTokens(toy, y, committed);
     const post = logPosteriorSeqs(proc, toy, y, t, committed, tokens).exp(); // [B, N]
-    const [N, L] = toy.seqs.shape as [number, number];
-    const codes = toy.seqs
-      .oneHot(toy.K)
-      .to('float64')
-      .view([N, L * toy.K]); // [N, L K]
-    const marg = post.matmul(codes).view([y.size(0), L, toy.K]); // [B, L, K]
+    const marg = post.matmul(toy.codes).view([y.size(0), toy.L, toy.K]); // [B, L, K]
     return marg.clamp(1e-300, null).log();
   };
   return (y, t, committed) => {
