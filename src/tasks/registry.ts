@@ -39,7 +39,6 @@ const MORE_TASKS: Record<string, TaskSpec> = { sequences: sequenceSpec };
 
 const registered = new Map<string, TaskSpec>(Object.entries({ ...TASK_SPECS, ...MORE_TASKS }));
 
-/** Adds a task to every command and to `sjd serve`; a name already taken is refused. */
 /** A spec's sampling defaults, every one present (a module without types may leave one out). */
 function checkSamplingDefaults(spec: TaskSpec): void {
   const d: Record<string, unknown> = { ...spec.sampling };
@@ -78,6 +77,7 @@ function checkRequired(spec: TaskSpec): void {
     );
 }
 
+/** Adds a task to every command and to `sjd serve`; a name already taken is refused. */
 export function registerTask(spec: TaskSpec): void {
   if (!/^[a-z][a-z0-9-]*$/.test(spec.name))
     throw new Error(`task name '${spec.name}': lower-case letters, digits and '-' only`);
