@@ -420,6 +420,11 @@ test('sjd compare sudoku trains CADD and SJD per seed, is resumable, and writes 
   assert.ok(m, md);
   assert.ok(Number(m[1]) >= 1 && Number(m[1]) <= 5, 'the adaptive NFE within its cap');
   assert.match(md, /\| SJD \(sudoku W, sigma_W = 1\.5\) \|/);
+  // the paper's claims, seed by seed: one seed judges none
+  assert.match(
+    md,
+    /^- \*\*SJD \(sudoku W, sigma_W = 1\.5\) above CADD \(hybrid, W = I\)\*\* \(model alone\), adaptive sampler: one seed: no verdict; per seed [+-]\d+\.\d points/m,
+  );
   assert.match(
     md,
     /attention `peers`, row, column and box embeddings, 2 loop\(s\) through the blocks, augmentation `digits`/,

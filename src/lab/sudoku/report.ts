@@ -1,7 +1,8 @@
 // The Sudoku comparison's report (tab:sudoku_schedule_ablations at this machine's scale): board
 // accuracy mean +- std over seeds under the adaptive sampler and the confidence policy
 // (the baselines' under greedy decoding), takeoff step and collapsed seeds, the baselines' note,
-// and a plot of held-out board accuracy against step beside it.
+// the paper's claims judged seed by seed (verdicts.ts), and a plot of held-out board accuracy
+// against step beside it.
 import { dirname } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { CausalDecoder } from '../../model/causal-decoder.js';
@@ -23,6 +24,7 @@ import {
   type RunSummary,
   type SudokuCompareOptions,
 } from './options.js';
+import { claimsSection } from './verdicts.js';
 
 /** The report's paragraph on the autoregressive baselines: their format, size and decoding. */
 function baselinesNote(o: SudokuCompareOptions): string {
@@ -67,6 +69,7 @@ ${ar}
 |---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
+${claimsSection(runs, o.models, o.test.puzzles.length)}
 ![held-out board accuracy against step](${svg.split('/').pop()})
 
 ${reproduceFooter(o.command)}`;
