@@ -126,6 +126,21 @@ row('text', 'unique words, NFE 128', 'text-nfe128', (r) => r.unique_words, pct);
 for (const nfe of [64, 256])
   row('images', `FD, NFE ${nfe}`, `image-nfe${nfe}`, (r) => r.samples.fd, num);
 
+/**
+ * The shipped text model's held-out ELBO in the text runs, a line: each run scores the same
+ * windows with the same draws whatever its sampling seed, so each precision has one value.
+ */
+function elboLine() {
+  const [a, b] = ['float32', 'bfloat16'].map((p) =>
+    runs('text-nfe128', p)
+      .map((r) => r.elbo_bits)
+      .filter((x) => typeof x === 'number'),
+  );
+  if (a.length === 0 || b.length === 0) return '';
+  const [x, y] = [mean(a), mean(b)];
+  return `The shipped text model's held-out ELBO in the same runs (the same windows and draws at every sampling seed: one value a precision): ${x.toFixed(4)} bits a character in float32 against ${y.toFixed(4)} in bfloat16, ${((100 * Math.abs(y - x)) / x).toFixed(2)}% apart.\n\n`;
+}
+
 /** Speed at each precision, mean over the runs of `prefix`. */
 function speed(prefix, read, unit) {
   const [a, b] = ['float32', 'bfloat16'].map((p) => runs(prefix, p).map(read));
@@ -312,8 +327,8 @@ ${trainRows.length > 0 ? `| task | figure | float32 | bfloat16 | difference | bf
   trainMissing.length > 0
     ? `No verdict yet (scripts/precision-training.sh goes on where it stopped; two seeds a side decide): ${trainMissing.join(', ')}.\n\n`
     : ''
-}With \`--precision auto\`, \`sjd train\` trains every task in bfloat16 where the hardware has
-it${except(AUTO_TRAINING_KEEPS_FLOAT32)}.
+}At \`--precision auto\`, its default, \`sjd train\` trains every task in bfloat16 where the
+hardware has it${except(AUTO_TRAINING_KEEPS_FLOAT32)}.
 `;
 
 const text = `# bfloat16 against float32 sampling, task by task
@@ -346,7 +361,7 @@ rate at least the binomial error of 2,000 puzzles).
 |---|---|---|---|---|---|
 ${rows.join('\n')}
 
-Speed in the same runs, float32 against bfloat16 (one thread, loaded machine; \`npm run bench\`
+${elboLine()}Speed in the same runs, float32 against bfloat16 (one thread, loaded machine; \`npm run bench\`
 gives the ratios on a quiet one):
 
 ${speeds.map(([k, s]) => `- ${k}: ${s}`).join('\n')}

@@ -3,6 +3,7 @@
 // state before restored, the weights' cached casts dropped between scopes (an optimiser's update
 // is seen); a bfloat16 DiT's logits are float32 and near the float32 network's; `sjd train
 // --precision bfloat16` records it, repeats exactly, and a resume at another precision is refused;
+// a new run without the flag trains at the default setting (auto, or SJD_PRECISION's);
 // `sjd export --precision` sets the precision a model samples at.
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { atPrecision } from '../src/model/precision.js';
 import { UNetDenoiser } from '../src/model/unet.js';
 import { buildModel } from '../src/train/build.js';
 import { sjd } from './serve-fixture.js';
+import { cliIn } from './sjd-cli.js';
 import { tempDir } from './tmp.js';
 
 const { autocast, TorchGenerator, linear, noGrad, tensor } = torch;
@@ -182,6 +184,20 @@ test('sjd train --precision bfloat16: recorded in config.json, the same losses t
   const printed = sjd('train', 'text', '--size', 'tiny', '--precision', 'auto', '--print-config');
   assert.equal(printed.status, 0, printed.stderr);
   assert.equal(JSON.parse(printed.stdout).model.precision ?? 'float32', want);
+  // a new run without the flag: the default setting, auto (SJD_PRECISION empty) or the variable's
+  // (Sudoku: its curves measured alike, so auto is bfloat16 where the hardware has it)
+  const precisionOf = (env: string) => {
+    const r = cliIn(dir, { SJD_PRECISION: env }).run(
+      ...['train', 'sudoku', '--size', 'tiny', '--print-config'],
+    );
+    assert.equal(r.status, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /puzzles/); // the config alone: no puzzles generated for it
+    return JSON.parse(r.stdout).model.precision ?? 'float32';
+  };
+  const sudokuAuto = resolvePrecision('auto', 'sudoku', undefined, AUTO_TRAINING_KEEPS_FLOAT32);
+  assert.equal(precisionOf(''), sudokuAuto.precision);
+  assert.equal(precisionOf('bfloat16'), 'bfloat16');
+  assert.equal(precisionOf('float32'), 'float32');
   const resumedAuto = sjd(
     ...[
       'train',

@@ -1,10 +1,13 @@
-// `sjd train --precision auto`: the network's compute precision chosen by the machine when a run
-// starts (model/auto-precision.ts: bfloat16 where the CPU or GPU multiplies it natively, else
-// float32) and recorded in its config.json like a precision asked for, so that a resume trains
-// as the run began. In a data-parallel run every rank takes rank 0's choice, whatever its own
+// `sjd train`'s precision: --precision, else for a new run the default setting (SJD_PRECISION,
+// else auto; a resumed run trains as its config says). auto is the network's compute precision
+// chosen by the machine when a run starts (model/auto-precision.ts: bfloat16 where the CPU or GPU
+// multiplies it natively and the task's held-out curves in bfloat16 agree with float32's, else
+// float32) and recorded in its config.json like a precision asked for, so that a resume trains as
+// the run began. In a data-parallel run every rank takes rank 0's choice, whatever its own
 // machine would choose.
 import {
   AUTO_TRAINING_KEEPS_FLOAT32,
+  defaultPrecisionSetting,
   type PrecisionSetting,
   resolvePrecision,
 } from '../model/auto-precision.js';
@@ -12,12 +15,21 @@ import type { Precision } from '../model/precision.js';
 import * as torch from '../torch/index.js';
 import type { DataParallel } from '../train/data-parallel.js';
 
-/** The flags with --precision auto resolved on this machine (a precision asked for, as it is). */
-export function withTrainingPrecision<F extends { precision?: PrecisionSetting }>(
+/** The setting a run trains at: --precision, else a new run's default; a resumed run's: none. */
+export const trainingSetting = (o: {
+  precision?: PrecisionSetting;
+  resume?: boolean;
+}): PrecisionSetting | undefined =>
+  o.precision ?? (o.resume ? undefined : defaultPrecisionSetting());
+
+/** The flags with their precision setting resolved on this machine (a precision, as it is). */
+export function withTrainingPrecision<F extends { precision?: PrecisionSetting; resume?: boolean }>(
   o: F,
   task: string,
 ): F & { precision?: Precision } {
-  if (o.precision !== 'auto') return o as F & { precision?: Precision };
+  const setting = trainingSetting(o);
+  if (setting === undefined) return o as F & { precision?: Precision };
+  if (setting !== 'auto') return { ...o, precision: setting };
   const { precision } = resolvePrecision('auto', task, undefined, AUTO_TRAINING_KEEPS_FLOAT32);
   return { ...o, precision };
 }

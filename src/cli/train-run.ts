@@ -20,7 +20,7 @@ import {
 } from './parallel.js';
 import { cliProgress, formatTime } from './progress.js';
 import { extensionNote, resumeFlags, withRecordedFlags } from './resume.js';
-import { agreedPrecision, withTrainingPrecision } from './train-precision.js';
+import { agreedPrecision, trainingSetting, withTrainingPrecision } from './train-precision.js';
 
 export interface RunFlags extends ParallelFlags {
   stopAfter?: number;
@@ -81,7 +81,7 @@ export const runOptions = (c: Command) =>
       )
       .option(
         '--precision <p>',
-        "the network's compute precision: float32, bfloat16 (matrix products and convolutions under autocast, weights and optimiser in float32; the paper's setting, several times faster on CPUs with AVX-512 BF16), or auto (bfloat16 where the CPU or GPU multiplies it natively, else float32; chosen when the run starts and recorded) (default: float32)",
+        "the network's compute precision: float32, bfloat16 (matrix products and convolutions under autocast, weights and optimiser in float32; the paper's setting, several times faster on CPUs with AVX-512 BF16), or auto (bfloat16 where the CPU or GPU multiplies it natively and the task's curves measured alike, else float32; chosen when a run starts and recorded; a resumed run keeps its own) (default: auto, or SJD_PRECISION)",
         oneOf(PRECISION_SETTINGS),
       )
       .option('--resume', 'continue the run in --out from its checkpoint')
@@ -99,19 +99,22 @@ export const runOptions = (c: Command) =>
 /**
  * The body every `sjd train TASK` shares: its ranks launched or joined, the run folder checked,
  * the config resumed (its flags checked against it, resume.ts; passed to `prepare`) or made by
- * it with the task, trained with progress.
+ * it with the task, trained with progress. `configOnly`, where the task has one, makes a new
+ * run's config without its data, for --print-config.
  */
 export function trainAction<F extends RunFlags>(
   name: string,
   prepare: (o: F, saved: T.TrainConfig | undefined) => PreparedRun,
+  configOnly?: (o: F) => T.TrainConfig,
 ): (o: F, cmd: Command) => Promise<void> {
   return async (given, cmd) => {
     const o = withTrainingPrecision(given, name);
-    if (o.printConfig) return printConfig(o, cmd, prepare);
+    if (o.printConfig)
+      return printConfig(o, cmd, configOnly ? (f) => ({ config: configOnly(f) }) : prepare);
     torch.requireLibtorch('training');
     if (await launched(o)) return;
     const dp = await joinGroup(o);
-    if (given.precision === 'auto') o.precision = agreedPrecision(o.precision, dp);
+    if (trainingSetting(given) === 'auto') o.precision = agreedPrecision(o.precision, dp);
     const opened = T.openRun(o.out, o.resume === true, dp.rank === 0 || o.resume === true);
     if (dp.rank === 0) T.checkUnclaimed(o.out); // rank 0 claims the run for every rank
     const { saved } = opened;
@@ -144,22 +147,25 @@ export function trainAction<F extends RunFlags>(
  * A new run prepared from its flags and, with --config, the file's settings: those a flag makes
  * as that flag's value (the command line's overriding the file), the rest laid over the config.
  */
-function prepareNew<F extends RunFlags>(
+function prepareNew<F extends RunFlags, P extends { config: T.TrainConfig }>(
   o: F,
   cmd: Command,
-  prepare: (o: F, saved: T.TrainConfig | undefined) => PreparedRun,
-): PreparedRun {
+  prepare: (o: F, saved: undefined) => P,
+): P {
   if (o.config === undefined) return prepare(o, undefined);
   const { flags, rest } = configFlags(readConfigFile(o.config), cmd, o.config);
   const prepared = prepare({ ...o, ...flags }, undefined);
   return { ...prepared, config: withConfigFile(prepared.config, rest, o.config) };
 }
 
-/** --print-config: the config a new run with these flags would have, as JSON on stdout. */
+/**
+ * --print-config: the config a new run with these flags would have, as JSON on stdout (made by
+ * the task's config alone where it has one: no data read or generated).
+ */
 function printConfig<F extends RunFlags>(
   o: F,
   cmd: Command,
-  prepare: (o: F, saved: T.TrainConfig | undefined) => PreparedRun,
+  prepare: (o: F, saved: undefined) => { config: T.TrainConfig },
 ): void {
   const { config } = prepareNew(o, cmd, prepare);
   console.log(JSON.stringify(withRecordedFlags(config, o, cmd), null, 2));

@@ -4,28 +4,28 @@
 // same body (train-run.ts), then the flags its task declares (train.flags), checks --out before
 // loading any data, and builds its run with its task's spec (train.prepare).
 import type { Command } from 'commander';
-import { type Precision, type TaskSpec, taskSpecs } from '../index.js';
+import { type Precision, type TaskSpec, type TrainOptions, taskSpecs } from '../index.js';
 import { addFlags, group, type ProcessFlags, processOptions } from './options.js';
 import { type RunFlags, runOptions, trainAction } from './train-run.js';
 
 /** `sjd train TASK` for one task: the shared flags, the task's own, the shared body. */
 function registerTrainTask(cmd: Command, spec: TaskSpec): void {
-  const { description, sizes, defaults } = spec.train;
+  const { description, sizes, defaults, config } = spec.train;
   const c = cmd.command(spec.name).description(description);
   runOptions(processOptions(c, { sizes: Object.keys(sizes), ...defaults }));
   // commander's options hold the run, process and task flags under their camelCase names; the
   // bandwidth flag is the task's one of --sigma-w and --sigma-b (options.ts)
+  const options = (o: ProcessFlags & RunFlags & Record<string, unknown>): TrainOptions => ({
+    ...o,
+    bandwidth: o.sigmaB ?? o.sigmaW,
+    precision: o.precision as Precision | undefined, // auto resolved (trainAction)
+    log: (line) => console.error(`sjd train ${spec.name}: ${line}`),
+  });
   addFlags(c, spec.train.flags).action(
-    trainAction(spec.name, (o: ProcessFlags & RunFlags & Record<string, unknown>, saved) =>
-      spec.train.prepare(
-        {
-          ...o,
-          bandwidth: o.sigmaB ?? o.sigmaW,
-          precision: o.precision as Precision | undefined, // auto resolved (trainAction)
-          log: (line) => console.error(`sjd train ${spec.name}: ${line}`),
-        },
-        saved,
-      ),
+    trainAction(
+      spec.name,
+      (o, saved) => spec.train.prepare(options(o), saved),
+      config && ((o) => config(options(o))),
     ),
   );
 }

@@ -69,6 +69,11 @@ export interface TrainEntry {
   flags?: TaskFlag[]; // the task's own flags, after the run and process flags every task takes
   /** The run's config and task: made from `o`, or `saved` (the run's config) on resume. */
   prepare(o: TrainOptions, saved: TrainConfig | undefined): PreparedRun;
+  /**
+   * A new run's config from `o` alone, for a task whose config needs no data: `--print-config`
+   * prints it without reading or generating any (else it prepares the run, data and all).
+   */
+  config?(o: TrainOptions): TrainConfig;
 }
 
 /** The runs of a comparison and its report: the settings every comparison shares. */

@@ -11,6 +11,12 @@ import { SUDOKU_PROCESS, SUDOKU_SIZES, sudokuConfig } from './presets.js';
 import { sudokuServing } from './serving.js';
 import { SudokuTask } from './task.js';
 
+/** A new run's config: the preset's, and its --data (which --resume reuses: cli/resume.ts). */
+const newRunConfig = (o: TrainOptions & SudokuTrainFlags) => ({
+  ...sudokuConfig(o),
+  ...(o.data !== undefined && { data: o.data }),
+});
+
 export const sudokuSpec: TaskSpec = {
   ...sudokuServing,
   load: loadSudokuModel,
@@ -22,11 +28,11 @@ export const sudokuSpec: TaskSpec = {
     get flags() {
       return sudokuTrainFlags();
     },
+    config: newRunConfig,
     prepare: (o: TrainOptions & SudokuTrainFlags, saved) => {
       const d = SUDOKU_TRAIN_DEFAULTS;
       const evalSize = o.evalSize ?? d.evalSize;
-      // a new run records its --data (config.data), which --resume reuses (cli/resume.ts)
-      const config = saved ?? { ...sudokuConfig(o), ...(o.data !== undefined && { data: o.data }) };
+      const config = saved ?? newRunConfig(o);
       // the training data first: a --data that cannot be read is refused before any work
       const train = trainingPuzzles(o.data, o.log);
       const heldOut = { n: evalSize, seed: 2, what: 'held-out puzzles' };
