@@ -3,7 +3,8 @@
 # constraint-graph W, sigma_W = 1.5), MDM (masked) and CADD (hybrid, W = I) as the paper's plain
 # transformer (`--size paper --network plain`: 3 layers of width 384, 12 heads, dense attention,
 # no structure embeddings, one pass; batch 128), trained side by side on the same GPU for the same
-# number of steps, then scored with the model alone. Run by scripts/device.sh (TASK=sudoku-paper)
+# number of steps in bfloat16 autocast (as the CPU queue, scripts/sudoku-paper-setting.sh), then
+# scored with the model alone. Run by scripts/device.sh (TASK=sudoku-paper)
 # once the addon is built, with its Node on PATH and the Sudoku CSVs packed in .device/:
 #   1. a calibration: the three train 100 steps side by side, and the slowest one's step time
 #      (tokens/s of its last logged window) sets the step count that fits the budget;
@@ -40,7 +41,8 @@ train() { # seconds model dir steps eval-every [flags]: stopped by SIGINT (a che
   local seconds=$1 model=$2 dir=$3 steps=$4 every=$5
   shift 5
   timeout -s INT -k 20 "$seconds" node bin/sjd.js --threads "$threads" --device "$device" \
-    train sudoku --size "$size" --network plain --process "$model" --seed 0 --steps "$steps" \
+    train sudoku --size "$size" --network plain --process "$model" --precision bfloat16 \
+    --seed 0 --steps "$steps" \
     --eval-every "$every" --eval-size 200 --eval-nfe 32 --eval-sampler confidence \
     --data "$data/train.csv" --eval-data "$data/test.csv" --out "$dir" "$@" 2>&1 | tr '\r' '\n' | grep -v '|'
 }

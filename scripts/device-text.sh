@@ -78,7 +78,7 @@ for r in "${runs[@]}"; do
   [ "$m" = masked ] && cap=$masked_steps
   # shellcheck disable=SC2086
   (timeout -s INT "$train_s" node bin/sjd.js --threads 2 --device "$device" "${tf32[@]}" train text --size "$size" $f \
-    --batch "$batch" --steps "$cap" --seed "$(seed_of "$r")" --eval-every 1000 --data "$corpus" --out "$work/run-$r" 2>&1 |
+    --precision float32 --batch "$batch" --steps "$cap" --seed "$(seed_of "$r")" --eval-every 1000 --data "$corpus" --out "$work/run-$r" 2>&1 |
     tr '\r' '\n' | grep -v '|' >"$work/results/train-$r.log") &
 done
 wait

@@ -144,7 +144,7 @@ xz -dc .device/sudoku-train.csv.xz >"$data/train.csv"
 xz -dc .device/sudoku-test.csv.xz >"$data/test.csv"
 run="$data/run"
 say "training $steps steps (~$train_s s) of the paper-size model on $device"
-timeout -s INT "$train_s" node bin/sjd.js --device "$device" train sudoku --size paper --attention peers --augment full --loops 2 \
+timeout -s INT "$train_s" node bin/sjd.js --device "$device" train sudoku --size paper --attention peers --augment full --loops 2 --precision float32 \
   --steps "$steps" --lr 1e-3 --warmup 300 --eval-every $((steps / 4 > 0 ? steps / 4 : 1)) --eval-size 200 --eval-nfe 64 --eval-sampler adaptive \
   --data "$data/train.csv" --eval-data "$data/test.csv" --out "$run" 2>&1 | tr '\r' '\n' | grep -v '|' | tee "$out/train-log.txt"
 cp "$run/metrics.csv" "$run/config.json" "$run/manifest.json" "$out/" 2>/dev/null

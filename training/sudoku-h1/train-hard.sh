@@ -27,7 +27,7 @@ if [ ! -s "$d/mix-train.csv" ]; then
     fs.renameSync(out + ".tmp", out);
   ' "$shared/qqwing_noguess_train.csv" "$d/guess-train.csv" "$d/hard20-train.csv" "$d/mix-train.csv"
 fi
-args=(train sudoku --out "$run" --loops 3 --steps 3000 --lr 3e-4 --warmup 100
+args=(train sudoku --out "$run" --loops 3 --steps 3000 --lr 3e-4 --warmup 100 --precision float32
   --eval-every 500 --data "$d/mix-train.csv" --eval-data "$d/guess-valid.csv"
   --eval-size 200 --eval-nfe 64 --eval-sampler adaptive "$@")
 # --init names the starting weights of a new run only; a resumed run's weights are its checkpoint's.
