@@ -6,6 +6,8 @@
 // both runs and each shows it, and one shared seed gives its figures and no verdict. Each rate's
 // difference carries the binomial standard error of the test set's size, the spread one
 // evaluation alone gives.
+import { maxOf } from '../../util/fold.js';
+import { mean } from '../../util/stats.js';
 import { COLLAPSE_BELOW, label, type RunSummary } from './options.js';
 
 /** The runs of models `a` and `b` that share a seed, in seed order. */
@@ -42,10 +44,9 @@ function above(
     .filter((v): v is readonly [number, number] => v[0] !== null && v[1] !== null);
   if (d.length === 0) return undefined;
   const diffs = d.map(([x, y]) => x - y);
-  const se = Math.max(...d.map(([x, y]) => Math.sqrt((x * (1 - x) + y * (1 - y)) / n)));
-  const mean = diffs.reduce((s, x) => s + x, 0) / diffs.length;
+  const se = maxOf(d.map(([x, y]) => Math.sqrt((x * (1 - x) + y * (1 - y)) / n)));
   const v = verdict(diffs.filter((x) => x > 0).length, diffs.filter((x) => x < 0).length, d.length);
-  return `${v}; per seed ${diffs.map(points).join(', ')} points (mean ${points(mean)}; one difference's SE on ${n} puzzles at most ${(100 * se).toFixed(1)})`;
+  return `${v}; per seed ${diffs.map(points).join(', ')} points (mean ${points(mean(diffs))}; one difference's SE on ${n} puzzles at most ${(100 * se).toFixed(1)})`;
 }
 
 /** The bullet of `a` above `b`: under the adaptive sampler, then under the confidence policy. */
