@@ -2,12 +2,14 @@
 // bfloat16 where the hardware multiplies it natively, float32 elsewhere and on the TypeScript
 // backend; a precision asked for is used (emulated bfloat16 said to be slower); SJD_PRECISION
 // sets the default and is checked; the loaders build the network at the setting's precision; the
-// commands name it in eval's JSON and, on a terminal, on their first line.
+// commands name it in eval's JSON and, on a terminal, on their first line (`sjd train` a new run's,
+// by training's rule).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import {
   AUTO_KEEPS_FLOAT32,
+  AUTO_TRAINING_KEEPS_FLOAT32,
   defaultPrecisionSetting,
   describePrecision,
   nativeBfloat16,
@@ -115,4 +117,16 @@ test("a command's default is auto: eval's JSON names the precision; on a termina
   const first = tty.stdout.split(/\r?\n/)[0]!;
   assert.match(first, /^sjd sample text: libtorch [^,]+, /);
   assert.equal(first.replace(/^sjd sample text: libtorch [^,]+, /, ''), want);
+  // sjd train names a new run's precision by training's rule (a resumed run's is its config's)
+  const train = spawnSync(
+    'script',
+    ['-qec', `node ${bin} train sudoku --size tiny --print-config > /dev/null`, '/dev/null'],
+    { encoding: 'utf8', env },
+  );
+  assert.equal(train.status, 0, train.stdout);
+  const trained = resolvePrecision('auto', 'sudoku', undefined, AUTO_TRAINING_KEEPS_FLOAT32);
+  assert.equal(
+    train.stdout.split(/\r?\n/)[0]!.replace(/^sjd train sudoku: libtorch [^,]+, /, ''),
+    describePrecision(trained),
+  );
 });

@@ -5,10 +5,13 @@
 // float32) and recorded in its config.json like a precision asked for, so that a resume trains as
 // the run began. In a data-parallel run every rank takes rank 0's choice, whatever its own
 // machine would choose.
+import type { Command } from 'commander';
 import {
   AUTO_TRAINING_KEEPS_FLOAT32,
   defaultPrecisionSetting,
+  PRECISION_ENV,
   type PrecisionSetting,
+  type ResolvedPrecision,
   resolvePrecision,
 } from '../model/auto-precision.js';
 import type { Precision } from '../model/precision.js';
@@ -21,6 +24,21 @@ export const trainingSetting = (o: {
   resume?: boolean;
 }): PrecisionSetting | undefined =>
   o.precision ?? (o.resume ? undefined : defaultPrecisionSetting());
+
+/**
+ * How a new run of `task` resolves its precision, for the program's first line (precision-flag.ts);
+ * null for a resumed run, which trains as its config says.
+ */
+export const trainingPrecisionOf =
+  (task: string) =>
+  (cmd: Command): ResolvedPrecision | null => {
+    const o = cmd.opts() as { precision?: PrecisionSetting; resume?: boolean };
+    const setting = trainingSetting(o);
+    if (setting === undefined) return null;
+    const r = resolvePrecision(setting, task, undefined, AUTO_TRAINING_KEEPS_FLOAT32);
+    // the default setting asked for through the environment says so
+    return o.precision === undefined ? { ...r, why: r.why.replace(/^asked/, PRECISION_ENV) } : r;
+  };
 
 /** The flags with their precision setting resolved on this machine (a precision, as it is). */
 export function withTrainingPrecision<F extends { precision?: PrecisionSetting; resume?: boolean }>(

@@ -6,6 +6,8 @@
 import type { Command } from 'commander';
 import { type Precision, type TaskSpec, type TrainOptions, taskSpecs } from '../index.js';
 import { addFlags, group, type ProcessFlags, processOptions } from './options.js';
+import { namesPrecision } from './precision-flag.js';
+import { trainingPrecisionOf } from './train-precision.js';
 import { type RunFlags, runOptions, trainAction } from './train-run.js';
 
 /** `sjd train TASK` for one task: the shared flags, the task's own, the shared body. */
@@ -21,6 +23,7 @@ function registerTrainTask(cmd: Command, spec: TaskSpec): void {
     precision: o.precision as Precision | undefined, // auto resolved (trainAction)
     log: (line) => console.error(`sjd train ${spec.name}: ${line}`),
   });
+  namesPrecision(c, trainingPrecisionOf(spec.name));
   addFlags(c, spec.train.flags).action(
     trainAction(
       spec.name,
