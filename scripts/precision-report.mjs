@@ -220,7 +220,8 @@ function curvesAgree(f32, b16, col, all) {
   for (const k of half) {
     const [a, b] = [at(f32, col, k), at(b16, col, k)];
     for (const xs of [a, b]) {
-      ss += xs.reduce((t, x) => t + (x - mean(xs)) ** 2, 0);
+      const m = mean(xs);
+      ss += xs.reduce((t, x) => t + (x - m) ** 2, 0);
       df += xs.length - 1;
     }
     const d = mean(b) - mean(a);

@@ -22,6 +22,12 @@ export type PrecisionOf = (cmd: Command) => ResolvedPrecision | null;
 
 const PRECISION_OF = new WeakMap<Command, PrecisionOf>();
 
+/** `r` as the default setting from the environment gave it: its reason names SJD_PRECISION. */
+export const fromEnvironment = (r: ResolvedPrecision): ResolvedPrecision => ({
+  ...r,
+  why: r.why.replace(/^asked/, PRECISION_ENV),
+});
+
 /** Registers how `cmd` resolves its precision, for the first line (precisionPhrase). */
 export const namesPrecision = (cmd: Command, of: PrecisionOf): Command => {
   PRECISION_OF.set(cmd, of);
@@ -35,9 +41,7 @@ export function withPrecisionFlag(cmd: Command, task?: string | TaskOf): Command
     const t = taskOf(c);
     if (t === undefined || t === null) return null;
     const r = resolvePrecision(c.getOptionValue('precision') as PrecisionSetting, t);
-    // a precision asked for through the environment says so
-    const fromEnv = c.getOptionValueSource('precision') === 'env';
-    return fromEnv ? { ...r, why: r.why.replace(/^asked/, PRECISION_ENV) } : r;
+    return c.getOptionValueSource('precision') === 'env' ? fromEnvironment(r) : r;
   });
   return cmd.addOption(
     new Option(

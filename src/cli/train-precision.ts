@@ -9,7 +9,6 @@ import type { Command } from 'commander';
 import {
   AUTO_TRAINING_KEEPS_FLOAT32,
   defaultPrecisionSetting,
-  PRECISION_ENV,
   type PrecisionSetting,
   type ResolvedPrecision,
   resolvePrecision,
@@ -17,6 +16,7 @@ import {
 import type { Precision } from '../model/precision.js';
 import * as torch from '../torch/index.js';
 import type { DataParallel } from '../train/data-parallel.js';
+import { fromEnvironment } from './precision-flag.js';
 
 /** The setting a run trains at: --precision, else a new run's default; a resumed run's: none. */
 export const trainingSetting = (o: {
@@ -24,6 +24,10 @@ export const trainingSetting = (o: {
   resume?: boolean;
 }): PrecisionSetting | undefined =>
   o.precision ?? (o.resume ? undefined : defaultPrecisionSetting());
+
+/** `setting` resolved for a run of `task` by training's rule (AUTO_TRAINING_KEEPS_FLOAT32). */
+const trainingRule = (setting: PrecisionSetting, task: string): ResolvedPrecision =>
+  resolvePrecision(setting, task, undefined, AUTO_TRAINING_KEEPS_FLOAT32);
 
 /**
  * How a new run of `task` resolves its precision, for the program's first line (precision-flag.ts);
@@ -35,9 +39,8 @@ export const trainingPrecisionOf =
     const o = cmd.opts() as { precision?: PrecisionSetting; resume?: boolean };
     const setting = trainingSetting(o);
     if (setting === undefined) return null;
-    const r = resolvePrecision(setting, task, undefined, AUTO_TRAINING_KEEPS_FLOAT32);
-    // the default setting asked for through the environment says so
-    return o.precision === undefined ? { ...r, why: r.why.replace(/^asked/, PRECISION_ENV) } : r;
+    const r = trainingRule(setting, task);
+    return o.precision === undefined ? fromEnvironment(r) : r; // the default: the environment's
   };
 
 /** The flags with their precision setting resolved on this machine (a precision, as it is). */
@@ -48,8 +51,7 @@ export function withTrainingPrecision<F extends { precision?: PrecisionSetting; 
   const setting = trainingSetting(o);
   if (setting === undefined) return o as F & { precision?: Precision };
   if (setting !== 'auto') return { ...o, precision: setting };
-  const { precision } = resolvePrecision('auto', task, undefined, AUTO_TRAINING_KEEPS_FLOAT32);
-  return { ...o, precision };
+  return { ...o, precision: trainingRule('auto', task).precision };
 }
 
 /** `resolved` as rank 0 resolved it, for every rank of `dp` (a single process: as it is). */
