@@ -367,7 +367,7 @@ gives the ratios on a quiet one):
 
 ${speeds.map(([k, s]) => `- ${k}: ${s}`).join('\n')}
 
-${missing.length > 0 ? `Not measured yet (scripts/precision-quality.sh goes on where it stopped): ${missing.join('; ')}.\n\n` : ''}Verdict so far: ${Object.entries(
+${missing.length > 0 ? `Not measured yet (scripts/precision-quality.sh goes on where it stopped): ${missing.join('; ')}.\n\n` : ''}Verdict${missing.length > 0 ? ' so far' : ''}: ${Object.entries(
   verdicts,
 )
   .map(([t, ok]) => {
