@@ -9,14 +9,17 @@
 # resumable (run it again to continue). Runs kept in training/sudoku-paper-setting
 # (scripts/keep-results.sh, with --with-checkpoints when a session stops mid-run) are copied in
 # first. Run it from a worktree of its own (git worktree add ../cmp-sudoku; npm ci there), with the
-# puzzles' folder as its argument:
-#   scripts/sudoku-paper-setting.sh ../shared/data/sudoku
+# puzzles' folder as its argument. A second worker on the same machine runs it again beside the
+# first with --no-wait (each `sjd compare` then takes the runs the other does not hold and leaves
+# the held ones to it; whichever finishes last writes the full report):
+#   scripts/sudoku-paper-setting.sh ../shared/data/sudoku [--no-wait]
 set -euo pipefail
-if [ $# -ne 1 ] || [ ! -f "$1/qqwing_noguess_train.csv" ]; then
-  echo "usage: scripts/sudoku-paper-setting.sh DATA (DATA: the folder of qqwing_noguess_train.csv and qqwing_noguess_test.csv)" >&2
+if [ $# -lt 1 ] || [ $# -gt 2 ] || [ ! -f "$1/qqwing_noguess_train.csv" ] || { [ $# -eq 2 ] && [ "$2" != --no-wait ]; }; then
+  echo "usage: scripts/sudoku-paper-setting.sh DATA [--no-wait] (DATA: the folder of qqwing_noguess_train.csv and qqwing_noguess_test.csv)" >&2
   exit 2
 fi
 data=$(cd "$1" && pwd)
+share=("${@:2}")
 cd "$(dirname "$0")/.."
 runs=runs/sudoku-paper-setting
 mkdir -p "$runs"
@@ -24,7 +27,7 @@ if [ -d training/sudoku-paper-setting ]; then bash scripts/restore-results.sh tr
 common=(--threads "${THREADS:-1}" compare sudoku --out "$runs" --steps 30000 --eval-every 1000
   --size cpu --network plain --precision bfloat16 --limit 1000 --nfe 32 --adaptive-nfe 64
   --data "$data/qqwing_noguess_train.csv" --eval-data "$data/qqwing_noguess_test.csv"
-  --doc docs/reports/sudoku/paper-setting.md)
+  --doc docs/reports/sudoku/paper-setting.md "${share[@]}")
 for seed in 0 1 2; do
   node bin/sjd.js "${common[@]}" --seeds "$seed" --models sjd,masked,hybrid
 done
