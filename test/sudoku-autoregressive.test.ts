@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { diffusionParameters, type SudokuCompareOptions } from '../src/lab/sudoku/options.js';
+import { boardCurve, riseStep } from '../src/lab/sudoku/rise.js';
 import { CausalDecoder } from '../src/model/causal-decoder.js';
 import { decodeGreedy } from '../src/tasks/sudoku/autoregressive/decode.js';
 import { leftToRight, solverOrder } from '../src/tasks/sudoku/autoregressive/order.js';
@@ -193,6 +194,9 @@ test('sjd compare sudoku --models ar-ltr,ar-solver,masked runs end to end', () =
     /\| Autoregressive, solver order \| [\d.]+ \+- [\d.]+ \| [\d.]+ \| [\d.]+ \| NA \|/,
   );
   assert.match(md, /\| MDLM \(masked\) \| [\d.]+ \+- [\d.]+ \|/);
+  // the rise column reads the run's own held-out curve, then the collapsed count
+  const rise = riseStep(boardCurve(join(dir, 'cmp', 'masked-seed0')));
+  assert.match(md, new RegExp(`\\| MDLM \\(masked\\) \\|.* \\| ${rise ?? 'none'} \\| [01]/1 \\|`));
   for (const m of ['ar-ltr', 'ar-solver', 'masked'])
     assert.ok(existsSync(join(dir, 'cmp', `${m}-seed0`, 'final-eval.json')), m);
   // a second run reads the cached scores and writes the same table

@@ -1,19 +1,22 @@
 // The Sudoku comparison's verdicts on the paper's claims (src/lab/sudoku/verdicts.ts), on made-up
 // run summaries whose answers are known: runs paired by seed, "every seed" only from two seeds up,
 // a reversal named, the binomial SE of a difference, takeoffs with a run that never took off,
+// tied takeoffs ordered by the rise (src/lab/sudoku/rise.ts, on curves whose answer is known),
 // collapsed seeds, and no section where the models for a claim are absent.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RunSummary } from '../src/lab/sudoku/options.js';
+import { riseStep } from '../src/lab/sudoku/rise.js';
 import { claimsSection } from '../src/lab/sudoku/verdicts.js';
 
-/** A run of `model` at `seed`: its adaptive and confidence solve rates and its takeoff step. */
+/** A run of `model` at `seed`: its adaptive and confidence solve rates, takeoff and rise steps. */
 const run = (
   model: string,
   seed: number,
   solveRate: number,
   confidenceRate: number | null,
   takeoff: number | null = 1000,
+  rise: number | null = takeoff,
 ): RunSummary => ({
   model,
   seed,
@@ -23,6 +26,7 @@ const run = (
   nfeMean: 17,
   confidenceRate,
   takeoff,
+  rise,
   collapsed: solveRate < 0.01,
 });
 
@@ -79,7 +83,7 @@ test("CADD's takeoff after SJD's (never is after any), and its collapsed seeds",
   assert.match(line(s, /above CADD/), /holds on every seed \(2 of 2\); per seed \+69\.6, \+40\.0/);
   assert.match(
     line(s, /takes off after/),
-    /holds on every seed \(2 of 2\); takeoff steps per seed none against 1000, 5000 against 2000\./,
+    /takeoff holds on every seed \(2 of 2\); per seed none against 1000, 5000 against 2000\. Rise \(the first evaluation at half the seed's best\): holds on every seed \(2 of 2\); per seed none against 1000, 5000 against 2000\./,
   );
   assert.match(
     line(s, /collapses/),
@@ -90,9 +94,27 @@ test("CADD's takeoff after SJD's (never is after any), and its collapsed seeds",
   const e = claimsSection(early, ['sjd', 'hybrid'], 1000);
   assert.match(
     line(e, /takes off after/),
-    /holds on 0 of 2 seeds; takeoff steps per seed 1000 against 3000, 3000 against 3000/,
+    /takeoff holds on 0 of 2 seeds; per seed 1000 against 3000, 3000 against 3000/,
   );
   assert.match(line(e, /collapses/), /not seen; 0 of 2 seeds below 1%/);
+});
+
+test('takeoffs tied at the first evaluation: the verdict says tied, and the rise orders the seeds', () => {
+  const runs = [run('sjd', 0, 0.7, 0.6, 1000, 2000), run('sjd', 1, 0.7, 0.6, 1000, 3000)];
+  runs.push(run('hybrid', 0, 0.1, 0.2, 1000, 9000), run('hybrid', 1, 0.2, 0.2, 1000, 3000));
+  assert.match(
+    line(claimsSection(runs, ['sjd', 'hybrid'], 1000), /takes off after/),
+    /takeoff tied on every seed \(2 of 2\); per seed 1000 against 1000, 1000 against 1000\. Rise \(the first evaluation at half the seed's best\): holds on 1 of 2 seeds; per seed 9000 against 2000, 3000 against 3000\./,
+  );
+});
+
+test("a run's rise: the first evaluation at half its best held-out board accuracy", () => {
+  const curve = (xs: number[]) => xs.map((accuracy, i) => ({ step: 1000 * (i + 1), accuracy }));
+  // best 0.3: half is 0.15, first reached at the fourth evaluation (0.15 counts)
+  assert.equal(riseStep(curve([0.005, 0.02, 0.1, 0.15, 0.3, 0.2])), 4000);
+  assert.equal(riseStep(curve([0.25, 0.4, 0.7, 0.6])), 2000); // half of 0.7 is 0.35: 0.4 reaches it
+  assert.equal(riseStep(curve([0, 0, 0])), null); // never solved a board
+  assert.equal(riseStep([]), null);
 });
 
 test('no claim without its models: no section', () => {

@@ -30,6 +30,7 @@ import {
   type SudokuCompareOptions,
 } from './options.js';
 import { writeReport } from './report.js';
+import { boardCurve, riseStep } from './rise.js';
 
 type FinalEvaluation = Pick<
   RunSummary,
@@ -118,6 +119,7 @@ export async function runComparison(
         dir,
         ...f,
         takeoff: state.takeoff ?? null,
+        rise: riseStep(boardCurve(dir)),
         collapsed: f.solveRate < COLLAPSE_BELOW,
       };
     };
@@ -169,6 +171,7 @@ function baseline(
     nfeMean: f.passesPerBoard,
     confidenceRate: null,
     takeoff: r.takeoff,
+    rise: riseStep(boardCurve(dir)),
     collapsed: f.solveRate < COLLAPSE_BELOW,
   };
 }

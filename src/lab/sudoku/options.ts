@@ -36,7 +36,8 @@ export interface RunSummary {
   cellAccuracy: number; // adaptive sampler (greedy decoding)
   nfeMean: number; // adaptive sampler, per board (greedy decoding: network passes a board)
   confidenceRate: number | null; // the confidence policy at `nfe` (null: no such sampler)
-  takeoff: number | null;
+  takeoff: number | null; // the first evaluation that solves a board (null: none did)
+  rise: number | null; // rise.ts: the first evaluation at half the run's best (null: none solved)
   collapsed: boolean;
 }
 

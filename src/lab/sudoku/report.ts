@@ -1,8 +1,8 @@
 // The Sudoku comparison's report (tab:sudoku_schedule_ablations at this machine's scale): board
 // accuracy mean +- std over seeds under the adaptive sampler and the confidence policy
-// (the baselines' under greedy decoding), takeoff step and collapsed seeds, the baselines' note,
-// the paper's claims judged seed by seed (verdicts.ts), and a plot of held-out board accuracy
-// against step beside it.
+// (the baselines' under greedy decoding), takeoff step, rise step (rise.ts) and collapsed
+// seeds, the baselines' note, the paper's claims judged seed by seed (verdicts.ts), and a plot
+// of held-out board accuracy against step beside it.
 import { dirname } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { CausalDecoder } from '../../model/causal-decoder.js';
@@ -24,6 +24,7 @@ import {
   type RunSummary,
   type SudokuCompareOptions,
 } from './options.js';
+import { RISE_FRACTION } from './rise.js';
 import { claimsSection } from './verdicts.js';
 
 /** The report's paragraph on the autoregressive baselines: their format, size and decoding. */
@@ -52,7 +53,8 @@ export async function writeReport(o: SudokuCompareOptions, runs: RunSummary[]): 
     const per = rs.map((r) => `${(100 * r.solveRate).toFixed(1)}`).join(', ');
     const collapsed = rs.filter((r) => r.collapsed).length;
     const confidence = rs.map((r) => r.confidenceRate).filter((x): x is number => x !== null);
-    return `| ${label(k)} | ${pct(rs.map((r) => r.solveRate))} | ${per} | ${mean(rs.map((r) => r.nfeMean)).toFixed(1)} | ${confidence.length ? pct(confidence) : 'NA'} | ${takeoffs.length ? Math.round(mean(takeoffs)) : 'none'} (${takeoffs.length}/${rs.length} took off) | ${collapsed}/${rs.length} |`;
+    const rises = rs.map((r) => r.rise ?? 'none').join(', ');
+    return `| ${label(k)} | ${pct(rs.map((r) => r.solveRate))} | ${per} | ${mean(rs.map((r) => r.nfeMean)).toFixed(1)} | ${confidence.length ? pct(confidence) : 'NA'} | ${takeoffs.length ? Math.round(mean(takeoffs)) : 'none'} (${takeoffs.length}/${rs.length} took off) | ${rises} | ${collapsed}/${rs.length} |`;
   });
   const [svg] = sudokuReportFiles(o.doc).beside as [string];
   const c = sudokuConfig({ size: o.size, ...networkOf(o) });
@@ -63,10 +65,11 @@ Size \`${o.size}\` (same network and optimiser for every diffusion model${o.netw
 Board accuracy: exact-match solve rate of the EMA model on the first ${o.test.puzzles.length} held-out puzzles, under the
 adaptive sampler (at most ${o.adaptiveNfe} NFE a board; its mean NFE in the table) and under the confidence policy at ${o.nfe} NFE (this project's \`--sampler confidence\`; the paper defines none).
 Takeoff: first training evaluation (every ${o.evalEvery ?? SUDOKU_SIZES[o.size]!.evalEvery} steps, 200 held-out puzzles, confidence policy at 32 NFE)
-that solves a board. Collapsed: a seed whose final adaptive solve rate is below ${100 * COLLAPSE_BELOW}%.
+that solves a board. Rise: per seed, the first such evaluation at ${100 * RISE_FRACTION}% of the seed's best held-out board accuracy,
+which orders runs that all take off by the first evaluation. Collapsed: a seed whose final adaptive solve rate is below ${100 * COLLAPSE_BELOW}%.
 ${ar}
-| method | board accuracy (%), adaptive (baselines: greedy), mean +- std | per seed | NFE a board | board accuracy (%), confidence ${o.nfe} NFE | takeoff step | collapsed |
-|---|---|---|---|---|---|---|
+| method | board accuracy (%), adaptive (baselines: greedy), mean +- std | per seed | NFE a board | board accuracy (%), confidence ${o.nfe} NFE | takeoff step | rise step per seed | collapsed |
+|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 ${claimsSection(runs, o.models, o.test.puzzles.length)}

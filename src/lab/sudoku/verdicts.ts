@@ -1,7 +1,8 @@
 // The paper's Sudoku claims (sec:exp-sudoku, tab:sudoku_schedule_ablations) judged on one
 // comparison's runs, seed by seed: SJD's solve rate above MDM's and above CADD's (the model alone,
 // under the adaptive sampler and under the confidence policy), CADD's takeoff after SJD's (the
-// paper: 50k steps against 203k), and CADD's collapse (the paper's 47.12 +- 47.12: a seed near
+// paper: 50k steps against 203k; and its rise, rise.ts, which orders runs that take off by the
+// first evaluation), and CADD's collapse (the paper's 47.12 +- 47.12: a seed near
 // 0%). Runs are paired by seed; a claim holds "on every seed" only where two or more seeds share
 // both runs and each shows it, and one shared seed gives its figures and no verdict. Each rate's
 // difference carries the binomial standard error of the test set's size, the spread one
@@ -20,11 +21,12 @@ function pairs(runs: RunSummary[], a: string, b: string): [RunSummary, RunSummar
     .map((s) => [ra.get(s)!, rb.get(s)!]);
 }
 
-/** "holds on every seed", "reversed on every seed", "holds on k of n seeds", or one seed's none. */
+/** "holds on every seed", "reversed on", "tied on" it, "holds on k of n seeds", or one seed's none. */
 function verdict(holds: number, against: number, n: number): string {
   if (n < 2) return 'one seed: no verdict';
   if (holds === n) return `holds on every seed (${n} of ${n})`;
   if (against === n) return `reversed on every seed (${n} of ${n})`;
+  if (holds === 0 && against === 0) return `tied on every seed (${n} of ${n})`;
   return `holds on ${holds} of ${n} seeds`;
 }
 
@@ -58,15 +60,23 @@ function aboveLine(runs: RunSummary[], a: string, b: string, n: number): string 
   return `- **${label(a)} above ${label(b)}** (model alone), adaptive sampler: ${adaptive}.${confidence ? ` Confidence policy: ${confidence}.` : ''}`;
 }
 
-/** CADD's takeoff after SJD's, seed by seed (a run that never took off: after any that did). */
+/**
+ * `a`'s step after `b`'s, seed by seed (a run with no such step: after any that has one): the
+ * verdict and the steps per seed.
+ */
+function later(ps: [RunSummary, RunSummary][], at: (r: RunSummary) => number | null): string {
+  const step = (r: RunSummary) => at(r) ?? Number.POSITIVE_INFINITY;
+  const after = ps.filter(([a, b]) => step(a) > step(b)).length;
+  const before = ps.filter(([a, b]) => step(a) < step(b)).length;
+  const said = (r: RunSummary) => String(at(r) ?? 'none');
+  return `${verdict(after, before, ps.length)}; per seed ${ps.map(([a, b]) => `${said(a)} against ${said(b)}`).join(', ')}`;
+}
+
+/** CADD's takeoff after SJD's, seed by seed, and its rise (rise.ts) after SJD's. */
 function takeoffLine(runs: RunSummary[], sjd: string, cadd: string): string | undefined {
   const ps = pairs(runs, cadd, sjd);
   if (ps.length === 0) return undefined;
-  const step = (r: RunSummary) => r.takeoff ?? Number.POSITIVE_INFINITY;
-  const later = ps.filter(([c, s]) => step(c) > step(s)).length;
-  const earlier = ps.filter(([c, s]) => step(c) < step(s)).length;
-  const said = (r: RunSummary) => (r.takeoff === null ? 'none' : String(r.takeoff));
-  return `- **${label(cadd)} takes off after ${label(sjd)}**: ${verdict(later, earlier, ps.length)}; takeoff steps per seed ${ps.map(([c, s]) => `${said(c)} against ${said(s)}`).join(', ')}.`;
+  return `- **${label(cadd)} takes off after ${label(sjd)}**: takeoff ${later(ps, (r) => r.takeoff)}. Rise (the first evaluation at half the seed's best): ${later(ps, (r) => r.rise)}.`;
 }
 
 /** CADD's collapsed seeds: those whose final adaptive solve rate is below COLLAPSE_BELOW. */
