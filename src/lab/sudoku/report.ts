@@ -10,7 +10,6 @@ import { precisionNote } from '../../model/precision.js';
 import { arNetworkConfig, matchedMlpHidden } from '../../tasks/sudoku/autoregressive/train.js';
 import { SUDOKU_SIZES, sudokuConfig } from '../../tasks/sudoku/presets.js';
 import { TorchGenerator, tidy } from '../../torch/index.js';
-import { MetricsLog } from '../../train/index.js';
 import { makeDir, writeFileAtomic } from '../../util/atomic.js';
 import { writeSvg } from '../../util/plot.js';
 import { mean, std } from '../../util/stats.js';
@@ -24,7 +23,7 @@ import {
   type RunSummary,
   type SudokuCompareOptions,
 } from './options.js';
-import { RISE_FRACTION } from './rise.js';
+import { boardCurve, RISE_FRACTION } from './rise.js';
 import { claimsSection } from './verdicts.js';
 
 /** The report's paragraph on the autoregressive baselines: their format, size and decoding. */
@@ -79,15 +78,12 @@ ${reproduceFooter(o.command)}`;
   makeDir(dirname(o.doc));
   writeFileAtomic(o.doc, md);
   const values = runs.flatMap((r) =>
-    new MetricsLog(r.dir, ['board_accuracy', 'cell_accuracy'])
-      .rows()
-      .filter((row) => row.board_accuracy !== null)
-      .map((row) => ({
-        step: row.step,
-        board_accuracy: row.board_accuracy,
-        run: `${label(r.model)} seed ${r.seed}`,
-        model: r.model,
-      })),
+    boardCurve(r.dir).map((p) => ({
+      step: p.step,
+      board_accuracy: p.accuracy,
+      run: `${label(r.model)} seed ${r.seed}`,
+      model: r.model,
+    })),
   );
   const spec: TopLevelSpec = {
     data: { values },
