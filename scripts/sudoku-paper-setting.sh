@@ -21,6 +21,8 @@ fi
 data=$(cd "$1" && pwd)
 share=("${@:2}")
 cd "$(dirname "$0")/.."
+# from here on, named from the repository's root (so the report's reproduce line runs from a clone)
+data=$(realpath --relative-to=. "$data")
 runs=runs/sudoku-paper-setting
 mkdir -p "$runs"
 if [ -d training/sudoku-paper-setting ]; then bash scripts/restore-results.sh training/sudoku-paper-setting "$runs"; fi
